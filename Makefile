@@ -1,0 +1,49 @@
+# The one entry point: `make run` serves the demo club, `make test` passes every test.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+
+.PHONY: run test test-fast lint format bench migrations-check browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo --if-empty
+	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: $(STAMP) browser
+	$(PY) manage.py makemigrations --check --dry-run >/dev/null
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Everything but the browser tests, for a quick loop.
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
+
+# Debian's Chromium for the browser tests (Playwright never downloads a browser here).
+browser:
+	@bash scripts/ensure-chromium.sh
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(STAMP)
+	$(PY) scripts/bench.py
+
+migrations-check: $(STAMP)
+	$(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,71 @@
+"""The rating engine: five club rating systems as pure functions, no Django.
+
+``SYSTEMS`` is the one registry: the web app derives its choices from it and the
+command line (``python -m ratings.engine``) looks systems up in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from .acf_1993 import Acf1993
+from .base import (
+    EngineError,
+    Event,
+    EventResult,
+    Game,
+    GameLine,
+    Parameter,
+    PlayerChange,
+    PlayerState,
+    RatingResult,
+    RatingSystem,
+)
+from .ecf_2020 import Ecf2020
+from .nscl import Nscl
+from .nz_club_elo import NzClubElo
+from .st_charles import StCharles
+
+SYSTEMS: dict[str, type[RatingSystem]] = {
+    system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020)
+}
+
+#: The system a new club starts on.
+DEFAULT_SYSTEM = "nz-club-elo"
+
+
+def get_system(system_id: str, params: Mapping[str, object] | None = None) -> RatingSystem:
+    try:
+        cls = SYSTEMS[system_id]
+    except KeyError:
+        raise EngineError([f"system: unknown rating system {system_id!r}"]) from None
+    return cls(params)
+
+
+def rate(
+    system_id: str,
+    *,
+    players: Iterable[PlayerState] = (),
+    events: Sequence[Event],
+    params: Mapping[str, object] | None = None,
+) -> RatingResult:
+    """Rate ``events`` in order, starting from ``players``' states."""
+    return get_system(system_id, params).rate(players, events)
+
+
+__all__ = [
+    "DEFAULT_SYSTEM",
+    "SYSTEMS",
+    "EngineError",
+    "Event",
+    "EventResult",
+    "Game",
+    "GameLine",
+    "Parameter",
+    "PlayerChange",
+    "PlayerState",
+    "RatingResult",
+    "RatingSystem",
+    "get_system",
+    "rate",
+]

@@ -1,0 +1,281 @@
+"""The engine's vocabulary: the dataclasses every rating system takes and returns.
+
+Nothing here (or anywhere under ``ratings.engine``) imports Django: the web app,
+the command line and the tests all drive the same pure functions.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, ClassVar
+
+#: A game's score from player ``a``'s side.
+SCORES = (1.0, 0.5, 0.0)
+
+Number = float | int
+ParamValue = float | int | str | bool | None
+
+
+class EngineError(ValueError):
+    """Input the engine cannot rate; ``problems`` holds one message per field."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+def round_half_up(value: float, ndigits: int = 0) -> float:
+    """Round as people do on paper (2.5 -> 3, -2.5 -> -3), immune to float noise.
+
+    Python's ``round`` rounds half to even and sees 1011.5000000001 / 1011.4999999
+    as different numbers; going through the shortest repr fixes both.
+    """
+    quantum = Decimal(1).scaleb(-ndigits)
+    return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def whole(value: float) -> int:
+    """The nearest whole number, halves away from zero (the published figure)."""
+    return int(round_half_up(value, 0))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's standing between events: what a system needs to go on rating.
+
+    One class serves every system; a system reads the fields it defines and leaves
+    the others alone, so a state can be fed back in unchanged.
+    """
+
+    id: str
+    rating: float | None = None
+    games: int = 0
+    guest: bool = False
+    born: date | None = None
+    gender: str | None = None
+    title: str | None = None
+    # acf-1993: status, avg_opp (AR) and score (TS) over ``games`` games.
+    status: str | None = None
+    avg_opp: float | None = None
+    score: float | None = None
+    # ecf-2020: category (full / partial / None = new), avg_opp, points, last_played.
+    category: str | None = None
+    points: float | None = None
+    last_played: date | None = None
+    # ecf-2020: a current rapid rating, used as the dummy opponent by a player who
+    # has never played a standard game (see docs/rating-systems.md).
+    rapid_rating: float | None = None
+
+    def age_on(self, day: date) -> int | None:
+        """Whole years of age on ``day``; None when the birth date is unknown."""
+        if self.born is None:
+            return None
+        years = day.year - self.born.year
+        if (day.month, day.day) < (self.born.month, self.born.day):
+            years -= 1
+        return years
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerState))
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    a: str
+    b: str
+    score: float  # a's score: 1, 0.5 or 0
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: str
+    date: date
+    games: tuple[Game, ...]
+    period: str | None = None
+
+
+@dataclass(slots=True)
+class GameLine:
+    """One game seen from one player's side, with what a player checks by hand."""
+
+    opponent: str
+    score: float
+    opponent_rating: float | None  # the rating used for the opponent, after any rule
+    expected: float | None = None  # expected score, where the system has one
+    change: float | None = None  # this game's own change, where the system has one
+    rated: bool = True  # False when the rules leave this game out of the calculation
+    round: int | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class PlayerChange:
+    """A player's rating before and after an event (or the period holding it)."""
+
+    player: str
+    before: float | None
+    after: float | None
+    display_before: str
+    display_after: str
+    games: list[GameLine] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class EventResult:
+    id: str
+    period: str | None
+    changes: list[PlayerChange]
+
+
+@dataclass(slots=True)
+class RatingResult:
+    system: str
+    players: list[PlayerState]
+    displays: dict[str, str]
+    events: list[EventResult]
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """A documented rule a club could reasonably set differently."""
+
+    name: str
+    default: ParamValue
+    help: str
+    choices: tuple[ParamValue, ...] | None = None
+    minimum: float | None = None
+    nullable: bool = False
+
+    def check(self, value: object) -> str | None:
+        """The problem with ``value``, or None when it is acceptable."""
+        if value is None:
+            return None if self.nullable else "must not be null"
+        expected = type(self.default) if self.default is not None else float
+        if expected is bool:
+            if not isinstance(value, bool):
+                return "must be true or false"
+        elif expected in (int, float):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return "must be a number"
+            if expected is int and not float(value).is_integer():
+                return "must be a whole number"
+            if isinstance(value, float) and not math.isfinite(value):
+                return "must be a finite number"
+            if self.minimum is not None and value < self.minimum:
+                return f"must be at least {self.minimum:g}"
+        elif not isinstance(value, expected):
+            return f"must be a {expected.__name__}"
+        if self.choices is not None and value not in self.choices:
+            return "must be one of " + ", ".join(str(c) for c in self.choices)
+        return None
+
+
+class RatingSystem(ABC):
+    """One club rating system. Subclasses are registered in ``ratings.engine.SYSTEMS``.
+
+    The shared driver (``rate``) orders the events, groups them into rating periods
+    and hands each group to ``rate_period``; per-event systems see one event a time.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    #: True for systems that rate by period (acf-1993, ecf-2020).
+    period_based: ClassVar[bool] = False
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        problems = self.check_params(params or {})
+        if problems:
+            raise EngineError(problems)
+        self.params: dict[str, Any] = {p.name: p.default for p in self.parameters}
+        self.params.update(params or {})
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, object], path: str = "params") -> list[str]:
+        known = {p.name: p for p in cls.parameters}
+        problems = []
+        for name, value in params.items():
+            if name not in known:
+                problems.append(f"{path}.{name}: unknown parameter for {cls.id}")
+                continue
+            problem = known[name].check(value)
+            if problem:
+                problems.append(f"{path}.{name}: {problem}")
+        return problems
+
+    # -- periods ---------------------------------------------------------------
+
+    def period_of(self, day: date) -> str | None:
+        """The rating period an event on ``day`` belongs to; None for per-event systems."""
+        return None
+
+    def period_bounds(self, label: str) -> tuple[date, date]:
+        """First and last day of a period label (period systems only)."""
+        raise NotImplementedError(f"{self.id} does not rate by period")
+
+    # -- rating ----------------------------------------------------------------
+
+    def new_player(self, player_id: str) -> PlayerState:
+        """The state of a player met in a game but not listed in the input."""
+        return PlayerState(id=player_id)
+
+    def prepare(self, player: PlayerState) -> PlayerState:
+        """Bring an input state into the form the system works with (e.g. start ratings)."""
+        return player
+
+    @abstractmethod
+    def rate_period(
+        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+    ) -> list[EventResult]:
+        """Rate one period (or one event), replacing states in ``players`` in place."""
+
+    @abstractmethod
+    def display(self, player: PlayerState) -> str:
+        """Exactly what the published list shows for this player."""
+
+    def rate(self, players: Iterable[PlayerState], events: Sequence[Event]) -> RatingResult:
+        states: dict[str, PlayerState] = {}
+        for player in players:
+            states[player.id] = self.prepare(player)
+        for event in events:
+            for game in event.games:
+                for pid in (game.a, game.b):
+                    if pid not in states:
+                        states[pid] = self.prepare(self.new_player(pid))
+        results: list[EventResult] = []
+        for label, group in self.group_events(events):
+            results.extend(self.rate_period(states, group, label))
+        ordered = list(states.values())
+        return RatingResult(
+            system=self.id,
+            players=ordered,
+            displays={p.id: self.display(p) for p in ordered},
+            events=results,
+        )
+
+    def group_events(self, events: Sequence[Event]) -> list[tuple[str | None, list[Event]]]:
+        """Events in rating order: by date, ties in list order; periods as whole groups.
+
+        A period is rated when its earliest event comes up, with all of its events.
+        """
+        ordered = sorted(events, key=lambda e: e.date)  # stable: ties keep list order
+        if not self.period_based:
+            return [(None, [e]) for e in ordered]
+        groups: dict[str, list[Event]] = {}
+        for event in ordered:
+            label = event.period or self.period_of(event.date)
+            assert label is not None
+            groups.setdefault(label, []).append(event)
+        return list(groups.items())
+
+
+def with_changes(state: PlayerState, **changes: Any) -> PlayerState:
+    """A copy of ``state`` with some fields changed (``dataclasses.replace``, typed loosely)."""
+    return replace(state, **changes)
