@@ -125,6 +125,9 @@ class PlayerChange:
     display_after: str
     games: list[GameLine] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
+    #: The player's whole state after the event (after its period, for period systems),
+    #: filled in by the driver: the web app restarts the chain from it.
+    state: PlayerState | None = None
 
 
 @dataclass(slots=True)
@@ -251,7 +254,11 @@ class RatingSystem(ABC):
                         states[pid] = self.prepare(self.new_player(pid))
         results: list[EventResult] = []
         for label, group in self.group_events(events):
-            results.extend(self.rate_period(states, group, label))
+            rated = self.rate_period(states, group, label)
+            for event_result in rated:
+                for change in event_result.changes:
+                    change.state = states[change.player]
+            results.extend(rated)
         ordered = list(states.values())
         return RatingResult(
             system=self.id,

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = "Club ratings"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,505 @@
+"""The club's record: members, subscriptions, events and games.
+
+Games are the record; ratings (RatingState, RatingChange) are derived from them by
+the engine through ``ratings.services`` and never edited by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
+from simple_history.models import HistoricalRecords
+
+from .engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
+from .engine.io import TITLES
+
+SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
+
+
+class ClubSettings(models.Model):
+    """The club's one row of settings; ``ClubSettings.load()`` always returns it."""
+
+    name = models.CharField(max_length=120, default="Our Chess Club")
+    rating_system = models.CharField(
+        max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM
+    )
+    system_params = models.JSONField(
+        "system parameters",
+        default=dict,
+        blank=True,
+        help_text="Overrides of the system's documented parameters, e.g. {\"floor\": 900}.",
+    )
+    season_start_month = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text="The month a subscription season starts (1 = January).",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = "club settings"
+        verbose_name_plural = "club settings"
+        permissions = [("officer", "Can keep members, enter results and rate events")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def load(cls) -> ClubSettings:
+        obj, _ = cls.objects.get_or_create(pk=1)
+        return obj
+
+    def clean(self) -> None:
+        if not isinstance(self.system_params, dict):
+            raise ValidationError({"system_params": "Must be a JSON object."})
+        system = SYSTEMS.get(self.rating_system)
+        if system is not None:
+            problems = system.check_params(self.system_params, path="")
+            if problems:
+                raise ValidationError(
+                    {"system_params": [p.lstrip(".") for p in problems]}
+                )
+
+    def engine(self) -> RatingSystem:
+        return get_system(self.rating_system, self.system_params)
+
+    def season_for(self, day: dt.date) -> tuple[str, dt.date, dt.date]:
+        """The name, first and last day of the season containing ``day``."""
+        month = self.season_start_month
+        year = day.year if day.month >= month else day.year - 1
+        start = dt.date(year, month, 1)
+        end = dt.date(year + 1, month, 1) - dt.timedelta(days=1)
+        name = str(year) if month == 1 else f"{year}/{str(year + 1)[-2:]}"
+        return name, start, end
+
+
+class Season(models.Model):
+    """A subscription season: paying for it makes a member financial within its dates."""
+
+    name = models.CharField(max_length=20, unique=True)
+    start = models.DateField()
+    end = models.DateField()
+
+    class Meta:
+        ordering = ["-start"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.start and self.end and self.end < self.start:
+            raise ValidationError({"end": "A season cannot end before it starts."})
+
+    @classmethod
+    def for_day(cls, day: dt.date) -> Season:
+        """The season covering ``day``, created from the club settings if need be."""
+        existing = cls.objects.filter(start__lte=day, end__gte=day).first()
+        if existing:
+            return existing
+        name, start, end = ClubSettings.load().season_for(day)
+        season, _ = cls.objects.get_or_create(name=name, defaults={"start": start, "end": end})
+        return season
+
+
+class MemberQuerySet(models.QuerySet["Member"]):
+    def active(self) -> MemberQuerySet:
+        return self.filter(merged_into__isnull=True)
+
+    def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
+        """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""
+        day = day or timezone.localdate()
+        paid = Subscription.objects.filter(
+            member=OuterRef("pk"), season__start__lte=day, season__end__gte=day
+        )
+        return self.annotate(is_financial=Exists(paid))
+
+    def published(self, day: dt.date | None = None) -> MemberQuerySet:
+        """Members whose rating the public may see: financial, not guests, not merged."""
+        return self.active().with_financial(day).filter(is_financial=True, is_guest=False)
+
+
+class Member(models.Model):
+    class Gender(models.TextChoices):
+        MALE = "M", "Male"
+        FEMALE = "F", "Female"
+
+    member_number = models.CharField(
+        max_length=32,
+        unique=True,
+        validators=[RegexValidator(r"^[\w.-]+$", "Letters, digits, '.', '-' or '_' only.")],
+        help_text="The club's own id for the member (the 'id' column of imports).",
+    )
+    name = models.CharField(max_length=120, db_index=True)
+    born = models.DateField("date of birth", null=True, blank=True)
+    gender = models.CharField(max_length=1, choices=Gender.choices, blank=True)
+    region = models.CharField(
+        "region / state", max_length=40, blank=True, db_index=True
+    )
+    title = models.CharField(
+        "FIDE title", max_length=3, blank=True, choices=[(t, t) for t in TITLES]
+    )
+    fide_id = models.CharField(
+        "FIDE id",
+        max_length=12,
+        blank=True,
+        validators=[RegexValidator(r"^\d+$", "A FIDE id is digits only.")],
+    )
+    is_guest = models.BooleanField(
+        "guest",
+        default=False,
+        help_text="Guests play in events but are not members: they never get a published rating.",
+    )
+    initial_rating = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="The member's rating before their first event here (blank: a new player).",
+    )
+    initial_games = models.PositiveIntegerField(
+        default=0, help_text="Rated games played before the first event here."
+    )
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="merged_from",
+        help_text="Set when this record was merged into another (a duplicate).",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    objects = MemberQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "member_number"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:member", args=[self.member_number])
+
+    def is_financial_on(self, day: dt.date | None = None) -> bool:
+        day = day or timezone.localdate()
+        return self.subscriptions.filter(season__start__lte=day, season__end__gte=day).exists()
+
+    @property
+    def engine_id(self) -> str:
+        return str(self.pk)
+
+    def age_on(self, day: dt.date) -> int | None:
+        if self.born is None:
+            return None
+        years = day.year - self.born.year
+        if (day.month, day.day) < (self.born.month, self.born.day):
+            years -= 1
+        return years
+
+
+class Subscription(models.Model):
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="subscriptions")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="subscriptions")
+    paid_on = models.DateField(default=timezone.localdate)
+    amount = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-season__start"]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "season"], name="one_subscription_a_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} — {self.season}"
+
+
+class RatingPeriod(models.Model):
+    """A rating period of a period system (acf-1993, ecf-2020): closed = published."""
+
+    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    label = models.CharField(max_length=20)
+    start = models.DateField()
+    end = models.DateField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["-start"]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "label"], name="one_period_a_label")
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def in_rating_order(self) -> EventQuerySet:
+        """The order the engine rates events in: by end date, then start, then entry."""
+        return self.order_by("end_date", "start_date", "pk")
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        CLUB_NIGHT = "club-night", "Club night"
+        ROUND_ROBIN = "round-robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+        MATCH = "match", "Match"
+        LEAGUE = "league", "League / interclub"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Entering results"
+        COMPLETE = "complete", "Complete"
+
+    name = models.CharField(max_length=120)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.SWISS)
+    start_date = models.DateField()
+    end_date = models.DateField()
+    rounds = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
+    time_control = models.CharField(
+        max_length=40, blank=True, help_text="e.g. 60+30, G/90, 25 min rapid"
+    )
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    players = models.ManyToManyField(Member, through="Entry", related_name="events")
+    created = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-end_date", "-start_date", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:event", args=[self.pk])
+
+    def clean(self) -> None:
+        if self.start_date and self.end_date and self.end_date < self.start_date:
+            raise ValidationError({"end_date": "An event cannot end before it starts."})
+
+    @property
+    def is_complete(self) -> bool:
+        return self.status == self.Status.COMPLETE
+
+    @cached_property
+    def is_rated(self) -> bool:
+        """True once the engine has rated it (its rating changes exist)."""
+        return self.rating_changes.exists()
+
+
+class Entry(models.Model):
+    """A member playing in an event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="entries")
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "member"], name="one_entry_a_member")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} in {self.event}"
+
+
+class Game(models.Model):
+    class Result(models.TextChoices):
+        WHITE_WIN = "1-0", "1-0"
+        DRAW = "1/2-1/2", "½-½"
+        BLACK_WIN = "0-1", "0-1"
+        WHITE_FORFEIT_WIN = "+/-", "+/− (white wins by forfeit)"
+        BLACK_FORFEIT_WIN = "-/+", "−/+ (black wins by forfeit)"
+        DOUBLE_FORFEIT = "-/-", "−/− (both forfeit)"
+        BYE = "bye", "Bye (1 point)"
+        HALF_BYE = "half-bye", "Half-point bye"
+        ZERO_BYE = "zero-bye", "Absent (0 points)"
+
+    #: Results that were played over the board: the only ones a system rates.
+    PLAYED = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
+    #: Results with one player only.
+    BYES = (Result.BYE, Result.HALF_BYE, Result.ZERO_BYE)
+    #: Points for white and black of each result.
+    POINTS: dict[str, tuple[float, float]] = {
+        Result.WHITE_WIN: (1.0, 0.0),
+        Result.DRAW: (0.5, 0.5),
+        Result.BLACK_WIN: (0.0, 1.0),
+        Result.WHITE_FORFEIT_WIN: (1.0, 0.0),
+        Result.BLACK_FORFEIT_WIN: (0.0, 1.0),
+        Result.DOUBLE_FORFEIT: (0.0, 0.0),
+        Result.BYE: (1.0, 0.0),
+        Result.HALF_BYE: (0.5, 0.0),
+        Result.ZERO_BYE: (0.0, 0.0),
+    }
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    white = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="games_as_white",
+        help_text="The player with white (or the player with the bye).",
+    )
+    black = models.ForeignKey(
+        Member,
+        on_delete=models.PROTECT,
+        related_name="games_as_black",
+        null=True,
+        blank=True,
+        help_text="Empty for a bye.",
+    )
+    result = models.CharField(max_length=10, choices=Result.choices)
+    colours_known = models.BooleanField(
+        default=True, help_text="False when the record does not say who had white."
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["event", "round", "board", "pk"]
+        indexes = [models.Index(fields=["event", "round"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(white=models.F("black")), name="game_not_against_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.black_id is None:
+            return f"R{self.round}: {self.white} {self.get_result_display()}"
+        return f"R{self.round}: {self.white} – {self.black} {self.get_result_display()}"
+
+    @property
+    def is_played(self) -> bool:
+        """Played over the board, so rated; forfeits and byes are recorded, never rated."""
+        return self.result in self.PLAYED and self.black_id is not None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.result in self.BYES
+
+    @property
+    def white_points(self) -> float:
+        return self.POINTS[self.result][0]
+
+    @property
+    def black_points(self) -> float:
+        return self.POINTS[self.result][1]
+
+    def clean(self) -> None:
+        errors: dict[str, Any] = {}
+        if self.is_bye and self.black_id is not None:
+            errors["black"] = "A bye has one player only: leave black empty."
+        if not self.is_bye and self.black_id is None and self.result:
+            errors["black"] = "Choose black, or record a bye."
+        if self.black_id is not None and self.black_id == self.white_id:
+            errors["black"] = "A player cannot play themselves."
+        if self.event_id and self.round and self.round > self.event.rounds:
+            errors["round"] = f"This event has {self.event.rounds} rounds."
+        if errors:
+            raise ValidationError(errors)
+
+
+class RatingState(models.Model):
+    """A member's current rating: the engine's state after every rated event."""
+
+    member = models.OneToOneField(
+        Member, on_delete=models.CASCADE, primary_key=True, related_name="rating_state"
+    )
+    rating = models.FloatField(null=True, blank=True)
+    display = models.CharField(max_length=12, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict)
+    last_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
+    last_played = models.DateField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.display}"
+
+
+class RatingChange(models.Model):
+    """A member's rating before and after one rated event, with the engine's breakdown."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_changes")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_changes")
+    period = models.CharField(max_length=20, blank=True)
+    before = models.FloatField(null=True, blank=True)
+    after = models.FloatField(null=True, blank=True)
+    display_before = models.CharField(max_length=12, blank=True)
+    display_after = models.CharField(max_length=12, blank=True)
+    played = models.PositiveSmallIntegerField(default=0)
+    score = models.FloatField(default=0)
+    breakdown = models.JSONField(default=dict)
+    state_after = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["event__end_date", "event__start_date", "event_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "member"], name="one_change_a_member_an_event")
+        ]
+        indexes = [models.Index(fields=["member", "event"])]
+
+    def __str__(self) -> str:
+        return f"{self.member} in {self.event}: {self.display_before} → {self.display_after}"
+
+    @property
+    def change(self) -> float | None:
+        if self.before is None or self.after is None:
+            return None
+        return self.after - self.before
+
+
+class RatingRun(models.Model):
+    """One run of the engine over the chain of events: the officers' log."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    started = models.DateTimeField(default=timezone.now)
+    finished = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    reason = models.CharField(max_length=200)
+    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    from_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
+    events_rated = models.PositiveIntegerField(default=0)
+    games_rated = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    message = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.started:%Y-%m-%d %H:%M} {self.reason}"

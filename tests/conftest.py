@@ -1,0 +1,103 @@
+"""Shared fixtures: the club's people by name, an officer, a season, a rated event."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from ratings import services
+from ratings.models import ClubSettings, Event, Game, Member
+
+from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, officer_user
+
+SHARED = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture
+def club() -> ClubSettings:
+    return ClubSettings.load()
+
+
+@pytest.fixture
+def season():  # type: ignore[no-untyped-def]
+    return SeasonFactory(name="2026", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31))
+
+
+@pytest.fixture
+def current_season():  # type: ignore[no-untyped-def]
+    """The season covering today, whatever day the tests run."""
+    from django.utils import timezone
+
+    from ratings.models import Season
+
+    return Season.for_day(timezone.localdate())
+
+
+@pytest.fixture
+def alice() -> Member:
+    return MemberFactory(member_number="A1", name="Alice Archer", gender="F", region="North")
+
+
+@pytest.fixture
+def bob() -> Member:
+    return MemberFactory(member_number="B2", name="Bob Brown", gender="M", region="South")
+
+
+@pytest.fixture
+def carol() -> Member:
+    return MemberFactory(member_number="C3", name="Carol Chen", gender="F", region="North")
+
+
+@pytest.fixture
+def dave() -> Member:
+    return MemberFactory(member_number="D4", name="Dave Dunn", gender="M", region="South")
+
+
+@pytest.fixture
+def officer(db):  # type: ignore[no-untyped-def]
+    return officer_user()
+
+
+@pytest.fixture
+def officer_client(client, officer):  # type: ignore[no-untyped-def]
+    client.force_login(officer)
+    return client
+
+
+Pairing = tuple[Member, Member | None, str]
+
+
+@pytest.fixture
+def rated_event() -> Callable[..., Event]:
+    """Make a complete event from (round, white, black, result) rows and rate it."""
+
+    def make(
+        games: Sequence[tuple[int, Member, Member | None, str]],
+        *,
+        date: dt.date = dt.date(2026, 3, 2),
+        name: str = "Club night",
+        rounds: int | None = None,
+        rate: bool = True,
+    ) -> Event:
+        event = EventFactory(
+            name=name,
+            start_date=date,
+            end_date=date,
+            rounds=rounds or max((g[0] for g in games), default=1),
+            status=Event.Status.COMPLETE,
+        )
+        for round_, white, black, result in games:
+            GameFactory(event=event, round=round_, white=white, black=black, result=result)
+            event.entries.get_or_create(member=white)
+            if black is not None:
+                event.entries.get_or_create(member=black)
+        if rate:
+            services.ratings_rerate(start=event, reason=f"{name} rated")
+        return event
+
+    return make
+
+
+__all__ = ["SHARED", "Game", "Pairing"]
