@@ -29,14 +29,12 @@ class ClubSettings(models.Model):
     """The club's one row of settings; ``ClubSettings.load()`` always returns it."""
 
     name = models.CharField(max_length=120, default="Our Chess Club")
-    rating_system = models.CharField(
-        max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM
-    )
+    rating_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM)
     system_params = models.JSONField(
         "system parameters",
         default=dict,
         blank=True,
-        help_text="Overrides of the system's documented parameters, e.g. {\"floor\": 900}.",
+        help_text='Overrides of the system\'s documented parameters, e.g. {"floor": 900}.',
     )
     season_start_month = models.PositiveSmallIntegerField(
         default=1,
@@ -65,9 +63,7 @@ class ClubSettings(models.Model):
         if system is not None:
             problems = system.check_params(self.system_params, path="")
             if problems:
-                raise ValidationError(
-                    {"system_params": [p.lstrip(".") for p in problems]}
-                )
+                raise ValidationError({"system_params": [p.lstrip(".") for p in problems]})
 
     def engine(self) -> RatingSystem:
         return get_system(self.rating_system, self.system_params)
@@ -141,9 +137,7 @@ class Member(models.Model):
     name = models.CharField(max_length=120, db_index=True)
     born = models.DateField("date of birth", null=True, blank=True)
     gender = models.CharField(max_length=1, choices=Gender.choices, blank=True)
-    region = models.CharField(
-        "region / state", max_length=40, blank=True, db_index=True
-    )
+    region = models.CharField("region / state", max_length=40, blank=True, db_index=True)
     title = models.CharField(
         "FIDE title", max_length=3, blank=True, choices=[(t, t) for t in TITLES]
     )
@@ -460,7 +454,9 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["event__end_date", "event__start_date", "event_id"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "member"], name="one_change_a_member_an_event")
+            models.UniqueConstraint(
+                fields=["event", "member"], name="one_change_a_member_an_event"
+            )
         ]
         indexes = [models.Index(fields=["member", "event"])]
 

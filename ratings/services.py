@@ -367,7 +367,9 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     complete events plus this one): the figures stay provisional until it closes.
     """
     system = ClubSettings.load().engine()
-    candidates = list(Event.objects.filter(rated=True, status=Event.Status.COMPLETE).in_rating_order())
+    candidates = list(
+        Event.objects.filter(rated=True, status=Event.Status.COMPLETE).in_rating_order()
+    )
     if event.pk not in {e.pk for e in candidates}:
         candidates.append(event)
         candidates.sort(key=rating_key)
@@ -383,3 +385,98 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     mine = next((r for r in result.events if r.id == str(event.pk)), None)
     scope = rerate_scope(start=event, system=system)
     return mine, scope
+
+
+# -- completing events and closing periods ------------------------------------------------
+
+
+def event_complete(*, event: Event, user: Any = None) -> RatingRun | None:
+    """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
+
+    Per-event systems rate it at once. Period systems rate it when its period closes
+    (or at once, if the event belongs to a period already closed: a late event).
+    Returns the rating run, or None when the event waits for its period.
+    """
+    with transaction.atomic():
+        event.status = Event.Status.COMPLETE
+        event.save(update_fields=["status"])
+        if not event.rated:
+            return None
+        system = ClubSettings.load().engine()
+        if system.period_based:
+            period = period_for(event, system)
+            if period is None or not period.is_closed:
+                return None
+        return ratings_rerate(start=event, user=user, reason=f"{event.name} rated")
+
+
+def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
+    """Close a rating period: rate its events and publish the new list."""
+    with transaction.atomic():
+        if period.pk is None:
+            period.save()
+        period.closed_at = timezone.now()
+        period.closed_by = user if getattr(user, "is_authenticated", False) else None
+        period.save(update_fields=["closed_at", "closed_by"])
+        first = (
+            Event.objects.filter(end_date__gte=period.start, end_date__lte=period.end)
+            .in_rating_order()
+            .first()
+        )
+        return ratings_rerate(
+            start=first or (period.start, period.start, 0),
+            user=user,
+            reason=f"Rating period {period.label} closed",
+        )
+
+
+def periods_close_past(
+    *, system: RatingSystem, today: dt.date | None = None
+) -> list[RatingPeriod]:
+    """Close every period of ``system`` that has complete events and has ended before today.
+
+    Used when history is loaded in bulk (imports, the demo, a change of system): past
+    periods are published as they would have been; the current one stays open for
+    the officer to close. Rates nothing itself: the caller re-rates once.
+    """
+    if not system.period_based:
+        return []
+    today = today or timezone.localdate()
+    labels: dict[str, tuple[dt.date, dt.date]] = {}
+    ends = (
+        Event.objects.filter(rated=True, status=Event.Status.COMPLETE, end_date__lt=today)
+        .values_list("end_date", flat=True)
+        .distinct()
+    )
+    for end in ends:
+        label = system.period_of(end)
+        assert label is not None
+        if label not in labels:
+            labels[label] = system.period_bounds(label)
+    closed = []
+    now = timezone.now()
+    for label, (start, end) in sorted(labels.items(), key=lambda item: item[1]):
+        if end >= today:
+            continue
+        period, _ = RatingPeriod.objects.get_or_create(
+            system=system.id, label=label, defaults={"start": start, "end": end}
+        )
+        if period.closed_at is None:
+            period.closed_at = now
+            period.save(update_fields=["closed_at"])
+        closed.append(period)
+    return closed
+
+
+def rating_system_set(
+    *, system_id: str, params: dict[str, Any] | None = None, user: Any = None
+) -> RatingRun:
+    """Switch the club to another system (or new parameters) and re-rate everything."""
+    with transaction.atomic():
+        settings = ClubSettings.load()
+        settings.rating_system = system_id
+        settings.system_params = params or {}
+        settings.full_clean()
+        settings.save()
+        periods_close_past(system=settings.engine())
+        return ratings_rerate(user=user, reason=f"Rating system set to {system_id}")

@@ -56,7 +56,9 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser, live_server):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=live_server.url
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
@@ -66,8 +68,11 @@ def page(browser, live_server):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def phone_page(browser, live_server):  # type: ignore[no-untyped-def]
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-        has_touch=True, base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server.url,
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
