@@ -16,6 +16,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --if-empty
+	@# The worker runs long re-rates in the background; it stops with the server.
+	$(PY) manage.py db_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(STAMP) browser

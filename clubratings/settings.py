@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "simple_history",
+    "django_tasks",
+    "django_tasks_db",
     "ratings",
 ]
 
@@ -140,6 +142,17 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # A re-rate expected to take longer than this many seconds runs in the background.
 RERATE_FOREGROUND_SECONDS = float(os.getenv("RERATE_FOREGROUND_SECONDS", "2"))
+
+# Background re-rates: queued in the database, run by `manage.py db_worker` (make run
+# starts it). TASKS_BACKEND=immediate runs them in the request instead (tests, no worker).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend"
+        if os.getenv("TASKS_BACKEND", "database") == "immediate"
+        else "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    }
+}
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -326,12 +326,19 @@ class Game(models.Model):
         WHITE_FORFEIT_WIN = "+/-", "+/− (white wins by forfeit)"
         BLACK_FORFEIT_WIN = "-/+", "−/+ (black wins by forfeit)"
         DOUBLE_FORFEIT = "-/-", "−/− (both forfeit)"
+        # Scored but not rated: the game lasted less than a move, or the arbiter left it
+        # out (the W, D and L of a FIDE tournament report file).
+        WHITE_WIN_UNRATED = "1-0 nr", "1-0 (not rated)"
+        DRAW_UNRATED = "1/2-1/2 nr", "½-½ (not rated)"
+        BLACK_WIN_UNRATED = "0-1 nr", "0-1 (not rated)"
         BYE = "bye", "Bye (1 point)"
         HALF_BYE = "half-bye", "Half-point bye"
         ZERO_BYE = "zero-bye", "Absent (0 points)"
 
     #: Results that were played over the board: the only ones a system rates.
     PLAYED = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
+    #: Results with both players there and scored as a game, but not rated.
+    UNRATED = (Result.WHITE_WIN_UNRATED, Result.DRAW_UNRATED, Result.BLACK_WIN_UNRATED)
     #: Results with one player only.
     BYES = (Result.BYE, Result.HALF_BYE, Result.ZERO_BYE)
     #: Points for white and black of each result.
@@ -342,6 +349,9 @@ class Game(models.Model):
         Result.WHITE_FORFEIT_WIN: (1.0, 0.0),
         Result.BLACK_FORFEIT_WIN: (0.0, 1.0),
         Result.DOUBLE_FORFEIT: (0.0, 0.0),
+        Result.WHITE_WIN_UNRATED: (1.0, 0.0),
+        Result.DRAW_UNRATED: (0.5, 0.5),
+        Result.BLACK_WIN_UNRATED: (0.0, 1.0),
         Result.BYE: (1.0, 0.0),
         Result.HALF_BYE: (0.5, 0.0),
         Result.ZERO_BYE: (0.0, 0.0),
@@ -386,7 +396,7 @@ class Game(models.Model):
 
     @property
     def is_played(self) -> bool:
-        """Played over the board, so rated; forfeits and byes are recorded, never rated."""
+        """Played over the board, so rated; forfeits, byes and unrated games are not."""
         return self.result in self.PLAYED and self.black_id is not None
 
     @property

@@ -15,6 +15,13 @@ from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, 
 SHARED = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared"
 
 
+@pytest.fixture(autouse=True)
+def _fast_and_in_process(settings):  # type: ignore[no-untyped-def]
+    """Background runs execute at once (no worker in tests); passwords hash cheaply."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def club() -> ClubSettings:
     return ClubSettings.load()

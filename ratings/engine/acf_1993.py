@@ -1,9 +1,521 @@
-"""Placeholder until the module lands (being written now)."""
+"""acf-1993: the Australian Chess Federation's ratings as its December 1993 booklet describes.
+
+Rules (seed 002): three rating periods a year (lists in April, August and December); players
+are new, unrated, provisional or confirmed; a partially-rated player's rating is a
+performance rating over all their rated games (Table 1); a confirmed player gains
+K (Sa - Se) plus bonus points per tournament, with Se from Table 2 and opponents' ratings
+held within 336 of the player's; games against players without a usable rating do not
+count; every rating used within a period is the one it opened with. The readings taken
+where the booklet is unclear or slips are in docs/rating-systems.md.
+"""
 
 from __future__ import annotations
 
-from .nz_club_elo import NzClubElo
+import gc
+import math
+from collections.abc import Mapping, Sequence
+from datetime import date, timedelta
+from typing import Any
+
+from .acf_tables import (
+    BONUS_ROWS,
+    DP_BY_PERCENT,
+    HIGH_BY_DIFFERENCE,
+    LOW_BY_DIFFERENCE,
+    MAX_DIFFERENCE_INDEX,
+)
+from .base import (
+    EngineError,
+    Event,
+    EventResult,
+    GameLine,
+    Parameter,
+    PlayerChange,
+    PlayerState,
+    RatingSystem,
+    state_copier,
+)
+
+NEW = "new"
+UNRATED = "unrated"
+PROVISIONAL = "provisional"
+CONFIRMED = "confirmed"
+
+#: The list (month) an event's end month feeds, and how many years later it appears.
+_LIST_OF_MONTH = {
+    11: (4, 1),
+    12: (4, 1),
+    1: (4, 0),
+    2: (4, 0),
+    3: (8, 0),
+    4: (8, 0),
+    5: (8, 0),
+    6: (8, 0),
+    7: (12, 0),
+    8: (12, 0),
+    9: (12, 0),
+    10: (12, 0),
+}
+
+#: ``_rated(state, status, rating, games, avg_opp, score)``: ``state`` with its acf-1993
+#: fields replaced (``with_changes``, without the keywords).
+_rated = state_copier("status", "rating", "games", "avg_opp", "score")
 
 
-class Acf1993(NzClubElo):
+DEFAULT_BONUS_ROWS = ",".join(f"{start}:{margin}" for start, _, margin in BONUS_ROWS)
+
+
+def half_up(value: float, scale: float = 1.0) -> float:
+    """``base.round_half_up(value, log10(scale))`` without Decimal, for the per-player loops.
+
+    Rounding the scaled value to 6 decimals first removes float noise, so halves go away
+    from zero as on paper. It agrees with ``round_half_up`` on every figure the engine
+    keeps (whole hundredths); it differs only within a millionth of a half, where it takes
+    the half (1011.4999999999999 -> 1012, where ``round_half_up`` gives 1011).
+    """
+    scaled = round(value * scale, 6)
+    if scaled >= 0:
+        return math.floor(scaled + 0.5) / scale
+    return -math.floor(0.5 - scaled) / scale
+
+
+def percentage(score: float, games: int) -> int:
+    """The score as a whole percentage, halves up (2.5 / 12 = 20.83 % -> 21)."""
+    return math.floor(round(score * 100.0 / games, 6) + 0.5)
+
+
+def parse_bonus_rows(text: str) -> list[tuple[int, int]]:
+    """``"6:1,11:2,16:3"`` -> [(6, 1), (11, 2), (16, 3)]: (from games, margin) rows."""
+    rows: list[tuple[int, int]] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        games, sep, margin = part.partition(":")
+        try:
+            row = (int(games), int(margin))
+        except ValueError:
+            raise ValueError(f"{part!r} is not games:margin (whole numbers)") from None
+        if not sep or row[0] < 1 or row[1] < 0:
+            raise ValueError(f"{part!r} is not games:margin (games 1 or more, margin 0 or more)")
+        if rows and row[0] <= rows[-1][0]:
+            raise ValueError("rows must go up in games")
+        rows.append(row)
+    return rows
+
+
+class _Side:
+    """One player's rated games in one event: count, score, sum of ratings used, lines."""
+
+    __slots__ = ("lines", "n", "s", "sr")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.s = 0.0
+        self.sr = 0.0
+        self.lines: list[GameLine] = []
+
+
+class _Period:
+    """One player's period: the state before it, the state it opens with, the running totals."""
+
+    __slots__ = ("before", "n", "opening", "reset", "s", "sr", "units")
+
+    def __init__(self, before: PlayerState, opening: PlayerState) -> None:
+        self.before = before
+        self.opening = opening
+        self.reset = before is not opening
+        self.n = 0  # rated games in the period
+        self.s = 0.0  # their score
+        self.sr = 0.0  # the sum of the opponents' ratings (partially-rated players)
+        self.units = 0  # confirmed: the sum of (Sa - Se) + bonus margin over events, hundredths
+
+
+class Acf1993(RatingSystem):
     id = "acf-1993"
+    title = "ACF ratings (December 1993 booklet)"
+    period_based = True
+    parameters = (
+        Parameter(
+            "k", 15.0, "rating points a confirmed player gains per point of Sa - Se", minimum=0
+        ),
+        Parameter(
+            "max_difference",
+            336.0,
+            "the 336 rule: an opponent's rating is held within this many points of a "
+            "confirmed player's when rating them; null = no limit",
+            minimum=0,
+            nullable=True,
+        ),
+        Parameter(
+            "min_score",
+            1 / 15,
+            "lowest score fraction TS / NG that earns a rating (the booklet's 6.7 %, which "
+            "it explains as 2 points from 30 games: 1/15)",
+            minimum=0,
+        ),
+        Parameter(
+            "publish_games",
+            9,
+            "rated games before a provisional rating is published and used to rate others",
+            minimum=1,
+        ),
+        Parameter("confirm_games", 30, "rated games for a confirmed rating", minimum=1),
+        Parameter(
+            "bonus_rows",
+            DEFAULT_BONUS_ROWS,
+            "bonus points as 'games:margin' rows: a confirmed player with at least 'games' "
+            "rated games in a tournament and Sa - Se above 'margin' gains "
+            "K * (Sa - Se - margin); empty = no bonus points",
+        ),
+        Parameter(
+            "reset_zero_score",
+            True,
+            "at the start of each period a partially-rated player whose accumulated score "
+            "is 0 starts again as a new player",
+        ),
+        Parameter("decimals", 2, "ratings and AR are kept to this many decimal places", minimum=0),
+    )
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        super().__init__(params)
+        rows = parse_bonus_rows(str(self.params["bonus_rows"]))
+        #: The bonus margin by rated games in a tournament (None: no bonus), up to the last row.
+        self._margins: list[int | None] = []
+        for games in range(rows[-1][0] + 1 if rows else 1):
+            margin = None
+            for start, row_margin in rows:
+                if games >= start:
+                    margin = row_margin
+            self._margins.append(margin)
+        self._scale = 10.0 ** int(self.params["decimals"])
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, object], path: str = "params") -> list[str]:
+        problems = super().check_params(params, path)
+        rows = params.get("bonus_rows")
+        if isinstance(rows, str):
+            try:
+                parse_bonus_rows(rows)
+            except ValueError as error:
+                problems.append(f"{path}.bonus_rows: {error}")
+        min_score = params.get("min_score")
+        if isinstance(min_score, int | float) and min_score > 1:
+            problems.append(f"{path}.min_score: must be at most 1")
+        return problems
+
+    # -- periods ---------------------------------------------------------------
+
+    def period_of(self, day: date) -> str:
+        month, years_on = _LIST_OF_MONTH[day.month]
+        return f"{day.year + years_on}-{month:02d}"
+
+    def period_bounds(self, label: str) -> tuple[date, date]:
+        year_text, _, month_text = label.partition("-")
+        if not (year_text.isdigit() and len(year_text) == 4 and month_text in ("04", "08", "12")):
+            raise EngineError(
+                [f"period: {label!r} is not an acf-1993 period (YYYY-04, YYYY-08 or YYYY-12)"]
+            )
+        year = int(year_text)
+        if month_text == "04":
+            return date(year - 1, 11, 1), date(year, 3, 1) - timedelta(days=1)
+        if month_text == "08":
+            return date(year, 3, 1), date(year, 6, 30)
+        return date(year, 7, 1), date(year, 10, 31)
+
+    # -- players ---------------------------------------------------------------
+
+    def prepare(self, player: PlayerState) -> PlayerState:
+        """Check an input state and fill what the rules can work out from it (see the docs)."""
+        status, rating, games = player.status, player.rating, player.games
+        avg_opp, score = player.avg_opp, player.score
+        if score is not None and not 0 <= score <= games:
+            raise EngineError(
+                [f"player {player.id!r}: score {score:g} must lie between 0 and games ({games})"]
+            )
+        history = avg_opp is not None and score is not None
+        if status is None:
+            if rating is not None:
+                status = CONFIRMED if games >= self.params["confirm_games"] else PROVISIONAL
+            elif games > 0 and history:
+                status = UNRATED  # worked out from the history below
+            else:
+                status = NEW
+        if status == CONFIRMED:
+            if rating is None:
+                raise EngineError([f"player {player.id!r}: a confirmed player needs a rating"])
+            if player.status == CONFIRMED and avg_opp is None and score is None:
+                return player
+            return _rated(player, CONFIRMED, rating, games, None, None)
+        if status == NEW or games == 0:
+            if player.status == NEW and rating is None and avg_opp is None and score is None:
+                return player
+            return _rated(player, NEW, None, 0, None, None)
+        if not history:
+            if status == UNRATED or rating is None:
+                raise EngineError(
+                    [
+                        f"player {player.id!r}: an {status} player with games needs avg_opp "
+                        "and score" + ("" if status == UNRATED else " (or a rating)")
+                    ]
+                )
+            # A provisional rating without its history: the one history that gives it back
+            # is a 50 % score against opponents averaging the rating.
+            return _rated(player, PROVISIONAL, rating, games, rating, games / 2)
+        assert avg_opp is not None and score is not None
+        status, rating = self.review(games, avg_opp, score)
+        if status == CONFIRMED:
+            return _rated(player, status, rating, games, None, None)
+        return _rated(player, status, rating, games, avg_opp, score)
+
+    def review(self, games: int, avg_opp: float, score: float) -> tuple[str, float | None]:
+        """Status and rating of a partially-rated player from NG, AR and TS."""
+        if games == 0:
+            return NEW, None
+        if not 0 < score < games or score / games < self.params["min_score"]:
+            return UNRATED, None
+        percent = min(99, max(1, percentage(score, games)))
+        dp = DP_BY_PERCENT[percent]
+        assert dp is not None
+        rating = half_up(avg_opp + dp, self._scale)
+        return (CONFIRMED if games >= self.params["confirm_games"] else PROVISIONAL), rating
+
+    def display(self, player: PlayerState) -> str:
+        status, rating, games = player.status, player.rating, player.games
+        publish = int(self.params["publish_games"])
+        if status is None:
+            if rating is None:
+                status = NEW
+            else:
+                status = CONFIRMED if games >= self.params["confirm_games"] else PROVISIONAL
+        if rating is not None and status == CONFIRMED:
+            return str(int(half_up(rating)))
+        if rating is not None and status == PROVISIONAL:
+            return f"{int(half_up(rating))}p" if games >= publish else f"{publish - games} R"
+        if status == UNRATED:
+            return "Unr"
+        return f"{publish} R"
+
+    def usable_rating(self, player: PlayerState) -> float | None:
+        """The rating others are rated against: confirmed, or provisional and published."""
+        if player.status == CONFIRMED or (
+            player.status == PROVISIONAL and player.games >= self.params["publish_games"]
+        ):
+            return player.rating
+        return None
+
+    def _opening(self, player: PlayerState) -> PlayerState:
+        """The state a player starts a period with: a zero score starts again as new."""
+        if (
+            self.params["reset_zero_score"]
+            and player.status in (UNRATED, PROVISIONAL)
+            and player.games > 0
+            and not player.score
+        ):
+            return _rated(player, NEW, None, 0, None, None)
+        return player
+
+    # -- rating ----------------------------------------------------------------
+
+    def rate_period(
+        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+    ) -> list[EventResult]:
+        # A period builds a GameLine per game and side and frees none of them: the cyclic
+        # garbage collector would walk them over and over (nearly half the time of a big
+        # history) to find nothing. It is switched off for the period, as it was before.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._rate_period(players, events, period)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _rate_period(
+        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+    ) -> list[EventResult]:
+        cap_param = self.params["max_difference"]
+        cap = None if cap_param is None else float(cap_param)
+        scale = self._scale
+        # Every rating used in the period is the one it opened with.
+        usable: dict[str, float] = {}
+        established: dict[str, float] = {}
+        for pid, state in players.items():
+            rating = self.usable_rating(state)
+            if rating is not None:
+                usable[pid] = rating
+                if state.status == CONFIRMED:
+                    established[pid] = rating
+        usable_get = usable.get
+        established_get = established.get
+
+        tallies: dict[str, _Period] = {}
+        rated_events: list[tuple[Event, dict[str, _Side], dict[str, dict[str, Any]]]] = []
+        for event in events:
+            sides: dict[str, _Side] = {}
+            for game in event.games:
+                a, b, score_a, round_ = game.a, game.b, game.score, game.round
+                rating_a, rating_b = usable_get(a), usable_get(b)
+                # a's side, then b's (written out twice: this loop sees every game).
+                side = sides.get(a)
+                if side is None:
+                    side = sides[a] = _Side()
+                if rating_b is None:
+                    side.lines.append(GameLine(b, score_a, None, None, None, False, round_))
+                else:
+                    own = established_get(a)
+                    if own is not None and cap is not None:
+                        if rating_b > own + cap:
+                            rating_b = half_up(own + cap, scale)
+                        elif rating_b < own - cap:
+                            rating_b = half_up(own - cap, scale)
+                    side.n += 1
+                    side.s += score_a
+                    side.sr += rating_b
+                    side.lines.append(GameLine(b, score_a, rating_b, None, None, True, round_))
+                score_b = 1.0 - score_a
+                side = sides.get(b)
+                if side is None:
+                    side = sides[b] = _Side()
+                if rating_a is None:
+                    side.lines.append(GameLine(a, score_b, None, None, None, False, round_))
+                else:
+                    own = established_get(b)
+                    if own is not None and cap is not None:
+                        if rating_a > own + cap:
+                            rating_a = half_up(own + cap, scale)
+                        elif rating_a < own - cap:
+                            rating_a = half_up(own - cap, scale)
+                    side.n += 1
+                    side.s += score_b
+                    side.sr += rating_a
+                    side.lines.append(GameLine(a, score_b, rating_a, None, None, True, round_))
+            details: dict[str, dict[str, Any]] = {}
+            for pid, side in sides.items():
+                tally = tallies.get(pid)
+                if tally is None:
+                    before = players[pid]
+                    tally = tallies[pid] = _Period(before, self._opening(before))
+                own = established_get(pid)
+                if own is not None:
+                    details[pid] = self._established_event(tally, side, own)
+                else:
+                    details[pid] = self._performance_event(tally, side)
+            rated_events.append((event, sides, details))
+
+        # The period's end: new states, then one change per player and event.
+        summary: dict[str, tuple[float | None, float | None, str, str, dict[str, Any]]] = {}
+        for pid, tally in tallies.items():
+            before, opening = tally.before, tally.opening
+            own = established_get(pid)
+            if own is not None:
+                k = float(self.params["k"])
+                rating = half_up(own + k * tally.units / 100, scale)
+                after = _rated(opening, CONFIRMED, rating, opening.games + tally.n, None, None)
+            elif tally.n:
+                games = opening.games + tally.n
+                avg_opp = self._accumulated_avg(opening, tally.sr, games)
+                score = (opening.score or 0.0) + tally.s
+                status, rating = self.review(games, avg_opp, score)
+                if status == CONFIRMED:  # a confirmed player's history is not used again
+                    after = _rated(opening, status, rating, games, None, None)
+                else:
+                    after = _rated(opening, status, rating, games, avg_opp, score)
+            else:
+                after = opening
+            players[pid] = after
+            shared: dict[str, Any] = {"status_before": before.status, "status_after": after.status}
+            if tally.reset:
+                shared["reset"] = True
+            summary[pid] = (
+                before.rating,
+                after.rating,
+                self.display(before),
+                self.display(after),
+                shared,
+            )
+
+        results: list[EventResult] = []
+        for event, sides, details in rated_events:
+            changes: list[PlayerChange] = []
+            for pid, side in sides.items():
+                rating_before, rating_after, shown_before, shown_after, shared = summary[pid]
+                detail = dict(shared)
+                detail.update(details[pid])
+                changes.append(
+                    PlayerChange(
+                        pid,
+                        rating_before,
+                        rating_after,
+                        shown_before,
+                        shown_after,
+                        side.lines,
+                        detail,
+                    )
+                )
+            results.append(EventResult(id=event.id, period=period, changes=changes))
+        return results
+
+    def _accumulated_avg(self, opening: PlayerState, new_sum: float, games: int) -> float:
+        """AR over the old games and the new: (ARo NGo + SR) / (NGo + NG), to the decimals."""
+        old_sum = (opening.avg_opp or 0.0) * opening.games
+        return half_up((old_sum + new_sum) / games, self._scale)
+
+    def _established_event(self, tally: _Period, side: _Side, own: float) -> dict[str, Any]:
+        """A confirmed player's tournament: Ri = K (Sa - Se) + BP, Se = P(AR - Ro) NG."""
+        n, sa = side.n, side.s
+        tally.n += n
+        tally.s += sa
+        detail: dict[str, Any] = {"calculation": "established", "NG": n, "Sa": sa}
+        if not n:
+            detail.update(AR=None, D=None, P=None, Se=0.0, BP=0.0, Ri=0.0)
+            return detail
+        avg = half_up(side.sr / n, self._scale)
+        difference = half_up(avg - own, self._scale)
+        index = min(MAX_DIFFERENCE_INDEX, int(half_up(abs(difference))))
+        # Opponents stronger (D >= 0): the player is the lower-rated one, column L.
+        table = LOW_BY_DIFFERENCE if difference >= 0 else HIGH_BY_DIFFERENCE
+        expected = table[index]
+        excess = round(sa * 100) - expected * n  # Sa - Se, in hundredths
+        margins = self._margins
+        margin = margins[min(n, len(margins) - 1)]
+        bonus = 0  # Sa - Se - margin, in hundredths, when above the bonus margin
+        if margin is not None and excess > margin * 100:
+            bonus = excess - margin * 100
+        tally.units += excess + bonus
+        k = float(self.params["k"])
+        detail.update(
+            AR=avg,
+            D=difference,
+            D_table=index,
+            P=expected / 100,
+            Se=expected * n / 100,
+            BP=k * bonus / 100,
+            Ri=k * (excess + bonus) / 100,
+        )
+        return detail
+
+    def _performance_event(self, tally: _Period, side: _Side) -> dict[str, Any]:
+        """A partially-rated player's tournament: the P-rating over all games so far."""
+        tally.n += side.n
+        tally.s += side.s
+        tally.sr += side.sr
+        opening = tally.opening
+        games = opening.games + tally.n
+        detail: dict[str, Any] = {
+            "calculation": "performance",
+            "played": side.n,
+            "Sa": side.s,
+            "NG": games,
+        }
+        if not games:
+            detail.update(TS=0.0, AR=None, percentage=None, Dp=None, Rp=None)
+            return detail
+        avg = self._accumulated_avg(opening, tally.sr, games)
+        score = (opening.score or 0.0) + tally.s
+        percent = min(99, max(1, percentage(score, games))) if 0 < score < games else None
+        dp = None if percent is None else DP_BY_PERCENT[percent]
+        # Rp: the rating so far, None while the score earns none (under 1/15, or 100 %).
+        _, rp = self.review(games, avg, score)
+        detail.update(TS=score, AR=avg, percentage=percent, Dp=dp, Rp=rp)
+        return detail

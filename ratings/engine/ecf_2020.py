@@ -1,9 +1,578 @@
-"""Placeholder until the module lands (being written now)."""
+"""ecf-2020: the English Chess Federation's rating method in force from July 2020 (seed 004).
+
+Rules: ratings are worked out month by month. At the start of a month a player is fully
+rated (a full rating and a game in the last 36 months), partially rated (likewise with a
+partial rating) or new (anyone else who plays that month, returning players included).
+New and partially rated players get a performance ("P") rating: their average opponent
+plus dp from the performance table, over all their games plus one draw against a dummy
+opponent rated by title, age or lapsed rating; 10 games (dummy excluded) make it a full
+rating. Fully rated players get an Elo-style ("K") rating: per game the D offset (from
+the rating difference table, sign restored) plus a score offset of +10/0/-10, times
+K / 20, where K is 20 (40 for an improving junior), capped at 700 / games this month;
+plus an adjustment A + old x B; never below 100. Three passes: P ratings "A" (pass 1),
+P ratings "B" using the other new and partial players' "A" (pass 2), then K ratings using
+their "B" (pass 3); fully rated opponents always count at their start-of-month rating.
+"""
 
 from __future__ import annotations
 
-from .nz_club_elo import NzClubElo
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import date, timedelta
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from .base import (
+    EngineError,
+    Event,
+    EventResult,
+    GameLine,
+    Parameter,
+    PlayerChange,
+    PlayerState,
+    RatingSystem,
+    state_copier,
+)
+from .ecf_tables import D_MAX, D_OFFSET_FIFTHS, D_OFFSET_SIGNED, DP_BY_P
+
+FULL = "full"
+PARTIAL = "partial"
+NEW = "new"
+#: PlayerChange.detail["pass"]: which calculation gave the player's new rating.
+PASS_P = "P"
+PASS_K = "K"
+
+#: The parameter holding each FIDE title's dummy opponent rating.
+TITLE_PARAMETERS = {
+    "GM": "default_gm",
+    "IM": "default_im",
+    "FM": "default_fm",
+    "CM": "default_cm",
+    "WGM": "default_wgm",
+    "WIM": "default_wim",
+    "WFM": "default_wfm",
+    "WCM": "default_wcm",
+}
+
+_MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
 
 
-class Ecf2020(NzClubElo):
+def _round_ratio(num: int, den: int) -> int:
+    """``num / den`` (den > 0) rounded to a whole number, halves up, in exact integers."""
+    return (2 * num + den) // (2 * den)
+
+
+def _cents(value: float) -> int:
+    """A rating (or a sum of them) in hundredths, as an exact integer."""
+    return round(value * 100)
+
+
+def _plain(value: float | None) -> float | int | None:
+    """A whole float as an int (1850, not 1850.0) for the breakdown's JSON."""
+    if value is not None and value == int(value):
+        return int(value)
+    return value
+
+
+def month_start(label: str) -> date | None:
+    """The first day of the month a ``YYYY-MM`` label names; None for any other label."""
+    match = _MONTH_LABEL.fullmatch(label)
+    if match is None:
+        return None
+    year, month = int(match[1]), int(match[2])
+    if year < 1 or not 1 <= month <= 12:
+        return None
+    return date(year, month, 1)
+
+
+def months_before(first: date, months: int) -> date:
+    """The first day of the month ``months`` months before the month starting ``first``."""
+    index = first.year * 12 + first.month - 1 - months
+    if index < 12:
+        return date.min
+    return date(index // 12, index % 12 + 1, 1)
+
+
+#: ``_rated(state, rating, games, category, avg_opp, points, last_played)``: ``state``
+#: with the fields a month changes replaced (``with_changes``, without the keywords).
+_rated = state_copier("rating", "games", "category", "avg_opp", "points", "last_played")
+
+
+class _Prior(NamedTuple):
+    """What a player brings into a P rating: games, opponents' total, points (halves)."""
+
+    games: int
+    total_cents: int
+    half_points: int
+
+
+class _PRating(NamedTuple):
+    rating: int
+    total_games: int  # dummy included
+    total_cents: int  # opponents' ratings, dummy included
+    half_points: int  # dummy draw included
+    p100: int  # average score x 100, rounded
+    dp: int
+    used: int  # this month's games counted (all of them except pass-1 exclusions)
+
+
+class Ecf2020(RatingSystem):
     id = "ecf-2020"
+    title = "ECF rating (method from July 2020)"
+    period_based = True
+    parameters = (
+        Parameter(
+            "activity_months",
+            36,
+            "a full or partial rating stays current while its holder has played within "
+            "this many months before the month being rated",
+            minimum=1,
+        ),
+        Parameter(
+            "full_games",
+            10,
+            "a P rating is a full rating from this many games (the dummy draw not counted)",
+            minimum=1,
+        ),
+        Parameter("adult_default", 1800, "dummy opponent rating of an adult", minimum=0),
+        Parameter(
+            "junior_age", 18, "players younger than this (in whole years) are juniors", minimum=0
+        ),
+        Parameter(
+            "junior_per_year", 100, "a junior's dummy opponent rating per year of age", minimum=0
+        ),
+        Parameter("default_gm", 2500, "dummy opponent rating of a GM", minimum=0),
+        Parameter("default_im", 2350, "dummy opponent rating of an IM", minimum=0),
+        Parameter("default_fm", 2200, "dummy opponent rating of an FM", minimum=0),
+        Parameter("default_cm", 2050, "dummy opponent rating of a CM", minimum=0),
+        Parameter("default_wgm", 2200, "dummy opponent rating of a WGM", minimum=0),
+        Parameter("default_wim", 2100, "dummy opponent rating of a WIM", minimum=0),
+        Parameter("default_wfm", 2000, "dummy opponent rating of a WFM", minimum=0),
+        Parameter("default_wcm", 1800, "dummy opponent rating of a WCM", minimum=0),
+        Parameter(
+            "time_control",
+            "standard",
+            "the time control these ratings are for: anything but 'standard' lowers the "
+            "adult and junior dummy ratings, and a rapid rating never stands in",
+            choices=("standard", "rapid", "blitz"),
+        ),
+        Parameter(
+            "other_time_control_reduction",
+            100,
+            "how much lower the adult and junior dummy ratings are for other time controls",
+            minimum=0,
+        ),
+        Parameter(
+            "reduce_titled_defaults",
+            False,
+            "also lower the titled players' dummy ratings for other time controls",
+        ),
+        Parameter(
+            "pass1_new_opponents",
+            "default-rating",
+            "in pass 1 a new opponent counts at their own dummy opponent rating "
+            "('default-rating') or the game is left out of pass 1 ('exclude')",
+            choices=("default-rating", "exclude"),
+        ),
+        Parameter(
+            "score_offset", 10, "K rating: a win's score offset (a loss: minus it)", minimum=0
+        ),
+        Parameter("k_player", 20, "K rating: Player K", minimum=0),
+        Parameter(
+            "k_junior", 40, "K rating: Player K of a junior whose rating goes up", minimum=0
+        ),
+        Parameter(
+            "k_month_cap",
+            700,
+            "K rating: Player K x games this month never exceeds this (K = cap / games)",
+            minimum=1,
+        ),
+        Parameter("adjustment_a", 0.0, "K rating: Adjustment A, added to every new rating"),
+        Parameter(
+            "adjustment_b", 0.0, "K rating: Adjustment B, times the old rating, added to it"
+        ),
+        Parameter("minimum_rating", 100, "no rating (nor dummy rating) below this", minimum=0),
+        Parameter("partial_mark", "P", "shown after a partial rating on the list"),
+    )
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        super().__init__(params)
+        p = self.params
+        # Exact decimal values: 0.01 means one hundredth, not its binary neighbour.
+        self._adj_a = Fraction(repr(float(p["adjustment_a"])))
+        self._adj_b = Fraction(repr(float(p["adjustment_b"])))
+
+    # -- periods -----------------------------------------------------------------------
+
+    def period_of(self, day: date) -> str:
+        return f"{day.year:04d}-{day.month:02d}"
+
+    def period_bounds(self, label: str) -> tuple[date, date]:
+        first = month_start(label)
+        if first is None:
+            raise EngineError([f"period: {label!r} is not a month (YYYY-MM)"])
+        following = months_before(first, -1)
+        return first, following - timedelta(days=1)
+
+    def _period_start(self, label: str | None, events: Sequence[Event]) -> date:
+        """The first day of the month being rated: the label's, else the earliest event's."""
+        first = month_start(label) if label is not None else None
+        if first is None:
+            earliest = min((e.date for e in events), default=date.min)
+            first = earliest.replace(day=1)
+        return first
+
+    # -- the player's standing -----------------------------------------------------------
+
+    def display(self, player: PlayerState) -> str:
+        if player.rating is None or player.category is None:
+            return ""
+        rating = player.rating
+        shown = str(int(rating) if rating == int(rating) else _round_ratio(_cents(rating), 100))
+        if player.category == PARTIAL:
+            shown += str(self.params["partial_mark"])
+        return shown
+
+    def category_at(self, player: PlayerState, window_start: date) -> str:
+        """FULL, PARTIAL or NEW at the start of a month whose activity window opens then."""
+        if player.category is None or player.rating is None:
+            return NEW
+        if player.last_played is not None and player.last_played < window_start:
+            return NEW  # lapsed: returns as a new player
+        return player.category
+
+    def is_junior(self, player: PlayerState, first: date) -> bool:
+        age = player.age_on(first)
+        return age is not None and age < int(self.params["junior_age"])
+
+    def dummy_rating(self, player: PlayerState, first: date) -> float:
+        """The dummy opponent's rating for a P-rated player in the month starting ``first``."""
+        p = self.params
+        standard = p["time_control"] == "standard"
+        reduction = 0 if standard else int(p["other_time_control_reduction"])
+        # A new player holding a full rating is a lapsed player: that rating is theirs.
+        lapsed = player.rating if player.category == FULL else None
+        title_parameter = TITLE_PARAMETERS.get(player.title or "")
+        default: float
+        if title_parameter is not None and lapsed is None:
+            default = int(p[title_parameter])
+            if p["reduce_titled_defaults"]:
+                default -= reduction
+        else:
+            age = player.age_on(first)
+            if age is not None and age < int(p["junior_age"]):
+                default = int(p["junior_per_year"]) * age
+            else:
+                default = int(p["adult_default"])
+            default -= reduction
+        dummy = float(max(default, int(p["minimum_rating"])))
+        if lapsed is not None and lapsed > dummy:
+            dummy = lapsed
+        rapid = player.rapid_rating
+        if (
+            standard
+            and rapid is not None
+            and rapid > dummy
+            and player.games == 0
+            and player.rating is None
+        ):
+            dummy = rapid
+        return dummy
+
+    @staticmethod
+    def prior(player: PlayerState) -> _Prior:
+        """A rated player's earlier games, opponents' total and points.
+
+        A rating given without ``avg_opp`` / ``points`` stands for its games scored 50%
+        against opponents of that rating (which, as a P rating, gives that rating back).
+        """
+        games = player.games
+        if games == 0 or player.rating is None:
+            return _Prior(0, 0, 0)
+        if player.avg_opp is None or player.points is None:
+            return _Prior(games, games * _cents(player.rating), games)
+        return _Prior(games, games * _cents(player.avg_opp), round(player.points * 2))
+
+    # -- the calculations ----------------------------------------------------------------
+
+    def _p_rating(
+        self,
+        prior: _Prior,
+        opponents: list[str],
+        scores: list[float],
+        ratings: dict[str, float],
+        dummy: float,
+        left_out: set[str] | None = None,
+    ) -> _PRating:
+        """P rating: average opponent (dummy included) + dp of the average score.
+
+        Games against the opponents in ``left_out`` (pass 1, ``exclude``) do not count.
+        """
+        if left_out and not left_out.isdisjoint(opponents):
+            kept = [(o, s) for o, s in zip(opponents, scores, strict=True) if o not in left_out]
+            opponents = [o for o, _ in kept]
+            scores = [s for _, s in kept]
+        opp_total = sum(map(ratings.__getitem__, opponents))
+        games = prior.games + len(opponents) + 1
+        total_cents = prior.total_cents + _cents(opp_total) + _cents(dummy)
+        half_points = prior.half_points + round(sum(scores) * 2) + 1
+        # p x 100 = half_points x 50 / games, rounded half up to a whole number.
+        p100 = _round_ratio(half_points * 100, 2 * games)
+        dp = DP_BY_P[p100]
+        rating = _round_ratio(total_cents + dp * 100 * games, 100 * games)
+        rating = max(rating, int(self.params["minimum_rating"]))
+        return _PRating(rating, games, total_cents, half_points, p100, dp, len(opponents))
+
+    def rate_period(
+        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+    ) -> list[EventResult]:
+        p = self.params
+        first = self._period_start(period, events)
+        window_start = months_before(first, int(p["activity_months"]))
+        minimum = int(p["minimum_rating"])
+        full_games = int(p["full_games"])
+
+        # Each player's games this month, in the order given, and for each event the run
+        # of each player's games in it: (player, first, last + 1), players in the order
+        # they first appear in the event.
+        opponents: dict[str, list[str]] = {}
+        scores: dict[str, list[float]] = {}
+        rounds: dict[str, list[int | None]] = {}
+        runs: list[list[tuple[str, int, int]]] = []
+        last_day: dict[str, date] = {}
+        for event in events:
+            starts: dict[str, int] = {}
+            for game in event.games:
+                a, b, score, number = game.a, game.b, game.score, game.round
+                if a not in starts:
+                    if a not in opponents:
+                        opponents[a], scores[a], rounds[a] = [], [], []
+                    starts[a] = len(opponents[a])
+                if b not in starts:
+                    if b not in opponents:
+                        opponents[b], scores[b], rounds[b] = [], [], []
+                    starts[b] = len(opponents[b])
+                opponents[a].append(b)
+                scores[a].append(score)
+                rounds[a].append(number)
+                opponents[b].append(a)
+                scores[b].append(1.0 - score)
+                rounds[b].append(number)
+            runs.append([(pid, at, len(opponents[pid])) for pid, at in starts.items()])
+            day = event.date
+            for pid in starts:
+                if pid not in last_day or last_day[pid] < day:
+                    last_day[pid] = day
+
+        before = {pid: players[pid] for pid in opponents}
+        category = {pid: self.category_at(state, window_start) for pid, state in before.items()}
+        p_rated = [pid for pid, c in category.items() if c != FULL]
+        k_rated = [pid for pid, c in category.items() if c == FULL]
+        dummy = {pid: self.dummy_rating(before[pid], first) for pid in p_rated}
+        prior = {
+            pid: (_Prior(0, 0, 0) if category[pid] == NEW else self.prior(before[pid]))
+            for pid in p_rated
+        }
+
+        # Pass 1: P ratings "A". Full and partial opponents at their ratings before the
+        # month; new opponents at their dummy rating, or left out.
+        exclude = p["pass1_new_opponents"] == "exclude"
+        rating1 = {pid: state.rating or 0.0 for pid, state in before.items()}
+        new_players = {pid for pid in p_rated if category[pid] == NEW}
+        for pid in new_players:
+            rating1[pid] = dummy[pid]
+        left_out = new_players if exclude else None
+        pass_a = {
+            pid: self._p_rating(
+                prior[pid], opponents[pid], scores[pid], rating1, dummy[pid], left_out
+            )
+            for pid in p_rated
+        }
+        # Pass 2: P ratings "B", new and partial opponents at their "A".
+        rating2 = {pid: state.rating or 0.0 for pid, state in before.items()}
+        for pid in p_rated:
+            rating2[pid] = float(pass_a[pid].rating)
+        pass_b = {
+            pid: self._p_rating(prior[pid], opponents[pid], scores[pid], rating2, dummy[pid])
+            for pid in p_rated
+        }
+        # Pass 3: K ratings, new and partial opponents at their "B".
+        rating3: dict[str, float] = {pid: state.rating or 0.0 for pid, state in before.items()}
+        for pid in p_rated:
+            rating3[pid] = float(pass_b[pid].rating)
+
+        after: dict[str, PlayerState] = {}
+        detail: dict[str, dict[str, Any]] = {}
+        lines: dict[str, list[GameLine]] = {}
+        # Every line has the same fields (the K ones, null on a P rated player's lines) and
+        # no ``change``: lines of one shape take io's fast path to JSON.
+        for pid in p_rated:
+            state, rated_a, rated_b = before[pid], pass_a[pid], pass_b[pid]
+            played = len(opponents[pid])
+            games = prior[pid].games + played
+            opp_cents = rated_b.total_cents - _cents(dummy[pid])  # prior games included
+            half_points = rated_b.half_points - 1
+            after[pid] = _rated(
+                state,
+                float(rated_b.rating),
+                games,
+                FULL if games >= full_games else PARTIAL,
+                _round_ratio(opp_cents, games) / 100,
+                half_points / 2,
+                last_day[pid],
+            )
+            detail[pid] = {
+                "category_before": category[pid],
+                "category_after": after[pid].category,
+                "pass": PASS_P,
+                "month_games": played,
+                "month_points": (rated_b.half_points - prior[pid].half_points - 1) / 2,
+                "dummy_rating": _plain(dummy[pid]),
+                "total_games": rated_b.total_games,
+                "total_points": rated_b.half_points / 2,
+                "avg_opp": _round_ratio(rated_b.total_cents, rated_b.total_games) / 100,
+                "p": rated_b.p100 / 100,
+                "dp": rated_b.dp,
+                "rating_a": rated_a.rating,
+                "rating_b": rated_b.rating,
+                "pass1_games_used": rated_a.used,
+                "pass1_total_games": rated_a.total_games,
+                "pass1_avg_opp": _round_ratio(rated_a.total_cents, rated_a.total_games) / 100,
+                "pass1_p": rated_a.p100 / 100,
+                "pass1_dp": rated_a.dp,
+            }
+            lines[pid] = [
+                GameLine(
+                    opponent,
+                    score,
+                    rating2[opponent],
+                    None,
+                    None,
+                    True,
+                    number,
+                    {"d": None, "d_offset": None, "score_offset": None, "increment": None},
+                )
+                for opponent, score, number in zip(
+                    opponents[pid], scores[pid], rounds[pid], strict=True
+                )
+            ]
+
+        score_fifths = int(p["score_offset"]) * 5
+        offset_of = {1.0: score_fifths, 0.5: 0, 0.0: -score_fifths}
+        signed = D_OFFSET_SIGNED
+        last = 2 * D_MAX
+        top = D_OFFSET_FIFTHS[D_MAX]
+        k_player, k_junior = int(p["k_player"]), int(p["k_junior"])
+        cap = int(p["k_month_cap"])
+        adjusting = bool(self._adj_a or self._adj_b)
+        for pid in k_rated:
+            state = before[pid]
+            own = state.rating or 0.0
+            theirs = [rating3[opponent] for opponent in opponents[pid]]
+            # Each game's D offset in fifths of a point, from the signed table: index
+            # D + 392, D rounded half up (int() floors the non-negative index).
+            shift = D_MAX + 0.5 - own
+            offsets = [
+                signed[i] if 0 <= (i := int(rating + shift)) <= last else (top if i > 0 else -top)
+                for rating in theirs
+            ]
+            score_offsets = [offset_of[score] for score in scores[pid]]
+            fifths = sum(offsets) + sum(score_offsets)
+            points = sum(scores[pid])
+            played = len(theirs)
+            improving = fifths > 0
+            k = k_junior if improving and self.is_junior(state, first) else k_player
+            k_num, k_den = (cap, played) if k * played > cap else (k, 1)
+            own_cents = _cents(own)
+            # New rating = old + fifths/5 x K/20 (+ adjustment), rounded half up.
+            adjustment = 0.0
+            if adjusting:
+                old = Fraction(own_cents, 100)
+                exact_adjustment = self._adj_a + old * self._adj_b
+                exact = old + Fraction(fifths * k_num, 100 * k_den) + exact_adjustment
+                new = math.floor(exact + Fraction(1, 2))
+                adjustment = round(float(exact_adjustment), 2)
+            else:
+                new = _round_ratio(own_cents * k_den + fifths * k_num, 100 * k_den)
+            new = max(new, minimum)
+            was = self.prior(state)
+            games = was.games + played
+            half_points = was.half_points + round(points * 2)
+            after[pid] = _rated(
+                state,
+                float(new),
+                games,
+                FULL,
+                _round_ratio(was.total_cents + _cents(sum(theirs)), games) / 100,
+                half_points / 2,
+                last_day[pid],
+            )
+            detail[pid] = {
+                "category_before": FULL,
+                "category_after": FULL,
+                "pass": PASS_K,
+                "month_games": played,
+                "month_points": points,
+                "player_k": k_num if k_den == 1 else round(k_num / k_den, 4),
+                "improving": improving,
+                "sum_offsets": fifths / 5,
+                "adjustment": adjustment,
+            }
+            # Each game's increment, (D offset + score offset) x K / 20 (to 4 places when
+            # K is a fraction): in fifths, (o + s) / 5 x k_num / k_den / 20.
+            k100 = 100 * k_den
+            increments = [
+                (o + s) * k_num / k100 for o, s in zip(offsets, score_offsets, strict=True)
+            ]
+            if k_den != 1:
+                increments = [round(x, 4) for x in increments]
+            lines[pid] = [
+                GameLine(
+                    opponent,
+                    score,
+                    rating,
+                    None,
+                    None,
+                    True,
+                    number,
+                    {
+                        "d": int(d) if (d := rating - own) == int(d) else d,
+                        "d_offset": offset / 5,
+                        "score_offset": score_offset // 5,
+                        "increment": increment,
+                    },
+                )
+                for opponent, score, number, rating, offset, score_offset, increment in zip(
+                    opponents[pid],
+                    scores[pid],
+                    rounds[pid],
+                    theirs,
+                    offsets,
+                    score_offsets,
+                    increments,
+                    strict=True,
+                )
+            ]
+
+        # The breakdown, event by event: each player's lines for that event's games.
+        shown_before = {pid: self.display(state) for pid, state in before.items()}
+        shown_after = {pid: self.display(state) for pid, state in after.items()}
+        results: list[EventResult] = []
+        for event, event_runs in zip(events, runs, strict=True):
+            changes = [
+                PlayerChange(
+                    pid,
+                    before[pid].rating,
+                    after[pid].rating,
+                    shown_before[pid],
+                    shown_after[pid],
+                    lines[pid][at:end] if at or end < len(lines[pid]) else lines[pid],
+                    dict(detail[pid]),
+                )
+                for pid, at, end in event_runs
+            ]
+            results.append(EventResult(id=event.id, period=period, changes=changes))
+
+        players.update(after)
+        return results

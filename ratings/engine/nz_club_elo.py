@@ -8,20 +8,28 @@ after each rated event from the ratings before it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import chain
+from operator import attrgetter
 
 from .base import (
     Event,
     EventResult,
+    Game,
     GameLine,
     Parameter,
     PlayerChange,
     PlayerState,
     RatingSystem,
     round_half_up,
+    state_copier,
     whole,
     with_changes,
 )
+
+_PAIR = attrgetter("a", "b")
+_SCORE = attrgetter("score")
+_EXPECTED = attrgetter("expected")
 
 
 class NzClubElo(RatingSystem):
@@ -50,6 +58,11 @@ class NzClubElo(RatingSystem):
         Parameter("decimals", 2, "ratings are kept to this many decimal places", minimum=0),
     )
 
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        super().__init__(params)
+        #: rating -> display: a player's display before an event is the one after the last.
+        self._shown: dict[float | None, str] = {}
+
     def prepare(self, player: PlayerState) -> PlayerState:
         if player.guest:
             return with_changes(player, rating=float(self.params["guest_rating"]))
@@ -58,7 +71,7 @@ class NzClubElo(RatingSystem):
         return player
 
     def display(self, player: PlayerState) -> str:
-        return "" if player.rating is None else str(whole(player.rating))
+        return "" if player.rating is None else str(_whole(player.rating))
 
     def k_factor(self, games_played: int) -> float:
         p = self.params
@@ -67,48 +80,152 @@ class NzClubElo(RatingSystem):
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
-        return [self._rate_event(players, event) for event in events]
+        rate_event = self._rate_by_game if self.params["update"] == "game" else self._rate_event
+        return [rate_event(players, event) for event in events]
+
+    # The two ways of rating an event share their rules but not their code: the per-event
+    # one is the default and the hot loop of a big history, so it avoids per-game function
+    # calls (docs/performance.md). ``_rate_by_game`` is the plain version.
 
     def _rate_event(self, players: dict[str, PlayerState], event: Event) -> EventResult:
+        """Every game on the ratings from before the event; K judged once per event."""
         p = self.params
         cap = float(p["max_per_game"])
-        by_game = p["update"] == "game"
-        before = {pid: players[pid] for g in event.games for pid in (g.a, g.b)}
-        # K is judged once per event from the games played before it ('game' mode:
-        # before each game).
-        k = {pid: self.k_factor(state.games) for pid, state in before.items()}
-        played_so_far = {pid: state.games for pid, state in before.items()}
-        current = {pid: float(state.rating or 0.0) for pid, state in before.items()}
-        lines: dict[str, list[GameLine]] = {pid: [] for pid in before}
+        k_new = float(p["k_new"])
+        k_established = float(p["k_established"])
+        k_games = p["k_games"]
+        floor = float(p["floor"])
+        decimals = int(p["decimals"])
         games = event.games
-        if by_game:
-            games = tuple(sorted(games, key=lambda g: g.round or 0))
-        delta = dict.fromkeys(before, 0.0)
+        order = dict.fromkeys(chain.from_iterable(map(_PAIR, games)))
+        states = {pid: players[pid] for pid in order}
+        rating: dict[str, float] = {}
+        k: dict[str, float] = {}
+        guests: set[str] = set()
+        for pid, state in states.items():
+            rating[pid] = float(state.rating or 0.0)
+            k[pid] = k_established if state.games > k_games else k_new
+            if state.guest:
+                guests.add(pid)
+        lines: dict[str, list[GameLine]] = {pid: [] for pid in order}
+        delta = dict.fromkeys(order, 0.0)
         for game in games:
-            ra = current[game.a] if by_game else float(before[game.a].rating or 0.0)
-            rb = current[game.b] if by_game else float(before[game.b].rating or 0.0)
-            ea = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+            a = game.a
+            b = game.b
+            s = game.score
+            ra = rating[a]
+            rb = rating[b]
+            try:
+                ea = 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
+            except OverflowError:  # a difference of over 120,000 points
+                ea = 0.0
+            eb = 1.0 - ea
+            ka = k[a]
+            kb = k[b]
+            change_a = ka * (s - ea)
+            change_b = kb * ((1.0 - s) - eb)
+            if change_a > cap:
+                change_a = cap
+            elif change_a < -cap:
+                change_a = -cap
+            if change_b > cap:
+                change_b = cap
+            elif change_b < -cap:
+                change_b = -cap
+            if guests:
+                if a in guests:
+                    change_a = 0.0
+                if b in guests:
+                    change_b = 0.0
+            delta[a] += change_a
+            delta[b] += change_b
+            # round(x, 4) and round(x, 2), without their cost where no tie is near
+            y = ea * 10000.0
+            n = round(y)
+            ea4 = n / 10000.0 if -0.499 < y - n < 0.499 else round(ea, 4)
+            y = eb * 10000.0
+            n = round(y)
+            eb4 = n / 10000.0 if -0.499 < y - n < 0.499 else round(eb, 4)
+            y = change_a * 100.0
+            n = round(y) if -1e12 < y < 1e12 else 0
+            ca2 = n / 100.0 if -0.499 < y - n < 0.499 else round(change_a, 2)
+            y = change_b * 100.0
+            n = round(y) if -1e12 < y < 1e12 else 0
+            cb2 = n / 100.0 if -0.499 < y - n < 0.499 else round(change_b, 2)
+            r = game.round
+            lines[a].append(GameLine(b, s, rb, ea4, ca2, True, r, {"k": ka}))
+            lines[b].append(GameLine(a, 1.0 - s, ra, eb4, cb2, True, r, {"k": kb}))
+        changes = []
+        shown = self._shown
+        if len(shown) > 1_000_000:
+            shown.clear()
+        display = self.display
+        for pid, state in states.items():
+            old = rating[pid]
+            played_lines = lines[pid]
+            played = len(played_lines)
+            if pid in guests:
+                new = old
+            else:
+                new = old + delta[pid]
+                if new < floor:
+                    new = floor
+                new = _round_half_up(new, decimals)
+            moved = players[pid] = _moved(state, new, state.games + played)
+            detail = {
+                "k": k[pid],
+                "played": played,
+                "score": sum(map(_SCORE, played_lines)),
+                "expected": _round(sum(map(_EXPECTED, played_lines)), 4),
+            }
+            if pid in guests:
+                detail["guest"] = True
+            shown_before = shown.get(state.rating)
+            if shown_before is None:
+                shown_before = shown[state.rating] = display(state)
+            shown_after = shown.get(new)
+            if shown_after is None:
+                shown_after = shown[new] = display(moved)
+            changes.append(
+                PlayerChange(pid, old, new, shown_before, shown_after, played_lines, detail)
+            )
+        return EventResult(id=event.id, period=None, changes=changes)
+
+    def _rate_by_game(self, players: dict[str, PlayerState], event: Event) -> EventResult:
+        """``update: game``: games in round order, each moving the ratings at once."""
+        p = self.params
+        cap = float(p["max_per_game"])
+        floor = float(p["floor"])
+        decimals = int(p["decimals"])
+        order = dict.fromkeys(chain.from_iterable(map(_PAIR, event.games)))
+        before = {pid: players[pid] for pid in order}
+        # K is judged before each game from the games played so far.
+        played_so_far = {pid: state.games for pid, state in before.items()}
+        k = {pid: self.k_factor(state.games) for pid, state in before.items()}
+        current = {pid: float(state.rating or 0.0) for pid, state in before.items()}
+        lines: dict[str, list[GameLine]] = {pid: [] for pid in order}
+        for game in sorted(event.games, key=_round_key):
+            ra = current[game.a]
+            rb = current[game.b]
+            ea = _expected(ra, rb)
             for pid, opp, own, theirs, score, expected in (
                 (game.a, game.b, ra, rb, game.score, ea),
                 (game.b, game.a, rb, ra, 1.0 - game.score, 1.0 - ea),
             ):
-                if by_game:
-                    k[pid] = self.k_factor(played_so_far[pid])
-                    played_so_far[pid] += 1
-                change = k[pid] * (score - expected)
-                change = max(-cap, min(cap, change))
+                k[pid] = self.k_factor(played_so_far[pid])
+                played_so_far[pid] += 1
+                change = max(-cap, min(cap, k[pid] * (score - expected)))
                 if before[pid].guest:
-                    change = 0.0
-                delta[pid] += change
-                if by_game:
-                    current[pid] = self._bounded(own + change)
+                    change = 0.0  # a guest's rating never moves, not even to the floor
+                else:
+                    current[pid] = max(floor, own + change)
                 lines[pid].append(
                     GameLine(
                         opponent=opp,
                         score=score,
                         opponent_rating=theirs,
-                        expected=round(expected, 4),
-                        change=round(change, 2),
+                        expected=_round(expected, 4),
+                        change=_round(change, 2),
                         round=game.round,
                         detail={"k": k[pid]},
                     )
@@ -116,16 +233,9 @@ class NzClubElo(RatingSystem):
         changes = []
         for pid, state in before.items():
             old = float(state.rating or 0.0)
-            if state.guest:
-                new = old
-            elif by_game:
-                new = round_half_up(current[pid], int(p["decimals"]))
-            else:
-                new = round_half_up(self._bounded(old + delta[pid]), int(p["decimals"]))
+            new = old if state.guest else _round_half_up(current[pid], decimals)
             played = len(lines[pid])
-            players[pid] = with_changes(state, rating=new, games=state.games + played)
-            score = sum(line.score for line in lines[pid])
-            expected = sum(line.expected or 0.0 for line in lines[pid])
+            players[pid] = _moved(state, new, state.games + played)
             changes.append(
                 PlayerChange(
                     player=pid,
@@ -137,8 +247,8 @@ class NzClubElo(RatingSystem):
                     detail={
                         "k": k[pid],
                         "played": played,
-                        "score": score,
-                        "expected": round(expected, 4),
+                        "score": sum(line.score for line in lines[pid]),
+                        "expected": _round(sum(line.expected or 0.0 for line in lines[pid]), 4),
                         **({"guest": True} if state.guest else {}),
                     },
                 )
@@ -147,3 +257,60 @@ class NzClubElo(RatingSystem):
 
     def _bounded(self, rating: float) -> float:
         return max(float(self.params["floor"]), rating)
+
+
+def _round_key(game: Game) -> int:
+    return game.round or 0
+
+
+def _expected(own: float, opponent: float) -> float:
+    """Elo's expected score, 1 / (1 + 10^((opponent - own) / 400))."""
+    try:
+        expected: float = 1.0 / (1.0 + 10.0 ** ((opponent - own) / 400.0))
+    except OverflowError:  # a difference of over 120,000 points
+        expected = 0.0
+    return expected
+
+
+# Fast equivalents of the exact rounding functions. ``round(x, n)`` and ``round_half_up``
+# go through decimal strings (about a microsecond each); away from a tie, rounding the
+# scaled value to a whole number and scaling back gives the same float (the division of
+# two exact integers is correctly rounded), so only values within a hair of a tie take
+# the slow, exact road.
+
+
+def _round(value: float, ndigits: int) -> float:
+    """``round(value, ndigits)`` (half to even), fast away from ties."""
+    if ndigits <= 4 and -1e7 < value < 1e7:
+        scale = _SCALES[ndigits]
+        y = value * scale
+        n = round(y)
+        if -0.499 < y - n < 0.499:
+            return n / scale
+    return round(value, ndigits)
+
+
+def _round_half_up(value: float, ndigits: int) -> float:
+    """``round_half_up(value, ndigits)``, fast away from ties."""
+    if ndigits <= 4 and -1e7 < value < 1e7:
+        scale = _SCALES[ndigits]
+        y = value * scale
+        n = round(y)
+        if -0.499 < y - n < 0.499:
+            return n / scale
+    return round_half_up(value, ndigits)
+
+
+def _whole(value: float) -> int:
+    """``whole(value)`` (halves away from zero), fast away from ties."""
+    if -1e15 < value < 1e15:
+        n = round(value)
+        if -0.499 < value - n < 0.499:
+            return n
+    return whole(value)
+
+
+_SCALES = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+
+#: ``with_changes(state, rating=..., games=...)``, fast.
+_moved = state_copier("rating", "games")

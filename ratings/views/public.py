@@ -1,39 +1,387 @@
-"""What members read: the published list, member pages, event reports. No login."""
+"""What members read: the published list, member pages, reports, the calculator. No login.
+
+Members in arrears and guests are rated like everyone else, but their ratings are not
+published: these pages read ``Member.objects.published()`` and show nothing else to
+the public. An officer sees everything, marked.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.urls import path
+import csv
+from typing import Any
 
-from ..models import Event, Member, RatingChange
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.utils import timezone
+from django_tables2 import RequestConfig, Table
+
+from .. import reports, services
+from ..charts import Point, rating_history_svg
+from ..filters import RatingListFilter
+from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
+from ..models import ClubSettings, Entry, Event, Member, RatingChange
+from ..tables import (
+    ActiveTable,
+    ImproversTable,
+    JuniorReportTable,
+    OfficerRatingTable,
+    RatingListTable,
+    ReportTable,
+)
+from .officer import officer_required
+
+PER_PAGE = 50
+
+
+def _is_officer(request: HttpRequest) -> bool:
+    return request.user.has_perm("ratings.officer")
+
+
+def _csv(table: Table, filename: str) -> HttpResponse:
+    """The table as the reader sees it, every row (not one page), as CSV."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for row in table.as_values():
+        writer.writerow(row)
+    return response
+
+
+def _wants_csv(request: HttpRequest) -> bool:
+    return request.GET.get("_export") == "csv"
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    system = ClubSettings.load().engine()
     recent = Event.objects.filter(rating_changes__isnull=False).distinct()[:5]
-    return render(request, "ratings/home.html", {"recent_events": recent})
+    top = reports.published_ratings().filter(unrated=0)[:10]
+    return render(
+        request,
+        "ratings/home.html",
+        {"recent_events": recent, "top": top, "basis": reports.list_basis(system)},
+    )
+
+
+# -- the published list ---------------------------------------------------------------
+
+
+def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
+    system = ClubSettings.load().engine()
+    regions = list(
+        Member.objects.exclude(region="")
+        .values_list("region", flat=True)
+        .distinct()
+        .order_by("region")
+    )
+    filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
+    # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
+    table = table_class(reports.with_ratings(filters.qs))
+    if _wants_csv(request):
+        RequestConfig(request, paginate=False).configure(table)
+        return _csv(table, f"rating-list-{timezone.localdate():%Y-%m-%d}.csv")
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    export = request.GET.copy()
+    export["_export"] = "csv"
+    return render(
+        request,
+        template,
+        {
+            "table": table,
+            "filter": filters,
+            "system": system,
+            "basis": reports.list_basis(system),
+            "legend": reports.legend(system),
+            "export_query": export.urlencode(),
+            "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
+        },
+    )
 
 
 def published_list(request: HttpRequest) -> HttpResponse:
-    members = (
-        Member.objects.published()
-        .filter(rating_state__isnull=False, rating_state__games__gt=0)
-        .select_related("rating_state")
-        .order_by("-rating_state__rating", "name")
+    return _rating_list(
+        request, Member.objects.published(), RatingListTable, "ratings/public/list.html"
     )
-    return render(request, "ratings/public/list.html", {"members": members})
+
+
+@officer_required
+def officer_list(request: HttpRequest) -> HttpResponse:
+    """Everyone the engine rates, members in arrears and guests too, each marked."""
+    return _rating_list(
+        request,
+        Member.objects.with_financial(),
+        OfficerRatingTable,
+        "ratings/public/officer_list.html",
+    )
+
+
+# -- a member's page --------------------------------------------------------------------
 
 
 def member_detail(request: HttpRequest, number: str) -> HttpResponse:
-    member = get_object_or_404(Member.objects.with_financial(), member_number=number)
-    changes = RatingChange.objects.filter(member=member).select_related("event")
-    return render(request, "ratings/public/member.html", {"member": member, "changes": changes})
+    member = get_object_or_404(
+        Member.objects.with_financial().select_related("rating_state", "merged_into"),
+        member_number=number,
+    )
+    if member.merged_into_id:
+        return redirect(member.merged_into)
+    system = ClubSettings.load().engine()
+    published = member.is_financial and not member.is_guest
+    show_rating = published or _is_officer(request)
+    state = getattr(member, "rating_state", None)
+    changes = list(
+        RatingChange.objects.filter(member=member)
+        .select_related("event")
+        .order_by("event__end_date", "event__start_date", "event_id")
+    )
+    entries = list(
+        Entry.objects.filter(member=member)
+        .select_related("event")
+        .order_by("-event__end_date", "-event__start_date", "-event_id")
+    )
+    by_event = {c.event_id: c for c in changes}
+    events = [(entry.event, by_event.get(entry.event_id)) for entry in entries]
+    context: dict[str, Any] = {
+        "member": member,
+        "published": published,
+        "show_rating": show_rating,
+        "state": state,
+        "events": events,
+        "system": system,
+    }
+    if show_rating and state is not None:
+        context.update(
+            status=reports.status_of(state.display, system, state.last_played),
+            games=_game_lines(changes, officer=_is_officer(request)),
+            chart=_chart(member, changes),
+            legend=reports.legend(system),
+        )
+    return render(request, "ratings/public/member.html", context)
+
+
+def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, Any]]:
+    """Every game of the member's rated events, newest first, opponents resolved in one query."""
+    ids = {
+        int(line["opponent"])
+        for change in changes
+        for line in change.breakdown.get("games", [])
+        if str(line.get("opponent", "")).isdigit()
+    }
+    opponents = {m.pk: m for m in Member.objects.with_financial().filter(pk__in=ids)}
+    lines = []
+    for change in reversed(changes):
+        for line in change.breakdown.get("games", []):
+            opponent = (
+                opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
+            )
+            # An opponent's rating is theirs: not shown while they are not published.
+            visible = officer or (
+                opponent is not None and opponent.is_financial and not opponent.is_guest
+            )
+            lines.append(
+                {
+                    "event": change.event,
+                    "round": line.get("round"),
+                    "opponent": opponent,
+                    "opponent_rating": line.get("opponent_rating") if visible else None,
+                    "score": line.get("score"),
+                    "expected": line.get("expected"),
+                    "change": services.game_line_change(line=line),
+                    "rated": line.get("rated", True),
+                }
+            )
+    return lines
+
+
+def _chart(member: Member, changes: list[RatingChange]) -> str:
+    points = []
+    if changes and changes[0].before is not None and changes[0].display_before:
+        first = changes[0].event
+        points.append(Point(first.start_date, changes[0].before, "before " + first.name))
+    for change in changes:
+        if change.after is not None:
+            points.append(Point(change.event.end_date, change.after, change.event.name))
+    return rating_history_svg(points, title=f"Rating history of {member.name}")
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    changes = event.rating_changes.select_related("member").order_by("-after")
-    return render(request, "ratings/public/event.html", {"event": event, "changes": changes})
+    shown = set(
+        Member.objects.published().filter(entries__event=event).values_list("pk", flat=True)
+    )
+    officer = _is_officer(request)
+    changes = {c.member_id: c for c in event.rating_changes.all()}
+    players = []
+    for member in Member.objects.filter(entries__event=event).order_by("name"):
+        change = changes.get(member.pk)
+        visible = officer or member.pk in shown
+        players.append({"member": member, "change": change if visible else None, "rated": change})
+    return render(request, "ratings/public/event.html", {"event": event, "players": players})
+
+
+# -- reports ---------------------------------------------------------------------------
+
+
+REPORT_TABLES: dict[str, type[Table]] = {
+    "under-20": JuniorReportTable,
+    "under-16": JuniorReportTable,
+    "under-12": JuniorReportTable,
+    "improvers": ImproversTable,
+    "active": ActiveTable,
+}
+
+
+def report_index(request: HttpRequest) -> HttpResponse:
+    system = ClubSettings.load().engine()
+    return render(
+        request,
+        "ratings/public/reports.html",
+        {"reports": reports.REPORTS.values(), "basis": reports.list_basis(system)},
+    )
+
+
+def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    report = reports.REPORTS.get(slug)
+    if report is None:
+        raise Http404("No such report.")
+    system = ClubSettings.load().engine()
+    span = reports.report_window(system, request.GET.get("since"))
+    rows = report.rows(span)
+    if slug != "active":
+        rows = rows[: reports.TOP]
+    table = REPORT_TABLES.get(slug, ReportTable)(rows)
+    if _wants_csv(request):
+        return _csv(table, f"{slug}-{timezone.localdate():%Y-%m-%d}.csv")
+    export = request.GET.copy()
+    export["_export"] = "csv"
+    return render(
+        request,
+        "ratings/public/report.html",
+        {
+            "report": report,
+            "table": table,
+            "span": span,
+            "system": system,
+            "basis": reports.list_basis(system),
+            "since_choices": reports.SINCE_CHOICES if not system.period_based else {},
+            "since": request.GET.get("since", "3"),
+            "export_query": export.urlencode(),
+            "today": timezone.localdate(),
+        },
+    )
+
+
+# -- the calculator --------------------------------------------------------------------
+
+
+def _calculator_members(officer: bool) -> list[tuple[int, str]]:
+    """The members one may pick: the published ones (an officer: everyone rated)."""
+    members = Member.objects.published() if not officer else Member.objects.active()
+    rows = (
+        members.filter(rating_state__isnull=False)
+        .exclude(rating_state__display="")
+        .order_by("name")
+        .values_list("pk", "name", "rating_state__display")
+    )
+    return [(pk, f"{name} ({display})") for pk, name, display in rows]
+
+
+def _initial(request: HttpRequest) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The answers so far, put back into fresh forms with one more game row."""
+    get = request.GET
+    player = {f: get.get(f"p-{f}", "") for f in ("member", "rating", "games")}
+    try:
+        count = min(int(get.get("g-TOTAL_FORMS", 0)), 39)
+    except ValueError:
+        count = 0
+    games = [
+        {f: get.get(f"g-{i}-{f}", "") for f in ("opponent", "rating", "result")}
+        for i in range(count)
+    ]
+    return player, [*games, {}]
+
+
+def calculator(request: HttpRequest) -> HttpResponse:
+    """What if I beat her? A GET form, so a what-if can be bookmarked and shared."""
+    choices = _calculator_members(_is_officer(request))
+    labels = dict(choices)
+    outcome = None
+    if "add" in request.GET:
+        player_initial, games_initial = _initial(request)
+        player_form = CalculatorPlayerForm(initial=player_initial, members=choices, prefix="p")
+        formset = CalculatorGameFormSet(
+            initial=games_initial, prefix="g", form_kwargs={"members": choices}
+        )
+        formset.extra = 0
+    elif "go" in request.GET:
+        player_form = CalculatorPlayerForm(request.GET, members=choices, prefix="p")
+        formset = CalculatorGameFormSet(request.GET, prefix="g", form_kwargs={"members": choices})
+        if player_form.is_valid() and formset.is_valid():
+            outcome = _calculate(player_form.cleaned_data, formset, labels)
+            if outcome is None:
+                player_form.add_error(
+                    "member", "You cannot play yourself: choose another opponent."
+                )
+    else:
+        player_form = CalculatorPlayerForm(members=choices, prefix="p")
+        formset = CalculatorGameFormSet(prefix="g", form_kwargs={"members": choices})
+    return render(
+        request,
+        "ratings/public/calculator.html",
+        {
+            "player_form": player_form,
+            "formset": formset,
+            "outcome": outcome,
+            "system": ClubSettings.load().engine(),
+        },
+    )
+
+
+def _calculate(
+    player: dict[str, Any], formset: Any, labels: dict[int, str]
+) -> dict[str, Any] | None:
+    rows = [f.cleaned_data for f in formset.forms if not f.is_blank]
+    member_ids = {row["opponent"] for row in rows if row["opponent"] is not None}
+    if player["member"] is not None:
+        if player["member"] in member_ids:
+            return None
+        member_ids.add(player["member"])
+    states = services.calculator_states(members=Member.objects.filter(pk__in=member_ids))
+    if player["member"] is not None:
+        me = states[player["member"]]
+    else:
+        me = services.calculator_typed(key="you", rating=player["rating"], games=player["games"])
+    games = []
+    names = {}
+    for number, row in enumerate(rows, 1):
+        if row["opponent"] is not None:
+            opponent = states[row["opponent"]]
+            names[opponent.id] = labels.get(row["opponent"], "")
+        else:
+            opponent = services.calculator_typed(
+                key=f"typed-{number}",
+                rating=row["rating"],
+                games=services.CALCULATOR_TYPED_GAMES,
+            )
+            names[opponent.id] = f"a player rated {row['rating']:g}"
+        games.append((opponent, float(row["result"])))
+    change = services.calculator_rate(player=me, games=games)
+    lines = [
+        {
+            "opponent": names.get(line.opponent, line.opponent),
+            "opponent_rating": line.opponent_rating,
+            "score": line.score,
+            "expected": line.expected,
+            "change": services.game_line_change(line={**line.detail, "change": line.change}),
+            "rated": line.rated,
+        }
+        for line in change.games
+    ]
+    detail = {k: v for k, v in change.detail.items() if isinstance(v, int | float | str)}
+    delta = None
+    if change.before is not None and change.after is not None:
+        delta = change.after - change.before
+    return {"change": change, "lines": lines, "detail": detail, "delta": delta}
 
 
 urlpatterns = [
@@ -41,4 +389,8 @@ urlpatterns = [
     path("ratings/", published_list, name="list"),
     path("members/<str:number>/", member_detail, name="member"),
     path("events/<int:pk>/", event_detail, name="event"),
+    path("reports/", report_index, name="reports"),
+    path("reports/<slug:slug>/", report_detail, name="report"),
+    path("calculator/", calculator, name="calculator"),
+    path("officer/ratings/", officer_list, name="officer-ratings"),
 ]

@@ -2,4 +2,50 @@
 
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+
+from ..models import RatingRun
+from .officer import officer_required
+
+PER_PAGE = 50
+
+
+@officer_required
+def run_list(request: HttpRequest) -> HttpResponse:
+    runs = RatingRun.objects.select_related("user", "from_event")
+    page = Paginator(runs, PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "ratings/runs/list.html", {"page": page})
+
+
+@officer_required
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(RatingRun.objects.select_related("user", "from_event"), pk=pk)
+    return render(request, "ratings/runs/detail.html", {"run": run})
+
+
+@officer_required
+def run_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the progress bar polls (static/js/progress.js)."""
+    run = get_object_or_404(RatingRun, pk=pk)
+    return JsonResponse(
+        {
+            "status": run.status,
+            "status_display": run.get_status_display(),
+            "progress": run.progress,
+            "message": run.message,
+            "events_rated": run.events_rated,
+            "games_rated": run.games_rated,
+            "seconds": run.seconds,
+            "finished": run.status in (RatingRun.Status.DONE, RatingRun.Status.FAILED),
+        }
+    )
+
+
+urlpatterns = [
+    path("officer/runs/", run_list, name="runs"),
+    path("officer/runs/<int:pk>/", run_detail, name="run"),
+    path("officer/runs/<int:pk>/status/", run_status, name="run-status"),
+]

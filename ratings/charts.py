@@ -1,0 +1,132 @@
+"""Charts drawn on the server as inline SVG: no JavaScript, nothing fetched, prints as drawn."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+
+@dataclass(frozen=True)
+class Point:
+    day: dt.date
+    rating: float
+    label: str  # what the point is: the event's name
+
+
+def _n(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def _anchor(day: dt.date, first: dt.date, last: dt.date) -> str:
+    """Labels at the ends of the axis lean inwards, so they stay inside the picture."""
+    if first == last:
+        return "middle"
+    return "start" if day == first else "end" if day == last else "middle"
+
+
+def _nice_step(span: float) -> int:
+    """A round rating step giving about four to six grid lines."""
+    for step in (10, 20, 25, 50, 100, 200, 250, 500):
+        if span / step <= 6:
+            return step
+    return 1000
+
+
+def rating_history_svg(
+    points: Sequence[Point], *, title: str, width: int = 720, height: int = 300
+) -> SafeString:
+    """A line of the member's rating after each rated event, dated along the bottom.
+
+    Events are spaced by date, so a long gap shows as one. The chart scales to its
+    container (viewBox) and carries its own <title> and <desc> for screen readers.
+    """
+    if not points:
+        return SafeString("")
+    left, right, top, bottom = 72, 16, 16, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    ratings = [p.rating for p in points]
+    step = _nice_step(max(ratings) - min(ratings) or 1)
+    low = math.floor((min(ratings) - step / 4) / step) * step
+    high = math.ceil((max(ratings) + step / 4) / step) * step
+    first, last = points[0].day, points[-1].day
+    days = (last - first).days or 1
+
+    def x(day: dt.date) -> float:
+        if len(points) == 1:
+            return left + plot_w / 2
+        return left + plot_w * (day - first).days / days
+
+    def y(rating: float) -> float:
+        return top + plot_h * (high - rating) / (high - low)
+
+    grid = format_html_join(
+        "",
+        '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+        '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
+        (
+            (left, width - right, _n(y(v)), _n(y(v)), left - 6, _n(y(v) + 4), v)
+            for v in range(int(low), int(high) + 1, step)
+        ),
+    )
+    years = sorted({p.day.year for p in points})
+    if len(years) > 2:
+        ticks = [(dt.date(yr, 1, 1), str(yr)) for yr in years if dt.date(yr, 1, 1) >= first]
+    else:
+        ticks = [(first, f"{first:%-d %b %Y}")]
+        if last != first:
+            ticks.append((last, f"{last:%-d %b %Y}"))
+    x_ticks = format_html_join(
+        "",
+        '<text class="tick" x="{}" y="{}" text-anchor="{}">{}</text>',
+        (
+            (_n(x(day)), height - bottom + 16, _anchor(day, first, last), label)
+            for day, label in ticks
+        ),
+    )
+    line = " ".join(f"{x(p.day):.1f},{y(p.rating):.1f}" for p in points)
+    dots = format_html_join(
+        "",
+        '<circle class="point" cx="{}" cy="{}" r="3.5"><title>{}: {} ({})</title></circle>',
+        (
+            (_n(x(p.day)), _n(y(p.rating)), p.label, round(p.rating), p.day.isoformat())
+            for p in points
+        ),
+    )
+    desc = (
+        f"{len(points)} points from {first:%-d %b %Y} ({round(points[0].rating)}) "
+        f"to {last:%-d %b %Y} ({round(points[-1].rating)})."
+    )
+    return format_html(
+        '<svg class="rating-chart" viewBox="0 0 {w} {h}" role="img" '
+        'aria-labelledby="chart-title chart-desc" preserveAspectRatio="xMinYMid meet">'
+        '<title id="chart-title">{title}</title><desc id="chart-desc">{desc}</desc>'
+        "{grid}"
+        '<line class="axis" x1="{l}" x2="{l}" y1="{t}" y2="{b}"/>'
+        '<line class="axis" x1="{l}" x2="{r}" y1="{b}" y2="{b}"/>'
+        '<text class="axis-label" x="12" y="{mid}" text-anchor="middle" '
+        'transform="rotate(-90 12 {mid})">Rating</text>'
+        '<text class="axis-label" x="{cx}" y="{h2}" text-anchor="middle">Date</text>'
+        "{xt}"
+        '<polyline class="line" points="{line}"/>'
+        "{dots}</svg>",
+        w=width,
+        h=height,
+        title=title,
+        desc=desc,
+        grid=grid,
+        l=left,
+        r=width - right,
+        t=top,
+        b=height - bottom,
+        mid=_n(top + plot_h / 2),
+        cx=_n(left + plot_w / 2),
+        h2=height - 4,
+        xt=x_ticks,
+        line=mark_safe(line),  # numbers only, built above
+        dots=dots,
+    )

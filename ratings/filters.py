@@ -1,0 +1,60 @@
+"""The published list's search and filters (django-filter)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import django_filters
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from .models import Member
+from .reports import AGE_GROUPS, born_after_for
+
+AGE_CHOICES = [(group, f"Under {limit}") for group, limit in AGE_GROUPS.items()]
+
+
+class RatingListFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(method="filter_name", label="Name")
+    age = django_filters.ChoiceFilter(
+        choices=AGE_CHOICES, method="filter_age", label="Juniors", empty_label="Any age"
+    )
+    women = django_filters.BooleanFilter(
+        method="filter_women",
+        label="Women only",
+        widget=django_filters.widgets.forms.CheckboxInput,
+    )
+    region = django_filters.ChoiceFilter(label="Region", empty_label="Any region")
+    active = django_filters.BooleanFilter(
+        method="filter_active",
+        label="Played in the last 12 months",
+        widget=django_filters.widgets.forms.CheckboxInput,
+    )
+
+    class Meta:
+        model = Member
+        fields: list[str] = []
+
+    def __init__(self, *args, regions: list[str] | None = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.filters["region"].extra["choices"] = [(r, r) for r in regions or []]
+
+    def filter_name(self, queryset: QuerySet[Member], name: str, value: str) -> QuerySet[Member]:
+        # Every word must match somewhere: "ali arch" finds Alice Archer.
+        for word in value.split():
+            queryset = queryset.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
+        return queryset
+
+    def filter_age(self, queryset: QuerySet[Member], name: str, value: str) -> QuerySet[Member]:
+        return queryset.filter(born__gt=born_after_for(value))
+
+    def filter_women(self, queryset: QuerySet[Member], name: str, value: bool) -> QuerySet[Member]:
+        return queryset.filter(gender=Member.Gender.FEMALE) if value else queryset
+
+    def filter_active(
+        self, queryset: QuerySet[Member], name: str, value: bool
+    ) -> QuerySet[Member]:
+        if not value:
+            return queryset
+        since = timezone.localdate() - dt.timedelta(days=365)
+        return queryset.filter(rating_state__last_played__gte=since)

@@ -1,0 +1,698 @@
+"""Forms: each one validates everything the page needs, with its message beside the field."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Q
+
+from .models import Event, Game, Member, Season, Subscription
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+# -- members ----------------------------------------------------------------------------
+
+
+class MemberForm(forms.ModelForm):
+    class Meta:
+        model = Member
+        fields = [
+            "name",
+            "member_number",
+            "is_guest",
+            "born",
+            "gender",
+            "region",
+            "title",
+            "fide_id",
+            "initial_rating",
+            "initial_games",
+        ]
+        widgets = {"born": DATE}
+
+
+class QuickMemberForm(forms.ModelForm):
+    """A guest or a new member added from inside an event, on the spot."""
+
+    member_number = forms.CharField(
+        max_length=32,
+        required=False,
+        help_text="Leave blank to have one given (G… for a guest, N… for a member).",
+    )
+
+    class Meta:
+        model = Member
+        fields = ["name", "member_number", "is_guest", "initial_rating"]
+
+    def clean_member_number(self) -> str:
+        number = self.cleaned_data["member_number"].strip()
+        if number and Member.objects.filter(member_number__iexact=number).exists():
+            raise ValidationError("Another member has this number.")
+        return number
+
+    def save(self, commit: bool = True) -> Member:
+        member = super().save(commit=False)
+        if not member.member_number:
+            member.member_number = next_member_number("G" if member.is_guest else "N")
+        if commit:
+            member.save()
+        return member
+
+
+def next_member_number(prefix: str) -> str:
+    """The first free ``<prefix><number>`` (e.g. G0007) after the highest in use."""
+    return next_member_numbers(prefix, 1)[0]
+
+
+def next_member_numbers(prefix: str, count: int) -> list[str]:
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+    used = [
+        int(m.group(1))
+        for number in Member.objects.filter(member_number__startswith=prefix).values_list(
+            "member_number", flat=True
+        )
+        if (m := pattern.match(number))
+    ]
+    start = max(used, default=0) + 1
+    return [f"{prefix}{n:04d}" for n in range(start, start + count)]
+
+
+class SubscriptionForm(forms.ModelForm):
+    class Meta:
+        model = Subscription
+        fields = ["season", "paid_on", "amount"]
+        widgets = {"paid_on": DATE}
+
+    def __init__(self, *args, member: Member, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.member = member
+        self.fields["season"].queryset = Season.objects.all()
+        self.fields["season"].empty_label = None
+
+    def clean_season(self) -> Season:
+        season = self.cleaned_data["season"]
+        if Subscription.objects.filter(member=self.member, season=season).exists():
+            raise ValidationError(f"{self.member} has already paid for {season}.")
+        return season
+
+    def save(self, commit: bool = True) -> Subscription:
+        self.instance.member = self.member
+        return super().save(commit)
+
+
+# -- events -----------------------------------------------------------------------------
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = ["name", "kind", "start_date", "end_date", "rounds", "time_control", "rated"]
+        widgets = {"start_date": DATE, "end_date": DATE}
+        help_texts = {"rated": "Untick for a friendly or casual event: games kept, not rated."}
+
+    def clean_rounds(self) -> int:
+        rounds = self.cleaned_data["rounds"]
+        if self.instance.pk:
+            played = self.instance.games.aggregate(last=Max("round"))["last"] or 0
+            if rounds < played:
+                raise ValidationError(
+                    f"Round {played} has games already: remove them before cutting the rounds."
+                )
+        return rounds
+
+
+def resolve_players(
+    tokens: Iterable[str], members: Iterable[Member]
+) -> tuple[dict[str, Member], dict[str, str]]:
+    """Names or member numbers to members: (found by token, problem by token).
+
+    A member number matches exactly (any case); a name matches exactly, else as the
+    one name that contains it.
+    """
+    members = list(members)
+    by_number = {m.member_number.lower(): m for m in members}
+    found: dict[str, Member] = {}
+    problems: dict[str, str] = {}
+    for token in tokens:
+        key = token.strip().lower()
+        if not key:
+            continue
+        if key in by_number:
+            found[token] = by_number[key]
+            continue
+        exact = [m for m in members if m.name.lower() == key]
+        close = exact or [m for m in members if key in m.name.lower()]
+        if len(close) == 1:
+            found[token] = close[0]
+        elif close:
+            names = ", ".join(f"{m.name} ({m.member_number})" for m in close[:4])
+            problems[token] = f"“{token.strip()}” could be {names}: use the member number."
+        else:
+            problems[token] = f"“{token.strip()}” is not a member here."
+    return found, problems
+
+
+class EntriesForm(forms.Form):
+    """Players for an event, typed as names or member numbers (a comma or a line each)."""
+
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "A1, Bob Brown, 1044"}),
+        help_text="Member numbers or names, separated by commas or new lines.",
+    )
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_players(self) -> list[Member]:
+        tokens = [t for t in re.split(r"[,\n]", self.cleaned_data["players"]) if t.strip()]
+        keys = [t.strip().lower() for t in tokens]
+        candidates = Member.objects.active().filter(
+            Q(member_number__in=[t.strip() for t in tokens])
+            | Q(member_number__iregex=_any_of(keys))
+            | Q(name__iregex=_any_of(keys))
+        )
+        found, problems = resolve_players(tokens, candidates)
+        if problems:
+            raise ValidationError(list(problems.values()))
+        members = list(dict.fromkeys(found.values()))
+        entered = set(self.event.entries.values_list("member_id", flat=True))
+        return [m for m in members if m.pk not in entered]
+
+
+def _any_of(keys: Sequence[str]) -> str:
+    return "(" + "|".join(re.escape(k) for k in keys if k) + ")" if keys else "^$"
+
+
+# -- results ----------------------------------------------------------------------------
+
+RESULT_CHOICES = [("", "—")] + [(value, value) for value in Game.Result.values]
+RESULT_LABELS = {
+    "1-0": "1-0",
+    "1/2-1/2": "½-½",
+    "0-1": "0-1",
+    "+/-": "+/− forfeit",
+    "-/+": "−/+ forfeit",
+    "-/-": "−/− both forfeit",
+    "1-0 nr": "1-0 not rated",
+    "1/2-1/2 nr": "½-½ not rated",
+    "0-1 nr": "0-1 not rated",
+    "bye": "Bye (1)",
+    "half-bye": "Bye (½)",
+    "zero-bye": "Absent (0)",
+}
+ALLOWED = ", ".join(RESULT_LABELS[v] for v in Game.Result.values)
+
+
+@dataclass
+class Pairing:
+    """A game as the officer enters it, before it is saved."""
+
+    board: int | None
+    white: Member
+    black: Member | None
+    result: str
+    colours_known: bool = True
+
+
+class PairingForm(forms.Form):
+    board = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    white = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    black = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    result = forms.ChoiceField(
+        choices=[("", "—")] + [(v, RESULT_LABELS[v]) for v in Game.Result.values],
+        required=False,
+        error_messages={"invalid_choice": f"Not a result. Allowed: {ALLOWED}."},
+    )
+
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(m.pk, f"{m.name} ({m.member_number})") for m in players]
+        for name in ("white", "black"):
+            field = self.fields[name]
+            field.choices = choices
+            field.error_messages["invalid_choice"] = "That player is not in this event."
+            field.widget.attrs["class"] = "form-select form-select-sm"
+        self.fields["result"].widget.attrs["class"] = "form-select form-select-sm result"
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        white, black, result = data.get("white"), data.get("black"), data.get("result")
+        if white is None:
+            if black is not None or result:
+                self.add_error("white", "Choose white (or the player with the bye).")
+            return data
+        if not result:
+            if "result" not in self.errors:
+                self.add_error("result", "Enter the result.")
+            return data
+        if black is not None and black == white:
+            self.add_error("black", "A player cannot play themselves.")
+        elif result in Game.BYES and black is not None:
+            self.add_error("result", "A bye has one player only: leave black empty.")
+        elif result not in Game.BYES and black is None:
+            self.add_error("black", "Choose black, or record a bye.")
+        return data
+
+
+class BaseRoundFormSet(forms.BaseFormSet):
+    """The games of one round: nobody plays twice."""
+
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self.players = list(players)
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index):  # type: ignore[no-untyped-def]
+        return {**super().get_form_kwargs(index), "players": self.players}
+
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        seen: dict[int, int] = {}
+        for number, form in enumerate(self.forms, start=1):
+            for side in ("white", "black"):
+                pk = form.cleaned_data.get(side)
+                if pk is None:
+                    continue
+                if pk in seen and seen[pk] != number:
+                    name = next(m.name for m in self.players if m.pk == pk)
+                    form.add_error(side, f"{name} is already paired on board {seen[pk]}.")
+                seen.setdefault(pk, number)
+        if any(self.errors):
+            raise ValidationError("A player is paired twice in this round.")
+
+    def pairings(self) -> list[Pairing]:
+        by_pk = {m.pk: m for m in self.players}
+        out = []
+        for number, form in enumerate(self.forms, start=1):
+            data = form.cleaned_data
+            if data.get("white") is None:
+                continue
+            out.append(
+                Pairing(
+                    board=data.get("board") or number,
+                    white=by_pk[data["white"]],
+                    black=by_pk.get(data["black"]) if data.get("black") else None,
+                    result=data["result"],
+                )
+            )
+        return out
+
+
+RoundFormSet = forms.formset_factory(PairingForm, formset=BaseRoundFormSet, extra=0)
+
+
+# Results as people write them on a score sheet, and the club's words for them.
+PASTED_RESULTS = {
+    "1-0": "1-0",
+    "0-1": "0-1",
+    "1/2-1/2": "1/2-1/2",
+    "½-½": "1/2-1/2",
+    "=": "1/2-1/2",
+    "0.5-0.5": "1/2-1/2",
+    "+/-": "+/-",
+    "+:-": "+/-",
+    "1-0f": "+/-",
+    "-/+": "-/+",
+    "-:+": "-/+",
+    "0-1f": "-/+",
+    "-/-": "-/-",
+    "-:-": "-/-",
+    "bye": "bye",
+    "half-bye": "half-bye",
+    "½bye": "half-bye",
+    "absent": "zero-bye",
+}
+PASTE_LINE = re.compile(
+    r"^\s*(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+?)\s+(?P<result>\S+)\s*$", re.IGNORECASE
+)
+BYE_LINE = re.compile(r"^\s*(?P<white>.+?)\s+(?P<result>bye|half-bye|½bye|absent)\s*$", re.I)
+
+
+class PasteRoundForm(forms.Form):
+    """A round pasted as text: ``white - black result`` a line, names or member numbers."""
+
+    round = forms.IntegerField(min_value=1)
+    text = forms.CharField(
+        label="Pairings and results",
+        widget=forms.Textarea(
+            attrs={"rows": 8, "placeholder": "A1 - B2 1-0\nCarol Chen - Dave Dunn ½-½\nE5 bye"}
+        ),
+        help_text="One game a line: white - black result (1-0, 0-1, ½-½, +/-, -/+, -/-); "
+        "a bye as: name bye, name half-bye or name absent.",
+    )
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.event = event
+        self.players = list(
+            Member.objects.filter(entries__event=event).order_by("name", "member_number")
+        )
+        self.fields["round"].max_value = event.rounds
+        self.fields["round"].widget.attrs["max"] = event.rounds
+
+    def clean_round(self) -> int:
+        number = self.cleaned_data["round"]
+        if number > self.event.rounds:
+            raise ValidationError(f"This event has {self.event.rounds} rounds.")
+        return number
+
+    def clean_text(self) -> list[Pairing]:
+        pairings: list[Pairing] = []
+        problems: list[str] = []
+        paired: dict[int, int] = {}
+        for number, line in enumerate(self.cleaned_data["text"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            match = BYE_LINE.match(line) or PASTE_LINE.match(line)
+            if not match:
+                problems.append(f"Line {number}: write it as “white - black result”.")
+                continue
+            parts = match.groupdict()
+            result = PASTED_RESULTS.get(parts["result"].lower())
+            if result is None:
+                problems.append(
+                    f"Line {number}: “{parts['result']}” is not a result. Allowed: {ALLOWED}."
+                )
+                continue
+            tokens = [parts["white"]] + ([parts["black"]] if parts.get("black") else [])
+            found, missing = resolve_players(tokens, self.players)
+            for token in tokens:
+                if token in missing:
+                    problem = missing[token].replace("a member here", "in this event")
+                    problems.append(f"Line {number}: {problem}")
+            if missing:
+                continue
+            white, black = found[tokens[0]], found.get(tokens[1]) if len(tokens) > 1 else None
+            if black is not None and black == white:
+                problems.append(f"Line {number}: {white.name} cannot play themselves.")
+                continue
+            if black is None and result not in Game.BYES:
+                problems.append(f"Line {number}: a game needs two players.")
+                continue
+            if black is not None and result in Game.BYES:
+                problems.append(f"Line {number}: a bye has one player only.")
+                continue
+            for member in (white, black):
+                if member is None:
+                    continue
+                if member.pk in paired:
+                    problems.append(
+                        f"Line {number}: {member.name} is already paired on line "
+                        f"{paired[member.pk]}."
+                    )
+                paired.setdefault(member.pk, number)
+            pairings.append(Pairing(len(pairings) + 1, white, black, result))
+        if problems:
+            raise ValidationError(problems)
+        if not pairings:
+            raise ValidationError("Paste at least one game.")
+        return pairings
+
+
+GRID_CHOICES = [
+    ("", ""),
+    ("1", "1"),
+    ("=", "½"),
+    ("0", "0"),
+    ("+", "+ (forfeit win)"),
+    ("-", "− (forfeit loss)"),
+    ("--", "−− (both forfeit)"),
+]
+#: A grid cell (the row player's score) as the result with the row player as white.
+GRID_AS_WHITE = {"1": "1-0", "=": "1/2-1/2", "0": "0-1", "+": "+/-", "-": "-/+", "--": "-/-"}
+WHITE_AS_GRID = {v: k for k, v in GRID_AS_WHITE.items()}
+FLIP = {"1-0": "0-1", "0-1": "1-0", "+/-": "-/+", "-/+": "+/-"}
+
+
+class GridForm(forms.Form):
+    """A round robin's crosstable: one cell a pair, the row player's score."""
+
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.players = list(players)
+        for i, row in enumerate(self.players):
+            for col in self.players[i + 1 :]:
+                self.fields[self.cell(row, col)] = forms.ChoiceField(
+                    choices=GRID_CHOICES,
+                    required=False,
+                    label=f"{row.name} v {col.name}",
+                    error_messages={"invalid_choice": "Not a result: 1, ½, 0, +, − or −−."},
+                    widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+                )
+
+    @staticmethod
+    def cell(row: Member, col: Member) -> str:
+        return f"g_{row.pk}_{col.pk}"
+
+    def rows(self):  # type: ignore[no-untyped-def]
+        """The grid for the template: (player, [field or None for the diagonal/below])."""
+        for i, row in enumerate(self.players):
+            cells = []
+            for j, col in enumerate(self.players):
+                cells.append(self[self.cell(row, col)] if j > i else None)
+            yield row, cells
+
+
+# -- TRF import -------------------------------------------------------------------------
+
+
+class TrfUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Tournament report file (TRF)",
+        help_text="The FIDE report your pairing program exports (Swiss Manager, Vega, "
+        "JaVaFo, bbpPairings, Lichess…): TRF16 or TRF-2026.",
+    )
+
+    MAX_BYTES = 5_000_000
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        from . import trf
+
+        data = super().clean()
+        upload = data.get("file")
+        if upload is None:
+            return data
+        if upload.size > self.MAX_BYTES:
+            self.add_error("file", "This file is too large for a tournament report.")
+            return data
+        text = trf.decode(upload.read())
+        try:
+            tournament = trf.parse(text)
+        except trf.TrfError as error:
+            self.add_error("file", str(error))
+            return data
+        data["text"] = text
+        data["tournament"] = tournament
+        return data
+
+
+def name_key(name: str) -> str:
+    """A name for matching: its words in lower case and in order, punctuation left out."""
+    return " ".join(sorted(re.findall(r"\w+", name.casefold())))
+
+
+KIND_FROM_TRF = (
+    ("round", Event.Kind.ROUND_ROBIN),
+    ("robin", Event.Kind.ROUND_ROBIN),
+    ("team", Event.Kind.LEAGUE),
+    ("swiss", Event.Kind.SWISS),
+)
+
+
+class TrfConfirmForm(forms.Form):
+    """The event's details and, for each player in the file, who they are here."""
+
+    name = forms.CharField(max_length=120)
+    kind = forms.ChoiceField(choices=Event.Kind.choices)
+    start_date = forms.DateField(widget=DATE)
+    end_date = forms.DateField(widget=DATE)
+    rated = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args, tournament, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        kind = next(
+            (k for word, k in KIND_FROM_TRF if word in tournament.kind.lower()), Event.Kind.SWISS
+        )
+        self.initial.update(
+            name=tournament.name[:120] or "Imported tournament",
+            kind=kind,
+            start_date=tournament.start,
+            end_date=tournament.end or tournament.start,
+            rated=True,
+        )
+        self.matches = self._match(tournament.players)
+        for player in tournament.players:
+            match = self.matches.get(player.rank)
+            options = [("new", "New member"), ("guest", "Guest")]
+            if match is not None:
+                options.insert(0, (str(match.pk), f"{match.name} ({match.member_number})"))
+            self.fields[f"p{player.rank}"] = forms.ChoiceField(
+                choices=options,
+                initial=options[0][0],
+                label=player.name,
+                widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+            )
+
+    @staticmethod
+    def _match(players) -> dict[int, Member]:  # type: ignore[no-untyped-def]
+        """Members for the file's players: by FIDE id first, then by the one member of that name.
+
+        Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
+        Azer"); a member whose FIDE id differs from the player's is another person.
+        """
+        members = list(Member.objects.active().only("pk", "name", "fide_id", "member_number"))
+        by_id: dict[str, list[Member]] = {}
+        by_name: dict[str, list[Member]] = {}
+        for member in members:
+            if member.fide_id:
+                by_id.setdefault(member.fide_id.lstrip("0"), []).append(member)
+            by_name.setdefault(name_key(member.name), []).append(member)
+        out = {}
+        for player in players:
+            fide_id = player.fide_id.lstrip("0")
+            same_id = by_id.get(fide_id, []) if fide_id else []
+            if len(same_id) == 1:
+                out[player.rank] = same_id[0]
+                continue
+            named = [
+                m
+                for m in by_name.get(name_key(player.name), [])
+                if not (fide_id and m.fide_id and m.fide_id.lstrip("0") != fide_id)
+            ]
+            if len(named) == 1:
+                out[player.rank] = named[0]
+        return out
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        start, end = data.get("start_date"), data.get("end_date")
+        if start and end and end < start:
+            self.add_error("end_date", "An event cannot end before it starts.")
+        name = data.get("name")
+        if name and start and Event.objects.filter(name=name, start_date=start).exists():
+            self.add_error(
+                "name",
+                f"{name} starting {start:%d %b %Y} is already recorded: importing it again "
+                "would record its games twice. Delete that event first, or rename this one.",
+            )
+        chosen = [v for k, v in data.items() if k.startswith("p") and v and v.isdigit()]
+        twice = {v for v in chosen if chosen.count(v) > 1}
+        for player in self.tournament.players:
+            if data.get(f"p{player.rank}") in twice:
+                self.add_error(f"p{player.rank}", "Two players in the file are this member.")
+        return data
+
+    def choices(self) -> dict[int, str]:
+        return {p.rank: self.cleaned_data[f"p{p.rank}"] for p in self.tournament.players}
+
+    def player_rows(self):  # type: ignore[no-untyped-def]
+        for player in self.tournament.players:
+            yield player, self[f"p{player.rank}"], self.matches.get(player.rank)
+
+
+# Calculator -----------------------------------------------------------------------------
+
+CALCULATOR_RESULTS = [("1", "Win (1)"), ("0.5", "Draw (½)"), ("0", "Loss (0)")]
+
+
+class CalculatorPlayerForm(forms.Form):
+    """Whose rating: a member (their stored rating), or a typed rating and games played."""
+
+    member = forms.TypedChoiceField(coerce=int, required=False, label="Member", empty_value=None)
+    rating = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=4000,
+        label="or a rating",
+        error_messages={"invalid": "A rating is a number, e.g. 1450."},
+    )
+    games = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=100000,
+        label="rated games played",
+        error_messages={"invalid": "Games played is a whole number."},
+    )
+
+    def __init__(self, *args, members: Sequence[tuple[int, str]] = (), **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["member"].choices = [("", "— or type a rating —"), *members]
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        member, rating = data.get("member"), data.get("rating")
+        if member is None and rating is None and not self.errors:
+            self.add_error("member", "Choose a member, or type a rating.")
+        elif member is not None and rating is not None:
+            self.add_error("rating", "Choose a member or type a rating, not both.")
+        elif rating is not None and data.get("games") is None:
+            self.add_error("games", "Say how many rated games the rating is based on.")
+        return data
+
+
+class CalculatorGameForm(forms.Form):
+    """One hypothetical game: an opponent (member or typed rating) and the result."""
+
+    opponent = forms.TypedChoiceField(
+        coerce=int, required=False, label="Opponent", empty_value=None
+    )
+    rating = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=4000,
+        label="or their rating",
+        error_messages={"invalid": "A rating is a number, e.g. 1450."},
+    )
+    result = forms.ChoiceField(
+        choices=[("", "—"), *CALCULATOR_RESULTS],
+        required=False,
+        label="Result",
+        error_messages={"invalid_choice": "A result is 1, ½ or 0."},
+    )
+
+    def __init__(self, *args, members: Sequence[tuple[int, str]] = (), **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["opponent"].choices = [("", "— or type a rating —"), *members]
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        opponent, rating, result = data.get("opponent"), data.get("rating"), data.get("result")
+        if self.errors:
+            return data
+        if opponent is None and rating is None:
+            if result:
+                self.add_error("opponent", "Choose the opponent, or type their rating.")
+            return data
+        if opponent is not None and rating is not None:
+            self.add_error("rating", "Choose a member or type a rating, not both.")
+        if not result:
+            self.add_error("result", "A result is 1, ½ or 0.")
+        return data
+
+    @property
+    def is_blank(self) -> bool:
+        data = getattr(self, "cleaned_data", {})
+        return not (data.get("opponent") is not None or data.get("rating") is not None)
+
+
+class BaseCalculatorGameFormSet(forms.BaseFormSet):
+    def clean(self) -> None:
+        if any(self.errors):
+            return
+        if all(form.is_blank for form in self.forms):
+            raise ValidationError("Add at least one game.")
+
+
+CalculatorGameFormSet = forms.formset_factory(
+    CalculatorGameForm,
+    formset=BaseCalculatorGameFormSet,
+    extra=3,
+    max_num=40,
+    validate_max=True,
+)

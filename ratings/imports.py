@@ -1,0 +1,557 @@
+"""CSV imports of members and results: check the whole file, then save it all or nothing.
+
+Shared by the management commands and (later) an officer's upload page: ``*_check``
+reads a file and lists every problem by line without saving anything; ``*_import``
+saves a file with no problems in one transaction, or raises ``ImportRefused``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+from . import services
+from .engine.io import TITLES
+from .models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingRun,
+    Season,
+    Subscription,
+)
+
+MEMBER_COLUMNS = ("id", "name", "born", "gender", "region", "title", "fide_id", "membership")
+MEMBER_REQUIRED = ("id", "name")
+MEMBERSHIPS = ("financial", "arrears", "guest")
+RESULT_COLUMNS = ("event", "date", "round", "white", "black", "result")
+RESULT_REQUIRED = RESULT_COLUMNS
+
+#: What a results file may say, and the result it records.
+RESULTS = {
+    "1-0": Game.Result.WHITE_WIN,
+    "0-1": Game.Result.BLACK_WIN,
+    "1/2-1/2": Game.Result.DRAW,
+    "½-½": Game.Result.DRAW,
+    "0.5-0.5": Game.Result.DRAW,
+    "=-=": Game.Result.DRAW,
+    "+/-": Game.Result.WHITE_FORFEIT_WIN,
+    "-/+": Game.Result.BLACK_FORFEIT_WIN,
+    "-/-": Game.Result.DOUBLE_FORFEIT,
+    "1-0 nr": Game.Result.WHITE_WIN_UNRATED,
+    "0-1 nr": Game.Result.BLACK_WIN_UNRATED,
+    "1/2-1/2 nr": Game.Result.DRAW_UNRATED,
+    "½-½ nr": Game.Result.DRAW_UNRATED,
+    "bye": Game.Result.BYE,
+    "half-bye": Game.Result.HALF_BYE,
+    "zero-bye": Game.Result.ZERO_BYE,
+}
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MEMBER_ID = re.compile(r"^[\w.-]+$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int
+    column: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", {self.column}" if self.column else "")
+        return f"{where}: {self.message}"
+
+
+class ImportRefused(Exception):
+    """The file has problems: nothing was saved."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        lines = "\n".join(str(p) for p in self.problems)
+        super().__init__(
+            f"The file was refused, nothing saved ({count} problem{'s' * (count != 1)}):\n" + lines
+        )
+
+
+@dataclass
+class Table:
+    """A CSV file read: its columns and its rows (line number, cells by column)."""
+
+    columns: list[str]
+    rows: list[tuple[int, dict[str, str]]]
+
+
+def read_table(
+    data: bytes | str, *, columns: Sequence[str], required: Sequence[str]
+) -> tuple[Table, list[Problem]]:
+    """Read a CSV file with a header line; header problems stop the reading there."""
+    problems: list[Problem] = []
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            # Spreadsheets on Windows save CSV as UTF-8 only when asked to.
+            problems.append(Problem(1, None, f"the file is not UTF-8 text ({error.reason})"))
+            return Table([], []), problems
+    data = data.removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(data, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        return Table([], []), [Problem(1, None, "the file is empty: expected a header line")]
+    except csv.Error as error:
+        return Table([], []), [Problem(1, None, f"not a CSV header line ({error})")]
+    names = [h.strip().lower() for h in header]
+    for name in names:
+        if name and name not in columns:
+            problems.append(
+                Problem(1, None, f"unknown column {name!r} (expected {', '.join(columns)})")
+            )
+    for name in {n for n in names if names.count(n) > 1}:
+        problems.append(Problem(1, None, f"column {name!r} appears more than once"))
+    for name in required:
+        if name not in names:
+            problems.append(Problem(1, None, f"missing column {name!r}"))
+    if problems:
+        return Table(names, []), problems
+    table = Table([n for n in names if n], [])
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            problems.append(Problem(reader.line_num, None, f"not valid CSV ({error})"))
+            break
+        line = reader.line_num
+        if not any(c.strip() for c in cells):
+            continue
+        if len(cells) > len(names) and any(c.strip() for c in cells[len(names) :]):
+            problems.append(
+                Problem(line, None, f"{len(cells)} cells, but the header has {len(names)}")
+            )
+            continue
+        # A row shorter than the header (trailing cells dropped) reads as empty cells.
+        row = {name: (cells[i].strip() if i < len(cells) else "") for i, name in enumerate(names)}
+        row.pop("", None)
+        table.rows.append((line, row))
+    if not table.rows and not problems:
+        problems.append(Problem(2, None, "the file has a header but no rows"))
+    return table, problems
+
+
+def _date(value: str, line: int, column: str, problems: list[Problem]) -> dt.date | None:
+    try:
+        if not _DATE.match(value):
+            raise ValueError
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        problems.append(Problem(line, column, f"{value!r} is not a date YYYY-MM-DD"))
+        return None
+
+
+def _required(row: dict[str, str], column: str, line: int, problems: list[Problem]) -> str:
+    value = row.get(column, "")
+    if not value:
+        problems.append(Problem(line, column, "required, but empty"))
+    return value
+
+
+def _member_id(value: str, line: int, column: str, problems: list[Problem]) -> bool:
+    if len(value) > 32 or not _MEMBER_ID.match(value):
+        problems.append(
+            Problem(line, column, f"{value!r} is not a member id (letters, digits, '.', '-', '_')")
+        )
+        return False
+    return True
+
+
+def _longest(value: str, limit: int, line: int, column: str, problems: list[Problem]) -> None:
+    if len(value) > limit:
+        problems.append(Problem(line, column, f"longer than {limit} characters"))
+
+
+# -- members ---------------------------------------------------------------------------------
+
+
+@dataclass
+class MemberRow:
+    line: int
+    number: str
+    fields: dict[str, Any]  # model field -> value, only for the columns in the file
+    membership: str
+
+
+@dataclass
+class MembersReport:
+    created: int = 0
+    updated: int = 0
+    financial: int = 0
+    arrears: int = 0
+    guests: int = 0
+    subscriptions_removed: int = 0
+    season: str = ""
+    run: RatingRun | None = None
+
+    def __str__(self) -> str:
+        text = (
+            f"{self.created} members added, {self.updated} updated; "
+            f"season {self.season}: {self.financial} financial, {self.arrears} in arrears "
+            f"({self.subscriptions_removed} subscription(s) removed), {self.guests} guests."
+        )
+        if self.run is not None:
+            text += f" Re-rated {self.run.events_rated} events."
+        return text
+
+
+def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
+    """Every member row of a file and every problem in it (nothing is saved)."""
+    table, problems = read_table(data, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
+    rows: list[MemberRow] = []
+    seen: dict[str, int] = {}
+    for line, row in table.rows:
+        before = len(problems)
+        number = _required(row, "id", line, problems)
+        if number and _member_id(number, line, "id", problems):
+            if number in seen:
+                problems.append(Problem(line, "id", f"{number!r} is also on line {seen[number]}"))
+            seen.setdefault(number, line)
+        name = _required(row, "name", line, problems)
+        _longest(name, 120, line, "name", problems)
+        fields: dict[str, Any] = {"name": name}
+        if "born" in row:
+            born = _date(row["born"], line, "born", problems) if row["born"] else None
+            if born and born > timezone.localdate():
+                problems.append(Problem(line, "born", f"{born} is in the future"))
+            fields["born"] = born
+        if "gender" in row:
+            gender = row["gender"].upper()
+            if gender not in ("", "M", "F"):
+                problems.append(Problem(line, "gender", f"{row['gender']!r} is not M or F"))
+            fields["gender"] = gender
+        if "region" in row:
+            _longest(row["region"], 40, line, "region", problems)
+            fields["region"] = row["region"]
+        if "title" in row:
+            title = row["title"].upper()
+            if title and title not in TITLES:
+                problems.append(
+                    Problem(
+                        line,
+                        "title",
+                        f"{row['title']!r} is not a FIDE title ({', '.join(TITLES)})",
+                    )
+                )
+            fields["title"] = title
+        if "fide_id" in row:
+            fide_id = row["fide_id"]
+            if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 12):
+                problems.append(Problem(line, "fide_id", f"{fide_id!r} is not a FIDE id (digits)"))
+            fields["fide_id"] = fide_id
+        membership = row.get("membership", "").lower()
+        if membership and membership not in MEMBERSHIPS:
+            problems.append(
+                Problem(
+                    line,
+                    "membership",
+                    f"{row['membership']!r} is not one of {', '.join(MEMBERSHIPS)}",
+                )
+            )
+        if membership:
+            fields["is_guest"] = membership == "guest"
+        if len(problems) == before:
+            rows.append(MemberRow(line, number, fields, membership))
+    return rows, problems
+
+
+def members_import(
+    *, data: bytes | str, user: Any = None, today: dt.date | None = None
+) -> MembersReport:
+    """Add or update the members of a file and record their membership this season.
+
+    ``financial`` records a paid subscription for the current season; ``arrears``
+    removes the current season's subscription (earlier seasons stay); ``guest`` makes
+    the player a guest. A change that moves ratings (guest status, date of birth,
+    gender, title of a rated member) re-rates everything.
+    """
+    rows, problems = members_check(data)
+    if problems:
+        raise ImportRefused(problems)
+    today = today or timezone.localdate()
+    report = MembersReport()
+    with transaction.atomic():
+        season = Season.for_day(today)
+        report.season = season.name
+        existing = Member.objects.in_bulk([r.number for r in rows], field_name="member_number")
+        rated = set(
+            RatingChange.objects.filter(member__in=existing.values())
+            .values_list("member_id", flat=True)
+            .distinct()
+        )
+        new, changed, changed_fields = [], [], set()
+        moves_ratings = False
+        for row in rows:
+            member = existing.get(row.number)
+            if member is None:
+                new.append(Member(member_number=row.number, **row.fields))
+                continue
+            diff = {k for k, v in row.fields.items() if getattr(member, k) != v}
+            if not diff:
+                continue
+            for name in diff:
+                setattr(member, name, row.fields[name])
+            changed.append(member)
+            changed_fields |= diff
+            if member.pk in rated and diff & {"is_guest", "born", "gender", "title"}:
+                moves_ratings = True
+        reason = "import_members"
+        if new:
+            bulk_create_with_history(new, Member, default_user=user, default_change_reason=reason)
+        if changed:
+            bulk_update_with_history(
+                changed,
+                Member,
+                sorted(changed_fields),
+                default_user=user,
+                default_change_reason=reason,
+            )
+        report.created, report.updated = len(new), len(changed)
+        members = Member.objects.in_bulk([r.number for r in rows], field_name="member_number")
+        financial = [members[r.number] for r in rows if r.membership == "financial"]
+        arrears = [members[r.number] for r in rows if r.membership == "arrears"]
+        report.guests = sum(r.membership == "guest" for r in rows)
+        paid = set(
+            Subscription.objects.filter(season=season, member__in=financial).values_list(
+                "member_id", flat=True
+            )
+        )
+        bulk_create_with_history(
+            [
+                Subscription(member=m, season=season, paid_on=today)
+                for m in financial
+                if m.pk not in paid
+            ],
+            Subscription,
+            default_user=user,
+            default_change_reason=reason,
+        )
+        # Deleted one by one (a handful at most) so the audit trail records each.
+        for subscription in Subscription.objects.filter(season=season, member__in=arrears):
+            subscription.delete()
+            report.subscriptions_removed += 1
+        report.financial, report.arrears = len(financial), len(arrears)
+        if moves_ratings:
+            report.run = services.ratings_rerate(user=user, reason="Members imported")
+    return report
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+@dataclass
+class ResultRow:
+    line: int
+    event: str
+    date: dt.date
+    round: int
+    white: str
+    black: str | None
+    result: str
+
+
+@dataclass
+class ImportedEvent:
+    name: str
+    rows: list[ResultRow] = field(default_factory=list)
+
+    @property
+    def start(self) -> dt.date:
+        return min(r.date for r in self.rows)
+
+    @property
+    def end(self) -> dt.date:
+        return max(r.date for r in self.rows)
+
+    @property
+    def rounds(self) -> int:
+        return max(r.round for r in self.rows)
+
+
+@dataclass
+class ResultsReport:
+    events: list[Event]
+    games: int
+    run: RatingRun | None
+
+    def __str__(self) -> str:
+        text = f"{len(self.events)} events imported with {self.games} games."
+        if self.run is not None:
+            text += (
+                f" Re-rated {self.run.events_rated} events ({self.run.games_rated} games) "
+                f"in {self.run.seconds:.2f}s."
+            )
+        return text
+
+
+def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]]:
+    """The events of a results file and every problem in it (nothing is saved)."""
+    table, problems = read_table(data, columns=RESULT_COLUMNS, required=RESULT_REQUIRED)
+    ids = {row[c] for _, row in table.rows for c in ("white", "black") if row.get(c)}
+    known = set(
+        Member.objects.filter(member_number__in=ids).values_list("member_number", flat=True)
+    )
+    events: dict[str, ImportedEvent] = {}
+    # (event, round) -> member id -> the line it was first seen on
+    playing: dict[tuple[str, int], dict[str, int]] = {}
+    for line, row in table.rows:
+        before = len(problems)
+        name = _required(row, "event", line, problems)
+        _longest(name, 120, line, "event", problems)
+        day = None
+        if _required(row, "date", line, problems):
+            day = _date(row["date"], line, "date", problems)
+        round_ = None
+        if _required(row, "round", line, problems):
+            value = row["round"]
+            if value.isascii() and value.isdigit() and 1 <= int(value) <= 99:
+                round_ = int(value)
+            else:
+                problems.append(
+                    Problem(line, "round", f"{value!r} is not a round number (1 to 99)")
+                )
+        white = _required(row, "white", line, problems)
+        black = row.get("black") or None
+        for column, player in (("white", white), ("black", black)):
+            if player and player not in known:
+                problems.append(Problem(line, column, f"no member has the id {player!r}"))
+        if white and white == black:
+            problems.append(Problem(line, "black", f"{white!r} cannot play themselves"))
+        result = None
+        text = _required(row, "result", line, problems)
+        if text:
+            result = RESULTS.get(text.lower())
+            if result is None:
+                problems.append(
+                    Problem(line, "result", f"{text!r} is not a result ({', '.join(RESULTS)})")
+                )
+            elif result in Game.BYES and black:
+                problems.append(
+                    Problem(line, "black", f"a {text} has one player: leave black empty")
+                )
+            elif result not in Game.BYES and not black:
+                problems.append(
+                    Problem(line, "black", "required, but empty (only a bye has no black)")
+                )
+        if name and round_ is not None:
+            seen = playing.setdefault((name, round_), {})
+            for column, player in (("white", white), ("black", black)):
+                if not player:
+                    continue
+                if player in seen and seen[player] != line:
+                    problems.append(
+                        Problem(
+                            line,
+                            column,
+                            f"{player!r} already plays in round {round_} of {name!r} "
+                            f"(line {seen[player]})",
+                        )
+                    )
+                seen.setdefault(player, line)
+        if len(problems) == before:
+            assert day is not None and round_ is not None and result is not None
+            event = events.setdefault(name, ImportedEvent(name))
+            event.rows.append(ResultRow(line, name, day, round_, white, black, result))
+    first_line = {}
+    for line, row in table.rows:
+        first_line.setdefault(row.get("event", ""), line)
+    for name in Event.objects.filter(name__in=list(first_line)).values_list("name", flat=True):
+        problems.append(
+            Problem(
+                first_line[name],
+                "event",
+                f"an event called {name!r} already exists: delete it in the admin "
+                "or rename the event in the file",
+            )
+        )
+    problems.sort(key=lambda p: p.line)
+    return list(events.values()), problems
+
+
+def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
+    """Create the events of a file, complete, and rate them in date order.
+
+    One re-rate from the earliest imported event rates them all (period systems: after
+    closing every past period with events; the current period waits for the officer).
+    """
+    events, problems = results_check(data)
+    if problems:
+        raise ImportRefused(problems)
+    reason = "import_results"
+    with transaction.atomic():
+        created = bulk_create_with_history(
+            [
+                Event(
+                    name=e.name,
+                    start_date=e.start,
+                    end_date=e.end,
+                    rounds=e.rounds,
+                    status=Event.Status.COMPLETE,
+                    rated=True,
+                )
+                for e in events
+            ],
+            Event,
+            default_user=user,
+            default_change_reason=reason,
+        )
+        by_name = {e.name: e for e in Event.objects.filter(name__in=[e.name for e in events])}
+        ids = {p for e in events for r in e.rows for p in (r.white, r.black) if p}
+        members = Member.objects.in_bulk(list(ids), field_name="member_number")
+        games, entries = [], []
+        for imported in events:
+            event = by_name[imported.name]
+            boards: dict[int, int] = {}
+            players: dict[str, None] = {}
+            for r in sorted(imported.rows, key=lambda r: (r.round, r.line)):
+                board = None
+                if r.black:
+                    board = boards[r.round] = boards.get(r.round, 0) + 1
+                games.append(
+                    Game(
+                        event=event,
+                        round=r.round,
+                        board=board,
+                        white=members[r.white],
+                        black=members[r.black] if r.black else None,
+                        result=r.result,
+                    )
+                )
+                players.update(dict.fromkeys(p for p in (r.white, r.black) if p))
+            entries += [Entry(event=event, member=members[p]) for p in players]
+        bulk_create_with_history(entries, Entry, default_user=user, default_change_reason=reason)
+        bulk_create_with_history(
+            games, Game, default_user=user, default_change_reason=reason, batch_size=1000
+        )
+        saved = sorted(by_name.values(), key=services.rating_key)
+        run = None
+        if saved:
+            system = ClubSettings.load().engine()
+            services.periods_close_past(system=system)
+            run = services.ratings_rerate(
+                start=saved[0], user=user, reason=f"Results imported: {len(saved)} events"
+            )
+    assert len(created) == len(saved)
+    return ResultsReport(events=saved, games=len(games), run=run)

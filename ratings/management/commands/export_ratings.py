@@ -1,0 +1,76 @@
+"""export_ratings [--all]: the published list as CSV on standard output."""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from ratings.models import Member
+
+COLUMNS = ["rank", "id", "name", "rating", "games", "region", "title", "fide_id", "last_played"]
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the published list as CSV on standard output. --all adds the rated players "
+        "who are not published (arrears, guests), marked in an 'unpublished' column."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--all",
+            action="store_true",
+            help="also list members in arrears and guests, saying why they are unpublished",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            self._export(everyone=options["all"])
+            self.stdout.flush()
+        except BrokenPipeError:
+            # The reader stopped reading (`export_ratings | head`): nothing is wrong, and
+            # nothing more is wanted. Say nothing, and point stdout at /dev/null so that
+            # Python's own flush on the way out does not complain of the pipe either.
+            if getattr(self.stdout, "_out", None) is sys.stdout:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+
+    def _export(self, *, everyone: bool) -> None:
+        members = Member.objects.published() if not everyone else Member.objects.active()
+        # The same players and order as the published list page.
+        members = (
+            members.with_financial()
+            .filter(rating_state__isnull=False, rating_state__games__gt=0)
+            .select_related("rating_state")
+            .order_by("-rating_state__rating", "name")
+        )
+        writer = csv.writer(self.stdout, lineterminator="\n")
+        writer.writerow(COLUMNS + (["unpublished"] if everyone else []))
+        rank, last_rating, position = 0, None, 0
+        for member in members:
+            why = "guest" if member.is_guest else "" if member.is_financial else "arrears"
+            state = member.rating_state
+            shown = ""
+            if not why:
+                # Equal ratings share a rank; the next rank skips (1, 2, 2, 4).
+                position += 1
+                if state.rating != last_rating:
+                    rank, last_rating = position, state.rating
+                shown = str(rank)
+            row = [
+                shown,
+                member.member_number,
+                member.name,
+                state.display,
+                state.games,
+                member.region,
+                member.title,
+                member.fide_id,
+                state.last_played.isoformat() if state.last_played else "",
+            ]
+            writer.writerow(row + ([why] if everyone else []))

@@ -1,0 +1,36 @@
+"""import_members FILE.csv: add or update members and their membership this season."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ratings.imports import ImportRefused, members_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import members from a CSV file with the header "
+        "id,name,born,gender,region,title,fide_id,membership (only id and name required). "
+        "A file with any problem is refused whole."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path, help="the CSV file")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        data = read_file(options["file"])
+        try:
+            report = members_import(data=data)
+        except ImportRefused as refused:
+            raise CommandError(str(refused)) from None
+        self.stdout.write(self.style.SUCCESS(str(report)))
+
+
+def read_file(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror}") from None

@@ -1,0 +1,26 @@
+"""rerate: rate every event again from scratch with the club's system."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from ratings import services
+from ratings.models import ClubSettings
+
+
+class Command(BaseCommand):
+    help = "Re-rate every rated event from scratch with the club's rating system."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        clock = time.perf_counter()
+        run = services.ratings_rerate(reason="manage.py rerate")
+        system = ClubSettings.load().rating_system
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Re-rated {run.events_rated} events, {run.games_rated} games with {system} "
+                f"in {time.perf_counter() - clock:.2f}s (engine run {run.seconds:.2f}s)."
+            )
+        )

@@ -1,0 +1,342 @@
+"""What the published list and the reports read: the booklet's reports as queries.
+
+Only published members (financial, not guests, not merged) appear in anything here;
+each query is a fixed number of SQL statements whatever the size of the club.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import (
+    Case,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import Coalesce, Rank
+from django.utils import timezone
+
+from .engine import RatingSystem
+from .models import ClubSettings, Event, Member, RatingChange, RatingPeriod
+
+#: A rating a tournament organiser can seed on: a number, perhaps with one marker
+#: ("1486p", "1540P", "412*"). acf-1993's "4 R" (games still to play) and "Unr" are not.
+USABLE = r"^[0-9]+[^0-9 ]?$"
+_USABLE = re.compile(USABLE)
+
+#: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
+AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}
+
+TOP = 20
+
+
+def is_usable(display: str) -> bool:
+    return bool(_USABLE.match(display or ""))
+
+
+def is_official(display: str) -> bool:
+    """A plain number: not provisional, partial, unofficial or unrated."""
+    return (display or "").isdigit()
+
+
+def year_start(day: dt.date | None = None) -> dt.date:
+    day = day or timezone.localdate()
+    return dt.date(day.year, 1, 1)
+
+
+def born_after_for(group: str, day: dt.date | None = None) -> dt.date:
+    """Under N at the start of the year = born after 1 January, N years before it."""
+    start = year_start(day)
+    return dt.date(start.year - AGE_GROUPS[group], 1, 1)
+
+
+def age_group(member: Member, day: dt.date | None = None) -> str:
+    """The youngest group a member is in ("U12"), or "" for an adult or unknown age."""
+    age = member.age_on(year_start(day))
+    if age is None:
+        return ""
+    fitting = [g for g, limit in AGE_GROUPS.items() if age < limit]
+    return fitting[-1] if fitting else ""
+
+
+# -- the list ---------------------------------------------------------------------------
+
+
+def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
+    """Members with a rating state, annotated for sorting: usable ratings first, highest first.
+
+    ``rank`` is the place among the members given (ties share a place); members
+    without a usable rating have none.
+    """
+    last_change = RatingChange.objects.filter(member=OuterRef("pk")).order_by(
+        "-event__end_date", "-event__start_date", "-event_id"
+    )
+    return (
+        members.filter(rating_state__isnull=False)
+        .select_related("rating_state")
+        .annotate(
+            unrated=Case(
+                When(rating_state__rating__isnull=True, then=Value(1)),
+                When(rating_state__display__regex=USABLE, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            ),
+            rating_value=Coalesce(F("rating_state__rating"), Value(0.0)),
+            last_change=Subquery(
+                last_change.annotate(delta=F("after") - F("before")).values("delta")[:1],
+                output_field=FloatField(),
+            ),
+        )
+        .annotate(
+            rank=Window(Rank(), order_by=[F("unrated").asc(), F("rating_value").desc()]),
+        )
+        .order_by("unrated", "-rating_value", "name")
+    )
+
+
+def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:
+    return with_ratings(Member.objects.published(day))
+
+
+def list_basis(system: RatingSystem) -> str:
+    """Which list this is: the last closed rating period, or the last rated event."""
+    if system.period_based:
+        period = (
+            RatingPeriod.objects.filter(system=system.id, closed_at__isnull=False)
+            .order_by("-end")
+            .first()
+        )
+        if period is None:
+            return "no rating period has been closed yet"
+        return f"rating period {period.label} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
+    event = Event.objects.filter(rating_changes__isnull=False).order_by(
+        "-end_date", "-start_date", "-pk"
+    )[:1]
+    last = next(iter(event), None)
+    if last is None:
+        return "no event has been rated yet"
+    return f"after {last.name}, {last.end_date:%-d %b %Y}"
+
+
+def legend(system: RatingSystem) -> list[tuple[str, str]]:
+    """The markers the current system puts on the list, with what they mean."""
+    if system.id == "acf-1993":
+        return [
+            ("1486", "a confirmed rating"),
+            ("1486p", "a provisional rating: use it for seeding, it is still settling"),
+            ("4 R", "not yet rated: 4 more games to play before a rating is listed"),
+            ("Unr", "unrated: not yet qualified for a provisional or confirmed rating"),
+        ]
+    if system.id == "ecf-2020":
+        mark = str(system.params.get("partial_mark", "P"))
+        return [
+            ("1540", "a full rating"),
+            (f"1540{mark}", "a partial rating: based on fewer games than a full rating needs"),
+        ]
+    if system.id == "st-charles":
+        mark = str(system.params.get("provisional_mark", "*"))
+        games = system.params.get("official_games", 5)
+        return [
+            ("412", "an official rating"),
+            (f"412{mark}", f"not yet official: fewer than {games} rated games"),
+        ]
+    return [("1516", "the member's rating; every rated game counts at once")]
+
+
+# -- reports ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Span:
+    """The stretch a report covers: a closed rating period, or a span of dates."""
+
+    start: dt.date
+    end: dt.date
+    label: str
+
+
+def months_before(day: dt.date, months: int) -> dt.date:
+    month = day.month - months
+    year = day.year + (month - 1) // 12
+    month = (month - 1) % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return dt.date(year, month, min(d, day.day))
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+SINCE_CHOICES = {"3": "3 months", "6": "6 months", "12": "12 months"}
+
+
+def report_window(system: RatingSystem, since: str | None = None) -> Span:
+    """The period: the last closed one for period systems, else the last 3 (6, 12) months."""
+    today = timezone.localdate()
+    if system.period_based:
+        period = (
+            RatingPeriod.objects.filter(system=system.id, closed_at__isnull=False)
+            .order_by("-end")
+            .first()
+        )
+        if period is not None:
+            return Span(period.start, period.end, f"rating period {period.label}")
+    months = int(since) if since in SINCE_CHOICES else 3
+    start = months_before(today, months)
+    return Span(start, today, f"the last {months} months ({start:%-d %b %Y} – today)")
+
+
+@dataclass
+class Report:
+    slug: str
+    title: str
+    about: str
+    rows: Callable[[Span], Any]
+    uses_window: bool = False
+
+
+def top_players(members: QuerySet[Member] | None = None) -> QuerySet[Member]:
+    members = members if members is not None else Member.objects.all()
+    ranked = with_ratings(Member.objects.published().filter(pk__in=members.values("pk")))
+    return ranked.filter(unrated=0)
+
+
+def top_under(group: str) -> QuerySet[Member]:
+    return top_players(Member.objects.filter(born__gt=born_after_for(group)))
+
+
+def top_women() -> QuerySet[Member]:
+    return top_players(Member.objects.filter(gender=Member.Gender.FEMALE))
+
+
+def improvers(window: Span) -> list[dict[str, Any]]:
+    """Published members by rating gained over the window, official ratings only.
+
+    A gain runs from the rating before the member's first event in the window to the
+    rating after their last; players still provisional (or partial, or unofficial)
+    are left out, as the booklet did.
+    """
+    changes = (
+        RatingChange.objects.filter(
+            member__in=Member.objects.published().values("pk"),
+            event__end_date__gte=window.start,
+            event__end_date__lte=window.end,
+        )
+        .order_by("member_id", "event__end_date", "event__start_date", "event_id")
+        .values_list("member_id", "before", "after", "played")
+    )
+    first: dict[int, float | None] = {}
+    last: dict[int, float | None] = {}
+    played: dict[int, int] = {}
+    for member_id, before, after, games in changes:
+        first.setdefault(member_id, before)
+        last[member_id] = after
+        played[member_id] = played.get(member_id, 0) + games
+    members = Member.objects.filter(pk__in=first).select_related("rating_state")
+    rows = []
+    for member in members:
+        state = getattr(member, "rating_state", None)
+        before, after = first[member.pk], last[member.pk]
+        if state is None or before is None or after is None or not is_official(state.display):
+            continue
+        rows.append(
+            {
+                "member": member,
+                "name": member.name,
+                "region": member.region,
+                "display": state.display,
+                "gain": round(after - before),
+                "games": played[member.pk],
+            }
+        )
+    rows.sort(key=lambda r: (-r["gain"], r["name"]))
+    for place, row in enumerate(rows, 1):
+        row["rank"] = place
+    return rows[:TOP]
+
+
+def active_by_region(window: Span) -> QuerySet[Member]:
+    """Published members who played rated games in the window, by region then rating."""
+    in_window = Q(
+        rating_changes__event__end_date__gte=window.start,
+        rating_changes__event__end_date__lte=window.end,
+    )
+    return (
+        Member.objects.published()
+        .filter(rating_state__isnull=False)
+        .select_related("rating_state")
+        .annotate(window_games=Sum("rating_changes__played", filter=in_window))
+        .filter(window_games__gt=0)
+        .order_by("region", F("rating_state__rating").desc(nulls_last=True), "name")
+    )
+
+
+REPORTS: dict[str, Report] = {
+    r.slug: r
+    for r in (
+        Report("top", "Top players", "The strongest published members.", lambda w: top_players()),
+        Report(
+            "under-20",
+            "Top under 20",
+            "Age (on 1 January this year) under 20.",
+            lambda w: top_under("U20"),
+        ),
+        Report(
+            "under-16",
+            "Top under 16",
+            "Age (on 1 January this year) under 16.",
+            lambda w: top_under("U16"),
+        ),
+        Report(
+            "under-12",
+            "Top under 12",
+            "Age (on 1 January this year) under 12.",
+            lambda w: top_under("U12"),
+        ),
+        Report("women", "Top women", "The strongest women members.", lambda w: top_women()),
+        Report(
+            "improvers",
+            "Top improvers",
+            "Rating gained over the period. Provisional, partial and not-yet-official "
+            "ratings are left out: they are still settling.",
+            improvers,
+            uses_window=True,
+        ),
+        Report(
+            "active",
+            "Active players by region",
+            "Members who played rated games in the period, with the number of games.",
+            active_by_region,
+            uses_window=True,
+        ),
+    )
+}
+
+
+def club_system() -> RatingSystem:
+    return ClubSettings.load().engine()
+
+
+def status_of(display: str, system: RatingSystem, last_played: dt.date | None = None) -> str:
+    """The words for a member's rating marker, as the legend gives them, plus inactivity."""
+    suffix = (display or "").lstrip("0123456789")
+    meaning = next(
+        (text for example, text in legend(system) if example.lstrip("0123456789") == suffix),
+        "no rating yet" if not display else "",
+    )
+    if last_played and last_played < timezone.localdate() - dt.timedelta(days=365):
+        meaning += f"; inactive: last played {last_played:%-d %b %Y}"
+    return meaning

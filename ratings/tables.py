@@ -1,0 +1,239 @@
+"""Tables (django-tables2): the published list, the reports, the officer's lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.db.models import F, QuerySet
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from .models import Event, Member
+from .reports import age_group, is_usable
+
+#: Columns a phone has no room for: shown from the md breakpoint up (and in print).
+WIDE = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
+NUMBER = {"th": {"class": "rating"}, "td": {"class": "rating"}}
+#: Columns whose natural order is strongest first: their arrows point down.
+STRENGTH = {"th": {"class": "rating by-strength"}, "td": {"class": "rating"}}
+
+
+def _change(value: float | None) -> str:
+    if value is None:
+        return ""
+    shown = round(value)
+    css = "change-up" if shown > 0 else "change-down" if shown < 0 else ""
+    return format_html('<span class="{}">{}</span>', css, f"{shown:+d}" if shown else "0")
+
+
+class RatingListTable(tables.Table):
+    rank = tables.Column("#", order_by=("unrated", "-rating_value", "name"), attrs=STRENGTH)
+    name = tables.Column("Name", linkify=True)
+    rating = tables.Column("Rating", accessor="rating_state__display", attrs=STRENGTH)
+    games = tables.Column("Games", accessor="rating_state__games", attrs=NUMBER)
+    last_change = tables.Column("Last change", attrs=NUMBER)
+    region = tables.Column("Region", attrs=WIDE)
+    age = tables.Column("Junior", accessor="born", orderable=False, attrs=WIDE)
+    last_played = tables.Column("Last played", accessor="rating_state__last_played", attrs=WIDE)
+
+    class Meta:
+        template_name = "django_tables2/bootstrap5-responsive.html"
+        attrs = {"class": "table table-sm table-striped table-hover align-middle rating-list"}
+        order_by = "rating"
+        orderable = True
+        empty_text = "No member matches."
+
+    def render_rank(self, record: Member, value: int) -> str:
+        return str(value) if not record.unrated else ""
+
+    def value_rank(self, record: Member, value: int) -> str:
+        return self.render_rank(record, value)
+
+    def render_name(self, record: Member, value: str) -> str:
+        if record.title:
+            return format_html('<abbr title="FIDE title">{}</abbr> {}', record.title, value)
+        return value
+
+    def value_name(self, record: Member, value: str) -> str:
+        return value
+
+    def render_rating(self, record: Member, value: str) -> str:
+        css = "usable" if is_usable(value) else "text-body-secondary"
+        return format_html('<span class="{}">{}</span>', css, value or "—")
+
+    def value_rating(self, value: str) -> str:
+        return value
+
+    def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
+        # By the number, never the text; unrated ("Unr", "4 R") last whichever way.
+        # The list's natural order (strongest first) is "rating"; "-rating" reverses it.
+        value = F("rating_value").asc() if is_descending else F("rating_value").desc()
+        return queryset.order_by("unrated", value, "name"), True
+
+    def render_last_change(self, value: float | None) -> str:
+        return _change(value)
+
+    def value_last_change(self, value: float | None) -> str:
+        return "" if value is None else str(round(value))
+
+    def render_age(self, record: Member) -> str:
+        return age_group(record)
+
+    def value_age(self, record: Member) -> str:
+        return age_group(record)
+
+
+class OfficerRatingTable(RatingListTable):
+    """Everyone the engine rates, with why each is (not) on the published list."""
+
+    published = tables.Column("Published?", empty_values=(), orderable=False)
+
+    class Meta(RatingListTable.Meta):
+        sequence = ("rank", "name", "rating", "published", "...")
+
+    def render_published(self, record: Member) -> str:
+        reason = published_reason(record)
+        css = "text-success" if reason == "published" else "text-danger"
+        return format_html('<span class="{}">{}</span>', css, reason)
+
+    def value_published(self, record: Member) -> str:
+        return published_reason(record)
+
+
+def published_reason(member: Member) -> str:
+    if member.merged_into_id:
+        return "no: merged into another record"
+    if member.is_guest:
+        return "no: guest"
+    if not getattr(member, "is_financial", False):
+        return "no: in arrears"
+    return "published"
+
+
+class ReportTable(tables.Table):
+    """A booklet report: rating first, then the player, their region (and age group)."""
+
+    rank = tables.Column("#", attrs=NUMBER)
+    rating = tables.Column("Rating", accessor="rating_state__display", attrs=NUMBER)
+    name = tables.Column("Name", linkify=True)
+    region = tables.Column("Region")
+
+    class Meta:
+        template_name = "django_tables2/bootstrap5.html"
+        attrs = {"class": "table table-sm table-striped report"}
+        orderable = False
+
+
+class JuniorReportTable(ReportTable):
+    age = tables.Column("Age", accessor="born", attrs=NUMBER)
+
+    class Meta(ReportTable.Meta):
+        pass
+
+    def render_age(self, record: Member) -> str:
+        from .reports import year_start
+
+        return str(record.age_on(year_start()))
+
+    def value_age(self, record: Member) -> str:
+        return self.render_age(record)
+
+
+class ImproversTable(tables.Table):
+    rank = tables.Column("#", attrs=NUMBER)
+    gain = tables.Column("Gain", attrs=NUMBER)
+    display = tables.Column("Rating", attrs=NUMBER)
+    name = tables.Column("Name", linkify=lambda record: record["member"].get_absolute_url())
+    region = tables.Column("Region")
+    games = tables.Column("Games", attrs=NUMBER)
+
+    class Meta:
+        template_name = "django_tables2/bootstrap5.html"
+        attrs = {"class": "table table-sm table-striped report"}
+        orderable = False
+
+    def render_gain(self, value: int) -> str:
+        return f"{value:+d}"
+
+
+class ActiveTable(tables.Table):
+    region = tables.Column("Region")
+    rating = tables.Column("Rating", accessor="rating_state__display", attrs=NUMBER)
+    name = tables.Column("Name", linkify=True)
+    window_games = tables.Column("Games", attrs=NUMBER)
+
+    class Meta:
+        template_name = "django_tables2/bootstrap5.html"
+        attrs = {"class": "table table-sm table-striped report"}
+        orderable = False
+
+    def render_region(self, value: str) -> str:
+        return value or "—"
+
+
+# -- the officer's lists ------------------------------------------------------------------
+
+
+class OfficerMemberTable(tables.Table):
+    """Every member (guests too) with today's financial status; a name opens its record."""
+
+    name = tables.Column("Name", linkify=("ratings:officer-member", {"pk": tables.A("pk")}))
+    member_number = tables.Column("Number")
+    rating = tables.Column("Rating", accessor="rating_state__display", default="–", attrs=STRENGTH)
+    today = tables.Column("Today", empty_values=(), orderable=False)
+
+    class Meta:
+        template_name = "django_tables2/bootstrap5-responsive.html"
+        attrs = {"class": "table table-sm table-hover align-middle officer-members"}
+        order_by = ("name",)
+        orderable = True
+        empty_text = "No member matches."
+
+    def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
+        # By the number (strongest first), never the text; the unrated last either way.
+        value = F("rating_state__rating")
+        value = value.asc(nulls_last=True) if is_descending else value.desc(nulls_last=True)
+        return queryset.order_by(value, "name"), True
+
+    def render_today(self, record: Member) -> str:
+        if record.is_guest:
+            return mark_safe('<span class="badge text-bg-secondary">Guest</span>')
+        if record.is_financial:
+            return mark_safe('<span class="badge text-bg-success">Financial</span>')
+        return mark_safe('<span class="badge text-bg-warning">In arrears</span>')
+
+
+class OfficerEventTable(tables.Table):
+    """Every event, newest first, with how far it has got; a name opens the event."""
+
+    name = tables.Column("Event", linkify=("ratings:officer-event", {"pk": tables.A("pk")}))
+    dates = tables.Column(
+        "Dates",
+        accessor="end_date",
+        order_by=("end_date", "start_date", "pk"),
+        attrs={"td": {"class": "text-nowrap"}},
+    )
+    kind = tables.Column("Type", attrs=WIDE)
+    player_count = tables.Column("Players", attrs=NUMBER)
+    status = tables.Column("Status", empty_values=(), orderable=False)
+
+    class Meta:
+        template_name = "django_tables2/bootstrap5-responsive.html"
+        attrs = {"class": "table table-sm table-hover align-middle officer-events"}
+        order_by = ("-dates",)
+        orderable = True
+        empty_text = "No events yet."
+
+    def render_dates(self, record: Event) -> str:
+        start, end = date_format(record.start_date, "j M Y"), date_format(record.end_date, "j M Y")
+        return start if start == end else f"{start} – {end}"
+
+    def render_status(self, record: Event) -> str:
+        if record.rated_changes:
+            return mark_safe('<span class="badge text-bg-success">Rated</span>')
+        if record.is_complete:
+            text = "Complete, not rated yet" if record.rated else "Complete (unrated)"
+            return format_html('<span class="badge text-bg-info">{}</span>', text)
+        return mark_safe('<span class="badge text-bg-warning">Entering results</span>')

@@ -1,0 +1,23 @@
+"""Background work for the task worker (django-tasks; `manage.py db_worker` runs it).
+
+Only re-rates too long to hold a page go here: ``services.ratings_rerate_soon`` decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django_tasks import task
+
+from . import services
+from .models import RatingRun
+
+
+@task()
+def rerate_in_background(*, run_pk: int, start: list[Any] | None) -> int:
+    """Carry out the queued re-rate ``run_pk`` from ``start`` ([end, start, pk] or None)."""
+    run = RatingRun.objects.get(pk=run_pk)
+    if run.status != RatingRun.Status.QUEUED:
+        return run.pk  # already carried out (a worker retried it): nothing to do
+    services.rerate_run(run=run, start=services.position_from_json(start))
+    return run.pk

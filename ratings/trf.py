@@ -1,0 +1,422 @@
+"""Read FIDE Tournament Report Files (TRF16 and TRF-2026) as pairing programs write them.
+
+Pure Python, no Django: ``parse(data)`` takes the file's bytes (or text) and returns a
+``Tournament`` with its players and the games between them, in the club's result words
+(the values of ``Game.Result``). Real files bend the format (FIDE Handbook C.04 Annex 2),
+so the reader is tolerant: any line ending, Latin-1 when the file is not UTF-8, free-text
+dates, missing fields, shifted columns in the middle of a player line, TRF-2026 comment
+lines and team records (read past, counted). What it cannot read becomes a warning, not
+an error, as long as there are players.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+# The club's results (Game.Result values), kept here as plain strings so the reader
+# stays free of Django.
+WHITE_WIN, DRAW, BLACK_WIN = "1-0", "1/2-1/2", "0-1"
+WHITE_WIN_UNRATED, DRAW_UNRATED, BLACK_WIN_UNRATED = "1-0 nr", "1/2-1/2 nr", "0-1 nr"
+WHITE_FORFEIT_WIN, BLACK_FORFEIT_WIN, DOUBLE_FORFEIT = "+/-", "-/+", "-/-"
+BYE, HALF_BYE, ZERO_BYE = "bye", "half-bye", "zero-bye"
+
+# The result codes (FIDE Handbook C.04 Annex 2, TRF16 and TRF-2026):
+#   1 = 0   a game played: win, draw, loss (rated)
+#   W D L   a game scored but not rated (it lasted less than one move): win, draw, loss
+#   + -     forfeit win, forfeit loss (no game)
+#   H F U   half-point bye, full-point bye, pairing-allocated bye
+#   Z, " "  zero-point bye: a known absence (a blank result is the same as Z)
+#: The result of a game with an opponent, from the code on white's line.
+GAME_RESULTS = {
+    "1": WHITE_WIN,
+    "=": DRAW,
+    "0": BLACK_WIN,
+    "W": WHITE_WIN_UNRATED,
+    "D": DRAW_UNRATED,
+    "L": BLACK_WIN_UNRATED,
+    "+": WHITE_FORFEIT_WIN,
+}
+#: The code the opponent's line must hold for each code of a game.
+AGREES = {
+    "1": {"0"},
+    "=": {"="},
+    "0": {"1"},
+    "W": {"L"},
+    "D": {"D"},
+    "L": {"W"},
+    "+": {"-"},
+    "-": {"+", "-"},
+}
+#: A player's own score for each TRF result code of a game.
+CODE_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "W": 1.0, "D": 0.5, "L": 0.0, "+": 1.0, "-": 0.0}
+#: Codes that never have an opponent: the bye they stand for.
+BYE_ONLY_CODES = {"H": HALF_BYE, "F": BYE, "U": BYE, "Z": ZERO_BYE, " ": ZERO_BYE}
+#: Any code written with no opponent (``0000`` or blank): the bye it stands for. ``-``
+#: alone is an absence, ``+`` alone a point with no one there; the game codes alone are
+#: read by their points.
+BYE_CODES = {
+    **BYE_ONLY_CODES,
+    "+": BYE,
+    "-": ZERO_BYE,
+    "1": BYE,
+    "W": BYE,
+    "=": HALF_BYE,
+    "D": HALF_BYE,
+    "0": ZERO_BYE,
+    "L": ZERO_BYE,
+}
+CODES = set(BYE_CODES)
+
+#: Title letters some pairing programs write instead of the title.
+TITLE_CODES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WM": "WIM"}
+
+DATE_FORMATS = (
+    "%Y/%m/%d",
+    "%Y-%m-%d",
+    "%Y.%m.%d",
+    "%d/%m/%Y",
+    "%d.%m.%Y",
+    "%d-%m-%Y",
+    "%y/%m/%d",
+    "%B %d, %Y",
+    "%b %d, %Y",
+    "%d %B %Y",
+    "%d %b %Y",
+    "%Y%m%d",
+)
+
+
+class TrfError(ValueError):
+    """A file that cannot be imported: not a tournament report, or lines that contradict.
+
+    ``problems`` lists each one, naming its line; the message gives the first few.
+    """
+
+    SHOWN = 8
+
+    def __init__(self, problems: str | list[str]) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        if len(self.problems) == 1:
+            message = self.problems[0]
+        else:
+            shown = self.problems[: self.SHOWN]
+            more = len(self.problems) - len(shown)
+            message = (
+                f"The file cannot be imported ({len(self.problems)} problems): "
+                + " ".join(shown)
+                + (f" And {more} more." if more else "")
+            )
+        super().__init__(message)
+
+
+@dataclass
+class RoundResult:
+    round: int
+    opponent: int | None  # the opponent's starting rank; None for a bye or no pairing
+    colour: str  # "w", "b" or "-" (not known / no game)
+    code: str  # the TRF result code: 1 = 0 + - W D L H F U Z or " "
+
+
+@dataclass
+class Player:
+    rank: int
+    name: str
+    sex: str = ""
+    title: str = ""
+    rating: int | None = None
+    federation: str = ""
+    fide_id: str = ""
+    born: str = ""
+    points: float | None = None
+    results: list[RoundResult] = field(default_factory=list)
+    line: int = 0  # its line in the file
+
+    def result(self, round_: int) -> RoundResult | None:
+        return next((r for r in self.results if r.round == round_), None)
+
+    @property
+    def born_year(self) -> int | None:
+        match = re.search(r"(19|20)\d\d", self.born)
+        return int(match.group()) if match else None
+
+
+@dataclass
+class TrfGame:
+    round: int
+    white: int  # starting rank; the player with the bye for a bye
+    black: int | None
+    result: str  # a Game.Result value
+    colours_known: bool = True
+
+    @property
+    def is_bye(self) -> bool:
+        return self.black is None
+
+
+@dataclass
+class Tournament:
+    name: str = ""
+    city: str = ""
+    federation: str = ""
+    start: dt.date | None = None
+    end: dt.date | None = None
+    kind: str = ""
+    time_control: str = ""
+    declared_rounds: int | None = None
+    players: list[Player] = field(default_factory=list)
+    teams: list[str] = field(default_factory=list)
+    round_dates: list[dt.date] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def rounds(self) -> int:
+        """The rounds the file declares, or as many as any player has results for."""
+        seen = max((r.round for p in self.players for r in p.results), default=0)
+        return max(self.declared_rounds or 0, seen)
+
+    def player(self, rank: int) -> Player | None:
+        return self._by_rank.get(rank)
+
+    @property
+    def _by_rank(self) -> dict[int, Player]:
+        return {p.rank: p for p in self.players}
+
+    def games(self) -> list[TrfGame]:
+        """Every game and bye once, by round then white's rank.
+
+        ``parse`` has checked that both lines of each game agree, so each game is read
+        from the line of the player with white (the first line when colours are unknown).
+        """
+        by_rank = self._by_rank
+        games: list[TrfGame] = []
+        seen: set[tuple[int, int, int]] = set()
+        for player in self.players:
+            for res in player.results:
+                if res.opponent is None:
+                    games.append(TrfGame(res.round, player.rank, None, BYE_CODES[res.code]))
+                    continue
+                pair = (res.round, *sorted((player.rank, res.opponent)))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                opponent = by_rank[res.opponent]
+                theirs = opponent.result(res.round)
+                assert theirs is not None  # parse() refuses a game only one line holds
+                games.append(_game(player, res, opponent, theirs))
+        games.sort(key=lambda g: (g.round, g.white))
+        return games
+
+
+def _game(player: Player, mine: RoundResult, opponent: Player, theirs: RoundResult) -> TrfGame:
+    """One game from the two players' lines, white first."""
+    if mine.colour == "b" or (mine.colour == "-" and theirs.colour == "w"):
+        player, mine, opponent, theirs = opponent, theirs, player, mine
+    colours_known = mine.colour == "w" or theirs.colour == "b"
+    if mine.code == "-":
+        result = DOUBLE_FORFEIT if theirs.code == "-" else BLACK_FORFEIT_WIN
+    else:
+        result = GAME_RESULTS[mine.code]
+    return TrfGame(mine.round, player.rank, opponent.rank, result, colours_known)
+
+
+def decode(data: bytes | str) -> str:
+    """Text with LF line ends: UTF-8 (with or without BOM), else Latin-1."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+    else:
+        text = data
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_date(text: str) -> dt.date | None:
+    """A date in any style pairing programs write; None when it is not one."""
+    text = " ".join(text.split()).strip()
+    if not text:
+        return None
+    for fmt in DATE_FORMATS:
+        try:
+            return dt.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _int(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() else None
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text.strip().replace(",", "."))
+    except ValueError:
+        return None
+
+
+def parse(data: bytes | str) -> Tournament:
+    """The tournament in a report file; ``TrfError`` (naming the lines) if it cannot be imported.
+
+    Header fields that cannot be read are warnings; player lines that cannot be read, or
+    whose games the two players' lines do not agree on, are errors: nothing is imported.
+    """
+    text = decode(data)
+    tournament = Tournament()
+    problems: list[str] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue  # TRF-2026 comments and blank lines between records
+        code, value = line[:3], line[4:].strip()
+        if code == "001":
+            player = _player(line, number, problems)
+            if player is not None:
+                tournament.players.append(player)
+        elif code == "012":
+            tournament.name = value
+        elif code == "022":
+            tournament.city = value
+        elif code == "032":
+            tournament.federation = value
+        elif code == "042":
+            tournament.start = _header_date(value, "start", tournament.warnings)
+        elif code == "052":
+            tournament.end = _header_date(value, "end", tournament.warnings)
+        elif code == "092":
+            tournament.kind = value
+        elif code == "122":
+            tournament.time_control = value
+        elif code in ("XXR", "142") and _int(value):
+            tournament.declared_rounds = max(tournament.declared_rounds or 0, _int(value) or 0)
+        elif code == "132":
+            tournament.round_dates = [d for d in map(parse_date, line[91:].split()) if d]
+        elif code == "013" or code == "310":
+            # Team records (TRF16 013, TRF-2026 310): the team's name, then numbers.
+            match = re.match(r"\d{3}\s+(?:\d+\s+)?(.+?)(\s{2,}|$)", line)
+            tournament.teams.append(match.group(1) if match else line[4:].strip())
+    if not tournament.players and not problems:
+        raise TrfError("This is not a tournament report file: it has no player (001) lines.")
+    problems += _check_pairings(tournament.players)
+    if problems:
+        raise TrfError(problems)
+    if tournament.round_dates:
+        tournament.start = tournament.start or min(tournament.round_dates)
+        tournament.end = tournament.end or max(tournament.round_dates)
+    return tournament
+
+
+def _check_pairings(players: list[Player]) -> list[str]:
+    """Each game as both players' lines have it: the same opponents, results that agree."""
+    problems: list[str] = []
+    by_rank: dict[int, Player] = {}
+    for player in players:
+        other = by_rank.get(player.rank)
+        if other is not None:
+            problems.append(
+                f"Line {player.line}: starting rank {player.rank} is already "
+                f"{other.name}'s (line {other.line})."
+            )
+        else:
+            by_rank[player.rank] = player
+    if problems:
+        return problems
+    for player in players:
+        for mine in player.results:
+            if mine.opponent is None:
+                continue
+            where = f"Line {player.line}: {player.name}, round {mine.round}:"
+            if mine.opponent == player.rank:
+                problems.append(f"{where} paired with themselves.")
+                continue
+            opponent = by_rank.get(mine.opponent)
+            if opponent is None:
+                problems.append(f"{where} paired with {mine.opponent}, who has no player line.")
+                continue
+            theirs = opponent.result(mine.round)
+            if theirs is None or theirs.opponent != player.rank:
+                said = (
+                    "has no game in that round"
+                    if theirs is None or theirs.opponent is None
+                    else f"says they met {theirs.opponent}"
+                )
+                problems.append(
+                    f"{where} paired with {opponent.name}, but line {opponent.line} {said}."
+                )
+            elif opponent.rank < player.rank:
+                continue  # the game's checks are made from the opponent's line
+            elif theirs.code not in AGREES[mine.code]:
+                problems.append(
+                    f"{where} the result {mine.code!r} against {opponent.name} disagrees "
+                    f"with {theirs.code!r} on line {opponent.line}."
+                )
+            elif mine.colour != "-" and mine.colour == theirs.colour:
+                problems.append(
+                    f"{where} both {player.name} and {opponent.name} (line {opponent.line}) "
+                    f"have {'white' if mine.colour == 'w' else 'black'}."
+                )
+    return problems
+
+
+def _header_date(value: str, which: str, warnings: list[str]) -> dt.date | None:
+    day = parse_date(value)
+    if day is None and value:
+        warnings.append(f"Could not read the {which} date {value!r}.")
+    return day
+
+
+_DATEISH = re.compile(r"^\d{2,4}[/.-]\d{1,2}[/.-]\d{1,4}$|^(19|20)\d\d$")
+
+
+def _player(line: str, number: int, problems: list[str]) -> Player | None:
+    line = line.ljust(91)
+    rank = _int(line[4:8])
+    name = line[14:47].strip()
+    if rank is None or not name:
+        problems.append(f"Line {number}: a player line without a starting rank or name.")
+        return None
+    player = Player(
+        rank=rank,
+        name=name,
+        sex=line[9].strip().lower(),
+        title=TITLE_CODES.get(line[10:13].strip().upper(), line[10:13].strip().upper()),
+        rating=_int(line[48:52]) or None,
+        line=number,
+    )
+    # Federation, FIDE id and birth date: read as tokens, since files shift them a column.
+    tokens = line[53:80].split()
+    if tokens and re.fullmatch(r"[A-Za-z]{3}", tokens[0]):
+        player.federation = tokens.pop(0).upper()
+    if tokens and tokens[0].isdigit() and not (len(tokens) == 1 and _DATEISH.match(tokens[0])):
+        player.fide_id = tokens.pop(0).lstrip("0")
+    if tokens and _DATEISH.match(tokens[0]):
+        player.born = tokens.pop(0)
+    player.points = _float(line[80:85])
+    for index in range(max(0, (len(line.rstrip()) - 91 + 9) // 10)):
+        round_ = index + 1
+        slot = line[91 + 10 * index : 91 + 10 * index + 8].ljust(8)
+        opponent_text, colour, code = slot[0:4].strip(), slot[5].lower(), slot[7].upper()
+        where = f"Line {number}: {name}, round {round_}:"
+        if (
+            code not in CODES
+            or colour not in "wb- "
+            or (opponent_text and not opponent_text.isdigit())
+            or slot[4] != " "
+            or slot[6] != " "
+        ):
+            problems.append(f"{where} cannot read {slot!r} (opponent, colour, result).")
+            continue
+        opponent = int(opponent_text) if opponent_text else 0
+        if not opponent or code in BYE_ONLY_CODES:
+            if opponent and code == " ":
+                problems.append(
+                    f"{where} paired with {opponent} but no result: finish the round in "
+                    "the pairing program (or leave it out) before importing."
+                )
+                continue
+            player.results.append(RoundResult(round_, None, "-", code))
+        else:
+            player.results.append(RoundResult(round_, opponent, colour.strip() or "-", code))
+    return player

@@ -1,0 +1,44 @@
+// Follows a background re-rate: polls its JSON status and moves the progress bar.
+(function () {
+  "use strict";
+  var box = document.getElementById("run-progress");
+  if (!box || box.dataset.finished === "true") { return; }
+  var bar = box.querySelector(".progress-bar");
+  var meter = box.querySelector(".progress");
+  var BADGES = { done: "text-bg-success", failed: "text-bg-danger" };
+
+  function field(name) { return box.parentNode.querySelector("[data-field=" + name + "]"); }
+
+  function show(run) {
+    bar.style.width = run.progress + "%";
+    bar.textContent = run.progress + "%";
+    meter.setAttribute("aria-valuenow", run.progress);
+    field("message").textContent = run.message;
+    var badge = document.createElement("span");
+    badge.className = "badge " + (BADGES[run.status] || "text-bg-warning");
+    badge.textContent = run.status_display;
+    field("status").replaceChildren(badge);
+    field("events_rated").textContent = run.events_rated;
+    field("games_rated").textContent = run.games_rated;
+    if (run.seconds !== null) { field("seconds").textContent = run.seconds.toFixed(2); }
+    if (run.finished) {
+      bar.classList.remove("progress-bar-striped", "progress-bar-animated");
+      bar.classList.add(run.status === "failed" ? "bg-danger" : "bg-success");
+      field("waiting").classList.add("d-none");
+    }
+  }
+
+  function poll() {
+    fetch(box.dataset.statusUrl, { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) { throw new Error(response.status); }
+        return response.json();
+      })
+      .then(function (run) {
+        show(run);
+        if (!run.finished) { window.setTimeout(poll, 1000); }
+      })
+      .catch(function () { window.setTimeout(poll, 5000); });  // a blip: try again, slower
+  }
+  window.setTimeout(poll, 500);
+})();

@@ -1,0 +1,127 @@
+"""In a real browser: an officer corrects a result in the admin and the list changes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from ratings.models import Game, RatingRun, RatingState
+
+from ..factories import paid_up
+from .conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "correct-horse-42"
+
+
+def _log_in(page) -> None:  # type: ignore[no-untyped-def]
+    User.objects.create_superuser("ada", "ada@example.org", PASSWORD)
+    page.goto("/admin/login/?next=/admin/")
+    page.get_by_label("Username").fill("ada")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/admin/")
+
+
+def test_a_result_corrected_in_the_admin_changes_the_published_list(
+    page, rated_event, current_season, alice, bob
+):
+    paid_up(alice, current_season)
+    paid_up(bob, current_season)
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    game = event.games.get()
+    page.goto("/ratings/")
+    assert page.get_by_role("row", name=re.compile("Alice Archer.*1516")).is_visible()
+
+    _log_in(page)
+    page.goto(f"/admin/ratings/game/{game.pk}/change/")
+    page.get_by_label("Result").select_option("0-1")
+    screenshot(page, "admin-game-desktop")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url("**/admin/ratings/game/")
+    assert page.get_by_text("Ratings re-rated: 1 event,").is_visible()
+    screenshot(page, "admin-after-correction-desktop")
+
+    page.goto("/ratings/")
+    assert page.get_by_role("row", name=re.compile("Alice Archer.*1484")).is_visible()
+    assert page.get_by_role("row", name=re.compile("Bob Brown.*1516")).is_visible()
+    assert RatingState.objects.get(member=alice).display == "1484"
+
+
+def test_the_history_of_a_corrected_game_shows_who_changed_what(page, rated_event, alice, bob):
+    game = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)]).games.get()
+    _log_in(page)
+    page.goto(f"/admin/ratings/game/{game.pk}/change/")
+    page.get_by_label("Result").select_option("1/2-1/2")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_url("**/admin/ratings/game/")
+    page.goto(f"/admin/ratings/game/{game.pk}/history/")
+    changes = page.locator("#change-history tbody tr").first
+    assert "ada" in changes.inner_text()
+    assert re.search(r"Result:\s*1-0\s*→\s*1/2-1/2", changes.inner_text())
+    screenshot(page, "admin-history-desktop")
+
+
+def test_the_admin_is_usable_on_a_phone(phone_page, rated_event, alice, bob):
+    game = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)]).games.get()
+    _log_in(phone_page)
+    phone_page.goto(f"/admin/ratings/game/{game.pk}/change/")
+    phone_page.get_by_label("Result").select_option("0-1")
+    phone_page.get_by_role("button", name="Save", exact=True).click()
+    phone_page.wait_for_url("**/admin/ratings/game/")
+    assert phone_page.get_by_text("Ratings re-rated: 1 event,").is_visible()
+    screenshot(phone_page, "admin-after-correction-phone")
+    phone_page.goto(f"/admin/ratings/game/{game.pk}/history/")
+    screenshot(phone_page, "admin-history-phone")
+
+
+def test_the_progress_page_follows_a_background_run_to_the_end(page, phone_page, officer):
+    run = RatingRun.objects.create(
+        reason="Rating system set to ecf-2020",
+        system="ecf-2020",
+        status=RatingRun.Status.RUNNING,
+        progress=40,
+        message="Rated 120 of 300 periods",
+    )
+    for browser_page, name in ((phone_page, "phone"), (page, "desktop")):
+        browser_page.context.add_cookies([_session_cookie(officer, browser_page)])
+        browser_page.goto(f"/officer/runs/{run.pk}/")
+        bar = browser_page.get_by_role("progressbar")
+        assert bar.get_attribute("aria-valuenow") == "40"
+        assert browser_page.get_by_text("Rated 120 of 300 periods").is_visible()
+        screenshot(browser_page, f"run-progress-{name}")
+    RatingRun.objects.filter(pk=run.pk).update(
+        status=RatingRun.Status.DONE, progress=100, message="", events_rated=300, seconds=7.5
+    )
+    bar = page.get_by_role("progressbar")
+    page.wait_for_function(
+        "document.querySelector('[role=progressbar]').getAttribute('aria-valuenow') == '100'"
+    )
+    assert page.get_by_text("Done", exact=True).is_visible()
+    assert page.locator("[data-field=events_rated]").inner_text() == "300"
+    assert bar.get_attribute("aria-valuenow") == "100"
+    page.wait_for_timeout(800)  # Bootstrap animates the bar's width
+    screenshot(page, "run-progress-done-desktop")
+    phone_page.goto("/officer/runs/")
+    screenshot(phone_page, "runs-phone")
+    page.goto("/officer/runs/")
+    screenshot(page, "runs-desktop")
+
+
+def _session_cookie(user, browser_page):  # type: ignore[no-untyped-def]
+    """Log ``user`` in without the login form: a session cookie for the live server."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    url = browser_page.url if browser_page.url.startswith("http") else None
+    base = url or browser_page.context._impl_obj._options.get("baseURL")
+    return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}

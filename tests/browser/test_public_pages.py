@@ -1,0 +1,105 @@
+"""The public pages in Chromium: the list sorts, filters and searches; a member's chart draws."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from ratings.models import Game
+
+from ..factories import MemberFactory, paid_up
+from .conftest import SCREENSHOTS, screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def club_history(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+    """A small club's autumn: four regulars, two juniors and a member in arrears."""
+    year = dt.date.today().year
+    junior = MemberFactory(name="Jun Junior", born=dt.date(year - 14, 5, 5), region="North")
+    young = MemberFactory(name="Yara Young", gender="F", born=dt.date(year - 11, 2, 2))
+    unpaid = MemberFactory(name="Una Unpaid", region="South")
+    for member in (alice, bob, carol, dave, junior, young):
+        paid_up(member, current_season)
+    players = [alice, bob, carol, dave, junior, young, unpaid]
+    results = [Game.Result.WHITE_WIN, Game.Result.DRAW, Game.Result.BLACK_WIN]
+    for week in range(4):
+        day = dt.date(year, 9, 1) + dt.timedelta(weeks=week)
+        games = [
+            (1, players[i], players[(i + week + 1) % 7], results[(i + week) % 3 if i else 0])
+            for i in range(0, 6, 2)
+        ]
+        rated_event(games, date=day, name=f"Club night {week + 1}")
+    return players
+
+
+def test_a_member_sorts_filters_and_searches_the_list_then_opens_a_member(page, club_history):
+    page.goto("/ratings/")
+    assert page.get_by_role("heading", name="Rating list").is_visible()
+    assert page.get_by_text("Una Unpaid").count() == 0
+    screenshot(page, "public-list-desktop")
+
+    page.get_by_role("link", name="Name").click()
+    page.wait_for_url("**sort=name**")
+    names = page.locator("table.rating-list tbody tr td:nth-child(2)").all_inner_texts()
+    assert names == sorted(names)
+
+    page.get_by_label("Women only").check()
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_url("**women=on**")
+    names = page.locator("table.rating-list tbody tr td:nth-child(2)").all_inner_texts()
+    assert set(names) == {"Alice Archer", "Carol Chen", "Yara Young"}
+
+    page.get_by_role("link", name="Clear").click()
+    page.get_by_label("Name").fill("jun")
+    page.get_by_role("button", name="Show").click()
+    page.wait_for_url("**name=jun**")
+    page.get_by_role("link", name="Jun Junior").click()
+    page.wait_for_url("**/members/**")
+    assert page.get_by_role("heading", name="Jun Junior").is_visible()
+    chart = page.locator("svg.rating-chart")
+    assert chart.is_visible()
+    assert chart.locator("circle.point").count() >= 2
+    assert "Rating history of Jun Junior" in chart.locator("title").first.text_content()
+    screenshot(page, "public-member-desktop")
+
+
+def test_the_public_pages_read_on_a_phone(phone_page, club_history):
+    phone_page.goto("/")
+    screenshot(phone_page, "public-home-phone")
+    phone_page.goto("/ratings/")
+    screenshot(phone_page, "public-list-phone")
+    width = phone_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390  # nothing sticks out sideways
+    phone_page.goto(f"/members/{club_history[0].member_number}/")
+    assert phone_page.locator("svg.rating-chart circle.point").count() >= 2
+    screenshot(phone_page, "public-member-phone")
+    phone_page.goto("/reports/under-16/")
+    screenshot(phone_page, "public-report-phone")
+    phone_page.goto("/calculator/")
+    phone_page.get_by_role("button", name="Add a game").click()
+    assert phone_page.locator(".game-row").count() == 4  # added in place, no reload
+    phone_page.locator("#id_p-member").select_option(index=1)
+    phone_page.locator("#id_g-0-rating").fill("1600")
+    phone_page.locator("#id_g-0-result").select_option("1")
+    phone_page.get_by_role("button", name="Work it out").click()
+    assert phone_page.locator(".outcome").is_visible()
+    screenshot(phone_page, "public-calculator-phone")
+
+
+def test_the_list_the_member_page_and_a_report_print_cleanly(page, club_history):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for name, url in (
+        ("list", "/ratings/"),
+        ("member", f"/members/{club_history[0].member_number}/"),
+        ("report", "/reports/top/"),
+    ):
+        page.goto(url)
+        page.emulate_media(media="print")
+        assert not page.locator("nav.navbar").is_visible()
+        assert not page.locator("form.filters").is_visible()
+        page.pdf(path=str(SCREENSHOTS / f"public-{name}-print.pdf"), format="A4")
+        page.emulate_media(media="screen")
+    screenshot(page, "public-report-desktop")

@@ -1,0 +1,70 @@
+"""The shared plumbing in ratings.engine.base: the fast state copy and exact rounding."""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError, replace
+from datetime import date
+from typing import Any
+
+import pytest
+
+from ratings.engine.base import (
+    STATE_FIELDS,
+    PlayerState,
+    round_half_up,
+    state_copier,
+    with_changes,
+)
+
+FULL = PlayerState(
+    id="ann", rating=1.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
+    title="WCM", status="confirmed", avg_opp=3.0, score=4.0, category="partial",
+    points=5.0, last_played=date(2023, 1, 2), rapid_rating=6.0,
+)  # fmt: skip
+
+
+def test_the_probe_state_sets_every_field() -> None:
+    assert {name for name in STATE_FIELDS if getattr(FULL, name) is None} == set()
+
+
+@pytest.mark.parametrize(
+    "names",
+    [(), ("rating", "games"), ("status", "rating", "games", "avg_opp", "score"), STATE_FIELDS],
+)
+def test_a_state_copier_is_dataclasses_replace(names: tuple[str, ...]) -> None:
+    values: list[Any] = [f"v{i}" for i in range(len(names))]
+    changes: dict[str, Any] = dict(zip(names, values, strict=True))
+    copied = state_copier(*names)(FULL, *values)
+    assert type(copied) is PlayerState
+    assert copied == replace(FULL, **changes)
+    assert hash(copied) == hash(replace(FULL, **changes))
+    assert state_copier(*names).__name__ == "copy"  # generated, not the fallback
+    with pytest.raises(FrozenInstanceError):
+        copied.rating = 9.0  # type: ignore[misc]
+
+
+def test_with_changes_is_dataclasses_replace() -> None:
+    assert with_changes(FULL) == FULL
+    assert with_changes(FULL, games=9, rating=None) == replace(FULL, games=9, rating=None)
+    with pytest.raises(TypeError):
+        with_changes(FULL, bogus=1)
+    with pytest.raises(TypeError):
+        state_copier("rating", "rating")
+
+
+@pytest.mark.parametrize(
+    ("value", "ndigits", "expected"),
+    [
+        (2.5, 0, 3.0),
+        (-2.5, 0, -3.0),
+        (0.5, 0, 1.0),
+        (2.675, 2, 2.68),  # the float is 2.67499999...; its repr is 2.675
+        (1011.4999999999999, 0, 1011.0),  # noise from arithmetic is not absorbed
+        (1234.5, -1, 1230.0),
+        (2.0**60, 0, 2.0**60),
+    ],
+)
+def test_round_half_up_does_what_its_docstring_says(
+    value: float, ndigits: int, expected: float
+) -> None:
+    assert round_half_up(value, ndigits) == expected

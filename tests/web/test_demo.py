@@ -1,0 +1,123 @@
+"""load_demo: a believable club to look at, rated through the services, loaded once."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingRun
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo() -> str:
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def arrears() -> list[Member]:
+    today = timezone.localdate()
+    members = Member.objects.active().with_financial(today).filter(is_guest=False)
+    return [m for m in members if not m.is_financial and m.subscriptions.exists()]
+
+
+def test_the_demo_club_has_sixty_members_and_some_guests(demo):
+    assert Member.objects.filter(is_guest=False).count() >= 60
+    assert Member.objects.filter(is_guest=True).count() >= 3
+    assert ClubSettings.load().name == "Riverside Chess Club"
+
+
+def test_several_demo_members_are_in_arrears(demo):
+    assert len(arrears()) >= 5
+
+
+def test_the_published_list_has_the_financial_members_and_no_one_else(demo):
+    published = set(Member.objects.published())
+    assert len(published) >= 50
+    assert not published & set(arrears())
+    assert not any(m.is_guest for m in published)
+
+
+def test_the_demo_has_juniors_women_and_titled_players(demo):
+    today = timezone.localdate()
+    ages = [m.age_on(today) for m in Member.objects.exclude(born=None)]
+    assert sum(age < 18 for age in ages) >= 8
+    assert Member.objects.filter(gender="F").count() >= 10
+    assert Member.objects.exclude(title="").exclude(fide_id="").count() >= 2
+
+
+def test_every_complete_rated_demo_event_is_rated_in_one_run(demo):
+    rated = Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
+    assert rated.count() >= 10
+    assert not rated.filter(rating_changes__isnull=True).exists()
+    assert RatingRun.objects.count() == 1
+
+
+def test_the_demo_has_every_kind_of_event_byes_forfeits_and_an_unrated_rapid(demo):
+    kinds = set(Event.objects.values_list("kind", flat=True))
+    assert {"club-night", "swiss", "round-robin", "match"} <= kinds
+    results = set(Game.objects.values_list("result", flat=True))
+    assert Game.Result.BYE in results
+    assert results & {Game.Result.WHITE_FORFEIT_WIN, Game.Result.BLACK_FORFEIT_WIN}
+    assert Event.objects.filter(rated=False, status=Event.Status.COMPLETE).exists()
+
+
+def test_one_demo_event_is_left_for_the_officer_to_finish(demo):
+    draft = Event.objects.get(status=Event.Status.DRAFT)
+    assert draft.games.exists()
+    assert draft.games.order_by("-round").first().round < draft.rounds
+    assert not RatingChange.objects.filter(event=draft).exists()
+
+
+def test_ratings_spread_out_from_the_start_rating(demo):
+    ratings = [
+        m.rating_state.rating for m in Member.objects.published().select_related("rating_state")
+    ]
+    assert max(ratings) - min(ratings) > 600
+
+
+def test_the_demo_officer_is_an_officer_and_staff_but_not_a_superuser(demo):
+    officer = User.objects.get(username="officer")
+    assert officer.check_password("officer-demo-2026")
+    assert officer.has_perm("ratings.officer")
+    assert officer.has_perm("ratings.change_game")
+    assert officer.is_staff and not officer.is_superuser
+    assert "officer / officer-demo-2026" in demo
+
+
+def test_the_demo_admin_is_a_superuser(demo):
+    assert User.objects.get(username="admin").is_superuser
+    assert "admin / admin-demo-2026" in demo
+
+
+def test_load_demo_if_empty_does_nothing_the_second_time_but_print_the_logins(demo):
+    members, games = Member.objects.count(), Game.objects.count()
+    out = io.StringIO()
+    call_command("load_demo", "--if-empty", stdout=out)
+    assert (Member.objects.count(), Game.objects.count()) == (members, games)
+    assert "officer / officer-demo-2026" in out.getvalue()
+
+
+def test_load_demo_refuses_a_database_with_members(demo):
+    with pytest.raises(CommandError, match="already has members"):
+        call_command("load_demo", stdout=io.StringIO())
+
+
+def test_the_demo_is_the_same_club_every_time(demo):
+    first = list(Game.objects.order_by("pk").values_list("white__name", "black__name", "result"))
+    Event.objects.all().delete()
+    Member.objects.all().delete()
+    call_command("load_demo", stdout=io.StringIO())
+    again = list(Game.objects.order_by("pk").values_list("white__name", "black__name", "result"))
+    assert again == first
+
+
+def test_the_demo_club_can_be_loaded_on_a_period_system():
+    call_command("load_demo", "--system", "ecf-2020", stdout=io.StringIO())
+    assert RatingChange.objects.exists()

@@ -1,0 +1,222 @@
+"""Importing a pairing program's TRF file: upload, preview with matches, confirm."""
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import F, Max, Min
+from django.urls import reverse
+
+from ratings import services
+from ratings.models import Event, Game, Member, RatingChange
+
+from ..conftest import SHARED
+from ..factories import MemberFactory
+
+pytestmark = pytest.mark.django_db
+
+TRF = SHARED / "data/trf"
+GROS = TRF / "gros-open-2010.trf"
+TWO_SMITHS = (
+    b"012 Smiths\n"
+    b"001    1      Smith, John                       1500                 0.0    1     2 w =\n"
+    b"001    2      SMITH JOHN                        1400                 0.0    2     1 b =\n"
+)
+
+
+def upload(client, path=GROS, name="gros.trf"):
+    data = path.read_bytes() if hasattr(path, "read_bytes") else path
+    return client.post(reverse("ratings:officer-import"), {"file": SimpleUploadedFile(name, data)})
+
+
+def confirm(client, **choices):
+    preview = client.get(reverse("ratings:officer-import-preview"))
+    form = preview.context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    for field in ("start_date", "end_date"):  # a file may have no dates: the officer types them
+        if data[field] is None:
+            data[field] = "2026-01-10"
+    data["rated"] = "on"
+    data.update(choices)
+    return client.post(reverse("ratings:officer-import-preview"), data)
+
+
+def test_an_uploaded_file_is_previewed_before_anything_is_saved(officer_client):
+    response = upload(officer_client)
+    assert response["Location"] == reverse("ratings:officer-import-preview")
+    preview = officer_client.get(response["Location"])
+    assert "52 players, 9 rounds" in preview.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_players_are_matched_by_fide_id_then_by_name(officer_client):
+    by_id = MemberFactory(name="Azer Mirzoev", fide_id="13400304")
+    by_name = MemberFactory(name="Argandona Riveiro Inigo")
+    upload(officer_client)
+    form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
+    assert form["p1"].value() == str(by_id.pk)
+    assert form["p2"].value() == str(by_name.pk)
+    assert form["p3"].value() == "new"
+
+
+def test_confirming_creates_the_event_entries_and_games_at_once(officer_client):
+    mirzoev = MemberFactory(name="Azer Mirzoev", fide_id="13400304")
+    upload(officer_client)
+    response = confirm(officer_client, p52="guest")
+    event = Event.objects.get()
+    assert response["Location"] == reverse("ratings:officer-event", args=[event.pk])
+    assert (event.name, event.rounds, event.entries.count()) == (
+        "XX Open Internacional de Gros",
+        9,
+        52,
+    )
+    assert Member.objects.count() == 52
+    assert event.games.filter(white=mirzoev, round=1).get().result == "1-0"
+    assert event.games.filter(result=Game.Result.WHITE_FORFEIT_WIN).count() == 1
+    assert event.games.filter(result=Game.Result.HALF_BYE).count() == 16
+    assert Member.objects.filter(is_guest=True).count() == 1
+
+
+def test_two_players_of_the_file_cannot_be_the_same_member(officer_client):
+    # Both players' names are this member's (in another order): no FIDE ids to tell them apart.
+    MemberFactory(name="John Smith")
+    upload(officer_client, TWO_SMITHS, name="smiths.trf")
+    form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
+    assert form["p1"].value() == form["p2"].value() != "new"
+    response = confirm(officer_client)
+    assert "Two players in the file are this member." in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_a_file_that_is_not_a_tournament_report_is_refused(officer_client):
+    response = upload(officer_client, b"hello, world\n", name="notes.txt")
+    assert "it has no player (001) lines" in response.content.decode()
+
+
+# -- every real file, imported ----------------------------------------------------------
+
+
+def played_in_text(path) -> tuple[int, int, int]:
+    """Players, rated games and unrated games, counted from the file's text.
+
+    A game appears on both players' lines: an opponent's number, a colour, and 1, = or 0
+    (rated) or W, D or L (scored, not rated); so each is counted twice.
+    """
+    players = rated = unrated = 0
+    for line in path.read_bytes().decode("latin-1").splitlines():
+        if not line.startswith("001"):
+            continue
+        players += 1
+        for opponent, code in re.findall(
+            r"(?<=\s)(\d{1,4}) [wWbB-] ([10=WDL])(?=\s|$)", line[91:]
+        ):
+            if int(opponent):
+                if code in "10=":
+                    rated += 1
+                else:
+                    unrated += 1
+    assert rated % 2 == 0 and unrated % 2 == 0, "each game is on two lines"
+    return players, rated // 2, unrated // 2
+
+
+@pytest.mark.parametrize("path", sorted(TRF.glob("*.trf")), ids=lambda p: p.name)
+def test_every_shared_file_imports_with_its_players_and_rated_games(officer_client, path):
+    players, rated, unrated = played_in_text(path)
+    assert upload(officer_client, path, name=path.name).status_code == 302
+    response = confirm(officer_client)
+    assert response.status_code == 302, response.context["form"].errors
+    event = Event.objects.get()
+    assert event.entries.count() == Member.objects.count() == players
+    games = event.games.all()
+    assert games.filter(result__in=Game.PLAYED, black__isnull=False).count() == rated
+    assert games.filter(result__in=Game.UNRATED).count() == unrated
+    assert not games.filter(white=F("black")).exists()
+    assert not games.filter(result__in=Game.BYES, black__isnull=False).exists()
+    assert not games.exclude(result__in=Game.BYES).filter(black__isnull=True).exists()
+    rounds = games.aggregate(low=Min("round"), high=Max("round"))
+    assert 1 <= rounds["low"] <= rounds["high"] <= event.rounds
+    # Nobody has two records in one round.
+    seen = [(g.round, p) for g in games for p in (g.white_id, g.black_id) if p is not None]
+    assert len(seen) == len(set(seen))
+    # Rated, the engine gets exactly the played games.
+    run = services.event_complete(event=event)
+    assert run is not None and run.games_rated == rated
+    assert sum(RatingChange.objects.filter(event=event).values_list("played", flat=True)) == (
+        2 * rated
+    )
+
+
+def test_the_shared_folder_holds_the_files():
+    assert len(list(TRF.glob("*.trf"))) == 5
+
+
+def test_a_file_whose_lines_disagree_is_refused_naming_the_line_and_nothing_is_saved(
+    officer_client,
+):
+    text = GROS.read_bytes().replace(b"    26 w 1", b"    26 w =", 1)
+    response = upload(officer_client, text)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Line 14: Mirzoev Azer, round 1: the result &#x27;=&#x27;" in page
+    assert "officer-trf-import" not in officer_client.session
+    assert not Event.objects.exists() and not Member.objects.exists()
+
+
+# -- matching players to members, and importing again -----------------------------------
+
+
+def preview_choices(client) -> dict[str, str]:
+    form = client.get(reverse("ratings:officer-import-preview")).context["form"]
+    return {name: form[name].value() for name in form.fields if name.startswith("p")}
+
+
+@pytest.mark.parametrize(
+    "name", ["Mirzoev Azer", "Azer Mirzoev", "MIRZOEV, Azer", "mirzoev  azer"]
+)
+def test_names_match_whatever_their_order_and_case(officer_client, name):
+    member = MemberFactory(name=name)
+    upload(officer_client)
+    assert preview_choices(officer_client)["p1"] == str(member.pk)
+
+
+def test_a_member_with_another_fide_id_is_another_person(officer_client):
+    MemberFactory(name="Mirzoev Azer", fide_id="99999999")
+    upload(officer_client)
+    assert preview_choices(officer_client)["p1"] == "new"
+
+
+def test_a_fide_id_match_wins_over_a_name_match(officer_client):
+    by_id = MemberFactory(name="A. Mirzoev", fide_id="13400304")
+    MemberFactory(name="Mirzoev Azer")
+    upload(officer_client)
+    assert preview_choices(officer_client)["p1"] == str(by_id.pk)
+
+
+def test_merged_members_are_not_matched(officer_client):
+    target = MemberFactory(name="Azer Mirzoev")
+    MemberFactory(name="Someone", fide_id="13400304", merged_into=target)
+    upload(officer_client)
+    assert preview_choices(officer_client)["p1"] == str(target.pk)
+
+
+@pytest.mark.parametrize(
+    "path", [GROS, TRF / "lichess-swiss-2020-05.trf"], ids=["fide-ids", "names-only"]
+)
+def test_importing_a_file_again_matches_every_player_and_creates_no_one(officer_client, path):
+    upload(officer_client, path)
+    confirm(officer_client, p2="guest")
+    members = set(Member.objects.values_list("pk", "name", "is_guest"))
+    upload(officer_client, path)
+    choices = preview_choices(officer_client)
+    assert "new" not in choices.values() and "guest" not in choices.values()
+    assert len(set(choices.values())) == len(choices) == len(members)
+    # The same event again would record its games twice: refused, nothing saved.
+    response = confirm(officer_client)
+    assert response.status_code == 200
+    assert "is already recorded" in response.content.decode()
+    assert Event.objects.count() == 1
+    # Under another name (say, a second section) it imports, with the same members.
+    response = confirm(officer_client, name="Second section")
+    assert response.status_code == 302
+    assert Event.objects.count() == 2
+    assert set(Member.objects.values_list("pk", "name", "is_guest")) == members

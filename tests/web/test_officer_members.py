@@ -1,0 +1,128 @@
+"""Members: a searchable list, add and edit, subscriptions and financial status."""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Member, Subscription
+
+from ..factories import MemberFactory, SeasonFactory, paid_up
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_member_list_finds_members_by_name_or_number(officer_client, alice, bob):
+    url = reverse("ratings:officer-members")
+    by_name = officer_client.get(url, {"q": "archer"}).context["table"]
+    by_number = officer_client.get(url, {"q": "b2"}).context["table"]
+    assert [row.record.name for row in by_name.rows] == ["Alice Archer"]
+    assert [row.record.name for row in by_number.rows] == ["Bob Brown"]
+
+
+def test_the_member_list_is_in_name_order_and_sorts_by_rating_strongest_first(
+    officer_client, rated_event, alice, bob
+):
+    rated_event([(1, bob, alice, "1-0")])
+    MemberFactory(name="Aaron Newcomer")  # not rated yet: last by rating
+    url = reverse("ratings:officer-members")
+    by_name = officer_client.get(url).context["table"]
+    by_rating = officer_client.get(url, {"sort": "rating"}).context["table"]
+    assert [row.record.name for row in by_name.rows] == [
+        "Aaron Newcomer",
+        "Alice Archer",
+        "Bob Brown",
+    ]
+    assert [row.record.name for row in by_rating.rows] == [
+        "Bob Brown",
+        "Alice Archer",
+        "Aaron Newcomer",
+    ]
+
+
+def test_the_member_list_shows_fifty_members_a_page(officer_client):
+    for _ in range(51):
+        MemberFactory()
+    url = reverse("ratings:officer-members")
+    assert len(officer_client.get(url).context["table"].page.object_list) == 50
+    assert len(officer_client.get(url, {"page": 2}).context["table"].page.object_list) == 1
+
+
+def test_a_name_in_the_member_list_opens_the_members_record(officer_client, alice):
+    page = officer_client.get(reverse("ratings:officer-members")).content.decode()
+    assert f'href="{reverse("ratings:officer-member", args=[alice.pk])}"' in page
+
+
+def test_a_search_keeps_the_lists_order(officer_client, alice):
+    url = reverse("ratings:officer-members")
+    page = officer_client.get(url, {"sort": "rating"}).content.decode()
+    assert '<input type="hidden" name="sort" value="rating">' in page
+
+
+def test_the_member_list_shows_who_is_in_arrears_today(officer_client, alice, bob, current_season):
+    paid_up(alice, current_season)
+    page = officer_client.get(reverse("ratings:officer-members")).content.decode()
+    assert page.count("Financial") == 1
+    assert page.count("In arrears") == 1
+
+
+def test_the_member_list_runs_a_fixed_number_of_queries(
+    officer_client, django_assert_max_num_queries
+):
+    for _ in range(30):
+        MemberFactory()
+    with django_assert_max_num_queries(12):
+        officer_client.get(reverse("ratings:officer-members"))
+
+
+def test_an_officer_adds_a_member(officer_client):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": "Erin Evans", "member_number": "E5", "initial_games": 0},
+    )
+    erin = Member.objects.get(member_number="E5")
+    assert response["Location"] == reverse("ratings:officer-member", args=[erin.pk])
+
+
+def test_a_member_number_in_use_is_refused_beside_the_field(officer_client, alice):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": "Another", "member_number": "A1", "initial_games": 0},
+    )
+    assert response.context["form"].errors["member_number"]
+    assert Member.objects.count() == 1
+
+
+def test_an_officer_edits_a_member(officer_client, alice):
+    officer_client.post(
+        reverse("ratings:officer-member", args=[alice.pk]),
+        {
+            "member-name": "Alice Archer-Smith",
+            "member-member_number": "A1",
+            "member-initial_games": 0,
+        },
+    )
+    alice.refresh_from_db()
+    assert alice.name == "Alice Archer-Smith"
+
+
+def test_recording_a_paid_season_makes_the_member_financial(officer_client, alice, current_season):
+    page = officer_client.get(reverse("ratings:officer-member", args=[alice.pk]))
+    assert "In arrears" in page.content.decode()
+    officer_client.post(
+        reverse("ratings:officer-member-subscribe", args=[alice.pk]),
+        {"season": current_season.pk, "paid_on": "2026-01-05", "amount": "40"},
+    )
+    page = officer_client.get(reverse("ratings:officer-member", args=[alice.pk]))
+    assert "Financial" in page.content.decode()
+
+
+def test_a_season_paid_twice_is_refused(officer_client, alice):
+    season = SeasonFactory(name="2025", start=dt.date(2025, 1, 1), end=dt.date(2025, 12, 31))
+    paid_up(alice, season)
+    response = officer_client.post(
+        reverse("ratings:officer-member-subscribe", args=[alice.pk]),
+        {"season": season.pk, "paid_on": "2025-02-01"},
+    )
+    assert "Alice Archer has already paid for 2025." in response.content.decode()
+    assert Subscription.objects.count() == 1

@@ -1,0 +1,197 @@
+"""Entering results: a page per round, a pasted round, a round robin's grid."""
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Event, Game, RatingChange
+
+from ..factories import EventFactory, MemberFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club_night(alice, bob, carol, dave):
+    event = EventFactory(name="Club night", rounds=3, kind=Event.Kind.SWISS)
+    for member in (alice, bob, carol, dave):
+        event.entries.create(member=member)
+    return event
+
+
+def _round(rows, total=None):
+    data = {"g-TOTAL_FORMS": str(total or len(rows)), "g-INITIAL_FORMS": "0"}
+    for i, (white, black, result) in enumerate(rows):
+        data[f"g-{i}-white"] = white.pk if white else ""
+        data[f"g-{i}-black"] = black.pk if black else ""
+        data[f"g-{i}-result"] = result
+    return data
+
+
+def _post_round(client, event, number, rows):
+    url = reverse("ratings:officer-round", args=[event.pk, number])
+    return client.post(url, _round(rows))
+
+
+def test_a_round_saves_its_games_and_the_next_rounds_page_follows(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    response = _post_round(
+        officer_client, club_night, 1, [(alice, bob, "1-0"), (carol, dave, "1/2-1/2")]
+    )
+    assert response["Location"] == reverse("ratings:officer-round", args=[club_night.pk, 2])
+    assert set(club_night.games.values_list("round", "white__name", "result")) == {
+        (1, "Alice Archer", "1-0"),
+        (1, "Carol Chen", "1/2-1/2"),
+    }
+
+
+def test_saving_a_round_again_replaces_its_games(officer_client, club_night, alice, bob):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    _post_round(officer_client, club_night, 1, [(alice, bob, "0-1")])
+    assert list(club_night.games.values_list("result", flat=True)) == ["0-1"]
+
+
+def test_a_player_paired_with_themselves_is_refused_beside_the_field(
+    officer_client, club_night, alice
+):
+    response = _post_round(officer_client, club_night, 1, [(alice, alice, "1-0")])
+    assert response.status_code == 200
+    assert "A player cannot play themselves." in response.content.decode()
+    assert not club_night.games.exists()
+
+
+def test_a_player_paired_twice_in_a_round_is_refused(
+    officer_client, club_night, alice, bob, carol
+):
+    response = _post_round(
+        officer_client, club_night, 1, [(alice, bob, "1-0"), (carol, alice, "0-1")]
+    )
+    assert "Alice Archer is already paired on board 1." in response.content.decode()
+    assert not club_night.games.exists()
+
+
+def test_a_result_other_than_the_allowed_ones_is_refused(officer_client, club_night, alice, bob):
+    response = _post_round(officer_client, club_night, 1, [(alice, bob, "2-0")])
+    assert "Not a result. Allowed: 1-0, ½-½, 0-1" in response.content.decode()
+    assert not club_night.games.exists()
+
+
+def test_a_game_for_a_player_not_in_the_event_is_refused(officer_client, club_night, alice):
+    stranger = MemberFactory(name="Stranger")
+    response = _post_round(officer_client, club_night, 1, [(alice, stranger, "1-0")])
+    assert "That player is not in this event." in response.content.decode()
+    assert not club_night.games.exists()
+
+
+def test_a_round_beyond_the_events_rounds_has_no_page(officer_client, club_night):
+    url = reverse("ratings:officer-round", args=[club_night.pk, 4])
+    assert officer_client.get(url).status_code == 404
+
+
+def test_a_bye_is_recorded_with_one_player(officer_client, club_night, alice, bob, carol):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0"), (carol, None, "bye")])
+    bye = club_night.games.get(white=carol)
+    assert (bye.black, bye.result) == (None, "bye")
+
+
+def test_a_bye_with_two_players_is_refused(officer_client, club_night, alice, bob):
+    response = _post_round(officer_client, club_night, 1, [(alice, bob, "half-bye")])
+    assert "A bye has one player only" in response.content.decode()
+
+
+def test_byes_and_forfeits_are_recorded_and_not_rated(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "+/-"), (carol, dave, "1-0")])
+    _post_round(officer_client, club_night, 2, [(alice, None, "bye"), (bob, carol, "0-1")])
+    officer_client.post(reverse("ratings:officer-event-complete", args=[club_night.pk]))
+    assert club_night.games.count() == 4
+    assert not RatingChange.objects.filter(event=club_night, member=alice).exists()
+    assert RatingChange.objects.get(event=club_night, member=bob).played == 1
+    assert RatingChange.objects.get(event=club_night, member=carol).played == 2
+
+
+def test_a_round_robin_round_page_offers_the_schedules_pairings(officer_client, alice, bob):
+    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=1)
+    event.entries.create(member=alice)
+    event.entries.create(member=bob)
+    response = officer_client.get(reverse("ratings:officer-round", args=[event.pk, 1]))
+    form = response.context["formset"].forms[0]
+    assert {form.initial["white"], form.initial["black"]} == {alice.pk, bob.pk}
+
+
+def test_saving_a_result_of_a_rated_event_re_rates_it(officer_client, rated_event, alice, bob):
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    page = officer_client.get(reverse("ratings:officer-round", args=[event.pk, 1]))
+    assert "saving re-rates 1 event" in page.content.decode()
+    _post_round(officer_client, event, 1, [(alice, bob, "0-1")])
+    assert RatingChange.objects.get(event=event, member=bob).after > 1500
+
+
+# -- a pasted round ---------------------------------------------------------------------
+
+
+def _paste(client, event, text, number=1, **extra):
+    url = reverse("ratings:officer-round-paste", args=[event.pk])
+    return client.post(url, {"round": number, "text": text, **extra})
+
+
+def test_a_pasted_round_is_previewed_before_anything_is_saved(officer_client, club_night):
+    response = _paste(officer_client, club_night, "A1 - Bob Brown 1-0\nCarol Chen - D4 ½-½")
+    assert [(p.white.name, p.black.name, p.result) for p in response.context["preview"]] == [
+        ("Alice Archer", "Bob Brown", "1-0"),
+        ("Carol Chen", "Dave Dunn", "1/2-1/2"),
+    ]
+    assert not club_night.games.exists()
+
+
+def test_saving_a_pasted_round_records_its_games(officer_client, club_night):
+    _paste(officer_client, club_night, "A1 - B2 0-1\nC3 bye", number=2, save="1")
+    assert set(club_night.games.values_list("round", "white__member_number", "result")) == {
+        (2, "A1", "0-1"),
+        (2, "C3", "bye"),
+    }
+
+
+def test_a_pasted_line_with_an_unknown_result_says_which_line(officer_client, club_night):
+    response = _paste(officer_client, club_night, "A1 - B2 1-0\nC3 - D4 3-1", save="1")
+    assert "Line 2: “3-1” is not a result." in response.content.decode()
+    assert not club_night.games.exists()
+
+
+def test_a_pasted_player_not_in_the_event_is_refused(officer_client, club_night):
+    MemberFactory(member_number="Z9", name="Zed Zulu")
+    response = _paste(officer_client, club_night, "A1 - Z9 1-0", save="1")
+    assert "Line 1: “Z9” is not in this event." in response.content.decode()
+    assert not club_night.games.exists()
+
+
+def test_a_pasted_round_beyond_the_events_rounds_is_refused(officer_client, club_night):
+    response = _paste(officer_client, club_night, "A1 - B2 1-0", number=4, save="1")
+    assert "This event has 3 rounds." in response.content.decode()
+    assert not club_night.games.exists()
+
+
+# -- a round robin's grid ---------------------------------------------------------------
+
+
+def test_a_round_robin_filled_in_as_a_grid_gets_rounds_and_colours(
+    officer_client, alice, bob, carol, dave
+):
+    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=3)
+    players = [alice, bob, carol, dave]
+    for member in players:
+        event.entries.create(member=member)
+    data = {}
+    for i, row in enumerate(players):
+        for col in players[i + 1 :]:
+            data[f"g_{row.pk}_{col.pk}"] = "1"  # the row player won every game
+    data[f"g_{carol.pk}_{dave.pk}"] = "-"  # Carol forfeited to Dave
+    officer_client.post(reverse("ratings:officer-grid", args=[event.pk]), data)
+    assert event.games.count() == 6
+    assert sorted(event.games.values_list("round", flat=True)) == [1, 1, 2, 2, 3, 3]
+    carol_dave = event.games.get(white__in=[carol, dave], black__in=[carol, dave])
+    assert Game.POINTS[carol_dave.result] == (
+        (0.0, 1.0) if carol_dave.white == carol else (1.0, 0.0)
+    )
+    assert carol_dave.result in ("+/-", "-/+")

@@ -1,0 +1,125 @@
+"""A member's page: their rating, its history, every rated game, the events they played."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game
+
+from ..factories import MemberFactory, paid_up
+
+pytestmark = pytest.mark.django_db
+
+
+def page_of(client, member):  # type: ignore[no-untyped-def]
+    return client.get(reverse("ratings:member", args=[member.member_number]))
+
+
+@pytest.fixture
+def alices_season(rated_event, current_season, alice, bob, carol):  # type: ignore[no-untyped-def]
+    """Alice, paid up, beats Bob then draws with Carol (both paid up) over two events."""
+    paid_up(bob, current_season)
+    paid_up(carol, current_season)
+    paid_up(alice, current_season)
+    rated_event(
+        [(1, alice, bob, Game.Result.WHITE_WIN)], name="March night", date=dt.date(2026, 3, 2)
+    )
+    rated_event(
+        [(1, carol, alice, Game.Result.DRAW)], name="April night", date=dt.date(2026, 4, 6)
+    )
+    return alice
+
+
+def test_the_page_shows_the_current_rating_and_its_status(client, alices_season):
+    response = page_of(client, alices_season)
+    text = response.content.decode()
+    assert response.context["state"].display in text
+    assert "every rated game counts at once" in response.context["status"]
+
+
+def test_the_history_chart_is_inline_svg_with_a_title_axes_and_a_point_per_event(
+    client, alices_season
+):
+    chart = str(page_of(client, alices_season).context["chart"])
+    assert chart.startswith("<svg")
+    assert '<title id="chart-title">Rating history of Alice Archer</title>' in chart
+    assert ">Rating</text>" in chart and ">Date</text>" in chart
+    assert chart.count('<circle class="point"') == 3  # the start, then after each event
+
+
+def test_every_rated_game_shows_the_opponent_result_and_change(client, alices_season):
+    games = page_of(client, alices_season).context["games"]
+    assert [(g["opponent"].name, g["score"]) for g in games] == [
+        ("Carol Chen", 0.5),
+        ("Bob Brown", 1.0),
+    ]
+    assert games[1]["change"] == 16.0
+    assert games[1]["opponent_rating"] == 1500.0
+
+
+def test_the_events_played_are_listed_newest_first(client, alices_season):
+    events = page_of(client, alices_season).context["events"]
+    assert [event.name for event, change in events] == ["April night", "March night"]
+
+
+def test_a_member_in_arrears_shows_no_rating_to_the_public(client, rated_event, alice, bob):
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], name="March night")
+    response = page_of(client, alice)
+    text = response.content.decode()
+    assert "Rating not published" in text
+    assert "1516" not in text
+    assert "<svg" not in text
+    assert "March night" in text  # name and events only
+
+
+def test_a_guest_shows_no_rating_to_the_public(client, rated_event, current_season, alice):
+    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), current_season)
+    rated_event([(1, guest, alice, Game.Result.WHITE_WIN)])
+    assert "Rating not published" in page_of(client, guest).content.decode()
+
+
+def test_an_officer_sees_a_hidden_rating_marked_as_not_published(
+    officer_client, rated_event, alice, bob
+):
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    text = page_of(officer_client, alice).content.decode()
+    assert "1516" in text
+    assert "not published" in text
+    assert "Officers only" in text
+
+
+def test_an_unpublished_opponents_rating_is_not_shown_on_a_published_members_page(
+    client, rated_event, current_season, alice, bob
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    (game,) = page_of(client, alice).context["games"]
+    assert game["opponent"] == bob
+    assert game["opponent_rating"] is None
+
+
+def test_a_merged_record_leads_to_the_member_it_was_merged_into(client, alice):
+    duplicate = MemberFactory(member_number="A1-old", merged_into=alice)
+    response = page_of(client, duplicate)
+    assert response.status_code == 302
+    assert response["Location"] == alice.get_absolute_url()
+
+
+@pytest.mark.parametrize("size", [5, 50])
+def test_the_page_takes_the_same_few_queries_however_many_opponents_and_events(
+    client, rated_event, current_season, alice, django_assert_max_num_queries, size
+):
+    paid_up(alice, current_season)
+    opponents = [paid_up(MemberFactory(), current_season) for _ in range(size)]
+    for n, opponent in enumerate(opponents):
+        rated_event(
+            [(1, alice, opponent, Game.Result.DRAW)],
+            name=f"Night {n}",
+            date=dt.date(2026, 1, 1) + dt.timedelta(days=n),
+        )
+    with django_assert_max_num_queries(6):
+        response = page_of(client, alice)
+    assert len(response.context["games"]) == size

@@ -1,0 +1,48 @@
+"""The officer's view of the list: everyone rated, with why each is (not) published."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game
+
+from ..factories import MemberFactory, paid_up
+
+pytestmark = pytest.mark.django_db
+
+OFFICER_LIST = reverse("ratings:officer-ratings")
+
+
+def reasons(response) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    from ratings.tables import published_reason
+
+    return {m.name: published_reason(m) for m in response.context["table"].page.object_list.data}
+
+
+def test_the_officer_list_shows_everyone_marked_with_the_reason(
+    officer_client, rated_event, current_season, alice, bob
+):
+    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), current_season)
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN), (1, guest, MemberFactory(), "1-0")])
+    found = reasons(officer_client.get(OFFICER_LIST))
+    assert found["Alice Archer"] == "published"
+    assert found["Bob Brown"] == "no: in arrears"
+    assert found["Gus Guest"] == "no: guest"
+
+
+def test_the_officer_list_downloads_with_the_published_column(
+    officer_client, rated_event, current_season, alice, bob
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    lines = officer_client.get(OFFICER_LIST, {"_export": "csv"}).content.decode().splitlines()
+    assert lines[0].startswith("#,Name,Rating,Published?")
+    assert "Bob Brown,1484,no: in arrears" in lines[2]
+
+
+def test_the_public_cannot_open_the_officer_list(client):
+    response = client.get(OFFICER_LIST)
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]

@@ -1,0 +1,166 @@
+"""For every rating system: re-rating from the earliest change = re-rating from scratch.
+
+Random club histories (members, events on random dates, random games), rated event by
+event as an officer would, then random corrections, each re-rated from the earliest
+place it touched (as the admin does). The ratings must equal a full re-rate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from ratings import services
+from ratings.engine import SYSTEMS
+from ratings.models import (
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    RatingState,
+)
+
+from .test_rerate import ratings_now
+
+pytestmark = pytest.mark.django_db
+
+FIRST_DAY = dt.date(2024, 1, 1)  # well in the past: period systems publish these periods
+RESULTS = ["1-0", "0-1", "1/2-1/2", "+/-"]
+
+# Few players, so that corrections reach into later events through common opponents.
+game_rows = st.tuples(
+    st.integers(0, 3), st.integers(0, 3), st.sampled_from(RESULTS), st.integers(1, 3)
+).filter(lambda g: g[0] != g[1])
+event_rows = st.tuples(st.integers(0, 600), st.lists(game_rows, min_size=1, max_size=6))
+edits = st.lists(
+    st.one_of(
+        st.tuples(st.just("result"), st.integers(0, 99), st.sampled_from(RESULTS)),
+        st.tuples(st.just("delete"), st.integers(0, 99), st.none()),
+        st.tuples(st.just("move"), st.integers(0, 99), st.sampled_from([-300, -60, 60, 300])),
+        st.tuples(st.just("unrate"), st.integers(0, 99), st.none()),
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+def _reset() -> None:
+    for model in (RatingChange, RatingState, RatingRun, Game, Entry, Event, RatingPeriod):
+        model.objects.all().delete()
+    Member.objects.all().delete()
+
+
+def _record(history: list, system_id: str) -> list[Event]:
+    services.rating_system_set(system_id=system_id, params={})
+    members = [
+        Member.objects.create(member_number=f"P{i}", name=f"Player {i}", initial_rating=r)
+        for i, r in enumerate([None, 1600, None, 1400, 1900, None])
+    ]
+    events = []
+    for day, games in history:
+        date = FIRST_DAY + dt.timedelta(days=day)
+        event = Event.objects.create(
+            name=f"Event {len(events)}", start_date=date, end_date=date, rounds=3
+        )
+        for white, black, result, round_ in games:
+            Game.objects.create(
+                event=event,
+                round=round_,
+                white=members[white],
+                black=members[black],
+                result=result,
+            )
+        events.append(event)
+    # Rated in the order they finished, as the officer completes them.
+    for event in sorted(events, key=services.rating_key):
+        event.status = Event.Status.COMPLETE
+        event.save()
+        if SYSTEMS[system_id].period_based:
+            services.periods_close_past(system=SYSTEMS[system_id]())
+        services.ratings_rerate(start=event, reason="completed")
+    return events
+
+
+def _correct(events: list[Event], edit: tuple) -> None:
+    """One correction, re-rated from the earliest place it touched."""
+    kind, index, value = edit
+    event = events[index % len(events)]
+    event.refresh_from_db()
+    old = services.rating_key(event)
+    if kind in ("result", "delete"):
+        game = event.games.order_by("pk").first()
+        if game is None:
+            return
+        if kind == "result":
+            game.result = value
+            game.save()
+        else:
+            game.delete()
+        services.ratings_rerate(start=old, reason=kind)
+    elif kind == "move":
+        day = max(FIRST_DAY, event.end_date + dt.timedelta(days=value))
+        event.start_date = event.end_date = day
+        event.save()
+        system = services.ClubSettings.load().engine()
+        services.periods_close_past(system=system)
+        services.ratings_rerate(start=min(old, services.rating_key(event)), reason=kind)
+    else:
+        event.rated = not event.rated
+        event.save()
+        services.ratings_rerate(start=old, reason=kind)
+
+
+@pytest.mark.parametrize("system_id", sorted(SYSTEMS))
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(history=st.lists(event_rows, min_size=2, max_size=7), corrections=edits)
+@example(  # an event moved later, past events its players played in
+    history=[(10, [(0, 1, "1-0", 1)]), (40, [(1, 2, "1-0", 1)]), (90, [(0, 2, "0-1", 1)])],
+    corrections=[("move", 0, 60)],
+)
+@example(  # an event moved earlier, before events its players played in
+    history=[(10, [(0, 1, "1-0", 1)]), (40, [(1, 2, "1-0", 1)]), (90, [(0, 2, "0-1", 1)])],
+    corrections=[("move", 2, -60)],
+)
+def test_re_rating_from_the_earliest_correction_equals_a_full_re_rate(
+    db, system_id, history, corrections
+):
+    _reset()
+    events = _record(history, system_id)
+    for edit in corrections:
+        _correct(events, edit)
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+@pytest.mark.parametrize("system_id", sorted(SYSTEMS))
+def test_rating_with_progress_reports_gives_what_the_engine_gives(db, system_id):
+    events = _record(
+        [(d * 9, [(d % 6, (d + 1) % 6, RESULTS[d % 4], 1)]) for d in range(30)], system_id
+    )
+    assert events
+    system = SYSTEMS[system_id]()
+    scope = services.rerate_scope(start=None, system=system)
+    inputs = services.engine_events(scope.events)
+    states = services.states_before(None, system)
+    reports: list[int] = []
+    mine = services.rate_with_progress(
+        system, states.values(), inputs, lambda pct, msg: reports.append(pct)
+    )
+    engine = system.rate(states.values(), inputs)
+    assert mine.displays == engine.displays
+    assert mine.players == engine.players
+    assert [(e.id, [(c.player, c.after) for c in e.changes]) for e in mine.events] == [
+        (e.id, [(c.player, c.after) for c in e.changes]) for e in engine.events
+    ]
+    assert reports == sorted(reports) and reports[-1] == 90

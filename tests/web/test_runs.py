@@ -1,0 +1,243 @@
+"""The log of rating runs, and long re-rates run in the background with a progress page."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from ratings import services
+from ratings.models import Game, RatingRun, RatingState
+
+from ..factories import MemberFactory, paid_up
+from .test_rerate import admin_form, full_rerate, ratings_now
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def slow_club(settings):
+    """Every re-rate counts as long, so each goes to the background."""
+    settings.RERATE_FOREGROUND_SECONDS = 0
+
+
+@pytest.fixture
+def season_of_games(rated_event, alice, bob, carol, dave):
+    events = []
+    for week in range(6):
+        day = dt.date(2026, 2, 2) + dt.timedelta(weeks=week)
+        events.append(
+            rated_event([(1, alice, bob, "1-0"), (1, carol, dave, "0-1")], date=day, rate=False)
+        )
+    services.ratings_rerate(reason="season loaded")
+    return events
+
+
+def _correct_first_game_in_admin(client, events):  # type: ignore[no-untyped-def]
+    game = events[0].games.order_by("pk").first()
+    url = reverse("admin:ratings_game_change", args=[game.pk])
+    data = admin_form(client.get(url))
+    data["result"] = "0-1"
+    return client.post(url, data, follow=True)
+
+
+def test_officers_see_the_log_of_rating_runs(officer_client, season_of_games, officer):
+    services.ratings_rerate(start=season_of_games[2], user=officer, reason="a correction")
+    page = officer_client.get(reverse("ratings:runs")).content.decode()
+    assert "a correction" in page
+    assert "olivia" in page
+    assert "season loaded" in page
+
+
+def test_the_log_is_for_officers_only(client, db):
+    response = client.get(reverse("ratings:runs"))
+    assert response.status_code == 302
+    assert "/accounts/login/" in response.url
+
+
+def test_the_log_does_not_query_per_run(
+    officer_client, season_of_games, django_assert_max_num_queries
+):
+    for n in range(20):
+        services.ratings_rerate(start=season_of_games[n % 6], reason=f"run {n}")
+    with django_assert_max_num_queries(8):
+        assert officer_client.get(reverse("ratings:runs")).status_code == 200
+
+
+def test_a_run_page_shows_what_it_did(officer_client, season_of_games):
+    run = RatingRun.objects.latest("pk")
+    page = officer_client.get(reverse("ratings:run", args=[run.pk])).content.decode()
+    assert "season loaded" in page
+    assert "12</span> games" in page
+
+
+def test_the_status_view_gives_progress_as_json(officer_client, season_of_games):
+    run = RatingRun.objects.latest("pk")
+    data = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
+    assert data["status"] == "done" and data["progress"] == 100 and data["finished"] is True
+
+
+def test_a_short_re_rate_runs_in_the_page(admin_client, season_of_games):
+    response = _correct_first_game_in_admin(admin_client, season_of_games)
+    assert b"Ratings re-rated: 6 events" in response.content
+    assert RatingRun.objects.latest("pk").status == RatingRun.Status.DONE
+
+
+def test_a_long_re_rate_is_queued_and_the_page_links_to_its_progress(
+    admin_client, season_of_games, slow_club, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = _correct_first_game_in_admin(admin_client, season_of_games)
+    run = RatingRun.objects.latest("pk")
+    assert run.status == RatingRun.Status.QUEUED
+    assert len(queued) == 1
+    assert reverse("ratings:run", args=[run.pk]).encode() in response.content
+
+
+def test_the_published_list_keeps_the_last_ratings_until_the_background_run_finishes(
+    admin_client,
+    season_of_games,
+    slow_club,
+    django_capture_on_commit_callbacks,
+    alice,
+    current_season,
+):
+    paid_up(alice, current_season)
+    before = ratings_now()
+    listed = RatingState.objects.get(member=alice).display
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        _correct_first_game_in_admin(admin_client, season_of_games)
+    assert ratings_now() == before
+    assert listed in admin_client.get(reverse("ratings:list")).content.decode()
+    for callback in queued:
+        callback()
+    run = RatingRun.objects.latest("pk")
+    assert run.status == RatingRun.Status.DONE
+    assert run.progress == 100
+    assert ratings_now() != before
+    assert ratings_now() == full_rerate()
+
+
+def test_a_background_run_records_its_progress_as_it_goes(season_of_games, monkeypatch):
+    run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
+    seen: list[int] = []
+    original = services.run_progress
+
+    def spy(*, run, percent, message):  # type: ignore[no-untyped-def]
+        original(run=run, percent=percent, message=message)
+        seen.append(RatingRun.objects.get(pk=run.pk).progress)
+
+    monkeypatch.setattr(services, "run_progress", spy)
+    services.rerate_run(run=run, start=None)
+    assert seen == sorted(seen) and seen[0] < 30 and seen[-1] == 90
+    run.refresh_from_db()
+    assert run.status == RatingRun.Status.DONE and run.events_rated == 6
+
+
+def test_games_changed_while_a_background_run_rates_are_in_what_it_saves(
+    season_of_games, monkeypatch
+):
+    """An officer corrects a game while the worker is rating: the saved ratings match it."""
+    run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
+    rate = services.rate_with_progress
+
+    def rate_then_officer_corrects(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = rate(*args, **kwargs)
+        Game.objects.filter(event=season_of_games[1]).update(result="1/2-1/2")
+        return result
+
+    monkeypatch.setattr(services, "rate_with_progress", rate_then_officer_corrects)
+    services.rerate_run(run=run, start=season_of_games[0])
+    monkeypatch.setattr(services, "rate_with_progress", rate)
+    assert ratings_now() == full_rerate()
+
+
+def test_a_failed_background_run_says_so(season_of_games, monkeypatch):
+    run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("engine fell over")
+
+    monkeypatch.setattr(services, "rate_with_progress", broken)
+    with pytest.raises(RuntimeError):
+        services.rerate_run(run=run, start=None)
+    run.refresh_from_db()
+    assert run.status == RatingRun.Status.FAILED
+    assert "engine fell over" in run.message
+
+
+def test_the_estimate_follows_the_pace_of_the_last_runs(season_of_games):
+    MemberFactory()
+    RatingRun.objects.create(
+        reason="big", system="nz-club-elo", status="done", games_rated=1000, seconds=10
+    )
+    RatingRun.objects.filter(reason="season loaded").delete()
+    assert services.rerate_estimate(start=None) == pytest.approx(12 / 100)
+
+
+# -- the officer's pages: saving results re-rates now, or in the background ---------------
+
+
+def _post_first_round_reversed(client, event, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+    data = {"g-TOTAL_FORMS": "2", "g-INITIAL_FORMS": "0"}
+    for i, (white, black) in enumerate([(alice, bob), (carol, dave)]):
+        data.update({f"g-{i}-white": white.pk, f"g-{i}-black": black.pk, f"g-{i}-result": "0-1"})
+    return client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
+
+
+def test_results_saved_with_a_short_re_rate_are_rated_in_the_page(
+    officer_client, season_of_games, alice, bob, carol, dave
+):
+    first = season_of_games[0]
+    response = _post_first_round_reversed(officer_client, first, alice, bob, carol, dave)
+    assert response["Location"] == reverse("ratings:officer-event", args=[first.pk])
+    assert RatingRun.objects.latest("pk").status == RatingRun.Status.DONE
+    assert ratings_now() == full_rerate()
+
+
+def test_results_saved_with_a_long_re_rate_queue_it_and_go_to_its_progress_page(
+    officer_client,
+    season_of_games,
+    slow_club,
+    django_capture_on_commit_callbacks,
+    alice,
+    bob,
+    carol,
+    dave,
+):
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        response = _post_first_round_reversed(
+            officer_client, season_of_games[0], alice, bob, carol, dave
+        )
+    run = RatingRun.objects.latest("pk")
+    assert run.status == RatingRun.Status.QUEUED and len(queued) == 1
+    assert response["Location"] == reverse("ratings:run", args=[run.pk])
+
+
+def test_a_queued_re_rate_of_saved_results_brings_the_ratings_up_to_date(
+    officer_client,
+    season_of_games,
+    slow_club,
+    django_capture_on_commit_callbacks,
+    alice,
+    bob,
+    carol,
+    dave,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        _post_first_round_reversed(officer_client, season_of_games[0], alice, bob, carol, dave)
+    assert RatingRun.objects.latest("pk").status == RatingRun.Status.DONE
+    assert ratings_now() == full_rerate()
+
+
+def test_completing_an_event_with_a_long_re_rate_goes_to_its_progress_page(
+    officer_client, season_of_games, slow_club, rated_event, alice, bob
+):
+    later = rated_event([(1, alice, bob, "1-0")], date=dt.date(2026, 4, 1), rate=False)
+    later.status = later.Status.DRAFT
+    later.save()
+    response = officer_client.post(reverse("ratings:officer-event-complete", args=[later.pk]))
+    run = RatingRun.objects.latest("pk")
+    assert run.status == RatingRun.Status.QUEUED
+    assert response["Location"] == reverse("ratings:run", args=[run.pk])
