@@ -1,10 +1,13 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
+from django.views.generic import RedirectView
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # One login page for officers and administrators; the admin's `next` comes along.
+    path("admin/login/", RedirectView.as_view(url=reverse_lazy("login"), query_string=True)),
     path("admin/", admin.site.urls),
     path("", include("ratings.urls")),
 ]

@@ -276,7 +276,8 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
     list_display_links = ["member_number", "name"]
     list_filter = [MergedFilter, "is_guest", "gender", "region", "title"]
     search_fields = ["name", "member_number", "fide_id"]
-    autocomplete_fields = ["merged_into"]
+    # Only the merge action may set it: it moves the games and re-rates in one step.
+    readonly_fields = ["merged_into"]
     date_hierarchy = "created"
     inlines = [SubscriptionInline]
     actions = ["merge_members"]

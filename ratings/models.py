@@ -509,3 +509,13 @@ class RatingRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.started:%Y-%m-%d %H:%M} {self.reason}"
+
+    #: A queued run no worker has taken after this long means no worker is running.
+    STALLED_AFTER = dt.timedelta(minutes=1)
+
+    @property
+    def stalled(self) -> bool:
+        return (
+            self.status == self.Status.QUEUED
+            and timezone.now() - self.started > self.STALLED_AFTER
+        )

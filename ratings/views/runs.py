@@ -40,6 +40,7 @@ def run_status(request: HttpRequest, pk: int) -> JsonResponse:
             "games_rated": run.games_rated,
             "seconds": run.seconds,
             "finished": run.status in (RatingRun.Status.DONE, RatingRun.Status.FAILED),
+            "stalled": run.stalled,
         }
     )
 

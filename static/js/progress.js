@@ -20,6 +20,7 @@
     field("status").replaceChildren(badge);
     field("events_rated").textContent = run.events_rated;
     field("games_rated").textContent = run.games_rated;
+    field("stalled").classList.toggle("d-none", !run.stalled);
     if (run.seconds !== null) { field("seconds").textContent = run.seconds.toFixed(2); }
     if (run.finished) {
       bar.classList.remove("progress-bar-striped", "progress-bar-animated");

@@ -153,3 +153,11 @@ def test_the_merge_is_in_the_audit_trail_with_who_did_it(
     assert record.history_user == admin_user
     moved = Game.history.filter(history_change_reason__startswith="Merged").count()
     assert moved == 2
+
+
+def test_the_member_form_in_the_admin_cannot_mark_a_record_merged(
+    admin_client, history, michael, michael_again
+):
+    # Marking a duplicate by hand would leave its games behind: only the merge action may.
+    page = admin_client.get(reverse("admin:ratings_member_change", args=[michael_again.pk]))
+    assert 'name="merged_into"' not in page.content.decode()

@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings import services
 from ratings.models import Game, RatingRun, RatingState
@@ -241,3 +242,22 @@ def test_completing_an_event_with_a_long_re_rate_goes_to_its_progress_page(
     run = RatingRun.objects.latest("pk")
     assert run.status == RatingRun.Status.QUEUED
     assert response["Location"] == reverse("ratings:run", args=[run.pk])
+
+
+def test_a_run_no_worker_has_taken_for_a_minute_says_the_worker_is_not_running(officer_client, db):
+    run = RatingRun.objects.create(
+        reason="a correction",
+        system="nz-club-elo",
+        started=timezone.now() - dt.timedelta(minutes=2),
+    )
+    data = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
+    assert data["stalled"] is True
+    page = officer_client.get(reverse("ratings:run", args=[run.pk])).content.decode()
+    assert "the background worker is not running" in page
+
+
+def test_a_run_queued_a_moment_ago_is_not_called_stalled(officer_client, db):
+    run = RatingRun.objects.create(reason="a correction", system="nz-club-elo")
+    assert (
+        officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()["stalled"] is False
+    )

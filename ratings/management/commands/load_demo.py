@@ -13,25 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import Group, Permission, User
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ratings import services
+from ratings.accounts import officer_create
 from ratings.engine import SYSTEMS
 from ratings.models import ClubSettings, Entry, Event, Game, Member, Season, Subscription
 
 CLUB_NAME = "Riverside Chess Club"
 OFFICER = ("officer", "officer-demo-2026")
 ADMIN = ("admin", "admin-demo-2026")
-OFFICERS_GROUP = "Ratings officers"
 SEED = 2026
-
-# The record the officer keeps; the derived rows (ratings, runs) are only ever viewed.
-RECORD_MODELS = ("member", "subscription", "season", "event", "entry", "game", "ratingperiod")
-DERIVED_MODELS = ("ratingstate", "ratingchange", "ratingrun", "clubsettings")
 
 REGIONS = ("Riverside", "Northshore", "Eastvale", "Westmere", "Southbank")
 # (name, gender): the club's members after the three titled players.
@@ -122,24 +118,15 @@ class Command(BaseCommand):
         self.print_logins()
 
     def make_users(self) -> None:
-        group, _ = Group.objects.get_or_create(name=OFFICERS_GROUP)
-        codenames = ["officer"]
-        codenames += [f"{action}_{m}" for m in RECORD_MODELS for action in ("view", "change")]
-        codenames += [f"view_{m}" for m in DERIVED_MODELS]
-        group.permissions.set(
-            Permission.objects.filter(content_type__app_label="ratings", codename__in=codenames)
-        )
         username, password = OFFICER
         if not User.objects.filter(username=username).exists():
-            officer = User.objects.create_user(
-                username,
-                f"{username}@example.org",
-                password,
-                is_staff=True,
+            officer_create(
+                username=username,
+                password=password,
+                email=f"{username}@example.org",
                 first_name="Olivia",
                 last_name="Officer",
             )
-            officer.groups.add(group)
         username, password = ADMIN
         if not User.objects.filter(username=username).exists():
             User.objects.create_superuser(username, f"{username}@example.org", password)
