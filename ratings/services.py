@@ -217,8 +217,11 @@ def rerate_scope(
         return RerateScope(key=None, events=events)
     key = rating_key(start) if isinstance(start, Event) else start
     index = next((i for i, e in enumerate(events) if rating_key(e) >= key), len(events))
-    if system.period_based and index < len(events):
-        label = system.period_of(events[index].end_date)
+    if system.period_based:
+        # The period of ``start`` itself: it may have no rateable event left from
+        # ``start`` on (its last event unrated or deleted), yet its earlier ones are
+        # rated anew without it.
+        label = system.period_of(key[0])
         while index > 0 and system.period_of(events[index - 1].end_date) == label:
             index -= 1
     if index < len(events):

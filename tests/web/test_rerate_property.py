@@ -131,6 +131,10 @@ def _correct(events: list[Event], edit: tuple) -> None:
     history=[(10, [(0, 1, "1-0", 1)]), (40, [(1, 2, "1-0", 1)]), (90, [(0, 2, "0-1", 1)])],
     corrections=[("move", 2, -60)],
 )
+@example(  # the last event of a period unrated: the period is rated anew without it
+    history=[(0, [(0, 1, "1-0", 1)]), (0, [(0, 1, "1-0", 1)])],
+    corrections=[("unrate", 1, None)],
+)
 def test_re_rating_from_the_earliest_correction_equals_a_full_re_rate(
     db, system_id, history, corrections
 ):
