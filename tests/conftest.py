@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable, Sequence
 
+import hypothesis
 import pytest
 
 from ratings import services
@@ -13,6 +15,12 @@ from ratings.models import ClubSettings, Event, Game, Member
 from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, officer_user
 
 SHARED = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared"
+
+# CI explores the same examples on every run, so a submission's result does not depend
+# on the draw; a developer's runs draw afresh (and keep what fails in .hypothesis/).
+hypothesis.settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis.settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)
