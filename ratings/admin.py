@@ -17,7 +17,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
@@ -259,7 +259,7 @@ class MergedFilter(admin.SimpleListFilter):
 
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
-MEMBER_RATING_FIELDS = {"initial_rating", "initial_games", "is_guest", "born", "gender", "title"}
+MEMBER_RATING_FIELDS = services.MEMBER_RATING_FIELDS
 
 
 @admin.register(Member)
@@ -351,19 +351,9 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
         return render(request, "admin/ratings/member/merge.html", context)
 
 
-def _member_start(member: Member) -> Position | str | None:
+def _member_start(member: Member) -> Position | str:
     """Where a change to the member's starting details restarts the chain."""
-    first = (
-        Event.objects.filter(Q(games__white=member) | Q(games__black=member))
-        .distinct()
-        .in_rating_order()
-        .first()
-    )
-    if first is not None:
-        return services.rating_key(first)
-    # No games yet: re-rating the last event is enough to refresh their listed rating.
-    last = Event.objects.in_rating_order().last()
-    return services.rating_key(last) if last else EVERYTHING
+    return services.member_rerate_start(member=member) or EVERYTHING
 
 
 @admin.register(Subscription)

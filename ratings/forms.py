@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -9,8 +10,10 @@ from dataclasses import dataclass
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
+from django.utils import timezone
 
-from .models import Event, Game, Member, Season, Subscription
+from .imports import RESULT_SPELLINGS, allowed_results, read_result
+from .models import ClubSettings, Event, Game, Member, Season, Subscription
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -82,25 +85,55 @@ def next_member_numbers(prefix: str, count: int) -> list[str]:
 
 
 class SubscriptionForm(forms.ModelForm):
+    """A payment for a season: any recorded season, or this season or the next one before
+    they are recorded (saving creates it by the club's season rule, ``Season.for_day``)."""
+
+    season = forms.ChoiceField(label="Season")
+    field_order = ["season", "paid_on", "amount"]
+
     class Meta:
         model = Subscription
-        fields = ["season", "paid_on", "amount"]
+        fields = ["paid_on", "amount"]
         widgets = {"paid_on": DATE}
 
     def __init__(self, *args, member: Member, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.member = member
-        self.fields["season"].queryset = Season.objects.all()
-        self.fields["season"].empty_label = None
+        self.new_season: dt.date | None = None
+        today = timezone.localdate()
+        club = ClubSettings.load()
+        this = club.season_for(today)
+        following = club.season_for(this[2] + dt.timedelta(days=1))
+        seasons = list(Season.objects.all())
+        choices = [(s.start, str(s.pk), s.name) for s in seasons]
+        for name, start, _end in (this, following):
+            if not any(s.start <= start <= s.end or s.name == name for s in seasons):
+                choices.append((start, f"new:{start.isoformat()}", f"{name} (new season)"))
+        choices.sort(key=lambda c: c[0], reverse=True)
+        self.fields["season"].choices = [(value, label) for _, value, label in choices]
+        initial = self.initial.get("season")
+        if isinstance(initial, Season):
+            self.initial["season"] = str(initial.pk)
+        elif initial is None:
+            current = next((s for s in seasons if s.start <= today <= s.end), None)
+            self.initial["season"] = str(current.pk) if current else f"new:{this[1].isoformat()}"
 
-    def clean_season(self) -> Season:
-        season = self.cleaned_data["season"]
+    def clean_season(self) -> Season | None:
+        value = self.cleaned_data["season"]
+        if value.startswith("new:"):
+            self.new_season = dt.date.fromisoformat(value.removeprefix("new:"))
+            return None
+        season = Season.objects.get(pk=int(value))
         if Subscription.objects.filter(member=self.member, season=season).exists():
             raise ValidationError(f"{self.member} has already paid for {season}.")
         return season
 
     def save(self, commit: bool = True) -> Subscription:
         self.instance.member = self.member
+        season = self.cleaned_data["season"]
+        if season is None and self.new_season is not None:
+            season = Season.for_day(self.new_season)
+        self.instance.season = season
         return super().save(commit)
 
 
@@ -242,6 +275,8 @@ class PairingForm(forms.Form):
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
         white, black, result = data.get("white"), data.get("black"), data.get("result")
+        if "white" in self.errors:
+            return data  # e.g. not in this event: that message says it all
         if white is None:
             if black is not None or result:
                 self.add_error("white", "Choose white (or the player with the bye).")
@@ -250,6 +285,8 @@ class PairingForm(forms.Form):
             if "result" not in self.errors:
                 self.add_error("result", "Enter the result.")
             return data
+        if "black" in self.errors:
+            return data  # a black chosen but refused: not a missing black
         if black is not None and black == white:
             self.add_error("black", "A player cannot play themselves.")
         elif result in Game.BYES and black is not None:
@@ -270,19 +307,21 @@ class BaseRoundFormSet(forms.BaseFormSet):
         return {**super().get_form_kwargs(index), "players": self.players}
 
     def clean(self) -> None:
-        if any(self.errors):
-            return
+        # Checked whatever else is wrong on the page, so every problem shows at once.
         seen: dict[int, int] = {}
+        twice = False
         for number, form in enumerate(self.forms, start=1):
+            data = getattr(form, "cleaned_data", {})
             for side in ("white", "black"):
-                pk = form.cleaned_data.get(side)
+                pk = data.get(side)
                 if pk is None:
                     continue
                 if pk in seen and seen[pk] != number:
                     name = next(m.name for m in self.players if m.pk == pk)
                     form.add_error(side, f"{name} is already paired on board {seen[pk]}.")
+                    twice = True
                 seen.setdefault(pk, number)
-        if any(self.errors):
+        if twice:
             raise ValidationError("A player is paired twice in this round.")
 
     def pairings(self) -> list[Pairing]:
@@ -306,31 +345,17 @@ class BaseRoundFormSet(forms.BaseFormSet):
 RoundFormSet = forms.formset_factory(PairingForm, formset=BaseRoundFormSet, extra=0)
 
 
-# Results as people write them on a score sheet, and the club's words for them.
-PASTED_RESULTS = {
-    "1-0": "1-0",
-    "0-1": "0-1",
-    "1/2-1/2": "1/2-1/2",
-    "½-½": "1/2-1/2",
-    "=": "1/2-1/2",
-    "0.5-0.5": "1/2-1/2",
-    "+/-": "+/-",
-    "+:-": "+/-",
-    "1-0f": "+/-",
-    "-/+": "-/+",
-    "-:+": "-/+",
-    "0-1f": "-/+",
-    "-/-": "-/-",
-    "-:-": "-/-",
-    "bye": "bye",
-    "half-bye": "half-bye",
-    "½bye": "half-bye",
-    "absent": "zero-bye",
-}
+# A pasted line: results are spelled as in a results file (imports.RESULT_SPELLINGS).
 PASTE_LINE = re.compile(
-    r"^\s*(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+?)\s+(?P<result>\S+)\s*$", re.IGNORECASE
+    r"^\s*(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+?)\s+(?P<result>\S+(?:\s+nr)?)\s*$",
+    re.IGNORECASE,
 )
-BYE_LINE = re.compile(r"^\s*(?P<white>.+?)\s+(?P<result>bye|half-bye|½bye|absent)\s*$", re.I)
+BYE_LINE = re.compile(
+    r"^\s*(?P<white>.+?)\s+(?P<result>"
+    + "|".join(re.escape(s) for r in Game.BYES for s in RESULT_SPELLINGS[r])
+    + r")\s*$",
+    re.IGNORECASE,
+)
 
 
 class PasteRoundForm(forms.Form):
@@ -342,8 +367,9 @@ class PasteRoundForm(forms.Form):
         widget=forms.Textarea(
             attrs={"rows": 8, "placeholder": "A1 - B2 1-0\nCarol Chen - Dave Dunn ½-½\nE5 bye"}
         ),
-        help_text="One game a line: white - black result (1-0, 0-1, ½-½, +/-, -/+, -/-); "
-        "a bye as: name bye, name half-bye or name absent.",
+        help_text="One game a line: white - black result (1-0, ½-½, 0-1; forfeits +/-, -/+, "
+        "-/-; a game scored but not rated: 1-0 nr, ½-½ nr, 0-1 nr); "
+        "a bye as: name bye, name half-bye or name zero-bye.",
     )
 
     def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
@@ -373,10 +399,11 @@ class PasteRoundForm(forms.Form):
                 problems.append(f"Line {number}: write it as “white - black result”.")
                 continue
             parts = match.groupdict()
-            result = PASTED_RESULTS.get(parts["result"].lower())
+            result = read_result(parts["result"])
             if result is None:
                 problems.append(
-                    f"Line {number}: “{parts['result']}” is not a result. Allowed: {ALLOWED}."
+                    f"Line {number}: “{parts['result']}” is not a result. "
+                    f"Allowed: {allowed_results()}."
                 )
                 continue
             tokens = [parts["white"]] + ([parts["black"]] if parts.get("black") else [])
@@ -449,13 +476,48 @@ class GridForm(forms.Form):
     def cell(row: Member, col: Member) -> str:
         return f"g_{row.pk}_{col.pk}"
 
-    def rows(self):  # type: ignore[no-untyped-def]
-        """The grid for the template: (player, [field or None for the diagonal/below])."""
+    def rows(self) -> Iterable[GridRow]:
+        """The grid for the template: above the diagonal a field for each pair; below it
+        the same game seen from the other side (the column player's cell, mirrored)."""
         for i, row in enumerate(self.players):
             cells = []
             for j, col in enumerate(self.players):
-                cells.append(self[self.cell(row, col)] if j > i else None)
-            yield row, cells
+                if j > i:
+                    cells.append(GridCell(field=self[self.cell(row, col)]))
+                elif j < i:
+                    above = self[self.cell(col, row)]
+                    shown = MIRRORED.get(str(above.value() or ""), "")
+                    cells.append(GridCell(mirror=above, shown=shown, opponent=col))
+                else:
+                    cells.append(GridCell())
+            yield GridRow(row, short_name(row.name), cells)
+
+
+#: The row player's score shown below the diagonal, from the cell above it.
+MIRRORED = {"1": "0", "=": "½", "0": "1", "+": "−", "-": "+", "--": "−−"}
+
+
+@dataclass
+class GridCell:
+    field: forms.BoundField | None = None
+    mirror: forms.BoundField | None = None
+    shown: str = ""
+    opponent: Member | None = None
+
+
+@dataclass
+class GridRow:
+    player: Member
+    short: str
+    cells: list[GridCell]
+
+
+def short_name(name: str) -> str:
+    """A name for a narrow column: "Tomasz Kowalski" is "T. Kowalski"."""
+    words = name.split()
+    if len(words) < 2:
+        return name
+    return f"{words[0][0]}. {words[-1]}"
 
 
 # -- TRF import -------------------------------------------------------------------------

@@ -607,7 +607,58 @@ def rating_system_set(
         return rerate(user=user, reason=f"Rating system set to {system_id}")
 
 
-# -- Officer: results entry and TRF import ----------------------------------------------
+# -- Officer: members, events, results entry and TRF import ------------------------------
+
+#: Member fields the engine reads: changing one re-rates from the member's first event.
+MEMBER_RATING_FIELDS = frozenset(
+    {"initial_rating", "initial_games", "is_guest", "born", "gender", "title"}
+)
+#: Event fields that move an event in the chain or in or out of it. The name, kind,
+#: rounds and time control are not the engine's: changing them re-rates nothing.
+EVENT_RATING_FIELDS = frozenset({"start_date", "end_date", "rated", "status"})
+
+
+def _who(user: Any) -> Any:
+    """The user an audit record names: the acting user, or None for a command or task."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def member_rerate_start(*, member: Member) -> Position | None:
+    """Where a change to the member's starting details restarts the chain (None: the start).
+
+    From the first event they played in; with no games yet, re-rating the last event is
+    enough to refresh their listed rating.
+    """
+    first = (
+        Event.objects.filter(Q(games__white=member) | Q(games__black=member))
+        .distinct()
+        .in_rating_order()
+        .first()
+    )
+    if first is not None:
+        return rating_key(first)
+    last = Event.objects.in_rating_order().last()
+    return rating_key(last) if last else None
+
+
+def member_save(
+    *, member: Member, changed: Iterable[str], user: Any = None, soon: bool = False
+) -> RatingRun | None:
+    """Save an edited member; a change the engine reads (``changed`` fields) re-rates them.
+
+    The chain restarts at ``member_rerate_start``. ``soon``: a re-rate too long to wait
+    for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        member.save()
+        if MEMBER_RATING_FIELDS.isdisjoint(changed):
+            return None
+        rerate = ratings_rerate_soon if soon else ratings_rerate
+        return rerate(
+            start=member_rerate_start(member=member),
+            user=user,
+            reason=f"{member}: starting details changed",
+        )
 
 
 def event_rerate_needed(*, event: Event) -> bool:
@@ -615,15 +666,67 @@ def event_rerate_needed(*, event: Event) -> bool:
     return event.rating_changes.exists() or (event.rated and event.status == Event.Status.COMPLETE)
 
 
-def entries_add(*, event: Event, members: Iterable[Member]) -> int:
-    """Enter ``members`` in ``event`` (those already in it stay as they are)."""
+def _entries_create(*, event: Event, member_ids: Iterable[int], user: Any) -> int:
+    """Enter the members not in ``event`` yet, each entry in the audit trail."""
+    from simple_history.utils import bulk_create_with_history
+
     from .models import Entry
 
-    before = event.entries.count()
-    Entry.objects.bulk_create(
-        [Entry(event=event, member=m) for m in members], ignore_conflicts=True
-    )
-    return event.entries.count() - before
+    have = set(event.entries.values_list("member_id", flat=True))
+    new = [Entry(event=event, member_id=pk) for pk in dict.fromkeys(member_ids) if pk not in have]
+    if new:
+        bulk_create_with_history(new, Entry, default_user=_who(user))
+    return len(new)
+
+
+def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) -> int:
+    """Enter ``members`` in ``event`` (those already in it stay as they are); how many were new."""
+    with transaction.atomic():
+        return _entries_create(event=event, member_ids=[m.pk for m in members], user=user)
+
+
+def _delete_with_history(objs: Sequence[Any], *, user: Any) -> None:
+    """Delete ``objs`` in one query, the audit trail recording each with ``user``."""
+    from django.db import router
+    from django.db.models.deletion import Collector
+
+    if not objs:
+        return
+    if user is not None:
+        for obj in objs:
+            obj._history_user = user
+    # QuerySet.delete() would load fresh instances that do not carry the user.
+    collector = Collector(using=router.db_for_write(type(objs[0])))
+    collector.collect(objs)
+    collector.delete()
+
+
+#: What entering a game again may change about it (as fields, and as attributes).
+GAME_FIELDS = ["round", "board", "white", "black", "result", "colours_known"]
+_GAME_VALUES = ["round", "board", "white_id", "black_id", "result", "colours_known"]
+
+
+def _games_match(old: Sequence[Game], new: Sequence[Game]) -> list[tuple[Game | None, Game]]:
+    """Pair each new game with the old one it re-enters (None: a game not there before).
+
+    First the same round and players (either colours), then the same round and board.
+    """
+    by_players: dict[tuple[int, frozenset[int | None]], list[Game]] = {}
+    for game in old:
+        by_players.setdefault((game.round, frozenset((game.white_id, game.black_id))), []).append(
+            game
+        )
+    matched: dict[int, Game] = {}
+    for index, game in enumerate(new):
+        same = by_players.get((game.round, frozenset((game.white_id, game.black_id))))
+        if same:
+            matched[index] = same.pop(0)
+    left = {id(g) for games in by_players.values() for g in games}
+    by_board = {(g.round, g.board): g for g in reversed(old) if id(g) in left and g.board}
+    for index, game in enumerate(new):
+        if index not in matched and (game.round, game.board) in by_board:
+            matched[index] = by_board.pop((game.round, game.board))
+    return [(matched.get(index), game) for index, game in enumerate(new)]
 
 
 def games_replace(
@@ -631,45 +734,75 @@ def games_replace(
     event: Event,
     games: Sequence[Game],
     rounds: Iterable[int] | None,
+    pairs_only: bool = False,
     user: Any = None,
     soon: bool = False,
 ) -> RatingRun | None:
-    """Replace the games of ``rounds`` (None: every round) with ``games``, atomically.
+    """Make the games of ``rounds`` (None: every round) ``games``, atomically.
 
-    Every player in them is entered in the event. A rated event (or a complete one
-    waiting to be rated) is re-rated from its place in the chain onwards.
+    A game entered again (same round and players, or same round and board) is updated in
+    place when something about it changed and left alone when nothing did; games no
+    longer there are deleted and new ones created. The audit trail records each change,
+    before and after, with ``user``. ``pairs_only``: only games between two players are
+    replaced (a round robin's grid); byes and absences stay as they are.
+
+    Every player in them is entered in the event. If anything changed, a rated event (or
+    a complete one waiting to be rated) is re-rated from its place in the chain onwards.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     """
-    from .models import Entry
+    from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
+    who = _who(user)
     with transaction.atomic():
-        old = event.games.all()
+        old = event.games.order_by("round", "board", "pk")
         if rounds is not None:
             old = old.filter(round__in=list(rounds))
-        old.delete()
-        for game in games:
+        if pairs_only:
+            old = old.exclude(black__isnull=True)
+        old_games = list(old)
+        created, updated, kept = [], [], set()
+        for previous, game in _games_match(old_games, games):
             game.event = event
-        Game.objects.bulk_create(games)
-        players = {g.white_id for g in games} | {g.black_id for g in games if g.black_id}
-        Entry.objects.bulk_create(
-            [Entry(event=event, member_id=pk) for pk in players], ignore_conflicts=True
-        )
-        if event_rerate_needed(event=event):
+            if previous is None:
+                created.append(game)
+                continue
+            kept.add(previous.pk)
+            if any(getattr(previous, v) != getattr(game, v) for v in _GAME_VALUES):
+                for v in _GAME_VALUES:
+                    setattr(previous, v, getattr(game, v))
+                updated.append(previous)
+        gone = [g for g in old_games if g.pk not in kept]
+        _delete_with_history(gone, user=who)
+        if updated:
+            bulk_update_with_history(updated, Game, GAME_FIELDS, default_user=who)
+        if created:
+            bulk_create_with_history(created, Game, default_user=who)
+        players = [g.white_id for g in games] + [g.black_id for g in games if g.black_id]
+        _entries_create(event=event, member_ids=players, user=user)
+        if (gone or updated or created) and event_rerate_needed(event=event):
             rerate = ratings_rerate_soon if soon else ratings_rerate
             return rerate(start=event, user=user, reason=f"{event.name}: results changed")
     return None
 
 
 def event_save(
-    *, event: Event, previous: Position | None, user: Any = None, soon: bool = False
+    *,
+    event: Event,
+    previous: Position | None,
+    changed: Iterable[str] = EVENT_RATING_FIELDS,
+    user: Any = None,
+    soon: bool = False,
 ) -> RatingRun | None:
     """Save an edited event; a rated one is re-rated from the earlier of its old and new places.
 
+    Only a change to one of the ``EVENT_RATING_FIELDS`` (of the ``changed`` fields)
+    re-rates: a renamed event keeps its ratings as they are.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     """
     with transaction.atomic():
         event.save()
-        if previous is not None and event_rerate_needed(event=event):
+        moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
+        if moved and previous is not None and event_rerate_needed(event=event):
             rerate = ratings_rerate_soon if soon else ratings_rerate
             return rerate(
                 start=min(previous, rating_key(event)),
@@ -690,17 +823,27 @@ def trf_import(
 
     ``players`` maps the file's starting ranks to members (unsaved ones are created:
     the new members and guests the officer chose); ``games`` are (round, white rank,
-    black rank or None, result, colours known).
+    black rank or None, result, colours known). Everything is in the audit trail, by
+    ``user``.
     """
+    from simple_history.utils import bulk_create_with_history
+
     from .models import Entry
 
+    who = _who(user)
     with transaction.atomic():
+        for record in (event, *players.values()):
+            if record.pk is None and who is not None:
+                record._history_user = who  # type: ignore[attr-defined]
         event.save()
         for member in players.values():
             if member.pk is None:
                 member.save()
-        Entry.objects.bulk_create([Entry(event=event, member=m) for m in players.values()])
-        Game.objects.bulk_create(
+        members = {m.pk: m for m in players.values()}.values()
+        bulk_create_with_history(
+            [Entry(event=event, member=m) for m in members], Entry, default_user=who
+        )
+        bulk_create_with_history(
             [
                 Game(
                     event=event,
@@ -711,7 +854,9 @@ def trf_import(
                     colours_known=known,
                 )
                 for round_, white, black, result, known in games
-            ]
+            ],
+            Game,
+            default_user=who,
         )
     return event
 

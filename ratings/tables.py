@@ -16,11 +16,17 @@ from .reports import age_group, is_usable
 #: Columns a phone has no room for: shown from the md breakpoint up (and in print).
 WIDE = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
 NUMBER = {"th": {"class": "rating"}, "td": {"class": "rating"}}
+WIDE_NUMBER = {
+    "th": {"class": "rating d-none d-md-table-cell"},
+    "td": {"class": "rating d-none d-md-table-cell"},
+}
 #: Columns whose natural order is strongest first: their arrows point down.
 STRENGTH = {"th": {"class": "rating by-strength"}, "td": {"class": "rating"}}
 
 
-def _change(value: float | None) -> str:
+def change_html(value: float | None) -> str:
+    """A rating change as the list shows it: whole points, signed, coloured; 0 when it
+    rounds to nothing (a change of 0.4 is "0", not a green "+0")."""
     if value is None:
         return ""
     shown = round(value)
@@ -35,7 +41,8 @@ class RatingListTable(tables.Table):
     games = tables.Column("Games", accessor="rating_state__games", attrs=NUMBER)
     last_change = tables.Column("Last change", attrs=NUMBER)
     region = tables.Column("Region", attrs=WIDE)
-    age = tables.Column("Junior", accessor="born", orderable=False, attrs=WIDE)
+    # Rendered for everyone, so no birth date and an adult both show blank (not "—").
+    age = tables.Column("Junior", accessor="born", orderable=False, attrs=WIDE, empty_values=())
     last_played = tables.Column("Last played", accessor="rating_state__last_played", attrs=WIDE)
 
     class Meta:
@@ -73,7 +80,7 @@ class RatingListTable(tables.Table):
         return queryset.order_by("unrated", value, "name"), True
 
     def render_last_change(self, value: float | None) -> str:
-        return _change(value)
+        return change_html(value)
 
     def value_last_change(self, value: float | None) -> str:
         return "" if value is None else str(round(value))
@@ -89,17 +96,30 @@ class OfficerRatingTable(RatingListTable):
     """Everyone the engine rates, with why each is (not) on the published list."""
 
     published = tables.Column("Published?", empty_values=(), orderable=False)
+    # A phone has room for one column more than the published list: the games go.
+    games = tables.Column("Games", accessor="rating_state__games", attrs=WIDE_NUMBER)
 
     class Meta(RatingListTable.Meta):
         sequence = ("rank", "name", "rating", "published", "...")
 
     def render_published(self, record: Member) -> str:
+        # Short words that fit a phone's column; the CSV has the reason in full.
         reason = published_reason(record)
-        css = "text-success" if reason == "published" else "text-danger"
-        return format_html('<span class="{}">{}</span>', css, reason)
+        if reason == "published":
+            return mark_safe('<span class="text-success published-reason">yes</span>')
+        short = SHORT_REASONS.get(reason, reason)
+        return format_html(
+            '<span class="text-danger published-reason" title="{}">{}</span>', reason, short
+        )
 
     def value_published(self, record: Member) -> str:
         return published_reason(record)
+
+
+SHORT_REASONS = {
+    "no: merged into another record": "no: merged",
+    "no: in arrears": "no: arrears",
+}
 
 
 def published_reason(member: Member) -> str:

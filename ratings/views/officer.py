@@ -115,19 +115,29 @@ def member_add(request: HttpRequest) -> HttpResponse:
 @officer_required
 def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
+    rated = member.rating_changes.exists()
     form = MemberForm(request.POST or None, instance=member, prefix="member")
+    scope = None
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, f"{member.name} saved.")
-        return redirect("ratings:officer-member", pk=member.pk)
-    return _member_page(request, member, form, SubscriptionForm(member=member, initial=_season()))
+        moves_ratings = not services.MEMBER_RATING_FIELDS.isdisjoint(form.changed_data)
+        if rated and moves_ratings and "confirm" not in request.POST:
+            # Say how much a change re-rates before doing it.
+            scope = services.rerate_scope(start=services.member_rerate_start(member=member))
+        else:
+            run = services.member_save(
+                member=form.instance, changed=form.changed_data, user=request.user, soon=True
+            )
+            messages.success(request, f"{member.name} saved{_rerated(run, ' and ')}.")
+            return _progress_or(run, redirect("ratings:officer-member", pk=member.pk))
+    subscription_form = SubscriptionForm(member=member, initial=_season())
+    return _member_page(request, member, form, subscription_form, scope=scope)
 
 
 def _season() -> dict[str, Any]:
     return {"season": Season.for_day(timezone.localdate())}
 
 
-def _member_page(request, member, form, subscription_form):  # type: ignore[no-untyped-def]
+def _member_page(request, member, form, subscription_form, scope=None):  # type: ignore[no-untyped-def]
     today = timezone.localdate()
     subscriptions = member.subscriptions.select_related("season")
     return render(
@@ -140,6 +150,7 @@ def _member_page(request, member, form, subscription_form):  # type: ignore[no-u
             "subscription_form": subscription_form,
             "financial": member.is_financial_on(today),
             "today": today,
+            "scope": scope,
         },
     )
 
@@ -188,14 +199,19 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = EventForm(request.POST or None, instance=event)
     scope = None
     if request.method == "POST" and form.is_valid():
-        moves_ratings = event.is_rated or (previous and event.is_complete)
-        if moves_ratings and form.has_changed() and "confirm" not in request.POST:
+        rated = event.is_rated or (previous and event.is_complete)
+        moves_ratings = not services.EVENT_RATING_FIELDS.isdisjoint(form.changed_data)
+        if rated and moves_ratings and "confirm" not in request.POST:
             # Say how much a change re-rates before doing it.
             new = (form.cleaned_data["end_date"], form.cleaned_data["start_date"], event.pk)
             scope = services.rerate_scope(start=min(previous, new))
         else:
             run = services.event_save(
-                event=form.instance, previous=previous, user=request.user, soon=True
+                event=form.instance,
+                previous=previous,
+                changed=form.changed_data,
+                user=request.user,
+                soon=True,
             )
             messages.success(request, f"{event.name} saved{_rerated(run, ' and ')}.")
             return _progress_or(run, redirect("ratings:officer-event", pk=event.pk))
@@ -237,12 +253,14 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
         quick = QuickMemberForm(request.POST, prefix="quick")
         if quick.is_valid():
             member = quick.save()
-            services.entries_add(event=event, members=[member])
+            services.entries_add(event=event, members=[member], user=request.user)
             kind = "Guest" if member.is_guest else "New member"
             messages.success(request, f"{kind} {member.name} ({member.member_number}) entered.")
             return redirect("ratings:officer-event-players", pk=event.pk)
     elif request.method == "POST" and form.is_valid():
-        added = services.entries_add(event=event, members=form.cleaned_data["players"])
+        added = services.entries_add(
+            event=event, members=form.cleaned_data["players"], user=request.user
+        )
         messages.success(request, f"{added} player{'s' if added != 1 else ''} entered.")
         return redirect("ratings:officer-event-players", pk=event.pk)
     entries = event.entries.select_related("member").order_by("member__name")
@@ -252,7 +270,14 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/officer/players.html",
-        {"event": event, "form": form, "quick": quick, "entries": entries, "in_games": in_games},
+        {
+            "event": event,
+            "form": form,
+            "quick": quick,
+            "entries": entries,
+            "in_games": in_games,
+            "next_round": next(iter(_missing_rounds(event)), None),
+        },
     )
 
 
@@ -341,8 +366,16 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         formset = RoundFormSet(request.POST, players=players, prefix="g")
     else:
         formset = RoundFormSet(initial=initial, players=players, prefix="g")
+    clearing = 0
     if request.method == "POST" and formset.is_valid():
         pairings = formset.pairings()
+        if not pairings and not games:
+            messages.info(request, f"Round {number}: nothing entered, so nothing saved.")
+            return redirect("ratings:officer-round", pk=event.pk, number=number)
+        if not pairings and "clear" not in request.POST:
+            # Every row left blank would delete the round's results: ask first.
+            clearing = len(games)
+            return _round_page(request, event, number, formset, bool(players), clearing)
         run = services.games_replace(
             event=event,
             rounds=[number],
@@ -350,6 +383,13 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             user=request.user,
             soon=True,
         )
+        if not pairings:
+            messages.success(
+                request,
+                f"Round {number}: its {_count(len(games), 'result')} deleted"
+                f"{_rerated(run, '; ')}.",
+            )
+            return _progress_or(run, redirect("ratings:officer-event", pk=event.pk))
         messages.success(
             request, f"Round {number}: {len(pairings)} results saved{_rerated(run, '; ')}."
         )
@@ -358,6 +398,11 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 run, redirect("ratings:officer-round", pk=event.pk, number=number + 1)
             )
         return _progress_or(run, redirect("ratings:officer-event", pk=event.pk))
+    return _round_page(request, event, number, formset, bool(players), clearing)
+
+
+def _round_page(request, event, number, formset, has_players, clearing):  # type: ignore[no-untyped-def]
+    """A round's page; ``clearing``: the results a blank save would delete, to confirm."""
     return render(
         request,
         "ratings/officer/round.html",
@@ -367,7 +412,8 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "formset": formset,
             "rounds": range(1, event.rounds + 1),
             "rerate": _rerate_note(event),
-            "has_players": bool(players),
+            "has_players": has_players,
+            "clearing": clearing,
         },
     )
 
@@ -375,11 +421,12 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @officer_required
 def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    next_round = (event.games.order_by("-round").values_list("round", flat=True).first() or 0) + 1
+    # The first round with no results yet; with every round entered, the last (replaced).
+    missing = _missing_rounds(event)
     form = PasteRoundForm(
         request.POST or None,
         event=event,
-        initial={"round": min(next_round, event.rounds)},
+        initial={"round": missing[0] if missing else event.rounds},
     )
     preview = None
     if request.method == "POST" and form.is_valid():
@@ -411,6 +458,7 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "preview": preview,
             "replaces": replaces if preview else 0,
+            "all_entered": not missing,
             "rerate": _rerate_note(event),
         },
     )
@@ -445,7 +493,12 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             games = _grid_games(form, players, existing, schedule)
             run = services.games_replace(
-                event=event, games=games, rounds=None, user=request.user, soon=True
+                event=event,
+                games=games,
+                rounds=None,
+                pairs_only=True,
+                user=request.user,
+                soon=True,
             )
             messages.success(
                 request, f"Crosstable saved: {len(games)} games{_rerated(run, '; ')}."
@@ -481,7 +534,8 @@ def _grid_games(form, players, existing, schedule):  # type: ignore[no-untyped-d
             games.append(
                 Game(round=number, board=board, white_id=white, black_id=black, result=result)
             )
-    # Byes and absences entered on the round pages stay as they were.
+    # Byes and absences entered on the round pages are not in the grid: saving it
+    # replaces the games between two players only (games_replace(pairs_only=True)).
     return games
 
 
@@ -804,7 +858,10 @@ def _withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], even
             for game in row["games"]:
                 opponent = game["opponent"]
                 if not officer and (opponent is None or opponent.pk not in shown):
-                    game["opponent_rating"] = None
+                    # The expected score and the game's change, with the player's own
+                    # rating, give the opponent's away; so would the row's total.
+                    game.update(opponent_rating=None, expected=None, change=None)
+                    row["expected"] = None
             continue
         row.update(hidden=True, before=None, after=None, change=None, expected=None, games=[])
 

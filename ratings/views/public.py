@@ -8,6 +8,8 @@ the public. An officer sees everything, marked.
 from __future__ import annotations
 
 import csv
+import re
+from collections import Counter, defaultdict
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -20,7 +22,7 @@ from .. import reports, services
 from ..charts import Point, rating_history_svg
 from ..filters import RatingListFilter
 from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
-from ..models import ClubSettings, Entry, Event, Member, RatingChange
+from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
 from ..tables import (
     ActiveTable,
     ImproversTable,
@@ -28,6 +30,7 @@ from ..tables import (
     OfficerRatingTable,
     RatingListTable,
     ReportTable,
+    change_html,
 )
 from .officer import officer_required
 
@@ -140,7 +143,10 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         .order_by("-event__end_date", "-event__start_date", "-event_id")
     )
     by_event = {c.event_id: c for c in changes}
+    for change in changes:
+        change.change_html = change_html(change.change)  # type: ignore[attr-defined]
     events = [(entry.event, by_event.get(entry.event_id)) for entry in entries]
+    officer = _is_officer(request)
     context: dict[str, Any] = {
         "member": member,
         "published": published,
@@ -148,15 +154,41 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "state": state,
         "events": events,
         "system": system,
+        "membership": _membership(member) if officer else "",
     }
     if show_rating and state is not None:
         context.update(
-            status=reports.status_of(state.display, system, state.last_played),
-            games=_game_lines(changes, officer=_is_officer(request)),
+            status=rating_status(state.display, system, state.last_played),
+            status_meaning=reports.status_of(state.display, system),
+            games=_game_lines(changes, officer=officer),
             chart=_chart(member, changes),
             legend=reports.legend(system),
         )
     return render(request, "ratings/public/member.html", context)
+
+
+def rating_status(display: str, system: Any, last_played: Any = None) -> str:
+    """The rating's status in a word or two, in the system's own terms ("provisional",
+    "official", "partial", "confirmed"; "rated" where the system marks no difference),
+    and whether the member is inactive."""
+    meaning = reports.status_of(display, system)
+    if not display:
+        word = "no rating yet"
+    elif not meaning or meaning.startswith("the member's rating"):
+        word = "rated"
+    else:
+        word = re.split(r"[:;]", meaning, maxsplit=1)[0].strip()
+        word = re.sub(r"^(a|an) ", "", word)
+        word = re.sub(r" rating$", "", word)
+    inactive = reports.status_of(display, system, last_played).removeprefix(meaning)
+    return word + inactive  # "; inactive: last played …" when it has been a year
+
+
+def _membership(member: Member) -> str:
+    """For officers: why the member's rating is or is not published."""
+    if member.is_guest:
+        return "guest"
+    return "financial" if member.is_financial else "in arrears"
 
 
 def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, Any]]:
@@ -174,10 +206,13 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
             opponent = (
                 opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
             )
-            # An opponent's rating is theirs: not shown while they are not published.
+            # An opponent's rating is theirs: not shown while they are not published. Nor is
+            # what would give it away with the member's own rating: the expected score and
+            # the game's own change. (The event's total change is the member's, and public.)
             visible = officer or (
                 opponent is not None and opponent.is_financial and not opponent.is_guest
             )
+            game_change = services.game_line_change(line=line)
             lines.append(
                 {
                     "event": change.event,
@@ -185,8 +220,14 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
                     "opponent": opponent,
                     "opponent_rating": line.get("opponent_rating") if visible else None,
                     "score": line.get("score"),
-                    "expected": line.get("expected"),
-                    "change": services.game_line_change(line=line),
+                    "expected": line.get("expected") if visible else None,
+                    # Tenths, as shown: a change of 0.04 is "0", not a green "+0".
+                    "change": (
+                        round(game_change, 1) + 0.0
+                        if visible and game_change is not None
+                        else None
+                    ),
+                    "hidden": not visible,
                     "rated": line.get("rated", True),
                 }
             )
@@ -205,18 +246,52 @@ def _chart(member: Member, changes: list[RatingChange]) -> str:
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The players by place (points from the games, then name), each with score and games;
+    ratings and changes for the published players (an officer: everyone, marked)."""
     event = get_object_or_404(Event, pk=pk)
     shown = set(
         Member.objects.published().filter(entries__event=event).values_list("pk", flat=True)
     )
     officer = _is_officer(request)
     changes = {c.member_id: c for c in event.rating_changes.all()}
+    points: dict[int, float] = defaultdict(float)
+    games: dict[int, int] = defaultdict(int)
+    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
+        white_points, black_points = Game.POINTS[result]
+        points[white] += white_points
+        games[white] += 1
+        if black is not None:
+            points[black] += black_points
+            games[black] += 1
+    members = sorted(
+        Member.objects.filter(entries__event=event), key=lambda m: (-points[m.pk], m.name)
+    )
+    sharing = Counter(points[m.pk] for m in members)
     players = []
-    for member in Member.objects.filter(entries__event=event).order_by("name"):
+    place = 0
+    for index, member in enumerate(members, start=1):
+        if index == 1 or points[member.pk] != points[members[index - 2].pk]:
+            place = index  # players on the same points share the first of their places
         change = changes.get(member.pk)
-        visible = officer or member.pk in shown
-        players.append({"member": member, "change": change if visible else None, "rated": change})
-    return render(request, "ratings/public/event.html", {"event": event, "players": players})
+        published = member.pk in shown
+        visible = change is not None and (officer or published)
+        players.append(
+            {
+                "member": member,
+                "place": f"{place}=" if sharing[points[member.pk]] > 1 else str(place),
+                "points": points[member.pk],
+                "games": games[member.pk],
+                "change": change if visible else None,
+                "change_html": change_html(change.change) if visible and change else "",
+                "rated": change,
+                "unpublished": change is not None and not published,
+            }
+        )
+    return render(
+        request,
+        "ratings/public/event.html",
+        {"event": event, "players": players, "has_ratings": bool(changes)},
+    )
 
 
 # -- reports ---------------------------------------------------------------------------

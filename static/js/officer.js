@@ -20,3 +20,16 @@
     });
   });
 })();
+// Round-robin grid: below the diagonal, each game as the other player scored it, kept in
+// step with the cell above the diagonal where it is entered.
+(function () {
+  "use strict";
+  var MIRRORED = { "1": "0", "=": "½", "0": "1", "+": "−", "-": "+", "--": "−−" };
+  Array.prototype.forEach.call(document.querySelectorAll("[data-mirror-of]"), function (shown) {
+    var select = document.getElementById(shown.getAttribute("data-mirror-of"));
+    if (!select) { return; }
+    select.addEventListener("change", function () {
+      shown.textContent = MIRRORED[select.value] || "";
+    });
+  });
+})();

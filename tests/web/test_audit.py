@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.models import ClubSettings, Event, Game, Member, Subscription
+from ratings.models import ClubSettings, Entry, Event, Game, Member, Subscription
 
-from ..factories import SubscriptionFactory
+from ..factories import EventFactory, SubscriptionFactory
+from .test_officer_import import confirm, upload
 from .test_rerate import admin_form
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +84,108 @@ def test_a_change_to_the_club_settings_is_recorded(admin_client, admin_user, clu
     record = ClubSettings.history.latest()
     assert record.name == "Kagan Chess Club"
     assert record.history_user == admin_user
+
+
+# -- results entered on the officer's pages ---------------------------------------------
+
+
+@pytest.fixture
+def club_night(alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+    event = EventFactory(name="Club night", rounds=3)
+    for member in (alice, bob, carol, dave):
+        event.entries.create(member=member)
+    return event
+
+
+def _post_round(client, event, number, rows):  # type: ignore[no-untyped-def]
+    data = {"g-TOTAL_FORMS": str(len(rows)), "g-INITIAL_FORMS": "0"}
+    for i, (white, black, result) in enumerate(rows):
+        data[f"g-{i}-white"] = white.pk
+        data[f"g-{i}-black"] = black.pk if black else ""
+        data[f"g-{i}-result"] = result
+    return client.post(reverse("ratings:officer-round", args=[event.pk, number]), data)
+
+
+def test_results_entered_on_a_round_page_are_recorded_with_their_author(
+    officer_client, officer, club_night, alice, bob
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    record = club_night.games.get().history.get()
+    assert (record.history_type, record.history_user, record.result) == ("+", officer, "1-0")
+
+
+def test_a_result_corrected_on_a_round_page_is_recorded_before_and_after(
+    officer_client, officer, club_night, alice, bob
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    game = club_night.games.get()
+    _post_round(officer_client, club_night, 1, [(alice, bob, "0-1")])
+    assert club_night.games.get().pk == game.pk
+    record = game.history.latest()
+    assert (record.history_type, record.history_user) == ("~", officer)
+    changes = record.diff_against(record.prev_record).changes
+    assert [(c.field, c.old, c.new) for c in changes] == [("result", "1-0", "0-1")]
+
+
+def test_a_round_saved_again_as_it_was_adds_nothing_to_the_trail(
+    officer_client, club_night, alice, bob
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    assert list(Game.history.values_list("history_type", flat=True)) == ["+"]
+
+
+def test_a_game_left_out_of_a_round_is_recorded_as_deleted_by_its_author(
+    officer_client, officer, club_night, alice, bob, carol, dave
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0"), (carol, dave, "0-1")])
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    record = Game.history.filter(white=carol).latest()
+    assert (record.history_type, record.history_user, record.result) == ("-", officer, "0-1")
+
+
+def test_a_pasted_round_is_recorded_with_its_author(officer_client, officer, club_night):
+    url = reverse("ratings:officer-round-paste", args=[club_night.pk])
+    officer_client.post(url, {"round": 1, "text": "A1 - B2 1-0\nC3 bye", "save": "1"})
+    records = Game.history.values_list("history_type", "history_user", "result")
+    assert sorted(records) == [("+", officer.pk, "1-0"), ("+", officer.pk, "bye")]
+
+
+def test_players_entered_in_an_event_are_recorded_with_their_author(
+    officer_client, officer, alice, bob
+):
+    event = EventFactory()
+    officer_client.post(
+        reverse("ratings:officer-event-players", args=[event.pk]),
+        {"entries-players": "A1, B2"},
+    )
+    records = Entry.history.filter(event=event)
+    assert sorted(records.values_list("member", "history_type", "history_user")) == [
+        (alice.pk, "+", officer.pk),
+        (bob.pk, "+", officer.pk),
+    ]
+
+
+def test_an_imported_event_is_recorded_with_its_author(officer_client, officer):
+    upload(officer_client)
+    confirm(officer_client)
+    event = Event.objects.get()
+    assert event.history.get().history_user == officer
+    games = Game.history.filter(event=event)
+    assert games.count() == event.games.count()
+    assert set(games.values_list("history_type", "history_user")) == {("+", officer.pk)}
+    entries = Entry.history.filter(event=event)
+    assert set(entries.values_list("history_type", "history_user")) == {("+", officer.pk)}
+    assert entries.count() == event.entries.count()
+
+
+def test_a_player_corrected_on_a_board_is_recorded_as_a_change_to_that_game(
+    officer_client, officer, club_night, alice, bob, carol
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    game = club_night.games.get()
+    _post_round(officer_client, club_night, 1, [(alice, carol, "1-0")])
+    record = game.history.latest()
+    assert (record.history_type, record.history_user) == ("~", officer)
+    changes = record.diff_against(record.prev_record).changes
+    assert [(c.field, c.old, c.new) for c in changes] == [("black", bob.pk, carol.pk)]

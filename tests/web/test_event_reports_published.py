@@ -76,6 +76,26 @@ def test_the_report_withholds_an_unpublished_opponents_rating_from_the_game_line
     assert [g["opponent_rating"] for g in alice["games"]] == [None, None]
 
 
+def test_the_report_withholds_what_would_give_an_unpublished_opponents_rating_away(
+    client, night
+):
+    # With Alice's own published rating, an expected score or a game's change against
+    # Bob would let anyone work out Bob's rating; so would her total expected score.
+    rows = client.get(reverse("ratings:event-report", args=[night.pk])).context["rows"]
+    alice = next(r for r in rows if r["member"].name == "Alice Archer")
+    assert [(g["expected"], g["change"]) for g in alice["games"]] == [(None, None)] * 2
+    assert alice["expected"] is None
+
+
+def test_an_officer_sees_the_expected_scores_against_unpublished_opponents(
+    officer_client, night
+):
+    rows = officer_client.get(reverse("ratings:event-report", args=[night.pk])).context["rows"]
+    alice = next(r for r in rows if r["member"].name == "Alice Archer")
+    assert None not in [g["expected"] for g in alice["games"]]
+    assert alice["expected"] is not None
+
+
 def test_the_crosstable_names_unpublished_players_but_not_their_ratings(client, night):
     page = crosstable(client, night)
     for name in ("Bob Brown", "Gus Guest"):

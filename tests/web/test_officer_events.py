@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from ratings.models import Event, Game, Member, RatingChange
+from ratings.models import Event, Game, Member, RatingChange, RatingRun
 
 from ..factories import EventFactory
 
@@ -141,3 +141,22 @@ def test_an_event_cannot_lose_rounds_that_have_games(officer_client, rated_event
         {**EVENT, "rounds": 2, "confirm": "1"},
     )
     assert "Round 3 has games already" in response.content.decode()
+
+
+def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
+    officer_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
+    runs = RatingRun.objects.count()
+    renamed = {
+        **EVENT,
+        "name": "March club night",
+        "start_date": "2026-03-02",
+        "end_date": "2026-03-02",
+        "rounds": 1,
+        "time_control": event.time_control,
+    }
+    response = officer_client.post(reverse("ratings:officer-event-edit", args=[event.pk]), renamed)
+    assert response["Location"] == reverse("ratings:officer-event", args=[event.pk])
+    assert Event.objects.get(pk=event.pk).name == "March club night"
+    assert RatingRun.objects.count() == runs

@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from ratings.models import Member, Subscription
+from ratings.models import Member, RatingChange, RatingRun, RatingState, Subscription
 
 from ..factories import MemberFactory, SeasonFactory, paid_up
 
@@ -126,3 +126,69 @@ def test_a_season_paid_twice_is_refused(officer_client, alice):
     )
     assert "Alice Archer has already paid for 2025." in response.content.decode()
     assert Subscription.objects.count() == 1
+
+
+# -- a member's starting details are the engine's input ---------------------------------
+
+
+def _member_data(client, member, **changes):  # type: ignore[no-untyped-def]
+    """The member page's form as it stands, with ``changes`` (unprefixed field names)."""
+    form = client.get(reverse("ratings:officer-member", args=[member.pk])).context["form"]
+    data = {}
+    for bound in form:
+        value = bound.value()
+        if value is True:
+            data[bound.html_name] = "on"
+        elif value is not None and value is not False:
+            data[bound.html_name] = value
+    data.update({f"member-{name}": value for name, value in changes.items()})
+    return data
+
+
+def test_a_new_starting_rating_for_a_rated_member_says_how_many_events_it_re_rates_first(
+    officer_client, rated_event, alice, bob, carol
+):
+    rated_event([(1, alice, bob, "1-0")], date=dt.date(2026, 3, 2))
+    rated_event([(1, bob, carol, "1-0")], date=dt.date(2026, 3, 9))
+    url = reverse("ratings:officer-member", args=[alice.pk])
+    response = officer_client.post(url, _member_data(officer_client, alice, initial_rating=1900))
+    assert "re-rates 2 events" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.initial_rating is None
+
+
+def test_confirming_a_new_starting_rating_re_rates_from_the_members_first_event(
+    officer_client, rated_event, bob
+):
+    alice = MemberFactory(name="Alice Archer", initial_rating=1521, initial_games=30)
+    night = rated_event([(1, alice, bob, "1-0")])
+    runs = RatingRun.objects.count()
+    data = _member_data(officer_client, alice, initial_rating=1900)
+    officer_client.post(
+        reverse("ratings:officer-member", args=[alice.pk]), {**data, "confirm": "1"}
+    )
+    assert RatingChange.objects.get(event=night, member=alice).before == 1900
+    assert RatingState.objects.get(member=alice).rating > 1900
+    assert RatingRun.objects.count() == runs + 1
+
+
+def test_a_new_name_for_a_rated_member_saves_without_asking_or_re_rating(
+    officer_client, rated_event, alice, bob
+):
+    rated_event([(1, alice, bob, "1-0")])
+    runs = RatingRun.objects.count()
+    url = reverse("ratings:officer-member", args=[alice.pk])
+    response = officer_client.post(url, _member_data(officer_client, alice, name="Alice Smith"))
+    assert response["Location"] == url
+    assert Member.objects.get(pk=alice.pk).name == "Alice Smith"
+    assert RatingRun.objects.count() == runs
+
+
+def test_a_new_starting_rating_for_a_member_yet_to_play_shows_at_once(
+    officer_client, rated_event, alice, bob, dave
+):
+    rated_event([(1, alice, bob, "1-0")])
+    url = reverse("ratings:officer-member", args=[dave.pk])
+    response = officer_client.post(url, _member_data(officer_client, dave, initial_rating=1700))
+    assert response["Location"] == url
+    assert RatingState.objects.get(member=dave).rating == 1700

@@ -69,6 +69,7 @@ def test_the_report_lists_score_expected_score_and_change(
     client, rated_event, alice, bob, current_season
 ):
     paid_up(alice, current_season)
+    paid_up(bob, current_season)
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     rows = client.get(reverse("ratings:event-report", args=[event.pk])).context["rows"]
     alice_row = rows[0]

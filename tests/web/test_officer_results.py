@@ -128,6 +128,45 @@ def test_saving_a_result_of_a_rated_event_re_rates_it(officer_client, rated_even
     assert RatingChange.objects.get(event=event, member=bob).after > 1500
 
 
+def test_an_empty_round_says_nothing_was_entered(officer_client, club_night):
+    response = _post_round(officer_client, club_night, 1, [(None, None, "")])
+    url = reverse("ratings:officer-round", args=[club_night.pk, 1])
+    assert response["Location"] == url
+    page = officer_client.get(url).content.decode()
+    assert "Round 1: nothing entered, so nothing saved." in page
+
+
+def test_emptying_a_round_with_results_asks_before_deleting_them(
+    officer_client, club_night, alice, bob
+):
+    _post_round(officer_client, club_night, 3, [(alice, bob, "1-0")])
+    response = _post_round(officer_client, club_night, 3, [(None, None, "")])
+    assert (
+        "Saving an empty round deletes the 1 result already entered" in response.content.decode()
+    )
+    assert club_night.games.filter(round=3).count() == 1
+
+
+def test_confirming_an_empty_round_deletes_its_results(officer_client, club_night, alice, bob):
+    _post_round(officer_client, club_night, 3, [(alice, bob, "1-0")])
+    url = reverse("ratings:officer-round", args=[club_night.pk, 3])
+    officer_client.post(url, {**_round([(None, None, "")]), "clear": "1"})
+    assert not club_night.games.exists()
+
+
+def test_the_players_page_links_to_the_next_round_to_enter(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    for number in (1, 2):
+        _post_round(
+            officer_client, club_night, number, [(alice, bob, "1-0"), (carol, dave, "0-1")]
+        )
+    page = officer_client.get(reverse("ratings:officer-event-players", args=[club_night.pk]))
+    html = page.content.decode()
+    assert "Enter round 3" in html
+    assert reverse("ratings:officer-round", args=[club_night.pk, 3]) in html
+
+
 # -- a pasted round ---------------------------------------------------------------------
 
 
@@ -172,6 +211,28 @@ def test_a_pasted_round_beyond_the_events_rounds_is_refused(officer_client, club
     assert not club_night.games.exists()
 
 
+def test_the_paste_page_offers_the_first_round_without_results(
+    officer_client, club_night, alice, bob
+):
+    for number in (1, 3):
+        _post_round(officer_client, club_night, number, [(alice, bob, "1-0")])
+    page = officer_client.get(reverse("ratings:officer-round-paste", args=[club_night.pk]))
+    assert page.context["form"]["round"].value() == 2
+
+
+def test_with_every_round_entered_the_paste_page_says_saving_replaces_one(
+    officer_client, club_night, alice, bob
+):
+    for number in (1, 2, 3):
+        _post_round(officer_client, club_night, number, [(alice, bob, "1-0")])
+    page = officer_client.get(reverse("ratings:officer-round-paste", args=[club_night.pk]))
+    assert "saving a pasted round replaces the results of the round you choose" in (
+        page.content.decode()
+    )
+    preview = _paste(officer_client, club_night, "A1 - B2 0-1", number=3)
+    assert "Replace round 3" in preview.content.decode()
+
+
 # -- a round robin's grid ---------------------------------------------------------------
 
 
@@ -195,3 +256,23 @@ def test_a_round_robin_filled_in_as_a_grid_gets_rounds_and_colours(
         (0.0, 1.0) if carol_dave.white == carol else (1.0, 0.0)
     )
     assert carol_dave.result in ("+/-", "-/+")
+
+
+def test_saving_the_grid_keeps_the_byes_and_absences_entered_on_round_pages(
+    officer_client, alice, bob, carol
+):
+    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=3)
+    for member in (alice, bob, carol):
+        event.entries.create(member=member)
+    # The schedule's first round: Bob plays Carol, Alice sits out (absent).
+    _post_round(officer_client, event, 1, [(bob, carol, "1-0"), (alice, None, "zero-bye")])
+    data = {
+        f"g_{alice.pk}_{bob.pk}": "1",
+        f"g_{alice.pk}_{carol.pk}": "=",
+        f"g_{bob.pk}_{carol.pk}": "1",
+    }
+    officer_client.post(reverse("ratings:officer-grid", args=[event.pk]), data)
+    assert list(
+        event.games.filter(black__isnull=True).values_list("round", "white", "result")
+    ) == [(1, alice.pk, "zero-bye")]
+    assert event.games.exclude(black__isnull=True).count() == 3

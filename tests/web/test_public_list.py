@@ -214,6 +214,21 @@ def test_juniors_are_grouped_by_their_age_at_the_start_of_the_year(client, curre
     assert names_on(client.get(LIST, {"age": "U12"})) == ["Eleven"]
 
 
+def test_the_junior_column_is_blank_alike_for_adults_and_members_with_no_birth_date(
+    client, current_season
+):
+    year = timezone.localdate().year
+    for name, born in (("Junior", dt.date(year - 11, 6, 1)), ("Adult", dt.date(1980, 1, 1))):
+        listed(paid_up(MemberFactory(name=name, born=born), current_season), "1200", 1200)
+    listed(paid_up(MemberFactory(name="Unknown age"), current_season), "1200", 1200)
+    rows = client.get(LIST, {"sort": "name"}).context["table"].rows
+    assert {row.record.name: row.get_cell("age") for row in rows} == {
+        "Adult": "",
+        "Junior": "U12",
+        "Unknown age": "",
+    }
+
+
 def test_the_women_filter_shows_women_only(client, current_season, alice, bob):
     listed(paid_up(alice, current_season), "1500", 1500)
     listed(paid_up(bob, current_season), "1600", 1600)

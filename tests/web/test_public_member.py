@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from ratings.models import Game
+from ratings.models import ClubSettings, Game, RatingState
 
 from ..factories import MemberFactory, paid_up
 
@@ -37,7 +39,7 @@ def test_the_page_shows_the_current_rating_and_its_status(client, alices_season)
     response = page_of(client, alices_season)
     text = response.content.decode()
     assert response.context["state"].display in text
-    assert "every rated game counts at once" in response.context["status"]
+    assert response.context["status"] == "rated"
 
 
 def test_the_history_chart_is_inline_svg_with_a_title_axes_and_a_point_per_event(
@@ -99,6 +101,97 @@ def test_an_unpublished_opponents_rating_is_not_shown_on_a_published_members_pag
     (game,) = page_of(client, alice).context["games"]
     assert game["opponent"] == bob
     assert game["opponent_rating"] is None
+
+
+def test_nothing_that_gives_away_a_hidden_opponents_rating_is_shown_to_the_public(
+    client, rated_event, current_season, alice, bob
+):
+    # With Alice's own (public) rating, the expected score or the game's own change
+    # would give Bob's rating away; the event's total change is Alice's, and stays.
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    response = page_of(client, alice)
+    (game,) = response.context["games"]
+    assert (game["expected"], game["change"], game["hidden"]) == (None, None, True)
+    assert "0.50" not in response.content.decode()
+    (_event, change), *_ = response.context["events"]
+    assert change.change == 16.0
+
+
+def test_an_officer_sees_the_expected_score_and_change_against_a_hidden_opponent(
+    officer_client, rated_event, current_season, alice, bob
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    (game,) = page_of(officer_client, alice).context["games"]
+    assert (game["expected"], game["change"]) == (0.5, 16.0)
+
+
+def test_a_published_opponents_expected_score_and_change_are_shown(client, alices_season):
+    games = page_of(client, alices_season).context["games"]
+    assert [(g["expected"], g["change"]) for g in games][1] == (0.5, 16.0)
+
+
+def test_a_guests_page_says_guests_are_never_published(client, rated_event, current_season, alice):
+    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), current_season)
+    rated_event([(1, guest, alice, Game.Result.WHITE_WIN)])
+    text = page_of(client, guest).content.decode()
+    assert "a guest's rating is never published" in text
+    assert "subscription is paid up" not in text
+
+
+def test_a_member_in_arrears_is_told_ratings_are_published_once_paid_up(
+    client, rated_event, alice, bob
+):
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    assert "subscription is paid up" in page_of(client, bob).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("system", "display", "status"),
+    [
+        ("acf-1993", "1486p", "provisional"),
+        ("acf-1993", "1486", "confirmed"),
+        ("ecf-2020", "1540P", "partial"),
+        ("ecf-2020", "1540", "full"),
+        ("st-charles", "412*", "not yet official"),
+        ("st-charles", "412", "official"),
+        ("nz-club-elo", "1516", "rated"),
+    ],
+)
+def test_the_status_is_the_ratings_status_in_the_systems_own_terms(
+    client, current_season, alice, system, display, status
+):
+    ClubSettings.objects.filter(pk=ClubSettings.load().pk).update(rating_system=system)
+    paid_up(alice, current_season)
+    RatingState.objects.create(member=alice, display=display, rating=1400, games=3)
+    response = page_of(client, alice)
+    assert response.context["status"] == status
+    assert f">{status}</div>" in response.content.decode()
+
+
+def test_a_long_unplayed_rating_is_marked_inactive(client, current_season, alice):
+    paid_up(alice, current_season)
+    long_ago = timezone.localdate() - dt.timedelta(days=400)
+    RatingState.objects.create(
+        member=alice, display="1516", rating=1516, games=3, last_played=long_ago
+    )
+    status = page_of(client, alice).context["status"]
+    assert status.startswith("rated; inactive: last played ")
+
+
+@pytest.mark.parametrize(
+    ("who", "membership"), [("paid", "financial"), ("unpaid", "in arrears"), ("guest", "guest")]
+)
+def test_an_officer_sees_the_members_membership_the_public_does_not(
+    officer_client, rated_event, current_season, bob, who, membership
+):
+    member = MemberFactory(name="Mo Member", is_guest=who == "guest")
+    if who == "paid":
+        paid_up(member, current_season)
+    rated_event([(1, member, bob, Game.Result.WHITE_WIN)])
+    assert page_of(officer_client, member).context["membership"] == membership
+    assert page_of(Client(), member).context["membership"] == ""
 
 
 def test_a_merged_record_leads_to_the_member_it_was_merged_into(client, alice):

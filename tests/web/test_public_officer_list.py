@@ -46,3 +46,13 @@ def test_the_public_cannot_open_the_officer_list(client):
     response = client.get(OFFICER_LIST)
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
+
+
+def test_the_reason_fits_a_phones_column_and_keeps_the_full_words_in_its_title(
+    officer_client, rated_event, current_season, alice, bob
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    html = officer_client.get(OFFICER_LIST).content.decode()
+    assert '<span class="text-danger published-reason" title="no: in arrears">no: arrears' in html
+    assert '<span class="text-success published-reason">yes</span>' in html
