@@ -56,6 +56,7 @@ TITLE_PARAMETERS = {
 }
 
 _MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
+_DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _round_ratio(num: int, den: int) -> int:
@@ -169,6 +170,14 @@ class Ecf2020(RatingSystem):
             "also lower the titled players' dummy ratings for other time controls",
         ),
         Parameter(
+            "title_defaults_from",
+            "2024-09-01",
+            "the titled players' dummy ratings apply to months starting on or after this "
+            "date (YYYY-MM-DD; the method's 1 September 2024); before it a titled player "
+            "has the adult or junior one; null = every month",
+            nullable=True,
+        ),
+        Parameter(
             "pass1_new_opponents",
             "default-rating",
             "in pass 1 a new opponent counts at their own dummy opponent rating "
@@ -202,6 +211,22 @@ class Ecf2020(RatingSystem):
         # Exact decimal values: 0.01 means one hundredth, not its binary neighbour.
         self._adj_a = Fraction(repr(float(p["adjustment_a"])))
         self._adj_b = Fraction(repr(float(p["adjustment_b"])))
+        titles_from = p["title_defaults_from"]
+        #: The first month whose dummies use the title defaults (None: every month).
+        self._titles_from = None if titles_from is None else date.fromisoformat(titles_from)
+
+    @classmethod
+    def check_params(cls, params: Mapping[str, object], path: str = "params") -> list[str]:
+        problems = super().check_params(params, path)
+        titles_from = params.get("title_defaults_from")
+        if isinstance(titles_from, str):
+            try:
+                if not _DAY_TEXT.fullmatch(titles_from):
+                    raise ValueError(titles_from)
+                date.fromisoformat(titles_from)
+            except ValueError:
+                problems.append(f"{path}.title_defaults_from: must be a date, YYYY-MM-DD")
+        return problems
 
     # -- periods -----------------------------------------------------------------------
 
@@ -254,6 +279,8 @@ class Ecf2020(RatingSystem):
         # A new player holding a full rating is a lapsed player: that rating is theirs.
         lapsed = player.rating if player.category == FULL else None
         title_parameter = TITLE_PARAMETERS.get(player.title or "")
+        if self._titles_from is not None and first < self._titles_from:
+            title_parameter = None  # before the title defaults took effect
         default: float
         if title_parameter is not None and lapsed is None:
             default = int(p[title_parameter])

@@ -64,10 +64,14 @@ class NzClubElo(RatingSystem):
         self._shown: dict[float | None, str] = {}
 
     def prepare(self, player: PlayerState) -> PlayerState:
+        """Guests at the guest rating; anyone else never under the floor (start rating too)."""
         if player.guest:
             return with_changes(player, rating=float(self.params["guest_rating"]))
+        floor = float(self.params["floor"])
         if player.rating is None:
-            return with_changes(player, rating=float(self.params["start_rating"]))
+            return with_changes(player, rating=max(floor, float(self.params["start_rating"])))
+        if player.rating < floor:
+            return with_changes(player, rating=floor)
         return player
 
     def display(self, player: PlayerState) -> str:

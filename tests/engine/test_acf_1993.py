@@ -42,6 +42,7 @@ from ratings.engine.io import parse_input, result_to_json
 APRIL_94 = date(1994, 1, 15)
 AUGUST_94 = date(1994, 4, 15)
 DECEMBER_94 = date(1994, 9, 15)
+APRIL_95 = date(1995, 1, 15)
 
 
 def confirmed(pid: str, rating: float, games: int = 50) -> PlayerState:
@@ -190,6 +191,32 @@ def test_336_rule_smith_1051_v_jones_2400_counts_1387_and_2064() -> None:
     )
     assert change(result, "smith").games[0].opponent_rating == 1387
     assert change(result, "jones").games[0].opponent_rating == 2064
+
+
+def test_336_rule_the_845_player_meets_1474_1477_1556_1324_as_if_rated_1181() -> None:
+    # The booklet's own instance (its "prospective changes"): a player rated 845
+    # beat players rated 1474 and 1477 and drew with 1556 and 1324, "rated as if the
+    # opponents were rated 1181" (845 + 336). The booklet gives only the 1181; the rest is
+    # the rules: AR 1181, D 336 (the 329-344 row, L .12), Se 0.48, Sa - Se 2.52, no bonus
+    # in 4 games, Ri 15 x 2.52 = 37.8.
+    opponents = field("o", [1474, 1477, 1556, 1324])
+    games = tuple(
+        Game("p", opp.id, score, round_)
+        for round_, (opp, score) in enumerate(zip(opponents, [1.0, 1.0, 0.5, 0.5], strict=True), 1)
+    )
+    result = run([confirmed("p", 845), *opponents], ("e1", APRIL_94, games))
+    p = change(result, "p")
+    assert [line.opponent_rating for line in p.games] == [1181] * 4
+    detail = p.detail
+    assert (detail["AR"], detail["D"], detail["P"], detail["Se"]) == (1181, 336, 0.12, 0.48)
+    assert (detail["Sa"], detail["BP"], detail["Ri"]) == (3, 0, 37.8)
+    assert (p.after, p.display_after) == (882.8, "883")
+    # What the booklet complains of, in figures: without the rule, AR 1457.75, D 612.75 -> 613
+    # (the 560-619 row, L .02), Se 0.08 and Ri 15 x 2.92 = 43.8.
+    free = change(
+        run([confirmed("p", 845), *opponents], ("e1", APRIL_94, games), max_difference=None), "p"
+    )
+    assert (free.detail["AR"], free.detail["P"], free.detail["Ri"]) == (1457.75, 0.02, 43.8)
 
 
 def test_increment_is_k_times_sa_minus_se_plus_bp_not_as_printed() -> None:
@@ -587,6 +614,57 @@ def test_zero_score_is_not_reset_within_a_period() -> None:
     assert state(result, "smith").rating == 1250 - 366  # 10 %
 
 
+def test_zero_score_reset_is_at_the_start_of_every_period_for_players_who_sit_it_out() -> None:
+    # The booklet resets "at the beginning of processing for a rating period", and its list
+    # shows such players as "9 R" with 0 games in the period (Dowling; Wheate R). Smith
+    # scores 0/3 in the April list's period, sits out August's (someone else plays), and
+    # is listed new in August; a 1/5 in December rates as his first tournament.
+    opponents = field("o", [1250] * 5)
+    first = opponents[:3]
+    result = run(
+        opponents,
+        ("e1", APRIL_94, tournament("smith", first, 0)),
+        ("e2", AUGUST_94, (Game("o0", "o1", 0.5),)),
+    )
+    assert change(result, "smith", "e1").display_after == "Unr"
+    after = state(result, "smith")
+    assert (after.status, after.games, after.avg_opp, after.score) == ("new", 0, None, None)
+    assert result.displays["smith"] == "9 R"
+    later = run(
+        opponents,
+        ("e1", APRIL_94, tournament("smith", first, 0)),
+        ("e2", AUGUST_94, (Game("o0", "o1", 0.5),)),
+        ("e3", DECEMBER_94, tournament("smith", opponents, 1)),
+    )
+    third = change(later, "smith", "e3")
+    assert (third.display_before, third.detail["status_before"]) == ("9 R", "new")
+    assert "reset" not in third.detail  # done at the start of August's period
+    assert (third.detail["NG"], third.detail["TS"]) == (5, 1)
+    assert state(later, "smith").rating == 1010  # the same rating as a reset on playing
+
+
+def test_zero_score_reset_at_the_start_of_a_period_applies_to_input_states_too() -> None:
+    # x: 0/5, sits out a period, 2/5: rated as a first tournament (40 %: 1360 - 72).
+    # y: given with 0/2, sits out two periods, 1/5: a first tournament (20 %: 1360 - 240).
+    # z: given with 0/4, is new from the first period (x's), scores 0/5 in the second
+    # ("Unr" after it) and is new again from the third.
+    opponents = field("o", [1250, 1300, 1400, 1500, 1350])
+    zero = PlayerState("z", games=4, status="unrated", avg_opp=1300, score=0)
+    one = PlayerState("y", games=2, status="unrated", avg_opp=1500, score=0)
+    plan = [(APRIL_94, "x", 0), (AUGUST_94, "z", 0), (DECEMBER_94, "x", 2), (APRIL_95, "y", 1)]
+    events = [
+        (f"e{n}", day, tournament(pid, opponents, total))
+        for n, (day, pid, total) in enumerate(plan, 1)
+    ]
+    result = run([*opponents, zero, one], *events)
+    assert (state(result, "x").status, state(result, "x").rating) == ("provisional", 1288)
+    assert (state(result, "y").status, state(result, "y").rating) == ("provisional", 1120)
+    assert change(result, "y", "e4").detail["status_before"] == "new"
+    z = change(result, "z", "e2")
+    assert (z.display_before, z.display_after, "reset" in z.detail) == ("9 R", "Unr", False)
+    assert (state(result, "z").status, result.displays["z"]) == ("new", "9 R")
+
+
 def test_reset_is_idempotent() -> None:
     zero = PlayerState("z", games=5, status="unrated", avg_opp=1250, score=0)
     once = run([zero], ("e1", APRIL_94, (Game("z", "x", 1),)))
@@ -783,6 +861,18 @@ def test_provisional_rating_without_history_is_taken_as_50_percent_against_itsel
     opponents = field("o", [1600] * 2)
     result = run([prepared, *opponents], ("e1", APRIL_94, tournament("x", opponents, 1)))
     assert state(result, "x").rating == 1600
+
+
+@pytest.mark.parametrize(("decimals", "kept"), [(2, 1600.13), (0, 1600.0)])
+def test_provisional_rating_without_history_is_kept_to_the_decimals(
+    decimals: int, kept: float
+) -> None:
+    # Found by the property tests (decimals 0): the state fed back in works the rating out
+    # from the history (AR + Dp(50 %), to the decimals), so the rating is taken to them too.
+    prepared = Acf1993({"decimals": decimals}).prepare(PlayerState("x", rating=1600.125, games=12))
+    assert (prepared.rating, prepared.avg_opp, prepared.score) == (kept, kept, 6)
+    again = Acf1993({"decimals": decimals}).prepare(prepared)
+    assert again.rating == prepared.rating
 
 
 def test_partial_players_status_and_rating_come_from_their_history() -> None:

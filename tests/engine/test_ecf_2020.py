@@ -42,6 +42,9 @@ from ratings.engine.io import parse_player, player_to_json, result_to_json
 MARCH = date(2024, 3, 2)
 FIRST = date(2024, 3, 1)  # the start of the month being rated: ages and the window count from it
 ACTIVE = date(2024, 1, 15)  # a last game well inside the 36 months
+#: The first month with the titled players' dummy ratings (the page: "Effective 1st
+#: September 2024").
+SEPTEMBER = date(2024, 9, 1)
 
 
 def full(pid: str, rating: float, **fields: Any) -> PlayerState:
@@ -71,12 +74,14 @@ def partial(pid: str, rating: float, games: int, avg_opp: float, points: float) 
     )
 
 
-def run(players: list[PlayerState], games: list[Game], **params: Any) -> RatingResult:
-    """One event on 2 March 2024."""
+def run(
+    players: list[PlayerState], games: list[Game], *, day: date = MARCH, **params: Any
+) -> RatingResult:
+    """One event, on 2 March 2024 unless ``day`` says otherwise."""
     return rate(
         "ecf-2020",
         players=players,
-        events=[Event(id="e0", date=MARCH, games=tuple(games))],
+        events=[Event(id="e0", date=day, games=tuple(games))],
         params=params,
     )
 
@@ -280,8 +285,8 @@ def test_the_p_rating_is_never_below_100() -> None:
 # -- the dummy opponent -----------------------------------------------------------------
 
 
-def dummy_of(player: PlayerState, **params: Any) -> float:
-    return float(Ecf2020(params).dummy_rating(player, FIRST))
+def dummy_of(player: PlayerState, *, first: date = FIRST, **params: Any) -> float:
+    return float(Ecf2020(params).dummy_rating(player, first))
 
 
 @pytest.mark.parametrize(
@@ -321,18 +326,55 @@ def test_the_dummy_is_never_below_the_minimum_rating() -> None:
     ],
 )
 def test_titled_players_dummy(title: str, dummy: float) -> None:
-    assert dummy_of(PlayerState("t", title=title)) == dummy
-    assert dummy_of(PlayerState("t", title=title, born=date(2012, 1, 1))) == dummy
+    assert dummy_of(PlayerState("t", title=title), first=SEPTEMBER) == dummy
+    assert dummy_of(PlayerState("t", title=title, born=date(2012, 1, 1)), first=SEPTEMBER) == dummy
 
 
 def test_a_titled_players_p_rating() -> None:
     # i, an IM (dummy 2350), draws a 2200: (2200 + 2350) / 2 = 2275.
-    result = run([PlayerState("i", title="IM"), full("x", 2200)], [Game("i", "x", 0.5)])
+    result = run(
+        [PlayerState("i", title="IM"), full("x", 2200)], [Game("i", "x", 0.5)], day=SEPTEMBER
+    )
     assert rating(result, "i") == 2275
 
 
+@pytest.mark.parametrize(
+    ("first", "adult", "junior"),
+    [
+        (date(2024, 8, 1), 1800, 1200),  # August 2024: no title defaults yet (12 years old)
+        (SEPTEMBER, 2500, 2500),  # "Effective 1st September 2024"
+        (date(2025, 1, 1), 2500, 2500),
+    ],
+)
+def test_title_defaults_take_effect_from_1_september_2024(
+    first: date, adult: float, junior: float
+) -> None:
+    assert dummy_of(PlayerState("g", title="GM"), first=first) == adult
+    assert dummy_of(PlayerState("g", title="GM", born=date(2012, 6, 1)), first=first) == junior
+    # title_defaults_from: null applies them to every month; another date moves the change.
+    assert dummy_of(PlayerState("g", title="GM"), first=first, title_defaults_from=None) == 2500
+    moved = dummy_of(PlayerState("g", title="GM"), first=first, title_defaults_from="2024-10-01")
+    assert moved == (2500 if first >= date(2024, 10, 1) else 1800)
+
+
+def test_title_defaults_from_in_a_p_rating_either_side_of_the_date() -> None:
+    # i, an IM, draws a 2200: in August 2024 with the adult dummy (2200 + 1800) / 2 = 2000;
+    # in September with the IM's 2350: (2200 + 2350) / 2 = 2275.
+    players = [PlayerState("i", title="IM"), full("x", 2200, last_played=date(2024, 7, 1))]
+    august = run(players, [Game("i", "x", 0.5)], day=date(2024, 8, 31))
+    assert (change(august, "i").detail["dummy_rating"], rating(august, "i")) == (1800, 2000)
+    september = run(players, [Game("i", "x", 0.5)], day=SEPTEMBER)
+    assert (change(september, "i").detail["dummy_rating"], rating(september, "i")) == (2350, 2275)
+
+
+@pytest.mark.parametrize("value", ["2024-13-01", "20240901", "1 September 2024", 2024])
+def test_title_defaults_from_must_be_a_date_or_null(value: object) -> None:
+    with pytest.raises(EngineError, match="title_defaults_from"):
+        Ecf2020({"title_defaults_from": value})
+
+
 def test_title_defaults_are_parameters() -> None:
-    assert dummy_of(PlayerState("t", title="GM"), default_gm=2550) == 2550
+    assert dummy_of(PlayerState("t", title="GM"), first=SEPTEMBER, default_gm=2550) == 2550
 
 
 def test_other_time_controls_lower_the_adult_and_junior_dummies_by_100() -> None:
@@ -342,9 +384,11 @@ def test_other_time_controls_lower_the_adult_and_junior_dummies_by_100() -> None
         1750
     )
     # The page lowers "both" (adults and juniors); titled dummies only when asked.
-    assert dummy_of(PlayerState("g", title="GM"), time_control="rapid") == 2500
     gm = PlayerState("g", title="GM")
-    assert dummy_of(gm, time_control="rapid", reduce_titled_defaults=True) == 2400
+    assert dummy_of(gm, first=SEPTEMBER, time_control="rapid") == 2500
+    assert dummy_of(gm, first=SEPTEMBER, time_control="rapid", reduce_titled_defaults=True) == (
+        2400
+    )
 
 
 def test_a_higher_lapsed_full_rating_is_the_dummy() -> None:

@@ -319,6 +319,18 @@ def test_bonus_2_is_judged_on_the_rounded_rating_after_the_games() -> None:
     assert change_of(result, "bob")["bonus2"] == 0.31  # 969.2 -> 969: 0.01 * 31
 
 
+def test_bonus_2_goes_to_a_player_whose_games_take_them_under_1000() -> None:
+    # Judged after the games, it cuts both ways: 1005 loses three games to equals,
+    # -62.4: 942.6 -> 943 after the games, under 1000, so bonus 2 is 3 * 0.01 * 57 = 1.71
+    # and the new rating round(942.6 + 1.71) = 944 (943 judged before the meet).
+    players = {"ann": 1005.0, "bob": 1005.0, "cat": 1005.0, "dan": 1005.0}
+    games = [Game("ann", "bob", 0.0), Game("ann", "cat", 0.0), Game("dan", "ann", 1.0)]
+    ann = change_of(run(players, games), "ann")
+    assert (ann["after_games"], ann["bonus2"], ann["after"]) == (943, 1.71, 944)
+    ann = change_of(run(players, games, bonus2_basis="before-meet"), "ann")
+    assert (ann["after_games"], ann["bonus2"], ann["after"]) == (943, 0.0, 943)
+
+
 def test_bonus_2_can_be_judged_on_the_rating_before_the_meet() -> None:
     result = run(*EXAMPLE, bonus2_basis="before-meet")
     assert change_of(result, "you")["bonus2"] == 7.5  # 3 * 0.01 * (1000 - 750)

@@ -127,6 +127,23 @@ def test_k_is_judged_once_per_event_from_the_games_before_it() -> None:
     assert change(result, "a", 1).detail["k"] == 16  # 33 before the second event
 
 
+@pytest.mark.parametrize("update", ["event", "game"])
+def test_games_against_guests_count_toward_the_30_rated_games(update: str) -> None:
+    # A game against a guest is a rated game (it moves the member's rating), so it counts:
+    # 29 games, then two against a guest, and the next event is at K 16.
+    players = [PlayerState("m", rating=1500, games=29), PlayerState("g", guest=True)]
+    result = run(
+        players,
+        [Game("m", "g", 1.0, 1), Game("g", "m", 0.5, 2)],
+        [Game("m", "g", 1.0, 1)],
+        update=update,
+    )
+    assert change(result, "m", 0).detail["k"] == 32
+    assert change(result, "m", 1).detail["k"] == 16
+    (member,) = [p for p in result.players if p.id == "m"]
+    assert member.games == 32
+
+
 def test_k_is_judged_before_each_game_with_update_game() -> None:
     players = [PlayerState("a", rating=1500, games=30), PlayerState("b", rating=1500, games=50)]
     result = run(players, [Game("a", "b", 0.5, 1), Game("a", "b", 0.5, 2)], update="game")
@@ -248,6 +265,28 @@ def test_floor_parameter_moves_the_floor(floor: float) -> None:
     players = [PlayerState("a", rating=1210, games=50), PlayerState("b", rating=1210, games=50)]
     result = run(players, [Game("a", "b", 0.0)], floor=floor)
     assert rating(result, "a") == max(floor, 1202)
+
+
+@pytest.mark.parametrize("update", ["event", "game"])
+def test_no_rating_below_1000_not_even_in_the_input(update: str) -> None:
+    # "No rating is allowed to drop below 1000": a rating given under it is raised to it
+    # before the first event (as st-charles does), so a 900 losing to a 1500 is rated,
+    # and shown, from 1000: before 1000, after 1000, and the game line's change (-1.7) is
+    # the one the floor stopped. Its opponent meets a 1000, not a 900.
+    players = [PlayerState("x", rating=900.0, games=5), PlayerState("y", rating=1500.0)]
+    result = run(players, [Game("x", "y", 0.0, 1)], update=update)
+    x = change(result, "x")
+    assert (x.before, x.after, x.display_before, x.display_after) == (1000, 1000, "1000", "1000")
+    (line,) = x.games
+    assert line.change == round(32 * (0 - elo_expected(1000, 1500)), 2) == -1.7
+    (line_y,) = change(result, "y").games
+    assert line_y.opponent_rating == 1000
+    assert rating(result, "y") == round(1500 + 32 * (1 - elo_expected(1500, 1000)), 2)
+    # Below the floor and never playing: raised all the same, and a start rating too.
+    idle = run([PlayerState("z", rating=850.0)], floor=1000.0)
+    assert rating(idle, "z") == 1000
+    low_start = run([], [Game("n", "m", 0.5)], start_rating=900.0)
+    assert [c.before for c in low_start.events[0].changes] == [1000, 1000]
 
 
 @pytest.mark.parametrize(("score", "capped"), [(1.0, 32.0), (0.0, -32.0)])

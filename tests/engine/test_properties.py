@@ -2,9 +2,12 @@
 
 Written against the base interface only (``ratings.engine.SYSTEMS``), so each system is
 held to the same rules: a handful of players, several events on random dates spread over
-four years (so period systems see several periods), valid scores. Rule-specific
+four years (so period systems see several periods), valid scores, and the states each
+system keeps (acf-1993 statuses and histories, zero scores included; ecf-2020 categories,
+current and lapsed, and rapid ratings), ratings under the floor among them. Most runs draw
+some non-default parameters from each system's own list (``NON_DEFAULT``). Rule-specific
 properties (floors, per-game caps, zero-sum games) run on the systems whose rules make
-them true, reading the limits from each system's parameters where it has one.
+them true, reading the limits from the parameters in effect.
 """
 
 from __future__ import annotations
@@ -45,23 +48,105 @@ FLOOR_PARAMS = ("floor", "minimum_rating", "min_rating", "rating_floor")
 CAP_PARAMS = ("max_per_game", "max_change", "max_game_change", "cap")
 
 
-def param(system_id: str, names: tuple[str, ...]) -> float | None:
-    defaults = {p.name: p.default for p in SYSTEMS[system_id].parameters}
+def param(
+    system_id: str, names: tuple[str, ...], params: dict[str, Any] | None = None
+) -> float | None:
+    values = {p.name: p.default for p in SYSTEMS[system_id].parameters} | (params or {})
     for name in names:
-        value = defaults.get(name)
+        value = values.get(name)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
     return None
 
 
-def floor_of(system_id: str) -> float | None:
-    found = param(system_id, FLOOR_PARAMS)
+def floor_of(system_id: str, params: dict[str, Any] | None = None) -> float | None:
+    found = param(system_id, FLOOR_PARAMS, params)
     return found if found is not None else FLOORS.get(system_id)
 
 
-def cap_of(system_id: str) -> float | None:
-    found = param(system_id, CAP_PARAMS)
+def cap_of(system_id: str, params: dict[str, Any] | None = None) -> float | None:
+    found = param(system_id, CAP_PARAMS, params)
     return found if found is not None else CAPS.get(system_id)
+
+
+#: Values other than the default, from each system's Parameter list. A run draws none of
+#: them (the defaults) or any selection.
+NON_DEFAULT: dict[str, dict[str, list[Any]]] = {
+    "nz-club-elo": {
+        "update": ["game"],
+        "k_new": [20.0, 40.0],
+        "k_established": [24.0, 32.0],
+        "k_games": [0, 10],
+        "floor": [0.0, 1200.0],
+        "max_per_game": [10.0, 24.0],
+        "start_rating": [900.0, 1200.0],
+        "guest_rating": [900.0, 1800.0],
+        "decimals": [0, 1],
+    },
+    "st-charles": {
+        "start_rating": [200, 1000],
+        "at_risk": [16, 32],
+        "band": [0, 25],
+        "divisor": [20, 40],
+        "shift_rounding": ["truncate"],
+        "min_gain": [0, 5],
+        "max_change": [30, 50],
+        "floor": [0, 500],
+        "official_games": [1, 10],
+        "provisional_mark": ["?"],
+    },
+    "nscl": {
+        "start_rating": [600, 1200],
+        "win_points": [16.0, 25.0],
+        "difference_share": [0.04, 0.06],
+        "max_per_game": [30.0, 50.0],
+        "win_minimum": [None, 2.0],
+        "bonus1_threshold": [10.0, 30.0],
+        "bonus2_limit": [800, 1200],
+        "bonus2_rate": [0.02],
+        "bonus2_basis": ["before-meet"],
+    },
+    "acf-1993": {
+        "k": [10.0, 25.0],
+        "max_difference": [None, 200.0],
+        "min_score": [0.067, 0.2],
+        "publish_games": [4, 12],
+        "confirm_games": [8, 40],
+        "bonus_rows": ["", "2:0,4:1"],
+        "reset_zero_score": [False],
+        "decimals": [0, 1],
+    },
+    "ecf-2020": {
+        "activity_months": [6, 12],
+        "full_games": [3, 15],
+        "adult_default": [1500],
+        "junior_age": [12],
+        "junior_per_year": [80],
+        "default_gm": [2600],
+        "time_control": ["rapid", "blitz"],
+        "other_time_control_reduction": [50, 300],
+        "reduce_titled_defaults": [True],
+        "title_defaults_from": [None, "2022-06-01"],
+        "pass1_new_opponents": ["exclude"],
+        "score_offset": [5, 15],
+        "k_player": [10, 30],
+        "k_junior": [20, 60],
+        "k_month_cap": [40, 100],
+        "adjustment_a": [2.5, -1.0],
+        "adjustment_b": [0.01, -0.005],
+        "minimum_rating": [0, 300],
+        "partial_mark": ["p"],
+    },
+}
+#: Systems that raise a rating given under the floor to it (ecf-2020 keeps it until the
+#: player is rated again).
+INPUT_FLOORED = ("nz-club-elo", "st-charles")
+
+
+def system_params(system_id: str) -> st.SearchStrategy[dict[str, Any]]:
+    """The defaults, or a random selection of non-default parameters."""
+    optional = {name: st.sampled_from(values) for name, values in NON_DEFAULT[system_id].items()}
+    return st.one_of(st.just({}), st.fixed_dictionaries({}, optional=optional))
 
 
 @pytest.mark.parametrize("system_id", ALL)
@@ -69,6 +154,12 @@ def test_the_documented_limits_are_the_defaults(system_id: str) -> None:
     # The properties below read floors and caps from the parameters: pin the parameters.
     assert floor_of(system_id) == FLOORS.get(system_id)
     assert cap_of(system_id) == CAPS.get(system_id)
+    # Every non-default value is one the system accepts (and is not its default).
+    defaults = {p.name: p.default for p in SYSTEMS[system_id].parameters}
+    for name, values in NON_DEFAULT[system_id].items():
+        assert defaults[name] not in values, name
+        for value in values:
+            assert SYSTEMS[system_id].check_params({name: value}) == [], (name, value)
 
 
 # -- random histories ---------------------------------------------------------------------
@@ -89,9 +180,14 @@ def players(draw: st.DrawFn, system_id: str, *, guests: bool = True) -> list[Pla
                 st.one_of(
                     st.integers(int(low), int(low) + 1500).map(float),
                     st.decimals(low, low + 1500, places=2).map(float),
+                    st.integers(max(0, int(low) - 400), int(low)).map(float),  # under a floor
                 )
             )
             fields["games"] = draw(st.integers(0, 60))
+        if system_id == "acf-1993":
+            fields.update(draw(acf_state(fields.get("rating"))))
+        elif system_id == "ecf-2020":
+            fields.update(draw(ecf_state(fields.get("rating"))))
         if draw(st.booleans()):
             fields["born"] = date(draw(st.integers(1940, 2016)), draw(st.integers(1, 12)), 1)
             fields["gender"] = draw(st.sampled_from(["M", "F"]))
@@ -101,6 +197,56 @@ def players(draw: st.DrawFn, system_id: str, *, guests: bool = True) -> list[Pla
             fields["guest"] = True
         listed.append(PlayerState(**fields))
     return listed
+
+
+def half_points(games: int, low: float = 0, high: float | None = None) -> st.SearchStrategy[float]:
+    """A score out of ``games`` games, in half points, from ``low`` to ``high``."""
+    top = games if high is None else high
+    return st.integers(int(low * 2), int(top * 2)).map(lambda halves: halves / 2)
+
+
+@st.composite
+def acf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
+    """acf-1993's own fields: a status with its history, or none (worked out from a rating)."""
+    status = draw(st.sampled_from([None, "confirmed", "provisional", "unrated", "zero"]))
+    if status is None:
+        return {}
+    if status == "confirmed":
+        return {
+            "status": "confirmed",
+            "rating": rating or 1200.0,
+            "games": draw(st.integers(30, 90)),
+        }
+    games = draw(st.integers(1, 29))
+    if status == "zero":  # reset to new at the start of the next period
+        score = 0.0
+    elif status == "unrated":
+        score = draw(st.sampled_from([0.0, float(games)]))
+    else:
+        score = draw(half_points(games, 0.5, games - 0.5)) if games > 1 else 0.5
+    avg_opp = draw(st.decimals(600, 2200, places=2).map(float))
+    status = "unrated" if status == "zero" else status
+    return {"status": status, "rating": None, "games": games, "avg_opp": avg_opp, "score": score}
+
+
+@st.composite
+def ecf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
+    """ecf-2020's own fields: a category (full or partial, current or lapsed) or a rapid rating."""
+    category = draw(st.sampled_from([None, "full", "full", "partial"]))
+    if category is None:
+        if rating is None and draw(st.booleans()):
+            return {"rapid_rating": float(draw(st.integers(1000, 2400)))}
+        return {}
+    games = draw(st.integers(10, 60) if category == "full" else st.integers(1, 9))
+    fields: dict[str, Any] = {"category": category, "rating": rating or 1500.0, "games": games}
+    # A last game up to six years before the history starts: some current, some lapsed
+    # (at once, or during the history); or unknown (counts as current).
+    if draw(st.integers(0, 5)):
+        fields["last_played"] = START - timedelta(days=draw(st.integers(0, 6 * 365)))
+    if draw(st.booleans()):
+        fields["avg_opp"] = draw(st.decimals(800, 2400, places=2).map(float))
+        fields["points"] = draw(half_points(games))
+    return fields
 
 
 @st.composite
@@ -128,6 +274,14 @@ def events(draw: st.DrawFn) -> list[Event]:
 
 def rate(system_id: str, listed: list[PlayerState], history: list[Event], **params: Any) -> Any:
     return get_system(system_id, params).rate(listed, history)
+
+
+def draw_run(
+    data: st.DataObject, system_id: str, *, guests: bool = True
+) -> tuple[list[PlayerState], list[Event], dict[str, Any]]:
+    """Players, a history and parameters (often non-default) for one run."""
+    params = data.draw(system_params(system_id))
+    return data.draw(players(system_id, guests=guests)), data.draw(events()), params
 
 
 def final(result: RatingResult) -> dict[str, dict[str, Any]]:
@@ -167,10 +321,9 @@ def game_pairs(result: RatingResult, history: list[Event]) -> Iterator[tuple[Any
 @PROFILE
 @given(data=st.data())
 def test_rating_is_deterministic(system_id: str, data: st.DataObject) -> None:
-    listed = data.draw(players(system_id))
-    history = data.draw(events())
-    first = rate(system_id, listed, history)
-    second = rate(system_id, list(listed), list(history))
+    listed, history, params = draw_run(data, system_id)
+    first = rate(system_id, listed, history, **params)
+    second = rate(system_id, list(listed), list(history), **params)
     assert "".join(iter_result_json(first)) == "".join(iter_result_json(second))
 
 
@@ -180,7 +333,8 @@ def test_rating_is_deterministic(system_id: str, data: st.DataObject) -> None:
 def test_the_fast_json_writer_writes_what_the_plain_one_does(
     system_id: str, data: st.DataObject
 ) -> None:
-    result = rate(system_id, data.draw(players(system_id)), data.draw(events()))
+    listed, history, params = draw_run(data, system_id)
+    result = rate(system_id, listed, history, **params)
     for explain in (True, False):
         plain = json.dumps(
             result_to_json(result, explain=explain), ensure_ascii=False, separators=(",", ":")
@@ -194,16 +348,15 @@ def test_the_fast_json_writer_writes_what_the_plain_one_does(
 def test_swapping_a_and_b_with_the_score_inverted_changes_nothing(
     system_id: str, data: st.DataObject
 ) -> None:
-    listed = data.draw(players(system_id))
-    history = data.draw(events())
+    listed, history, params = draw_run(data, system_id)
     swapped = [
         Event(
             e.id, e.date, tuple(Game(g.b, g.a, 1.0 - g.score, g.round) for g in e.games), e.period
         )
         for e in history
     ]
-    one = rate(system_id, listed, history)
-    other = rate(system_id, listed, swapped)
+    one = rate(system_id, listed, history, **params)
+    other = rate(system_id, listed, swapped, **params)
     assert final(other) == final(one)
     assert changes(other) == changes(one)
 
@@ -214,9 +367,8 @@ def test_swapping_a_and_b_with_the_score_inverted_changes_nothing(
 def test_rating_in_two_halves_fed_back_through_json_equals_rating_at_once(
     system_id: str, data: st.DataObject
 ) -> None:
-    system = get_system(system_id)
-    listed = data.draw(players(system_id))
-    history = data.draw(events())
+    listed, history, params = draw_run(data, system_id)
+    system = get_system(system_id, params)
     if system.period_based:  # split only where one period ends and the next begins
         cuts = [
             i
@@ -228,8 +380,8 @@ def test_rating_in_two_halves_fed_back_through_json_equals_rating_at_once(
     assume(cuts)
     cut = data.draw(st.sampled_from(cuts))
 
-    at_once = rate(system_id, listed, history)
-    first = rate(system_id, listed, history[:cut])
+    at_once = rate(system_id, listed, history, **params)
+    first = rate(system_id, listed, history[:cut], **params)
     # The first half's output players, through the JSON contract, start the second half.
     problems: list[str] = []
     carried = []
@@ -239,7 +391,7 @@ def test_rating_in_two_halves_fed_back_through_json_equals_rating_at_once(
         assert parsed is not None
         carried.append(parsed)
     assert problems == []
-    second = rate(system_id, carried, history[cut:])
+    second = rate(system_id, carried, history[cut:], **params)
 
     assert final(second) == final(at_once)
     halves = result_to_json(first)["events"] + result_to_json(second)["events"]
@@ -253,23 +405,36 @@ def test_rating_in_two_halves_fed_back_through_json_equals_rating_at_once(
 @PROFILE
 @given(data=st.data())
 def test_no_rating_goes_below_the_floor(system_id: str, data: st.DataObject) -> None:
-    floor = floor_of(system_id)
+    # Inputs include ratings under the floor: raised to it at once (nz-club-elo,
+    # st-charles), or (ecf-2020) never below it once the player is rated again.
+    listed, history, params = draw_run(data, system_id)
+    floor = floor_of(system_id, params)
     assert floor is not None
-    result = rate(system_id, data.draw(players(system_id)), data.draw(events()))
+    result = rate(system_id, listed, history, **params)
+    guests = {p.id for p in listed if p.guest}
+    rated = {c.player for event in result.events for c in event.changes}
     for state in result.players:
-        assert state.rating is None or state.rating >= floor, state
+        if state.id in guests and system_id == "nz-club-elo":
+            continue  # a guest plays at guest_rating, whatever it is
+        if system_id in INPUT_FLOORED or state.id in rated:
+            assert state.rating is None or state.rating >= floor, state
     for event in result.events:
         for change in event.changes:
+            if change.player in guests and system_id == "nz-club-elo":
+                continue
             assert change.after is None or change.after >= floor, (event.id, change)
+            if system_id in INPUT_FLOORED:
+                assert change.before is None or change.before >= floor, (event.id, change)
 
 
 @pytest.mark.parametrize("system_id", [s for s in ALL if cap_of(s) is not None])
 @PROFILE
 @given(data=st.data())
 def test_no_game_moves_a_rating_more_than_the_cap(system_id: str, data: st.DataObject) -> None:
-    cap = cap_of(system_id)
+    listed, history, params = draw_run(data, system_id)
+    cap = cap_of(system_id, params)
     assert cap is not None
-    result = rate(system_id, data.draw(players(system_id)), data.draw(events()))
+    result = rate(system_id, listed, history, **params)
     for event in result.events:
         for change in event.changes:
             for line in change.games:
@@ -335,3 +500,108 @@ def test_nscl_game_points_are_zero_sum(data: st.DataObject) -> None:
     for line_a, line_b in game_pairs(result, history):
         assert line_a.change is not None and line_b.change is not None
         assert line_a.change == pytest.approx(-line_b.change, abs=1e-9), (line_a, line_b)
+
+
+#: Fewer examples for the single-system rules below: they keep the whole file quick.
+FEWER = settings(PROFILE, max_examples=max(10, PROFILE.max_examples // 2))
+
+
+@FEWER
+@given(data=st.data())
+def test_st_charles_winner_gains_at_least_2_and_loser_loses_at_least_2_unless_the_floor_stops_it(
+    data: st.DataObject,
+) -> None:
+    history = data.draw(events())
+    result = rate("st-charles", data.draw(players("st-charles")), history)
+    for line_a, line_b in game_pairs(result, history):
+        for line in (line_a, line_b):
+            if line.score == 1.0:
+                assert line.change >= 2, line
+            elif line.score == 0.0 and line.detail.get("rule") != "floor":
+                assert line.change <= -2, line
+
+
+@FEWER
+@given(data=st.data())
+def test_ecf_player_k_times_the_months_games_never_exceeds_the_cap(data: st.DataObject) -> None:
+    history = data.draw(events())
+    params = data.draw(system_params("ecf-2020"))
+    params["k_month_cap"] = data.draw(st.sampled_from([700, 40, 60]))
+    result = rate("ecf-2020", data.draw(players("ecf-2020")), history, **params)
+    k_player = params.get("k_player", 20)
+    k_junior = params.get("k_junior", 40)
+    for event in result.events:
+        for change in event.changes:
+            if change.detail["pass"] != "K":
+                continue
+            k, games = change.detail["player_k"], change.detail["month_games"]
+            # K x N <= cap; K is 700 / N (to 4 places) when K x N would exceed it
+            assert k * games <= params["k_month_cap"] + games * 0.00005, change.detail
+            if k not in (k_player, k_junior):
+                assert k == round(params["k_month_cap"] / games, 4), change.detail
+
+
+@FEWER
+@given(data=st.data())
+def test_ecf_game_between_fully_rated_players_with_equal_k_is_zero_sum(
+    data: st.DataObject,
+) -> None:
+    history = data.draw(events())
+    result = rate("ecf-2020", data.draw(players("ecf-2020")), history)
+    detail = {(e.id, c.player): c.detail for e in result.events for c in e.changes}
+    lines = lines_by_game(result)
+    for event in history:
+        for game in event.games:
+            a, b = detail[event.id, game.a], detail[event.id, game.b]
+            if a["pass"] != "K" or b["pass"] != "K" or a["player_k"] != b["player_k"]:
+                continue
+            line_a = lines[event.id, game.a, game.round]
+            line_b = lines[event.id, game.b, game.round]
+            if line_a.detail["d"] != int(line_a.detail["d"]):
+                continue  # ratings given with decimals: D rounds half up on both sides
+            assert line_a.detail["increment"] == -line_b.detail["increment"], (line_a, line_b)
+
+
+@FEWER
+@given(
+    ra=st.decimals(800, 2400, places=2).map(float),
+    gap=st.decimals(-336, 336, places=2).map(float),
+    results=st.lists(st.sampled_from([1.0, 0.5, 0.0]), min_size=1, max_size=8),
+    k=st.sampled_from([15.0, 10.0, 25.0]),
+)
+def test_acf_confirmed_players_game_is_zero_sum_without_bonus_or_the_336_rule(
+    ra: float, gap: float, results: list[float], k: float
+) -> None:
+    # Two confirmed players, every game of the event against each other: each one's AR is
+    # the other's rating, so the two Se add up to the games played, and (no bonus, the 336
+    # rule not binding) one's increment is the other's loss.
+    rb = round(ra + gap, 2)
+    listed = [
+        PlayerState("a", rating=ra, games=40, status="confirmed"),
+        PlayerState("b", rating=rb, games=40, status="confirmed"),
+    ]
+    games = tuple(Game("a", "b", score, n) for n, score in enumerate(results, 1))
+    result = rate("acf-1993", listed, [Event("e", START, games)], k=k)
+    one, other = result.events[0].changes
+    assert one.detail["BP"] >= 0 and other.detail["BP"] >= 0
+    if one.detail["BP"] or other.detail["BP"]:
+        return  # a bonus adds points to the pool
+    assert one.detail["Ri"] == pytest.approx(-other.detail["Ri"], abs=1e-9)
+    assert one.after - one.before == pytest.approx(-(other.after - other.before), abs=1e-6)
+
+
+@FEWER
+@given(data=st.data())
+def test_nz_club_elo_a_guests_rating_never_changes(data: st.DataObject) -> None:
+    listed, history, params = draw_run(data, "nz-club-elo")
+    guest_rating = float(params.get("guest_rating", 1500.0))
+    result = rate("nz-club-elo", listed, history, **params)
+    guests = {p.id for p in listed if p.guest}
+    for event in result.events:
+        for change in event.changes:
+            if change.player in guests:
+                assert change.before == change.after == guest_rating, change
+                assert all(line.change == 0 for line in change.games), change
+    for state in result.players:
+        if state.id in guests:
+            assert state.rating == guest_rating

@@ -76,9 +76,7 @@ def test_the_report_withholds_an_unpublished_opponents_rating_from_the_game_line
     assert [g["opponent_rating"] for g in alice["games"]] == [None, None]
 
 
-def test_the_report_withholds_what_would_give_an_unpublished_opponents_rating_away(
-    client, night
-):
+def test_the_report_withholds_what_would_give_an_unpublished_opponents_rating_away(client, night):
     # With Alice's own published rating, an expected score or a game's change against
     # Bob would let anyone work out Bob's rating; so would her total expected score.
     rows = client.get(reverse("ratings:event-report", args=[night.pk])).context["rows"]
@@ -87,9 +85,7 @@ def test_the_report_withholds_what_would_give_an_unpublished_opponents_rating_aw
     assert alice["expected"] is None
 
 
-def test_an_officer_sees_the_expected_scores_against_unpublished_opponents(
-    officer_client, night
-):
+def test_an_officer_sees_the_expected_scores_against_unpublished_opponents(officer_client, night):
     rows = officer_client.get(reverse("ratings:event-report", args=[night.pk])).context["rows"]
     alice = next(r for r in rows if r["member"].name == "Alice Archer")
     assert None not in [g["expected"] for g in alice["games"]]
