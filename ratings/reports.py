@@ -337,6 +337,15 @@ def status_of(display: str, system: RatingSystem, last_played: dt.date | None = 
         (text for example, text in legend(system) if example.lstrip("0123456789") == suffix),
         "no rating yet" if not display else "",
     )
-    if last_played and last_played < timezone.localdate() - dt.timedelta(days=365):
+    if is_inactive(last_played):
         meaning += f"; inactive: last played {last_played:%-d %b %Y}"
     return meaning
+
+
+#: How long without a rated game before a rating is marked inactive on the lists.
+INACTIVE_AFTER = dt.timedelta(days=365)
+
+
+def is_inactive(last_played: dt.date | None) -> bool:
+    """No rated game for a year: the rating stands, but may no longer tell the strength."""
+    return last_played is not None and last_played < timezone.localdate() - INACTIVE_AFTER

@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from .models import Event, Member
-from .reports import age_group, is_usable
+from .reports import age_group, is_inactive, is_usable
 
 #: Columns a phone has no room for: shown from the md breakpoint up (and in print).
 WIDE = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
@@ -68,6 +68,15 @@ class RatingListTable(tables.Table):
 
     def render_rating(self, record: Member, value: str) -> str:
         css = "usable" if is_usable(value) else "text-body-secondary"
+        state = getattr(record, "rating_state", None)
+        if state is not None and is_inactive(state.last_played):
+            return format_html(
+                '<span class="badge text-bg-light border inactive me-1" title="No rated game '
+                'since {}">inactive</span><span class="{}">{}</span>',
+                date_format(state.last_played),
+                css,
+                value or "—",
+            )
         return format_html('<span class="{}">{}</span>', css, value or "—")
 
     def value_rating(self, value: str) -> str:

@@ -248,6 +248,22 @@ def test_active_means_played_in_the_last_twelve_months(client, current_season, a
     assert names_on(client.get(LIST, {"active": "on"})) == ["Alice Archer"]
 
 
+def test_a_rating_with_no_game_for_a_year_is_marked_inactive(client, current_season, alice, bob):
+    today = timezone.localdate()
+    listed(paid_up(alice, current_season), "1500", 1500, last_played=today)
+    listed(paid_up(bob, current_season), "1600", 1600, last_played=today - dt.timedelta(400))
+    rows = client.get(LIST).context["table"].rows
+    marked = {row.record.name: "inactive" in row.get_cell("rating") for row in rows}
+    assert marked == {"Alice Archer": False, "Bob Brown": True}
+
+
+def test_the_inactive_mark_stays_out_of_the_csv(client, current_season, bob):
+    last = timezone.localdate() - dt.timedelta(400)
+    listed(paid_up(bob, current_season), "1600", 1600, last_played=last)
+    csv = client.get(LIST, {"_export": "csv"}).content.decode()
+    assert "inactive" not in csv and ",1600," in csv
+
+
 # -- download ---------------------------------------------------------------------------
 
 
