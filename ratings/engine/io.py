@@ -27,7 +27,10 @@ from functools import partial
 from itertools import chain, repeat
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from operator import attrgetter, eq, is_not, itemgetter, not_
+from operator import gt as operator_gt
 from typing import IO, Any
+
+import msgspec
 
 from .base import (
     STATE_FIELDS,
@@ -232,7 +235,118 @@ def _fast_games(raw: list[Any]) -> tuple[Game, ...] | None:
     )
 
 
+# -- reading the document ---------------------------------------------------------
+#
+# ``load_document`` is ``json.loads`` for the command line, about three times faster on a
+# big history: msgspec decodes it straight into typed structures (the games into small
+# structs, C code throughout) and the games are checked and turned into ``Game``s a
+# column at a time for the whole document at once. It only takes documents it can hand
+# back exactly as ``json.loads`` and ``parse_input`` would see them: anything else (an
+# unknown field, a value of another type, a game that breaks a rule, input that is not
+# UTF-8, ...) is read again with ``json.loads``, so every problem is reported as before.
+
+
+class _RawGame(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    a: str
+    b: str
+    score: float  # a JSON integer comes as a float, as ``float(score)`` makes it
+    round: int | None = None
+
+
+class _RawEvent(msgspec.Struct, forbid_unknown_fields=True):
+    id: Any = msgspec.UNSET
+    date: Any = msgspec.UNSET
+    games: list[_RawGame] | msgspec.UnsetType = msgspec.UNSET
+    period: Any = msgspec.UNSET
+    name: Any = msgspec.UNSET
+
+
+class _RawDocument(msgspec.Struct, forbid_unknown_fields=True):
+    system: Any = msgspec.UNSET
+    params: Any = msgspec.UNSET
+    players: Any = msgspec.UNSET
+    events: list[_RawEvent] | msgspec.UnsetType = msgspec.UNSET
+
+
+_DECODER = msgspec.json.Decoder(_RawDocument)
+_EVENT_FIELDS = tuple(_RawEvent.__struct_fields__)
+_DOCUMENT_FIELDS = tuple(_RawDocument.__struct_fields__)
+
+
+class _CheckedGames(tuple[Game, ...]):
+    """An event's games as ``load_document`` made and checked them (``_parse_games``)."""
+
+
+def load_document(text: bytes) -> object:
+    """``json.loads(text)``, faster for a well-formed history (see above).
+
+    A list of games comes back already checked, as Game objects: ``parse_input`` takes it
+    as it is. Raises what ``json.loads`` raises.
+    """
+    try:
+        raw = _DECODER.decode(text)
+    except (ValueError, RecursionError):  # msgspec's errors are ValueErrors
+        return json.loads(text)
+    games = _checked_games(raw.events)
+    if games is None:
+        return json.loads(text)
+    document = _set_fields(raw, _DOCUMENT_FIELDS)
+    if not isinstance(raw.events, msgspec.UnsetType):
+        events = []
+        for event in raw.events:
+            fields = _set_fields(event, _EVENT_FIELDS)
+            if "games" in fields:
+                fields["games"] = _CheckedGames(next(games))
+            events.append(fields)
+        document["events"] = events
+    return document
+
+
+def _set_fields(struct: msgspec.Struct, names: tuple[str, ...]) -> dict[str, Any]:
+    values = map(getattr, repeat(struct), names)
+    return {k: v for k, v in zip(names, values, strict=True) if v is not msgspec.UNSET}
+
+
+def _checked_games(
+    events: list[_RawEvent] | msgspec.UnsetType,
+) -> Iterator[tuple[Game, ...]] | None:
+    """Each event's games (events without any skipped), if every game is well-formed."""
+    if isinstance(events, msgspec.UnsetType):
+        return iter(())
+    per_event = [e.games for e in events if not isinstance(e.games, msgspec.UnsetType)]
+    raw = list(chain.from_iterable(per_event))
+    a = list(map(_raw_a, raw))
+    b = list(map(_raw_b, raw))
+    if "" in a or "" in b or any(map(eq, a, b)):
+        return None
+    scores = list(map(_raw_score, raw))
+    if not set(scores) <= _SCORES.keys():
+        return None
+    rounds = list(map(_raw_round, raw))
+    if any(map(_below_one, filter(_not_none, rounds))):
+        return None
+    intern = sys.intern
+    games = _make_games((list(map(intern, a)), list(map(intern, b)), scores, rounds))
+    return _split(games, list(map(len, per_event)))
+
+
+def _split(games: tuple[Game, ...], sizes: list[int]) -> Iterator[tuple[Game, ...]]:
+    start = 0
+    for size in sizes:
+        yield games[start : start + size]
+        start += size
+
+
+_raw_a = attrgetter("a")
+_raw_b = attrgetter("b")
+_raw_score = attrgetter("score")
+_raw_round = attrgetter("round")
+_below_one = partial(operator_gt, 1)
+
+
 def _parse_games(raw: object, path: str, problems: list[str]) -> tuple[Game, ...]:
+    if type(raw) is _CheckedGames:
+        return tuple(raw)
     if raw is None:
         problems.append(f"{path}: required")
         return ()
