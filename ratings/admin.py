@@ -12,15 +12,19 @@ history page of each record shows what changed, before and after.
 from __future__ import annotations
 
 import datetime as dt
+from types import SimpleNamespace
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.utils import unquote
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
@@ -109,12 +113,56 @@ class RerateAdmin(admin.ModelAdmin):
     def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
         """Note where deleting ``objects`` restarts the chain (nothing, by default)."""
 
+    def delete_rerate_count(self, objects: list[Any]) -> int:
+        """How many events deleting ``objects`` re-rates: said on the confirmation page."""
+        noted = SimpleNamespace()
+        self._note_delete(noted, objects)  # type: ignore[arg-type]
+        pending = getattr(noted, "_rerate_start", None)
+        if pending is None:
+            return 0
+        scope = services.rerate_scope(start=None if pending == EVERYTHING else pending)
+        # Deleted events are not re-rated: they go.
+        gone = {obj.pk for obj in objects} if self.model is Event else set()
+        return sum(1 for event in scope.events if event.pk not in gone)
+
+    def delete_view(  # type: ignore[override]
+        self, request: HttpRequest, object_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        if request.method != "POST":
+            obj = self.get_object(request, unquote(object_id))
+            if obj is not None:
+                extra_context = {
+                    **(extra_context or {}),
+                    "rerate_events": self.delete_rerate_count([obj]),
+                }
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            _, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_selected_saying_rerate, name, description)
+        return actions
+
     def get_deleted_objects(self, objs: Any, request: HttpRequest):  # type: ignore[no-untyped-def]
         # Derived ratings go with their event or member and are re-rated: deleting them
         # needs no permission of its own (nobody has it: they are read-only).
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         derived = {m._meta.verbose_name for m in (RatingChange, RatingState)}
         return deleted, counts, perms_needed - derived, protected
+
+
+def delete_selected_saying_rerate(
+    modeladmin: RerateAdmin, request: HttpRequest, queryset: QuerySet[Any]
+) -> HttpResponse | None:
+    """Django's "Delete selected", whose confirmation page says how many events it re-rates."""
+    response = delete_selected(modeladmin, request, queryset)
+    if isinstance(response, TemplateResponse) and response.context_data is not None:
+        response.context_data["rerate_events"] = modeladmin.delete_rerate_count(list(queryset))
+    return response  # type: ignore[no-any-return]
+
+
+delete_selected_saying_rerate.allowed_permissions = ("delete",)  # type: ignore[attr-defined]
 
 
 def _tell_about_run(request: HttpRequest, run: Any) -> None:
@@ -334,17 +382,35 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
                 _tell_about_run(request, run)
             return None
         problem = services.merge_problem(members)
-        counted = Member.objects.filter(pk__in=[m.pk for m in members]).annotate(
-            games_white=Count("games_as_white", distinct=True),
-            games_black=Count("games_as_black", distinct=True),
-            entry_count=Count("entries", distinct=True),
-            subscription_count=Count("subscriptions", distinct=True),
+        counted = list(
+            Member.objects.filter(pk__in=[m.pk for m in members])
+            .annotate(
+                games_white=Count("games_as_white", distinct=True),
+                games_black=Count("games_as_black", distinct=True),
+                entry_count=Count("entries", distinct=True),
+                subscription_count=Count("subscriptions", distinct=True),
+            )
+            .order_by("created", "pk")
         )
+        if problem is None:
+            for member in counted:
+                # What keeping this record means: the events re-rated, the blanks filled.
+                others = [m for m in counted if m.pk != member.pk]
+                start = services.merge_rerate_start(sources=others, target=member)
+                member.rerate_events = (  # type: ignore[attr-defined]
+                    services.rerate_scope(start=start).count if start is not None else 0
+                )
+                member.fills = [  # type: ignore[attr-defined]
+                    (Member._meta.get_field(field).verbose_name, value, source)
+                    for field, (source, value) in services.merge_fills(
+                        sources=others, target=member
+                    ).items()
+                ]
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": "Merge duplicate members",
-            "members": counted.order_by("created", "pk"),
+            "members": counted,
             "problem": problem,
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
@@ -407,6 +473,7 @@ class GameInline(admin.TabularInline):
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
+    fields = ["member"]
     autocomplete_fields = ["member"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
@@ -415,6 +482,42 @@ class EntryInline(admin.TabularInline):
 
 #: Event fields that move an event in the chain or in or out of it.
 EVENT_RATING_FIELDS = {"start_date", "end_date", "rated", "status"}
+
+#: Fields an inline row posts besides its own: its id, its event and its DELETE box.
+INLINE_ROW_EXTRA_FIELDS = 3
+#: The fields the inline rows of an event's change form may post between them. The rest
+#: of the form (the event's own fields, the management forms) is a few dozen, so the
+#: whole stays well under Django's DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000): above it, saving
+#: the form fails with 400 TooManyFieldsSent (and a big page never loads).
+INLINE_FIELD_BUDGET = 800
+
+
+def inline_row_fields(inline: type[admin.TabularInline]) -> int:
+    """The fields one row of ``inline`` posts."""
+    return len(inline.fields or []) + INLINE_ROW_EXTRA_FIELDS
+
+
+def inlines_left_out(event: Event) -> set[type[admin.TabularInline]]:
+    """The inlines too big to put on ``event``'s change form, the biggest left out first.
+
+    Their rows are edited in the game or entry list filtered to the event instead.
+    """
+    rows = {
+        GameInline: _annotated(event, "games_n", "games"),
+        EntryInline: _annotated(event, "players_n", "entries"),
+    }
+    fields = {inline: (n + inline.extra) * inline_row_fields(inline) for inline, n in rows.items()}
+    left_out: set[type[admin.TabularInline]] = set()
+    for inline in sorted(fields, key=fields.__getitem__, reverse=True):
+        if sum(n for i, n in fields.items() if i not in left_out) <= INLINE_FIELD_BUDGET:
+            break
+        left_out.add(inline)
+    return left_out
+
+
+def _annotated(event: Event, annotation: str, related: str) -> int:
+    value = getattr(event, annotation, None)
+    return value if value is not None else getattr(event, related).count()  # type: ignore[no-any-return]
 
 
 @admin.register(Event)
@@ -443,6 +546,27 @@ class EventAdmin(RerateAdmin, AuditAdmin):
                 players_n=Count("entries", distinct=True), games_n=Count("games", distinct=True)
             )
         )
+
+    def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        instances = super().get_inline_instances(request, obj)
+        if obj is None or obj.pk is None:
+            return instances
+        left_out = inlines_left_out(obj)
+        return [inline for inline in instances if type(inline) not in left_out]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.pk is not None:
+            fields += ["games_here", "entries_here"]
+        return fields
+
+    @admin.display(description="games")
+    def games_here(self, obj: Event) -> str:
+        return _rows_line(obj, GameInline, "game", "admin:ratings_game_changelist")
+
+    @admin.display(description="entries")
+    def entries_here(self, obj: Event) -> str:
+        return _rows_line(obj, EntryInline, "entry", "admin:ratings_entry_changelist")
 
     @admin.display(description="players", ordering="players_n")
     def player_count(self, obj: Event) -> int:
@@ -478,6 +602,23 @@ class EventAdmin(RerateAdmin, AuditAdmin):
         for event in objects:
             if _counts(event):
                 self._rerate_from(request, services.rating_key(event))
+
+
+def _rows_line(event: Event, inline: type[admin.TabularInline], noun: str, changelist: str) -> str:
+    """The read-only line of an event's games or entries: how many, and where to edit them."""
+    related = "games" if inline is GameInline else "entries"
+    count = getattr(event, related).count()
+    url = f"{reverse(changelist)}?event__id__exact={event.pk}"
+    plural = "entries" if noun == "entry" else f"{noun}s"
+    counted = f"{count} {noun if count == 1 else plural}"
+    if inline in inlines_left_out(event):
+        return format_html(
+            '{}: too many to edit on this page; <a href="{}">edit them in the list of {}</a>.',
+            counted,
+            url,
+            plural,
+        )
+    return format_html('{}, below; <a href="{}">also in the list of {}</a>.', counted, url, plural)
 
 
 @admin.register(Entry)

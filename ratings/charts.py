@@ -6,6 +6,7 @@ import datetime as dt
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -16,6 +17,40 @@ class Point:
     day: dt.date
     rating: float
     label: str  # what the point is: the event's name
+
+
+class PeriodChange(Protocol):
+    """What ``period_points`` reads of a saved rating change (a RatingChange)."""
+
+    period: str
+    before: float | None
+    after: float | None
+    display_before: str
+
+    @property
+    def event(self) -> Any: ...  # its start_date, end_date and name
+
+
+def period_points(changes: Sequence[PeriodChange]) -> list[Point]:
+    """One point per rating period, from a member's changes in rating order.
+
+    Each change of a period carries the whole period's before and after, so the period
+    is one point: its rating after, dated at the member's last event of the period (and,
+    first, the rating the member brought to their first period, if they had one).
+    """
+    periods: dict[str, list[PeriodChange]] = {}
+    for change in changes:
+        periods.setdefault(change.period or f"event {change.event.pk}", []).append(change)
+    points: list[Point] = []
+    for number, (label, group) in enumerate(periods.items()):
+        first, last = group[0], group[-1]
+        if number == 0 and first.before is not None and first.display_before:
+            points.append(Point(first.event.start_date, first.before, f"before period {label}"))
+        if last.after is None:
+            continue
+        names = ", ".join(dict.fromkeys(c.event.name for c in group))
+        points.append(Point(last.event.end_date, last.after, f"period {label} ({names})"))
+    return points
 
 
 def _n(value: float) -> str:

@@ -36,6 +36,21 @@ class MemberForm(forms.ModelForm):
             "initial_games",
         ]
         widgets = {"born": DATE}
+        error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
+
+    def clean_member_number(self) -> str:
+        number = self.cleaned_data["member_number"]
+        if number_taken(number, besides=self.instance):
+            raise ValidationError("Another member has this number.")
+        return number
+
+
+def number_taken(number: str, *, besides: Member | None = None) -> bool:
+    """Whether another member has ``number`` in any case (A1 and a1 are one number)."""
+    others = Member.objects.filter(member_number__iexact=number)
+    if besides is not None and besides.pk is not None:
+        others = others.exclude(pk=besides.pk)
+    return others.exists()
 
 
 class QuickMemberForm(forms.ModelForm):
@@ -53,7 +68,7 @@ class QuickMemberForm(forms.ModelForm):
 
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"].strip()
-        if number and Member.objects.filter(member_number__iexact=number).exists():
+        if number and number_taken(number):
             raise ValidationError("Another member has this number.")
         return number
 
@@ -72,10 +87,11 @@ def next_member_number(prefix: str) -> str:
 
 
 def next_member_numbers(prefix: str, count: int) -> list[str]:
-    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$")
+    # Any case: n0007 takes N0007 too (numbers are unique whatever their case).
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
     used = [
         int(m.group(1))
-        for number in Member.objects.filter(member_number__startswith=prefix).values_list(
+        for number in Member.objects.filter(member_number__istartswith=prefix).values_list(
             "member_number", flat=True
         )
         if (m := pattern.match(number))
@@ -163,19 +179,33 @@ def resolve_players(
 ) -> tuple[dict[str, Member], dict[str, str]]:
     """Names or member numbers to members: (found by token, problem by token).
 
-    A member number matches exactly (any case); a name matches exactly, else as the
-    one name that contains it.
+    A member number matches exactly, else in any case (if only one member's number is
+    it in another case: two are reported, never one picked); a name matches exactly,
+    else as the one name that contains it.
     """
     members = list(members)
-    by_number = {m.member_number.lower(): m for m in members}
+    by_exact_number = {m.member_number: m for m in members}
+    by_number: dict[str, list[Member]] = {}
+    for member in members:
+        by_number.setdefault(member.member_number.lower(), []).append(member)
     found: dict[str, Member] = {}
     problems: dict[str, str] = {}
     for token in tokens:
         key = token.strip().lower()
         if not key:
             continue
-        if key in by_number:
-            found[token] = by_number[key]
+        if token.strip() in by_exact_number:
+            found[token] = by_exact_number[token.strip()]
+            continue
+        numbered = by_number.get(key, [])
+        if len(numbered) == 1:
+            found[token] = numbered[0]
+            continue
+        if numbered:
+            names = ", ".join(f"{m.name} ({m.member_number})" for m in numbered[:4])
+            problems[token] = (
+                f"“{token.strip()}” could be {names}: type the number in its exact case."
+            )
             continue
         exact = [m for m in members if m.name.lower() == key]
         close = exact or [m for m in members if key in m.name.lower()]
@@ -345,17 +375,49 @@ class BaseRoundFormSet(forms.BaseFormSet):
 RoundFormSet = forms.formset_factory(PairingForm, formset=BaseRoundFormSet, extra=0)
 
 
-# A pasted line: results are spelled as in a results file (imports.RESULT_SPELLINGS).
-PASTE_LINE = re.compile(
-    r"^\s*(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+?)\s+(?P<result>\S+(?:\s+nr)?)\s*$",
-    re.IGNORECASE,
-)
-BYE_LINE = re.compile(
-    r"^\s*(?P<white>.+?)\s+(?P<result>"
-    + "|".join(re.escape(s) for r in Game.BYES for s in RESULT_SPELLINGS[r])
+def _spaced(spelling: str) -> str:
+    """A spelling as a pattern that allows spaces around its dash, slash or colon (a
+    score sheet's "1 - 0", "1/2 - 1/2", "+ / -") and any spaces before "nr"."""
+    parts = re.split(r"\s*([-/:])\s*|\s+", spelling)
+    out = []
+    for index, part in enumerate(parts):
+        if part is None:  # a space in the spelling (before "nr")
+            out.append(r"\s+")
+        elif index % 2:  # a separator
+            out.append(rf"\s*{re.escape(part)}\s*")
+        else:
+            out.append(re.escape(part))
+    return "".join(out)
+
+
+#: A pasted line ends in a result, spelled as in a results file (imports.RESULT_SPELLINGS),
+#: the longest spellings tried first; what comes before it is the players.
+PASTE_RESULT = re.compile(
+    r"^\s*(?P<players>.*?\S)\s+(?P<result>"
+    + "|".join(
+        _spaced(spelling)
+        for spelling in sorted(
+            (s for spellings in RESULT_SPELLINGS.values() for s in spellings),
+            key=len,
+            reverse=True,
+        )
+    )
     + r")\s*$",
     re.IGNORECASE,
 )
+#: Between white and black: " - ", " – ", " v ", " vs ", " vs. ".
+PASTE_VERSUS = re.compile(r"^(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+)$", re.IGNORECASE)
+#: A line whose end is no result: what stands where the result should, for the message.
+PASTE_LINE = re.compile(
+    r"^\s*(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+?)\s+"
+    r"(?P<result>\S+(?:\s*[-/:]\s*\S+)*(?:\s+nr)?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def read_spaced_result(text: str) -> str | None:
+    """The result of a spelling matched by PASTE_RESULT: "1 - 0" is "1-0"."""
+    return read_result(re.sub(r"\s*([-/:])\s*", r"\1", text))
 
 
 class PasteRoundForm(forms.Form):
@@ -394,19 +456,26 @@ class PasteRoundForm(forms.Form):
         for number, line in enumerate(self.cleaned_data["text"].splitlines(), start=1):
             if not line.strip():
                 continue
-            match = BYE_LINE.match(line) or PASTE_LINE.match(line)
-            if not match:
+            ended = PASTE_RESULT.match(line)
+            if not ended:
+                unknown = PASTE_LINE.match(line)
+                if unknown:
+                    problems.append(
+                        f"Line {number}: “{unknown['result']}” is not a result. "
+                        f"Allowed: {allowed_results()}."
+                    )
+                else:
+                    problems.append(f"Line {number}: write it as “white - black result”.")
+                continue
+            result = read_spaced_result(ended["result"])
+            assert result is not None, "PASTE_RESULT matches the spellings only"
+            if result in Game.BYES:
+                tokens = [ended["players"]]
+            elif versus := PASTE_VERSUS.match(ended["players"]):
+                tokens = [versus["white"], versus["black"]]
+            else:
                 problems.append(f"Line {number}: write it as “white - black result”.")
                 continue
-            parts = match.groupdict()
-            result = read_result(parts["result"])
-            if result is None:
-                problems.append(
-                    f"Line {number}: “{parts['result']}” is not a result. "
-                    f"Allowed: {allowed_results()}."
-                )
-                continue
-            tokens = [parts["white"]] + ([parts["black"]] if parts.get("black") else [])
             found, missing = resolve_players(tokens, self.players)
             for token in tokens:
                 if token in missing:

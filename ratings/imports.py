@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.db.models.functions import Lower
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -256,14 +257,36 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     """Every member row of a file and every problem in it (nothing is saved)."""
     table, problems = read_table(data, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
     rows: list[MemberRow] = []
-    seen: dict[str, int] = {}
+    # A1 and a1 are one number: by lower case, the line and the spelling first seen.
+    seen: dict[str, tuple[int, str]] = {}
+    recorded = _numbers_in_any_case({row.get("id", "") for _, row in table.rows})
     for line, row in table.rows:
         before = len(problems)
         number = _required(row, "id", line, problems)
         if number and _member_id(number, line, "id", problems):
-            if number in seen:
-                problems.append(Problem(line, "id", f"{number!r} is also on line {seen[number]}"))
-            seen.setdefault(number, line)
+            first = seen.get(number.lower())
+            if first is not None and first[1] == number:
+                problems.append(Problem(line, "id", f"{number!r} is also on line {first[0]}"))
+            elif first is not None:
+                problems.append(
+                    Problem(
+                        line,
+                        "id",
+                        f"{number!r} is {first[1]!r} of line {first[0]} in another case: "
+                        "member numbers are the same whatever their case",
+                    )
+                )
+            seen.setdefault(number.lower(), (line, number))
+            other = recorded.get(number.lower())
+            if other is not None and other[0] != number:
+                problems.append(
+                    Problem(
+                        line,
+                        "id",
+                        f"{number!r} is member {other[0]} ({other[1]}) in another case: "
+                        f"write it as {other[0]}",
+                    )
+                )
         name = _required(row, "name", line, problems)
         _longest(name, 120, line, "name", problems)
         fields: dict[str, Any] = {"name": name}
@@ -310,6 +333,18 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
         if len(problems) == before:
             rows.append(MemberRow(line, number, fields, membership))
     return rows, problems
+
+
+def _numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
+    """The recorded members whose number is one of ``numbers`` in any case: by lower case,
+    (their number as recorded, their name)."""
+    lowered = {n.lower() for n in numbers if n}
+    rows = (
+        Member.objects.annotate(number_lower=Lower("member_number"))
+        .filter(number_lower__in=lowered)
+        .values_list("member_number", "name")
+    )
+    return {number.lower(): (number, name) for number, name in rows}
 
 
 def members_import(

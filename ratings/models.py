@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -123,6 +124,12 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return self.active().with_financial(day).filter(is_financial=True, is_guest=False)
 
 
+#: The highest initial rating a member may be given. No system here rates anywhere near it
+#: (FIDE's highest ever is 2882; club scales run lower), so a bigger number is a typo
+#: (15000 for 1500), not a player.
+MAX_INITIAL_RATING = 3500
+
+
 class Member(models.Model):
     class Gender(models.TextChoices):
         MALE = "M", "Male"
@@ -155,10 +162,19 @@ class Member(models.Model):
     initial_rating = models.FloatField(
         null=True,
         blank=True,
+        validators=[
+            MinValueValidator(0, "A rating cannot be below 0."),
+            MaxValueValidator(
+                MAX_INITIAL_RATING,
+                f"A rating is at most {MAX_INITIAL_RATING}.",
+            ),
+        ],
         help_text="The member's rating before their first event here (blank: a new player).",
     )
     initial_games = models.PositiveIntegerField(
-        default=0, help_text="Rated games played before the first event here."
+        default=0,
+        validators=[MinValueValidator(0, "Games played cannot be below 0.")],
+        help_text="Rated games played before the first event here.",
     )
     merged_into = models.ForeignKey(
         "self",
@@ -175,6 +191,14 @@ class Member(models.Model):
 
     class Meta:
         ordering = ["name", "member_number"]
+        constraints = [
+            # Numbers are typed in any case (results, pasted rounds): A1 and a1 are one.
+            models.UniqueConstraint(
+                Lower("member_number"),
+                name="member_number_unique_any_case",
+                violation_error_message="Another member has this number.",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

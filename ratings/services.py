@@ -598,10 +598,13 @@ def rating_system_set(
     """
     with transaction.atomic():
         settings = ClubSettings.load()
-        settings.rating_system = system_id
-        settings.system_params = params or {}
-        settings.full_clean()
-        settings.save()
+        if (settings.rating_system, settings.system_params) != (system_id, params or {}):
+            # Saved only if it changes: the admin has already saved its form, and a
+            # second save would put an empty "Changed" row in the audit trail.
+            settings.rating_system = system_id
+            settings.system_params = params or {}
+            settings.full_clean()
+            settings.save()
         periods_close_past(system=settings.engine())
         rerate = ratings_rerate_soon if soon else ratings_rerate
         return rerate(user=user, reason=f"Rating system set to {system_id}")
@@ -1071,6 +1074,53 @@ def merge_problem(members: Sequence[Member]) -> str | None:
     return None
 
 
+#: Fields a duplicate fills in a merge when the record kept has them blank.
+MERGE_FILLED_FIELDS = ("fide_id", "title", "born")
+
+
+def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple[Member, Any]]:
+    """What merging copies into ``target``: each blank of it a duplicate has, first one first.
+
+    The record kept keeps its own name, number and every field it has; only its blank
+    FIDE id, title and date of birth are filled from the duplicates.
+    """
+    fills: dict[str, tuple[Member, Any]] = {}
+    for field in MERGE_FILLED_FIELDS:
+        if getattr(target, field) in (None, ""):
+            for source in sources:
+                value = getattr(source, field)
+                if value not in (None, ""):
+                    fills[field] = (source, value)
+                    break
+    return fills
+
+
+def _first_event(member_ids: Sequence[int]) -> Event | None:
+    return (
+        Event.objects.filter(Q(games__white__in=member_ids) | Q(games__black__in=member_ids))
+        .distinct()
+        .in_rating_order()
+        .first()
+    )
+
+
+def merge_rerate_start(*, sources: Sequence[Member], target: Member) -> Position | None:
+    """Where merging ``sources`` into ``target`` restarts the chain (None: nothing to re-rate).
+
+    From the duplicates' first event; from the kept record's own first event if the merge
+    fills one of its fields the engine reads (title, date of birth).
+    """
+    keys = []
+    first = _first_event([m.pk for m in sources])
+    if first is not None:
+        keys.append(rating_key(first))
+    if MEMBER_RATING_FIELDS & set(merge_fills(sources=sources, target=target)):
+        own = _first_event([target.pk])
+        if own is not None:
+            keys.append(rating_key(own))
+    return min(keys) if keys else None
+
+
 def member_merge(*, source: Member, target: Member, user: Any = None) -> RatingRun | None:
     """Merge the duplicate ``source`` into ``target`` and re-rate from its first event."""
     return members_merge(sources=[source], target=target, user=user)
@@ -1083,7 +1133,9 @@ def members_merge(
 
     Every game (as white or black), entry and subscription moves to ``target``; an
     entry or subscription ``target`` already has is dropped rather than doubled. The
-    duplicates stay on file as merged_into=target, so old links still resolve.
+    duplicates stay on file as merged_into=target, so old links still resolve. The
+    kept record's blank FIDE id, title and date of birth are filled from the duplicates
+    (``merge_fills``). Both sides' audit trails say what was merged.
     """
     from simple_history.utils import bulk_update_with_history
 
@@ -1097,8 +1149,8 @@ def members_merge(
     ids = [m.pk for m in sources]
     who = user if getattr(user, "is_authenticated", False) else None
     with transaction.atomic():
-        events = Event.objects.filter(Q(games__white__in=ids) | Q(games__black__in=ids))
-        first = events.distinct().in_rating_order().first()
+        start = merge_rerate_start(sources=sources, target=target)
+        fills = merge_fills(sources=sources, target=target)
         for source in sources:
             why = (
                 f"Merged {source} ({source.member_number}) into {target} ({target.member_number})"
@@ -1140,10 +1192,24 @@ def members_merge(
             source.merged_into = target
             source._change_reason = why  # type: ignore[attr-defined]
             source.save(update_fields=["merged_into"])
+        # The kept record's own audit trail says what was merged into it (and what filled
+        # its blanks), in one row.
+        for field, (_, value) in fills.items():
+            setattr(target, field, value)
+        merged = ", ".join(f"{m.member_number} ({m.name})" for m in sources)
+        reason = f"merged {merged} into this record"
+        if fills:
+            copied = ", ".join(
+                f"{Member._meta.get_field(f).verbose_name} from {m.member_number}"
+                for f, (m, _) in fills.items()
+            )
+            reason += f"; copied {copied}"
+        target._change_reason = reason[:100]  # type: ignore[attr-defined]
+        target.save()
         # The duplicates' ratings go; the kept record's come from the games, re-rated.
         RatingState.objects.filter(member__in=ids).delete()
         RatingChange.objects.filter(member__in=ids).delete()
-        if first is None:
+        if start is None:
             return None
         names = ", ".join(str(m) for m in sources)
-        return ratings_rerate_soon(start=first, user=user, reason=f"{names} merged into {target}")
+        return ratings_rerate_soon(start=start, user=user, reason=f"{names} merged into {target}")

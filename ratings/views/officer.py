@@ -229,6 +229,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     expected = math.ceil(len(players) / 2)
     system = ClubSettings.load().engine()
     period = services.period_for(event, system) if event.is_complete else None
+    is_rated = event.is_rated
     return render(
         request,
         "ratings/officer/event.html",
@@ -238,9 +239,34 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "expected": expected,
             "period": period,
-            "is_rated": event.is_rated,
+            "is_rated": is_rated,
+            "system": system,
+            "provisional": _provisional_rows(request, event, period, is_rated=is_rated),
         },
     )
+
+
+def _provisional_rows(
+    request: HttpRequest, event: Event, period: RatingPeriod | None, *, is_rated: bool
+) -> list[dict[str, Any]] | None:
+    """A complete event waiting for its open rating period: the period's figures as it
+    stands (the preview's computation), for officers only. None when nothing waits.
+
+    They are not published: the public sees only that the event waits.
+    """
+    waiting = (
+        event.rated
+        and event.is_complete
+        and not is_rated
+        and period is not None
+        and not period.is_closed
+    )
+    if not waiting or not request.user.has_perm("ratings.officer"):
+        return None
+    result, _scope = services.event_preview(event=event)
+    rows = _change_rows(_preview_changes(result), event)
+    _withhold_unpublished(request, rows, event)
+    return rows
 
 
 @officer_required
@@ -877,12 +903,24 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
     system = ClubSettings.load().engine()
     period = None
+    provisional = None
     if not changes and event.rated and event.is_complete:
         period = services.period_for(event, system)
+        provisional = _provisional_rows(request, event, period, is_rated=False)
+        for row in provisional or []:
+            row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
+        if provisional:
+            provisional.sort(key=lambda r: -r["points"])
     return render(
         request,
         "ratings/officer/report.html",
-        {"event": event, "rows": rows, "period": period, "system": system},
+        {
+            "event": event,
+            "rows": rows,
+            "period": period,
+            "system": system,
+            "provisional": provisional,
+        },
     )
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
 from .. import reports, services
-from ..charts import Point, rating_history_svg
+from ..charts import Point, period_points, rating_history_svg
 from ..filters import RatingListFilter
 from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
@@ -153,6 +153,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "show_rating": show_rating,
         "state": state,
         "events": events,
+        "event_groups": _event_groups(events, system),
         "system": system,
         "membership": _membership(member) if officer else "",
     }
@@ -165,6 +166,52 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             legend=reports.legend(system),
         )
     return render(request, "ratings/public/member.html", context)
+
+
+def _event_groups(
+    events: list[tuple[Event, RatingChange | None]], system: Any
+) -> list[dict[str, Any]]:
+    """The member's events (newest first) as the table shows them.
+
+    Per-event systems: one group per event. Period systems: one group per rating period,
+    its events under it, and the period's change once. Every change of a period holds
+    the whole period's before and after (by design), so shown on each event they would
+    read as that many changes.
+    """
+    groups: list[dict[str, Any]] = []
+    by_label: dict[str, dict[str, Any]] = {}
+    for event, change in events:
+        label = None
+        if system.period_based:
+            if change is not None and change.period:
+                label = change.period
+            elif event.rated:
+                label = system.period_of(event.end_date)
+        if label is None:
+            groups.append({"period": None, "change": None, "events": [(event, change)]})
+            continue
+        group = by_label.get(label)
+        if group is None:
+            try:
+                start, end = system.period_bounds(label)
+            except Exception:  # a label the system cannot read: shown without its dates
+                start = end = None
+            group = by_label[label] = {
+                "period": label,
+                "start": start,
+                "end": end,
+                "change": None,
+                "played": 0,
+                "score": 0.0,
+                "events": [],
+            }
+            groups.append(group)
+        group["events"].append((event, change))
+        if change is not None:
+            group["change"] = group["change"] or change
+            group["played"] += change.played
+            group["score"] += change.score
+    return groups
 
 
 def rating_status(display: str, system: Any, last_played: Any = None) -> str:
@@ -235,13 +282,18 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
 
 
 def _chart(member: Member, changes: list[RatingChange]) -> str:
-    points = []
-    if changes and changes[0].before is not None and changes[0].display_before:
-        first = changes[0].event
-        points.append(Point(first.start_date, changes[0].before, "before " + first.name))
-    for change in changes:
-        if change.after is not None:
-            points.append(Point(change.event.end_date, change.after, change.event.name))
+    """One point per rated event; for period systems one per rating period (every change
+    of a period holds the period's after, so one point per event would repeat it)."""
+    if any(c.period for c in changes):
+        points = period_points(changes)
+    else:
+        points = []
+        if changes and changes[0].before is not None and changes[0].display_before:
+            first = changes[0].event
+            points.append(Point(first.start_date, changes[0].before, "before " + first.name))
+        for change in changes:
+            if change.after is not None:
+                points.append(Point(change.event.end_date, change.after, change.event.name))
     return rating_history_svg(points, title=f"Rating history of {member.name}")
 
 
@@ -456,7 +508,86 @@ def _calculate(
     delta = None
     if change.before is not None and change.after is not None:
         delta = change.after - change.before
-    return {"change": change, "lines": lines, "detail": detail, "delta": delta}
+    return {
+        "change": change,
+        "lines": lines,
+        "detail": detail,
+        "breakdown": [(_detail_label(k), _detail_text(v)) for k, v in detail.items()],
+        "delta": delta,
+    }
+
+
+#: The systems' breakdown keys (PlayerChange.detail) as a reader names them.
+DETAIL_LABELS = {
+    # nz-club-elo, st-charles, nscl
+    "k": "K",
+    "played": "Games",
+    "score": "Score",
+    "expected": "Expected score",
+    "guest": "Guest",
+    "official": "Official",
+    "gained": "Points gained",
+    "after_games": "Games after",
+    "bonus1": "First bonus",
+    "bonus2": "Second bonus",
+    # acf-1993
+    "calculation": "Calculation",
+    "status_before": "Status before",
+    "status_after": "Status after",
+    "reset": "Rating reset",
+    "NG": "Games (NG)",
+    "Sa": "Score (Sa)",
+    "TS": "Total score (TS)",
+    "AR": "Average opponent (AR)",
+    "D": "Rating difference (D)",
+    "D_table": "Difference in the table",
+    "P": "Expected a game (P)",
+    "Se": "Expected score (Se)",
+    "BP": "Bonus points (BP)",
+    "Ri": "Change (Ri)",
+    "percentage": "Percentage",
+    "Dp": "Dp",
+    "Rp": "Performance rating (Rp)",
+    # ecf-2020
+    "category_before": "Category before",
+    "category_after": "Category after",
+    "pass": "Calculation",
+    "month_games": "Games this month",
+    "month_points": "Points this month",
+    "dummy_rating": "Provisional rating",
+    "total_games": "Games in all",
+    "total_points": "Points in all",
+    "avg_opp": "Average opponent",
+    "p": "Score fraction (p)",
+    "dp": "dp",
+    "rating_a": "Rating (first pass)",
+    "rating_b": "Rating (second pass)",
+    "pass1_games_used": "First pass: games used",
+    "pass1_total_games": "First pass: games",
+    "pass1_avg_opp": "First pass: average opponent",
+    "pass1_p": "First pass: score fraction",
+    "pass1_dp": "First pass: dp",
+    "player_k": "K",
+    "improving": "Improving junior",
+    "sum_offsets": "Sum of offsets",
+    "adjustment": "Adjustment",
+}
+
+
+def _detail_label(key: str) -> str:
+    return DETAIL_LABELS.get(key) or key.replace("_", " ").capitalize()
+
+
+def _detail_text(value: float | str) -> str:
+    """A breakdown value for a reader: yes/no, a whole number, or at most two decimals."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    return str(value)
 
 
 urlpatterns = [
