@@ -281,6 +281,11 @@ class Pairing:
     result: str
     colours_known: bool = True
 
+    @property
+    def result_label(self) -> str:
+        """The result as the round page's menu words it (½-½, not 1/2-1/2)."""
+        return RESULT_LABELS.get(self.result, self.result)
+
 
 class PairingForm(forms.Form):
     board = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)

@@ -71,11 +71,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
     system = ClubSettings.load().engine()
+    # Only the regions of the members this list can show: a region of unpublished members
+    # alone would filter the public list down to nobody.
     regions = list(
-        Member.objects.exclude(region="")
-        .values_list("region", flat=True)
-        .distinct()
-        .order_by("region")
+        members.exclude(region="").values_list("region", flat=True).distinct().order_by("region")
     )
     filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
     # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).

@@ -184,6 +184,13 @@ def test_a_pasted_round_is_previewed_before_anything_is_saved(officer_client, cl
     assert not club_night.games.exists()
 
 
+def test_the_paste_preview_words_results_as_the_round_page_does(officer_client, club_night):
+    response = _paste(officer_client, club_night, "A1 - B2 1/2-1/2\nC3 - D4 -/+")
+    html = response.content.decode()
+    assert "<td>½-½</td>" in html and "<td>−/+ forfeit</td>" in html
+    assert "<td>1/2-1/2</td>" not in html
+
+
 def test_saving_a_pasted_round_records_its_games(officer_client, club_night):
     _paste(officer_client, club_night, "A1 - B2 0-1\nC3 bye", number=2, save="1")
     assert set(club_night.games.values_list("round", "white__member_number", "result")) == {

@@ -235,6 +235,17 @@ def test_the_women_filter_shows_women_only(client, current_season, alice, bob):
     assert names_on(client.get(LIST, {"women": "on"})) == ["Alice Archer"]
 
 
+def test_the_region_filter_offers_only_regions_with_published_members(
+    client, current_season, alice, bob
+):
+    listed(paid_up(alice, current_season), "1500", 1500)  # North
+    listed(bob, "1600", 1600)  # South, in arrears
+    choices = [
+        value for value, _ in client.get(LIST).context["filter"].form["region"].field.choices
+    ]
+    assert "North" in choices and "South" not in choices
+
+
 def test_the_region_filter(client, current_season, alice, bob):
     listed(paid_up(alice, current_season), "1500", 1500)
     listed(paid_up(bob, current_season), "1600", 1600)
