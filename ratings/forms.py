@@ -38,11 +38,28 @@ class MemberForm(forms.ModelForm):
         widgets = {"born": DATE}
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
 
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["initial_rating"].help_text = initial_rating_help()
+
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"]
         if number_taken(number, besides=self.instance):
             raise ValidationError("Another member has this number.")
         return number
+
+
+def initial_rating_help() -> str:
+    """The initial rating's help text, saying when the club's system ignores it for guests."""
+    text = str(Member._meta.get_field("initial_rating").help_text)
+    system = ClubSettings.load().engine()
+    guest = system.params.get("guest_rating")
+    if guest is None:
+        return text
+    return (
+        f"{text} Under the club's system ({system.title}) guests are rated at a fixed "
+        f"{float(guest):g} whatever this says."
+    )
 
 
 def number_taken(number: str, *, besides: Member | None = None) -> bool:
@@ -65,6 +82,10 @@ class QuickMemberForm(forms.ModelForm):
     class Meta:
         model = Member
         fields = ["name", "member_number", "is_guest", "initial_rating"]
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.fields["initial_rating"].help_text = initial_rating_help()
 
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"].strip()

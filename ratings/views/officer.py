@@ -388,10 +388,12 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         initial = []
     rows = max(len(initial), math.ceil(len(players) / 2) + 1)
     initial += [{}] * (rows - len(initial))
+    # The menus list the players by name; the round robin's schedule keeps entry order.
+    by_name = sorted(players, key=lambda m: (m.name.casefold(), m.member_number))
     if request.method == "POST":
-        formset = RoundFormSet(request.POST, players=players, prefix="g")
+        formset = RoundFormSet(request.POST, players=by_name, prefix="g")
     else:
-        formset = RoundFormSet(initial=initial, players=players, prefix="g")
+        formset = RoundFormSet(initial=initial, players=by_name, prefix="g")
     clearing = 0
     if request.method == "POST" and formset.is_valid():
         pairings = formset.pairings()
@@ -440,8 +442,24 @@ def _round_page(request, event, number, formset, has_players, clearing):  # type
             "rerate": _rerate_note(event),
             "has_players": has_players,
             "clearing": clearing,
+            "autofocus": _first_focus(formset),
         },
     )
+
+
+def _first_focus(formset) -> str:  # type: ignore[no-untyped-def]
+    """Where the cursor starts: board 1's first empty box (white, black), else its result.
+
+    A board with a result and no black is a bye: complete, so its result.
+    """
+    if not formset.forms:
+        return "result"
+    first = formset.forms[0]
+    if not first["white"].value():
+        return "white"
+    if not first["black"].value() and not first["result"].value():
+        return "black"
+    return "result"
 
 
 @officer_required
