@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import chain
 from operator import attrgetter
+from typing import Any
 
 from .base import (
     Event,
@@ -106,9 +107,13 @@ class NzClubElo(RatingSystem):
         rating: dict[str, float] = {}
         k: dict[str, float] = {}
         guests: set[str] = set()
+        # A player's lines in one event share one detail dict (the same K in all of them):
+        # a dict a player and not one a line, which the forked renderers copy less of.
+        k_detail: dict[str, dict[str, Any]] = {}
         for pid, state in states.items():
             rating[pid] = float(state.rating or 0.0)
             k[pid] = k_established if state.games > k_games else k_new
+            k_detail[pid] = {"k": k[pid]}
             if state.guest:
                 guests.add(pid)
         lines: dict[str, list[GameLine]] = {pid: [] for pid in order}
@@ -143,22 +148,23 @@ class NzClubElo(RatingSystem):
                     change_b = 0.0
             delta[a] += change_a
             delta[b] += change_b
-            # round(x, 4) and round(x, 2), without their cost where no tie is near
+            # round(x, 4) and round(x, 2), without their cost where no tie is near: the
+            # scaled value rounded to a whole number by float arithmetic (see _WHOLE)
             y = ea * 10000.0
-            n = round(y)
+            n = (y + _WHOLE) - _WHOLE
             ea4 = n / 10000.0 if -0.499 < y - n < 0.499 else round(ea, 4)
             y = eb * 10000.0
-            n = round(y)
+            n = (y + _WHOLE) - _WHOLE
             eb4 = n / 10000.0 if -0.499 < y - n < 0.499 else round(eb, 4)
             y = change_a * 100.0
-            n = round(y) if -1e12 < y < 1e12 else 0
+            n = (y + _WHOLE) - _WHOLE if -1e12 < y < 1e12 else 0.0
             ca2 = n / 100.0 if -0.499 < y - n < 0.499 else round(change_a, 2)
             y = change_b * 100.0
-            n = round(y) if -1e12 < y < 1e12 else 0
+            n = (y + _WHOLE) - _WHOLE if -1e12 < y < 1e12 else 0.0
             cb2 = n / 100.0 if -0.499 < y - n < 0.499 else round(change_b, 2)
             r = game.round
-            lines[a].append(GameLine(b, s, rb, ea4, ca2, True, r, {"k": ka}))
-            lines[b].append(GameLine(a, 1.0 - s, ra, eb4, cb2, True, r, {"k": kb}))
+            lines[a].append(GameLine(b, s, rb, ea4, ca2, True, r, k_detail[a]))
+            lines[b].append(GameLine(a, 1.0 - s, ra, eb4, cb2, True, r, k_detail[b]))
         changes = []
         shown = self._shown
         if len(shown) > 1_000_000:
@@ -315,6 +321,12 @@ def _whole(value: float) -> int:
 
 
 _SCALES = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+
+#: ``(y + _WHOLE) - _WHOLE`` is ``float(round(y))`` (halves to even) for ``|y| < 2**51``,
+#: without a call: at 1.5 * 2**52 a float's step is 1, so the addition rounds ``y`` to a
+#: whole number in the machine's own (round-half-even) arithmetic, and the subtraction is
+#: exact. A whole float divides exactly as the int would, so the results are the same.
+_WHOLE = 1.5 * 2.0**52
 
 #: ``with_changes(state, rating=..., games=...)``, fast.
 _moved = state_copier("rating", "games")

@@ -9,12 +9,14 @@ the K-factors are equal.
 
 from __future__ import annotations
 
+import random
 from datetime import date
 from typing import Any
 
 import pytest
 
 from ratings.engine import Event, Game, PlayerChange, PlayerState, RatingResult, rate
+from ratings.engine.nz_club_elo import _WHOLE
 
 DAY = date(2024, 3, 2)
 
@@ -446,3 +448,24 @@ def test_the_contract_example_ann_beats_guest_gus() -> None:
     assert ann.games == 41
     assert (change(result, "ann").before, change(result, "ann").after) == (1600, 1605.76)
     assert rating(result, "gus") == 1500
+
+
+_ROUNDING_CASES = [0.0, -0.0, 0.3, -0.3, 0.5, -0.5, 1.5, 2.5, -2.5, 4999.5, 5000.5, 1234.49]
+_ROUNDING_CASES += [-1234.51, 9999.999, 3200.0, -3200.0, 1e12 - 0.5, -(1e12 - 0.5)]
+_ROUNDING_CASES += [2.0**51 - 0.5, 0.49999999999999994, -0.49999999999999994]
+
+
+@pytest.mark.parametrize("y", _ROUNDING_CASES)
+def test_the_float_arithmetic_rounding_is_round(y: float) -> None:
+    """The event loop rounds with ``(y + _WHOLE) - _WHOLE``: Python's ``round`` exactly."""
+    n = (y + _WHOLE) - _WHOLE
+    assert n == round(y)
+    assert repr(n / 100.0) == repr(round(y) / 100.0)
+    assert repr(n / 10000.0) == repr(round(y) / 10000.0)
+
+
+def test_the_float_arithmetic_rounding_is_round_on_many_values() -> None:
+    rng = random.Random(20240302)
+    for _ in range(100_000):
+        y = rng.uniform(-1e6, 1e6) if rng.random() < 0.5 else rng.randrange(-20000, 20000) / 2
+        assert repr(((y + _WHOLE) - _WHOLE) / 100.0) == repr(round(y) / 100.0)
