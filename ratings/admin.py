@@ -306,9 +306,6 @@ class MergedFilter(admin.SimpleListFilter):
         return queryset
 
 
-#: Member fields the engine reads: changing one re-rates from the member's first event.
-MEMBER_RATING_FIELDS = services.MEMBER_RATING_FIELDS
-
 
 @admin.register(Member)
 class MemberAdmin(RerateAdmin, AuditAdmin):
@@ -349,7 +346,7 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
 
     def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        if change and MEMBER_RATING_FIELDS & set(form.changed_data):
+        if change and services.MEMBER_RATING_FIELDS & set(form.changed_data):
             self._rerate_from(request, _member_start(obj))
 
     @admin.action(description="Merge selected duplicate members…", permissions=["change"])
@@ -480,9 +477,6 @@ class EntryInline(admin.TabularInline):
         return super().get_queryset(request).select_related("member")
 
 
-#: Event fields that move an event in the chain or in or out of it.
-EVENT_RATING_FIELDS = {"start_date", "end_date", "rated", "status"}
-
 #: Fields an inline row posts besides its own: its id, its event and its DELETE box.
 INLINE_ROW_EXTRA_FIELDS = 3
 #: The fields the inline rows of an event's change form may post between them. The rest
@@ -582,7 +576,7 @@ class EventAdmin(RerateAdmin, AuditAdmin):
         old_key = services.rating_key(old) if old else None
         super().save_model(request, obj, form, change)
         request._event_counted = counted_before  # type: ignore[attr-defined]
-        if change and EVENT_RATING_FIELDS & set(form.changed_data):
+        if change and services.EVENT_RATING_FIELDS & set(form.changed_data):
             if counted_before or _counts(obj):
                 assert old_key is not None
                 self._rerate_from(request, min(old_key, services.rating_key(obj)))
