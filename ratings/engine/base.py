@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from itertools import chain
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 #: A game's score from player ``a``'s side.
 SCORES = (1.0, 0.5, 0.0)
@@ -122,6 +122,80 @@ class GameLine:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+#: The values that open each game line in ``GameRows.values``, in this order.
+GAME_ROW_FIELDS = ("opponent", "score", "opponent_rating", "expected", "change", "round")
+_ROW = len(GAME_ROW_FIELDS)
+
+
+class GameRows(Sequence[GameLine]):
+    """A player's game lines in one event, kept as plain values until someone reads them.
+
+    A big history has two game lines a game; building a ``GameLine`` for each costs the
+    rating more than the rating itself, and the command line's writer only needs the
+    figures (``io`` writes them straight out). ``values`` is flat, a line after another:
+    the six ``GAME_ROW_FIELDS`` (of the types ``GameLine`` gives them: str, float, float or
+    None three times, int or None), then a value for each of ``keys``. A line's detail is
+    ``detail`` (shared by all the lines) followed by its own values of ``keys``. Read as a
+    sequence, it is the list of ``GameLine``s, all rated; with no ``keys`` they share one
+    detail dict (treat it as read-only).
+    """
+
+    __slots__ = ("_lines", "_width", "detail", "keys", "values")
+
+    def __init__(
+        self, values: list[Any], detail: dict[str, Any], keys: tuple[str, ...] = ()
+    ) -> None:
+        self.values = values
+        self.detail = detail
+        self.keys = keys
+        self._width = _ROW + len(keys)
+        self._lines: list[GameLine] | None = None
+
+    def lines(self) -> list[GameLine]:
+        if self._lines is None:
+            v = self.values
+            width = self._width
+            shared = self.detail
+            keys = self.keys
+            self._lines = [
+                GameLine(
+                    v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], True, v[i + 5],
+                    {**shared, **dict(zip(keys, v[i + _ROW : i + width], strict=True))}
+                    if keys
+                    else shared,
+                )
+                for i in range(0, len(v), width)
+            ]  # fmt: skip
+        return self._lines
+
+    def __len__(self) -> int:
+        return len(self.values) // self._width
+
+    @overload
+    def __getitem__(self, index: int) -> GameLine: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameLine]: ...
+
+    def __getitem__(self, index: int | slice) -> GameLine | list[GameLine]:
+        return self.lines()[index]
+
+    def __iter__(self) -> Iterator[GameLine]:
+        return iter(self.lines())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, GameRows):
+            return self.lines() == other.lines()
+        if isinstance(other, list):
+            return self.lines() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the list it stands for
+
+    def __repr__(self) -> str:
+        return f"GameRows({self.lines()!r})"
+
+
 @dataclass(slots=True)
 class PlayerChange:
     """A player's rating before and after an event (or the period holding it)."""
@@ -131,7 +205,7 @@ class PlayerChange:
     after: float | None
     display_before: str
     display_after: str
-    games: list[GameLine] = field(default_factory=list)
+    games: list[GameLine] | GameRows = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
     #: The player's whole state after the event (after its period, for period systems),
     #: filled in by the driver: the web app restarts the chain from it.

@@ -20,11 +20,11 @@ import signal
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from datetime import date
 from functools import partial
-from itertools import chain, repeat
+from itertools import accumulate, chain, compress, pairwise, repeat
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from operator import attrgetter, eq, is_not, itemgetter, not_
 from operator import gt as operator_gt
@@ -33,12 +33,14 @@ from typing import IO, Any
 import msgspec
 
 from .base import (
+    GAME_ROW_FIELDS,
     STATE_FIELDS,
     EngineError,
     Event,
     EventResult,
     Game,
     GameLine,
+    GameRows,
     PlayerChange,
     PlayerState,
     RatingResult,
@@ -569,10 +571,10 @@ else:  # pragma: no cover - CPython always has the C encoder
 _FIXED_LINE_KEYS = frozenset(
     ("opponent", "score", "opponent_rating", "round", "expected", "change", "rated")
 )
-_FIXED_CHANGE_KEYS = frozenset(
-    ("player", "before", "after", "display_before", "display_after", "games")
-)
+_CHANGE_FIELDS = ("player", "before", "after", "display_before", "display_after")
+_FIXED_CHANGE_KEYS = frozenset((*_CHANGE_FIELDS, "games"))
 _NONE = type(None)
+_ROW = len(GAME_ROW_FIELDS)
 _SAFE_WHOLE = 2.0**53
 _CACHE_LIMIT = 500_000
 _BATCH_LINES = 20_000
@@ -594,6 +596,17 @@ class _Encoder:
         self.line_whole = _LineCache(_whole_text)
         self.line_typed: dict[tuple[str, type | None], _LineCache] = {}
         self.line_formatters: dict[tuple[Any, ...], Callable[..., list[str]] | None] = {}
+        # A change's string fields, each cache holding the keys' text around the value.
+        self.head_caches = (
+            _LineCache(_string_text, '{"player":', '{"player":null,"before":', ',"before":'),
+            _LineCache(_string_text, ',"display_before":', ',"display_before":null'),
+            _LineCache(_string_text, ',"display_after":', ',"display_after":null'),
+        )
+        self.head_typed: dict[tuple[str, type | None], _LineCache] = {}
+        # The structured path (``_structured_events_text``): its struct types, and the
+        # strings msgspec is known to write as json does.
+        self.structs: dict[tuple[Any, ...], type[msgspec.Struct]] = {}
+        self.plain_strings: set[str] = set()
 
     @staticmethod
     def _cached(
@@ -638,6 +651,13 @@ class _Unsupported(Exception):
     """A value the game lines' fast formatter does not take: the column path is used."""
 
 
+class _AbsentType:
+    """The type of ``_ABSENT``, a detail key's value where a change does not have it."""
+
+
+_ABSENT = _AbsentType()
+
+
 class _LineCache(dict[Any, str]):
     """Value -> JSON text (after ``prefix``), computed on a miss; None gives ``none``.
 
@@ -646,18 +666,22 @@ class _LineCache(dict[Any, str]):
     per field and type for the others (only values of that exact type look it up).
     """
 
-    def __init__(self, text: Callable[[Any], str], prefix: str = "", none: str = "null") -> None:
-        super().__init__({None: none})
+    def __init__(
+        self, text: Callable[[Any], str], prefix: str = "", none: str = "null", suffix: str = ""
+    ) -> None:
+        super().__init__({None: none, _ABSENT: ""})
         self.text = text
         self.prefix = prefix
         self.none = none
+        self.suffix = suffix
 
     def reset(self) -> None:
         self.clear()
         self[None] = self.none
+        self[_ABSENT] = ""  # a detail key some changes lack (see ``_change_heads``)
 
     def __missing__(self, value: Any) -> str:
-        text = self[value] = self.prefix + self.text(value)
+        text = self[value] = self.prefix + self.text(value) + self.suffix
         return text
 
 
@@ -985,60 +1009,65 @@ def _line_template(shape: tuple[Any, ...]) -> tuple[str, ...] | None:
     return tuple(fragments)
 
 
+def _detail_order(shapes: Iterable[tuple[Any, ...]]) -> tuple[str, ...] | None:
+    """One key order holding every shape's keys in their own order; None if there is none.
+
+    Changes whose details have different keys (nz-club-elo: a guest's has one more) are then
+    written in one pass, a key missing from a change writing nothing.
+    """
+    order: list[Any] = []
+    unique = list(dict.fromkeys(shapes))
+    for keys in unique:
+        order += [key for key in keys if key not in order]
+    for keys in unique:
+        at = [order.index(key) for key in keys]
+        if at != sorted(at):
+            return None
+    if not all(type(k) is str for k in order) or _FIXED_CHANGE_KEYS.intersection(order):
+        return None
+    return tuple(order)
+
+
 def _change_heads(changes: Sequence[PlayerChange], enc: _Encoder) -> list[str] | None:
-    """Each change's JSON text up to (not including) its games and closing brace."""
-    detail = _column_of("detail", changes)
-    shapes = list(map(tuple, detail))
-    columns = [
-        enc.strings_column(_column_of("player", changes)),
-        enc.column(_column_of("before", changes), whole=True),
-        enc.column(_column_of("after", changes), whole=True),
-        enc.strings_column(_column_of("display_before", changes)),
-        enc.strings_column(_column_of("display_after", changes)),
-    ]
-    if None in columns:
-        return None
-    groups: dict[tuple[Any, ...], list[int]] = {}
-    if len(set(shapes)) == 1:
-        groups[shapes[0]] = []  # every row
-    else:
-        for i, keys in enumerate(shapes):
-            groups.setdefault(keys, []).append(i)
-    heads: list[str] = [""] * len(changes)
-    for keys, rows in groups.items():
-        template = enc.templates.get(("change", keys), ())
-        if template == ():
-            template = enc.templates["change", keys] = _change_template(keys)
-        if template is None:
-            return None
-        if rows:
-            group_columns = [[column[r] for r in rows] for column in columns]  # type: ignore[index]
-            group_detail = [detail[r] for r in rows]
-        else:
-            group_columns = list(columns)  # type: ignore[arg-type]
-            group_detail = detail
-        for key in keys:
-            group_columns.append(
-                enc.column(list(map(itemgetter(key), group_detail)), whole=False)  # type: ignore[arg-type]
-            )
-        if None in group_columns:
-            return None
-        texts = _assemble(template, group_columns)
-        if not rows:
-            return texts
-        for row, text in zip(rows, texts, strict=True):
-            heads[row] = text
-    return heads
+    """Each change's JSON text up to (not including) its games and closing brace.
 
-
-def _change_template(keys: tuple[Any, ...]) -> tuple[str, ...] | None:
-    if not all(type(k) is str for k in keys) or _FIXED_CHANGE_KEYS.intersection(keys):
+    Each field is a column turned into text through caches (a player's id with the keys
+    around it, numbers through the cache the game lines use too); detail values go through
+    one cache per key and type, a key a change lacks giving nothing. None when a value is
+    not of a kind the caches take, or the changes' detail keys come in clashing orders.
+    """
+    details = _column_of("detail", changes)
+    order = _detail_order(map(tuple, details))
+    if order is None:
         return None
-    names = ["player", "before", "after", "display_before", "display_after"]
-    fragments = ['{"player":'] + [f',"{name}":' for name in names[1:]]
-    fragments += [f",{encode_basestring(key)}:" for key in keys]
-    fragments.append("")
-    return tuple(fragments)
+    player, display_before, display_after = enc.head_caches
+    whole = enc.line_whole
+    typed = enc.head_typed
+    for cache in (*enc.head_caches, whole, *typed.values()):
+        if len(cache) > _CACHE_LIMIT:
+            cache.reset()
+    count = len(changes)
+    try:
+        columns: list[Iterable[str]] = [
+            list(map(player.__getitem__, _column_of("player", changes))),
+            list(map(whole.__getitem__, _column_of("before", changes))),
+            repeat(',"after":', count),
+            list(map(whole.__getitem__, _column_of("after", changes))),
+            list(map(display_before.__getitem__, _column_of("display_before", changes))),
+            list(map(display_after.__getitem__, _column_of("display_after", changes))),
+        ]
+        for key in order:
+            values = list(map(dict.get, details, repeat(key), repeat(_ABSENT)))
+            kinds = set(map(type, values))
+            kinds.discard(_AbsentType)
+            if len(kinds) == 1:
+                cache = _detail_cache(typed, key, kinds.pop())
+                columns.append(list(map(cache.__getitem__, values)))
+            else:
+                columns.append(list(map(partial(_other, typed, key), values)))
+    except (TypeError, _Unsupported):  # TypeError: an unhashable value
+        return None
+    return list(map("".join, zip(*columns, strict=True)))
 
 
 def _change_texts(
@@ -1077,6 +1106,9 @@ def _event_head(event: EventResult) -> str:
 
 def _events_text(events: Sequence[EventResult], explain: bool, enc: _Encoder) -> str:
     """The JSON text of some events, comma-separated."""
+    structured = _structured_events_text(events, explain, enc)
+    if structured is not None:
+        return structured
     per_event = _column_of("changes", events)
     texts = _change_texts(list(chain.from_iterable(per_event)), explain, enc)
     if texts is None:
@@ -1091,6 +1123,240 @@ def _events_text(events: Sequence[EventResult], explain: bool, enc: _Encoder) ->
         out.append(_event_head(event) + ",".join(texts[start : start + count]) + "]}")
         start += count
     return ",".join(out)
+
+
+# -- the structured path ----------------------------------------------------------------
+#
+# Game lines kept as GameRows (nz-club-elo), and changes without their game lines
+# (``--no-explain``), are written by msgspec: each line and change becomes a small struct,
+# made in C-level passes over columns, and msgspec writes the lot. It must give the bytes
+# of the plain writer, so it only takes values msgspec writes exactly as ``json`` does:
+# strings it escapes alike (checked once per distinct string), floats in the range where
+# both print the shortest digits in plain notation (1e-4 <= |x| < 1e16, or 0), whole
+# floats turned into ints where ``_number`` does so, ints, booleans and None. Anything
+# else, and the path returns None: the column path writes those events.
+
+#: The default of struct fields that are always written (no value is this object).
+_ALWAYS = object()
+_STRUCT_ENCODER = msgspec.json.Encoder()
+_UNSET_TYPE = type(msgspec.UNSET)
+_EXACT_TYPES = frozenset((bool, int, float, str, _NONE, _UNSET_TYPE))
+_NUMBER_TYPES = frozenset((float, int, _NONE))
+_NUMERIC = frozenset((bool, int, float))
+_BAD_NAME = re.compile(r'["\\\x00-\x1f]')
+
+
+def _struct(
+    enc: _Encoder, names: tuple[str, ...], optional: tuple[str, ...], always: tuple[str, ...]
+) -> type[msgspec.Struct] | None:
+    """A struct written as an object with keys ``names``, ``optional`` (left out when None)
+    and ``always``, in that order; made positionally. None if msgspec cannot name a key."""
+    key = (names, optional, always)
+    struct = enc.structs.get(key)
+    if struct is None:
+        keys = (*names, *optional, *always)
+        if len(set(keys)) != len(keys) or any(_BAD_NAME.search(k) for k in keys):
+            return None
+        defaults = [()] * len(names) + [(None,)] * len(optional) + [(_ALWAYS,)] * len(always)
+        fields = [(f"f{i}", object, *default) for i, default in enumerate(defaults)]
+        struct = enc.structs[key] = msgspec.defstruct(
+            "Written",
+            fields,
+            omit_defaults=True,
+            rename={f"f{i}": k for i, k in enumerate(keys)},
+            gc=False,
+        )
+    return struct
+
+
+def _numbers_alike(unique: Collection[Any]) -> bool:
+    """Whether msgspec writes these distinct numbers exactly as ``json`` does (see above)."""
+    if not unique:
+        return True
+    magnitudes = list(map(abs, unique))
+    return (
+        all(map(eq, unique, unique))  # no NaN
+        and max(magnitudes) < 1e16  # no inf, no exponent notation
+        and min(filter(None, magnitudes), default=1.0) >= 1e-4
+    )
+
+
+def _strings_alike(values: Iterable[Any], enc: _Encoder) -> bool:
+    """Whether every value is a string msgspec escapes exactly as ``json`` does."""
+    known = enc.plain_strings
+    for text in set(values).difference(known):
+        if type(text) is not str:
+            return False
+        try:
+            if _STRUCT_ENCODER.encode(text) != _utf8(encode_basestring(text)):
+                return False
+        except UnicodeEncodeError:  # a lone surrogate
+            return False
+        known.add(text)
+    if len(known) > _CACHE_LIMIT:
+        known.clear()
+    return True
+
+
+def _exact_values(values: list[Any], enc: _Encoder) -> bool:
+    """Whether msgspec writes each value (a detail's, as it is) as ``json`` does."""
+    kinds = set(map(type, values))
+    if not kinds <= _EXACT_TYPES:
+        return False
+    unique = set(values)
+    if str in kinds and not _strings_alike([v for v in unique if type(v) is str], enc):
+        return False
+    # Equal values collapse in the set (1 and 1.0), but they have the same magnitude.
+    numbers = [v for v in unique if type(v) in _NUMERIC]
+    return _numbers_alike(numbers)
+
+
+def _as_numbers(values: list[Any]) -> list[Any] | None:
+    """The values as ``_number`` gives them (whole floats as ints); None if msgspec would
+    not write them as ``json`` does."""
+    kinds = set(map(type, values))
+    if not kinds <= _NUMBER_TYPES:
+        return None
+    if float not in kinds:
+        return values
+    if kinds != {float}:  # a mix (rare): 1 and 1.0 would share a set entry below
+        values = list(map(_number, values))
+        return values if _numbers_alike({v for v in values if type(v) is float}) else None
+    unique = set(values)
+    if not _numbers_alike(unique):
+        return None
+    whole = list(compress(unique, map(float.is_integer, unique)))
+    if not whole:
+        return values
+    numbers = dict(zip(whole, map(_number, whole), strict=True))
+    return list(map(numbers.get, values, values))
+
+
+def _structured_events_text(
+    events: Sequence[EventResult], explain: bool, enc: _Encoder
+) -> str | None:
+    """The events' JSON text (comma-separated) written by msgspec; None where it cannot."""
+    per_event = _column_of("changes", events)
+    changes = list(chain.from_iterable(per_event))
+    if not changes:
+        return None
+    games: list[Any] = []
+    if explain:
+        per_change = _column_of("games", changes)
+        if set(map(type, per_change)) != {GameRows}:
+            return None
+        structured = _structured_games(per_change, enc)
+        if structured is None:
+            return None
+        games = structured
+    details = _column_of("detail", changes)
+    order = _detail_order(map(tuple, details))
+    if order is None:
+        return None
+    fixed = [_column_of(name, changes) for name in _CHANGE_FIELDS]
+    before = _as_numbers(fixed[1])
+    after = _as_numbers(fixed[2])
+    if before is None or after is None:
+        return None
+    columns = [fixed[0], before, after, fixed[3], fixed[4]]
+    if not (
+        set(map(type, fixed[0])) == {str}
+        and set(map(type, fixed[3])) | set(map(type, fixed[4])) == {str}
+        and _strings_alike(fixed[0], enc)
+        and _strings_alike(fixed[3], enc)
+        and _strings_alike(fixed[4], enc)
+    ):
+        return None
+    for key in order:
+        values = list(map(dict.get, details, repeat(key), repeat(msgspec.UNSET)))
+        if not _exact_values(values, enc):
+            return None
+        columns.append(values)
+    always = (*order, "games") if explain else order
+    change_struct = _struct(enc, _CHANGE_FIELDS, (), always)
+    event_struct = _struct(enc, ("id",), ("period",), ("changes",))
+    if change_struct is None or event_struct is None:
+        return None
+    if explain:
+        columns.append(games)
+    written = list(map(change_struct, *columns))
+    ids = _column_of("id", events)
+    periods = _column_of("period", events)
+    if not (_strings_alike(ids, enc) and _strings_alike([p for p in periods if p], enc)):
+        return None
+    if not set(map(type, periods)) <= {str, _NONE}:
+        return None
+    starts = accumulate(map(len, per_event), initial=0)
+    slices = [written[a:b] for a, b in pairwise(starts)]
+    try:
+        text = _STRUCT_ENCODER.encode(list(map(event_struct, ids, periods, slices)))
+    except (TypeError, ValueError, OverflowError, UnicodeEncodeError):
+        return None
+    return text[1:-1].decode()
+
+
+def _structured_games(per_change: Sequence[GameRows], enc: _Encoder) -> list[Any] | None:
+    """Each change's game lines as structs (a list a change); None where it cannot."""
+    keys = set(_column_of("keys", per_change))
+    if len(keys) != 1:
+        return None
+    (own_keys,) = keys
+    width = _ROW + len(own_keys)
+    counts = list(map(len, per_change))
+    values = list(chain.from_iterable(_column_of("values", per_change)))
+    if len(values) != width * sum(counts):
+        return None
+    # The shared detail dicts: one per change at most, often one for many changes.
+    details = _column_of("detail", per_change)
+    ids = list(map(id, details))
+    unique = dict(zip(ids, details, strict=True))
+    shapes = set(map(tuple, unique.values()))
+    if len(shapes) != 1:
+        return None
+    (shared_keys,) = shapes
+    detail_keys = (*shared_keys, *own_keys)
+    if not all(type(k) is str for k in detail_keys) or _FIXED_LINE_KEYS.intersection(detail_keys):
+        return None
+    struct = _struct(enc, _ROW_NAMES, _ROW_OPTIONAL, detail_keys)
+    if struct is None:
+        return None
+    detail_columns: list[Any] = []
+    if shared_keys:
+        shared = {i: tuple(d.values()) for i, d in unique.items()}
+        if not _exact_values(list(chain.from_iterable(shared.values())), enc):
+            return None
+        per_line = chain.from_iterable(map(repeat, map(shared.__getitem__, ids), counts))
+        detail_columns += zip(*per_line, strict=True)
+    for j in range(_ROW, width):
+        column = values[j::width]
+        if not _exact_values(column, enc):
+            return None
+        detail_columns.append(column)
+    opponent = values[0::width]
+    score = _as_numbers(values[1::width])
+    rating = _as_numbers(values[2::width])
+    expected = values[3::width]
+    change = _as_numbers(values[4::width])
+    round_ = values[5::width]
+    if (
+        score is None
+        or rating is None
+        or change is None
+        or set(map(type, opponent)) != {str}
+        or not _strings_alike(opponent, enc)
+        or not set(map(type, expected)) <= {float, _NONE}
+        or not _numbers_alike(set(expected).difference((None,)))
+        or not set(map(type, round_)) <= {int, _NONE}
+    ):
+        return None
+    lines = list(map(struct, opponent, score, rating, round_, expected, change, *detail_columns))
+    starts = accumulate(counts, initial=0)
+    return [lines[a:b] for a, b in pairwise(starts)]
+
+
+#: A GameRows line's fields as the plain writer orders them (``_line_to_json``).
+_ROW_NAMES = ("opponent", "score", "opponent_rating")
+_ROW_OPTIONAL = ("round", "expected", "change")
 
 
 def _size(event: EventResult, explain: bool) -> int:

@@ -12,11 +12,13 @@ played. The new rating is the old one plus all of that, rounded to a whole numbe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .base import (
+    GAME_ROW_FIELDS,
     Event,
     EventResult,
-    GameLine,
+    GameRows,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -38,6 +40,9 @@ HALF = UNIT // 2
 
 #: ``with_changes(state, rating=..., games=...)``, fast.
 _moved = state_copier("rating", "games")
+#: Each game line's own detail, kept after its GAME_ROW_FIELDS in GameRows' values.
+_LINE_KEYS = ("rule",)
+_WIDTH = len(GAME_ROW_FIELDS) + len(_LINE_KEYS)
 
 
 def units(points: float) -> int:
@@ -145,7 +150,7 @@ class Nscl(RatingSystem):
 
         before: dict[str, int] = {}  # pre-meet ratings: every game is rated on them
         gained: dict[str, int] = {}  # millionths of a point
-        lines: dict[str, list[GameLine]] = {}
+        lines: dict[str, list[Any]] = {}  # GameRows' values (see _LINE_KEYS)
         for game in event.games:
             a = game.a
             b = game.b
@@ -189,27 +194,20 @@ class Nscl(RatingSystem):
             gained[a] += points
             gained[b] -= points
             played_round = game.round
-            # GameLine(opponent, score, opponent_rating, expected, change, rated, round,
-            # detail), positionally: a call with keywords costs more, two million times.
-            line_a.append(
-                GameLine(b, score, rb, None, points / UNIT, True, played_round,
-                         {"rule": rule})
-            )  # fmt: skip
-            line_b.append(
-                GameLine(a, 1.0 - score, ra, None, -points / UNIT, True, played_round,
-                         {"rule": rule})
-            )  # fmt: skip
+            # A line's values: GAME_ROW_FIELDS, then its detail (_LINE_KEYS).
+            line_a += (b, score, rb, None, points / UNIT, played_round, rule)
+            line_b += (a, 1.0 - score, ra, None, -points / UNIT, played_round, rule)
 
         threshold = units(p["bonus1_threshold"])
         limit = int(p["bonus2_limit"])
         rate = units(p["bonus2_rate"])
         after_games_basis = p["bonus2_basis"] == "after-games"
         changes = []
-        for pid, played_lines in lines.items():
+        for pid, values in lines.items():
             state = players[pid]
             old = before[pid]
             total = gained[pid]
-            played = len(played_lines)
+            played = len(values) // _WIDTH
             after_games = whole_units(old * UNIT + total)
             bonus1 = total - threshold if total > threshold else 0
             basis = after_games if after_games_basis else old
@@ -223,14 +221,14 @@ class Nscl(RatingSystem):
                     float(new),
                     str(old),
                     str(new),
-                    played_lines,
+                    GameRows(values, {}, _LINE_KEYS),
                     {
                         "gained": total / UNIT,
                         "after_games": after_games,
                         "bonus1": bonus1 / UNIT,
                         "bonus2": bonus2 / UNIT,
                         "played": played,
-                        "score": sum([line.score for line in played_lines]),
+                        "score": sum(values[1::_WIDTH]),
                     },
                 )
             )

@@ -14,10 +14,12 @@ from operator import attrgetter
 from typing import Any
 
 from .base import (
+    GAME_ROW_FIELDS,
     Event,
     EventResult,
     Game,
     GameLine,
+    GameRows,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -29,8 +31,7 @@ from .base import (
 )
 
 _PAIR = attrgetter("a", "b")
-_SCORE = attrgetter("score")
-_EXPECTED = attrgetter("expected")
+_ROW = len(GAME_ROW_FIELDS)
 
 
 class NzClubElo(RatingSystem):
@@ -107,16 +108,15 @@ class NzClubElo(RatingSystem):
         rating: dict[str, float] = {}
         k: dict[str, float] = {}
         guests: set[str] = set()
-        # A player's lines in one event share one detail dict (the same K in all of them):
-        # a dict a player and not one a line, which the forked renderers copy less of.
-        k_detail: dict[str, dict[str, Any]] = {}
         for pid, state in states.items():
             rating[pid] = float(state.rating or 0.0)
             k[pid] = k_established if state.games > k_games else k_new
-            k_detail[pid] = {"k": k[pid]}
             if state.guest:
                 guests.add(pid)
-        lines: dict[str, list[GameLine]] = {pid: [] for pid in order}
+        # Game lines as plain values (GameRows): building two GameLines a game would cost
+        # more than the rating. A line's detail is its K: one dict per K value in the event.
+        k_detail = {value: {"k": value} for value in (k_new, k_established)}
+        lines: dict[str, list[Any]] = {pid: [] for pid in order}
         delta = dict.fromkeys(order, 0.0)
         for game in games:
             a = game.a
@@ -163,8 +163,9 @@ class NzClubElo(RatingSystem):
             n = (y + _WHOLE) - _WHOLE if -1e12 < y < 1e12 else 0.0
             cb2 = n / 100.0 if -0.499 < y - n < 0.499 else round(change_b, 2)
             r = game.round
-            lines[a].append(GameLine(b, s, rb, ea4, ca2, True, r, k_detail[a]))
-            lines[b].append(GameLine(a, 1.0 - s, ra, eb4, cb2, True, r, k_detail[b]))
+            # a line's values in the order of GAME_ROW_FIELDS
+            lines[a] += (b, s, rb, ea4, ca2, r)
+            lines[b] += (a, 1.0 - s, ra, eb4, cb2, r)
         changes = []
         shown = self._shown
         if len(shown) > 1_000_000:
@@ -172,8 +173,8 @@ class NzClubElo(RatingSystem):
         display = self.display
         for pid, state in states.items():
             old = rating[pid]
-            played_lines = lines[pid]
-            played = len(played_lines)
+            values = lines[pid]
+            played = len(values) // _ROW
             if pid in guests:
                 new = old
             else:
@@ -185,8 +186,8 @@ class NzClubElo(RatingSystem):
             detail = {
                 "k": k[pid],
                 "played": played,
-                "score": sum(map(_SCORE, played_lines)),
-                "expected": _round(sum(map(_EXPECTED, played_lines)), 4),
+                "score": sum(values[1::_ROW]),
+                "expected": _round(sum(values[3::_ROW]), 4),
             }
             if pid in guests:
                 detail["guest"] = True
@@ -196,9 +197,8 @@ class NzClubElo(RatingSystem):
             shown_after = shown.get(new)
             if shown_after is None:
                 shown_after = shown[new] = display(moved)
-            changes.append(
-                PlayerChange(pid, old, new, shown_before, shown_after, played_lines, detail)
-            )
+            rows = GameRows(values, k_detail[k[pid]])
+            changes.append(PlayerChange(pid, old, new, shown_before, shown_after, rows, detail))
         return EventResult(id=event.id, period=None, changes=changes)
 
     def _rate_by_game(self, players: dict[str, PlayerState], event: Event) -> EventResult:

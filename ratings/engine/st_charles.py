@@ -12,12 +12,14 @@ the '*' marker) from 5 games. Ratings are whole numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .base import (
+    GAME_ROW_FIELDS,
     Event,
     EventResult,
     Game,
-    GameLine,
+    GameRows,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -36,6 +38,9 @@ FLOOR = "floor"  # the rating stopped at ``floor``
 
 #: ``with_changes(state, rating=..., games=...)``, fast.
 _moved = state_copier("rating", "games")
+#: Each game line's own detail, kept after its GAME_ROW_FIELDS in GameRows' values.
+_LINE_KEYS = ("shift", "rule")
+_WIDTH = len(GAME_ROW_FIELDS) + len(_LINE_KEYS)
 
 
 def _round_key(game: Game) -> int:
@@ -149,7 +154,7 @@ class StCharles(RatingSystem):
 
         start: dict[str, int] = {}  # ratings before the event
         current: dict[str, int] = {}  # ratings now, after the games taken so far
-        lines: dict[str, list[GameLine]] = {}
+        lines: dict[str, list[Any]] = {}  # GameRows' values (see _LINE_KEYS)
         for game in _in_round_order(event.games):
             a = game.a
             b = game.b
@@ -214,25 +219,18 @@ class StCharles(RatingSystem):
             current[a] = new_a
             current[b] = new_b
             played_round = game.round
-            # GameLine(opponent, score, opponent_rating, expected, change, rated, round,
-            # detail), positionally: a call with keywords costs more, two million times.
-            line_a.append(
-                GameLine(b, score, rb, None, change_a, True, played_round,
-                         {"shift": shift, "rule": rule_a})
-            )  # fmt: skip
-            line_b.append(
-                GameLine(a, 1.0 - score, ra, None, change_b, True, played_round,
-                         {"shift": -shift, "rule": rule_b})
-            )  # fmt: skip
+            # A line's values: GAME_ROW_FIELDS, then its detail (_LINE_KEYS).
+            line_a += (b, score, rb, None, change_a, played_round, shift, rule_a)
+            line_b += (a, 1.0 - score, ra, None, change_b, played_round, -shift, rule_b)
 
         official = int(p["official_games"])
         mark = str(p["provisional_mark"])
         changes = []
-        for pid, played_lines in lines.items():
+        for pid, values in lines.items():
             state = players[pid]
             old = start[pid]
             new = current[pid]
-            played = len(played_lines)
+            played = len(values) // _WIDTH
             games = state.games + played
             players[pid] = _moved(state, float(new), games)
             changes.append(
@@ -242,10 +240,10 @@ class StCharles(RatingSystem):
                     float(new),
                     f"{old}{mark}" if state.games < official else str(old),
                     f"{new}{mark}" if games < official else str(new),
-                    played_lines,
+                    GameRows(values, {}, _LINE_KEYS),
                     {
                         "played": played,
-                        "score": sum([line.score for line in played_lines]),
+                        "score": sum(values[1::_WIDTH]),
                         "official": games >= official,
                     },
                 )
