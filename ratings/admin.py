@@ -306,7 +306,6 @@ class MergedFilter(admin.SimpleListFilter):
         return queryset
 
 
-
 @admin.register(Member)
 class MemberAdmin(RerateAdmin, AuditAdmin):
     list_display = [
