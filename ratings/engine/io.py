@@ -20,11 +20,11 @@ import signal
 import sys
 import tempfile
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from datetime import date
 from functools import partial
-from itertools import accumulate, chain, compress, pairwise, repeat
+from itertools import accumulate, chain, pairwise, repeat
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from operator import attrgetter, eq, is_not, itemgetter, not_
 from operator import gt as operator_gt
@@ -606,7 +606,8 @@ class _Encoder:
         # The structured path (``_structured_events_text``): its struct types, and the
         # strings msgspec is known to write as json does.
         self.structs: dict[tuple[Any, ...], type[msgspec.Struct]] = {}
-        self.plain_strings: set[str] = set()
+        self.alike = _Alike()
+        self.numbers = _Numbers()
 
     @staticmethod
     def _cached(
@@ -1127,23 +1128,93 @@ def _events_text(events: Sequence[EventResult], explain: bool, enc: _Encoder) ->
 
 # -- the structured path ----------------------------------------------------------------
 #
-# Game lines kept as GameRows (nz-club-elo), and changes without their game lines
-# (``--no-explain``), are written by msgspec: each line and change becomes a small struct,
-# made in C-level passes over columns, and msgspec writes the lot. It must give the bytes
-# of the plain writer, so it only takes values msgspec writes exactly as ``json`` does:
-# strings it escapes alike (checked once per distinct string), floats in the range where
-# both print the shortest digits in plain notation (1e-4 <= |x| < 1e16, or 0), whole
-# floats turned into ints where ``_number`` does so, ints, booleans and None. Anything
-# else, and the path returns None: the column path writes those events.
+# Game lines kept as GameRows (nz-club-elo, st-charles, nscl), and changes without their
+# game lines (``--no-explain``), are written by msgspec: each line and change becomes a
+# small struct, made in C-level passes over columns, and msgspec writes the lot. It must
+# give the bytes of the plain writer, so it only takes values msgspec writes exactly as
+# ``json`` does: strings it escapes alike, floats in the range where both print the
+# shortest digits in plain notation (1e-4 <= |x| < 1e16, or 0), ints, booleans and None;
+# and the fields ``_number`` prints go through it first (whole floats as ints). Values are
+# checked once each, through caches that live as long as the output (``_Alike``,
+# ``_Numbers``). Anything else, and the path returns None: the column path writes those
+# events.
 
 #: The default of struct fields that are always written (no value is this object).
 _ALWAYS = object()
 _STRUCT_ENCODER = msgspec.json.Encoder()
-_UNSET_TYPE = type(msgspec.UNSET)
-_EXACT_TYPES = frozenset((bool, int, float, str, _NONE, _UNSET_TYPE))
-_NUMBER_TYPES = frozenset((float, int, _NONE))
-_NUMERIC = frozenset((bool, int, float))
 _BAD_NAME = re.compile(r'["\\\x00-\x1f]')
+#: Ints are cached only below this size: a float equal to a bigger one prints otherwise.
+_PLAIN_INT = 2**53
+
+
+def _float_alike(value: float) -> bool:
+    """Whether msgspec writes this float as ``json`` does (not NaN, inf or exponents)."""
+    magnitude = abs(value)
+    return magnitude == 0.0 or 1e-4 <= magnitude < 1e16
+
+
+class _Alike(set[Any]):
+    """Values msgspec writes exactly as ``json`` does, as found so far.
+
+    Equal values share an entry (1, 1.0 and True), which is safe: only floats in the
+    plain range and ints below ``_PLAIN_INT`` are kept, so a value equal to one kept prints
+    alike in both too.
+    """
+
+    def holds(self, values: Iterable[Any]) -> bool:
+        """Whether msgspec writes every one of ``values`` as ``json`` does."""
+        if self.issuperset(values):
+            return True
+        for value in set(values).difference(self):
+            kind = type(value)
+            if kind is str:
+                try:
+                    if _STRUCT_ENCODER.encode(value) != _utf8(encode_basestring(value)):
+                        return False
+                except UnicodeEncodeError:  # a lone surrogate
+                    return False
+            elif kind is float:
+                if not _float_alike(value):
+                    return False
+            elif kind is int:
+                if not -_PLAIN_INT < value < _PLAIN_INT:
+                    return False
+            elif value is not None and kind is not bool and value is not msgspec.UNSET:
+                return False
+            self.add(value)
+        if len(self) > _CACHE_LIMIT:
+            self.clear()
+        return True
+
+
+class _Numbers(dict[Any, Any]):
+    """A number -> what ``_number`` makes of it (whole floats as ints), for the numbers
+    msgspec then writes as ``json`` does; raises _Unsupported for any other value."""
+
+    def __init__(self) -> None:
+        super().__init__({None: None})
+
+    def reset(self) -> None:
+        self.clear()
+        self[None] = None
+
+    def __missing__(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is float:
+            if not (_float_alike(value) or (value.is_integer() and abs(value) < _PLAIN_INT)):
+                raise _Unsupported(value)
+        elif (kind is not int and kind is not bool) or not -_PLAIN_INT < value < _PLAIN_INT:
+            raise _Unsupported(value)
+        number = self[value] = _number(value)
+        return number
+
+
+def _numbers(values: Iterable[Any], enc: _Encoder) -> list[Any] | None:
+    """``values`` as ``_number`` gives them; None if msgspec would write one otherwise."""
+    try:
+        return list(map(enc.numbers.__getitem__, values))
+    except (TypeError, _Unsupported):  # TypeError: an unhashable value
+        return None
 
 
 def _struct(
@@ -1169,69 +1240,6 @@ def _struct(
     return struct
 
 
-def _numbers_alike(unique: Collection[Any]) -> bool:
-    """Whether msgspec writes these distinct numbers exactly as ``json`` does (see above)."""
-    if not unique:
-        return True
-    magnitudes = list(map(abs, unique))
-    return (
-        all(map(eq, unique, unique))  # no NaN
-        and max(magnitudes) < 1e16  # no inf, no exponent notation
-        and min(filter(None, magnitudes), default=1.0) >= 1e-4
-    )
-
-
-def _strings_alike(values: Iterable[Any], enc: _Encoder) -> bool:
-    """Whether every value is a string msgspec escapes exactly as ``json`` does."""
-    known = enc.plain_strings
-    for text in set(values).difference(known):
-        if type(text) is not str:
-            return False
-        try:
-            if _STRUCT_ENCODER.encode(text) != _utf8(encode_basestring(text)):
-                return False
-        except UnicodeEncodeError:  # a lone surrogate
-            return False
-        known.add(text)
-    if len(known) > _CACHE_LIMIT:
-        known.clear()
-    return True
-
-
-def _exact_values(values: list[Any], enc: _Encoder) -> bool:
-    """Whether msgspec writes each value (a detail's, as it is) as ``json`` does."""
-    kinds = set(map(type, values))
-    if not kinds <= _EXACT_TYPES:
-        return False
-    unique = set(values)
-    if str in kinds and not _strings_alike([v for v in unique if type(v) is str], enc):
-        return False
-    # Equal values collapse in the set (1 and 1.0), but they have the same magnitude.
-    numbers = [v for v in unique if type(v) in _NUMERIC]
-    return _numbers_alike(numbers)
-
-
-def _as_numbers(values: list[Any]) -> list[Any] | None:
-    """The values as ``_number`` gives them (whole floats as ints); None if msgspec would
-    not write them as ``json`` does."""
-    kinds = set(map(type, values))
-    if not kinds <= _NUMBER_TYPES:
-        return None
-    if float not in kinds:
-        return values
-    if kinds != {float}:  # a mix (rare): 1 and 1.0 would share a set entry below
-        values = list(map(_number, values))
-        return values if _numbers_alike({v for v in values if type(v) is float}) else None
-    unique = set(values)
-    if not _numbers_alike(unique):
-        return None
-    whole = list(compress(unique, map(float.is_integer, unique)))
-    if not whole:
-        return values
-    numbers = dict(zip(whole, map(_number, whole), strict=True))
-    return list(map(numbers.get, values, values))
-
-
 def _structured_events_text(
     events: Sequence[EventResult], explain: bool, enc: _Encoder
 ) -> str | None:
@@ -1240,6 +1248,9 @@ def _structured_events_text(
     changes = list(chain.from_iterable(per_event))
     if not changes:
         return None
+    if len(enc.numbers) > _CACHE_LIMIT:
+        enc.numbers.reset()
+    alike = enc.alike
     games: list[Any] = []
     if explain:
         per_change = _column_of("games", changes)
@@ -1253,23 +1264,22 @@ def _structured_events_text(
     order = _detail_order(map(tuple, details))
     if order is None:
         return None
-    fixed = [_column_of(name, changes) for name in _CHANGE_FIELDS]
-    before = _as_numbers(fixed[1])
-    after = _as_numbers(fixed[2])
-    if before is None or after is None:
+    player, before, after, display_before, display_after = (
+        _column_of(name, changes) for name in _CHANGE_FIELDS
+    )
+    before_numbers = _numbers(before, enc)
+    after_numbers = _numbers(after, enc)
+    if before_numbers is None or after_numbers is None:
         return None
-    columns = [fixed[0], before, after, fixed[3], fixed[4]]
-    if not (
-        set(map(type, fixed[0])) == {str}
-        and set(map(type, fixed[3])) | set(map(type, fixed[4])) == {str}
-        and _strings_alike(fixed[0], enc)
-        and _strings_alike(fixed[3], enc)
-        and _strings_alike(fixed[4], enc)
-    ):
+    if not (alike.holds(player) and alike.holds(display_before) and alike.holds(display_after)):
         return None
+    columns = [player, before_numbers, after_numbers, display_before, display_after]
     for key in order:
         values = list(map(dict.get, details, repeat(key), repeat(msgspec.UNSET)))
-        if not _exact_values(values, enc):
+        try:
+            if not alike.holds(values):
+                return None
+        except TypeError:  # an unhashable value
             return None
         columns.append(values)
     always = (*order, "games") if explain else order
@@ -1282,9 +1292,7 @@ def _structured_events_text(
     written = list(map(change_struct, *columns))
     ids = _column_of("id", events)
     periods = _column_of("period", events)
-    if not (_strings_alike(ids, enc) and _strings_alike([p for p in periods if p], enc)):
-        return None
-    if not set(map(type, periods)) <= {str, _NONE}:
+    if not (alike.holds(ids) and alike.holds(periods)):
         return None
     starts = accumulate(map(len, per_event), initial=0)
     slices = [written[a:b] for a, b in pairwise(starts)]
@@ -1320,34 +1328,31 @@ def _structured_games(per_change: Sequence[GameRows], enc: _Encoder) -> list[Any
     struct = _struct(enc, _ROW_NAMES, _ROW_OPTIONAL, detail_keys)
     if struct is None:
         return None
+    alike = enc.alike
     detail_columns: list[Any] = []
-    if shared_keys:
-        shared = {i: tuple(d.values()) for i, d in unique.items()}
-        if not _exact_values(list(chain.from_iterable(shared.values())), enc):
+    try:
+        if shared_keys:
+            shared = {i: tuple(d.values()) for i, d in unique.items()}
+            if not alike.holds(chain.from_iterable(shared.values())):
+                return None
+            per_line = chain.from_iterable(map(repeat, map(shared.__getitem__, ids), counts))
+            detail_columns += zip(*per_line, strict=True)
+        for j in range(_ROW, width):
+            column = values[j::width]
+            if not alike.holds(column):
+                return None
+            detail_columns.append(column)
+        opponent = values[0::width]
+        expected = values[3::width]
+        round_ = values[5::width]
+        if not (alike.holds(opponent) and alike.holds(expected) and alike.holds(round_)):
             return None
-        per_line = chain.from_iterable(map(repeat, map(shared.__getitem__, ids), counts))
-        detail_columns += zip(*per_line, strict=True)
-    for j in range(_ROW, width):
-        column = values[j::width]
-        if not _exact_values(column, enc):
-            return None
-        detail_columns.append(column)
-    opponent = values[0::width]
-    score = _as_numbers(values[1::width])
-    rating = _as_numbers(values[2::width])
-    expected = values[3::width]
-    change = _as_numbers(values[4::width])
-    round_ = values[5::width]
-    if (
-        score is None
-        or rating is None
-        or change is None
-        or set(map(type, opponent)) != {str}
-        or not _strings_alike(opponent, enc)
-        or not set(map(type, expected)) <= {float, _NONE}
-        or not _numbers_alike(set(expected).difference((None,)))
-        or not set(map(type, round_)) <= {int, _NONE}
-    ):
+    except TypeError:  # an unhashable value
+        return None
+    score = _numbers(values[1::width], enc)
+    rating = _numbers(values[2::width], enc)
+    change = _numbers(values[4::width], enc)
+    if score is None or rating is None or change is None:
         return None
     lines = list(map(struct, opponent, score, rating, round_, expected, change, *detail_columns))
     starts = accumulate(counts, initial=0)
