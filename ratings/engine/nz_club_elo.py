@@ -167,6 +167,7 @@ class NzClubElo(RatingSystem):
             lines[a] += (b, s, rb, ea4, ca2, r)
             lines[b] += (a, 1.0 - s, ra, eb4, cb2, r)
         changes = []
+        scale = _SCALES[decimals] if decimals < len(_SCALES) else 0.0
         shown = self._shown
         if len(shown) > 1_000_000:
             shown.clear()
@@ -181,13 +182,20 @@ class NzClubElo(RatingSystem):
                 new = old + delta[pid]
                 if new < floor:
                     new = floor
-                new = _round_half_up(new, decimals)
+                # _round_half_up(new, decimals), inline: the scaled value rounded by float
+                # arithmetic (see _WHOLE) where no tie is near.
+                y = new * scale if scale else _FAR
+                n = (y + _WHOLE) - _WHOLE if -1e12 < y < 1e12 else 0.0
+                new = n / scale if -0.499 < y - n < 0.499 else round_half_up(new, decimals)
             moved = players[pid] = _moved(state, new, state.games + played)
+            total = sum(values[3::_ROW])
+            y = total * 10000.0  # _round(total, 4), inline as above
+            n = (y + _WHOLE) - _WHOLE if -1e12 < y < 1e12 else 0.0
             detail = {
                 "k": k[pid],
                 "played": played,
                 "score": sum(values[1::_ROW]),
-                "expected": _round(sum(values[3::_ROW]), 4),
+                "expected": n / 10000.0 if -0.499 < y - n < 0.499 else round(total, 4),
             }
             if pid in guests:
                 detail["guest"] = True
@@ -327,6 +335,8 @@ _SCALES = (1.0, 10.0, 100.0, 1000.0, 10000.0)
 #: whole number in the machine's own (round-half-even) arithmetic, and the subtraction is
 #: exact. A whole float divides exactly as the int would, so the results are the same.
 _WHOLE = 1.5 * 2.0**52
+#: A scaled value that takes the exact road (no scale for that many decimals).
+_FAR = 1e13
 
 #: ``with_changes(state, rating=..., games=...)``, fast.
 _moved = state_copier("rating", "games")
