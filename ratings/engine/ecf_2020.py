@@ -21,13 +21,16 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from fractions import Fraction
+from itertools import chain, repeat
+from operator import floordiv, truediv
 from typing import Any, NamedTuple
 
 from .base import (
+    GAME_ROW_FIELDS,
     EngineError,
     Event,
     EventResult,
-    GameLine,
+    GameRows,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -54,6 +57,12 @@ TITLE_PARAMETERS = {
     "WFM": "default_wfm",
     "WCM": "default_wcm",
 }
+
+#: Each game line's own breakdown (GameRows keys): null on a P rated player's lines.
+LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
+_WIDTH = len(GAME_ROW_FIELDS) + len(LINE_KEYS)
+#: The detail every game line shares: none (read-only).
+_NO_SHARED_DETAIL: dict[str, Any] = {}
 
 _MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
 _DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -431,9 +440,10 @@ class Ecf2020(RatingSystem):
 
         after: dict[str, PlayerState] = {}
         detail: dict[str, dict[str, Any]] = {}
-        lines: dict[str, list[GameLine]] = {}
-        # Every line has the same fields (the K ones, null on a P rated player's lines) and
-        # no ``change``: lines of one shape take io's fast path to JSON.
+        # Each player's game lines this month, flat (GameRows values): every line has the
+        # same fields (the K ones, null on a P rated player's lines) and no ``change``.
+        lines: dict[str, list[Any]] = {}
+        nones = repeat(None)
         for pid in p_rated:
             state, rated_a, rated_b = before[pid], pass_a[pid], pass_b[pid]
             played = len(opponents[pid])
@@ -469,21 +479,24 @@ class Ecf2020(RatingSystem):
                 "pass1_p": rated_a.p100 / 100,
                 "pass1_dp": rated_a.dp,
             }
-            lines[pid] = [
-                GameLine(
-                    opponent,
-                    score,
-                    rating2[opponent],
-                    None,
-                    None,
-                    True,
-                    number,
-                    {"d": None, "d_offset": None, "score_offset": None, "increment": None},
+            played_against = opponents[pid]
+            lines[pid] = list(
+                chain.from_iterable(
+                    zip(
+                        played_against,
+                        scores[pid],
+                        map(rating2.__getitem__, played_against),
+                        nones,
+                        nones,
+                        rounds[pid],
+                        nones,
+                        nones,
+                        nones,
+                        nones,
+                        strict=False,  # ``nones`` never ends
+                    )
                 )
-                for opponent, score, number in zip(
-                    opponents[pid], scores[pid], rounds[pid], strict=True
-                )
-            ]
+            )
 
         score_fifths = int(p["score_offset"]) * 5
         offset_of = {1.0: score_fifths, 0.5: 0, 0.0: -score_fifths}
@@ -554,33 +567,23 @@ class Ecf2020(RatingSystem):
             ]
             if k_den != 1:
                 increments = [round(x, 4) for x in increments]
-            lines[pid] = [
-                GameLine(
-                    opponent,
-                    score,
-                    rating,
-                    None,
-                    None,
-                    True,
-                    number,
-                    {
-                        "d": int(d) if (d := rating - own) == int(d) else d,
-                        "d_offset": offset / 5,
-                        "score_offset": score_offset // 5,
-                        "increment": increment,
-                    },
+            lines[pid] = list(
+                chain.from_iterable(
+                    zip(
+                        opponents[pid],
+                        scores[pid],
+                        theirs,
+                        nones,
+                        nones,
+                        rounds[pid],
+                        [int(d) if (d := rating - own) == int(d) else d for rating in theirs],
+                        map(truediv, offsets, repeat(5)),
+                        map(floordiv, score_offsets, repeat(5)),
+                        increments,
+                        strict=False,  # ``nones`` never ends
+                    )
                 )
-                for opponent, score, number, rating, offset, score_offset, increment in zip(
-                    opponents[pid],
-                    scores[pid],
-                    rounds[pid],
-                    theirs,
-                    offsets,
-                    score_offsets,
-                    increments,
-                    strict=True,
-                )
-            ]
+            )
 
         # The breakdown, event by event: each player's lines for that event's games.
         shown_before = {pid: self.display(state) for pid, state in before.items()}
@@ -594,7 +597,13 @@ class Ecf2020(RatingSystem):
                     after[pid].rating,
                     shown_before[pid],
                     shown_after[pid],
-                    lines[pid][at:end] if at or end < len(lines[pid]) else lines[pid],
+                    GameRows(
+                        lines[pid][at * _WIDTH : end * _WIDTH]
+                        if at or end * _WIDTH < len(lines[pid])
+                        else lines[pid],
+                        _NO_SHARED_DETAIL,
+                        LINE_KEYS,
+                    ),
                     dict(detail[pid]),
                 )
                 for pid, at, end in event_runs
