@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 from fractions import Fraction
 from itertools import chain, repeat
-from operator import floordiv, truediv
+from operator import add, floordiv, mul, sub, truediv
 from typing import Any, NamedTuple
 
 from .base import (
@@ -63,6 +63,36 @@ LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
 _WIDTH = len(GAME_ROW_FIELDS) + len(LINE_KEYS)
 #: The detail every game line shares: none (read-only).
 _NO_SHARED_DETAIL: dict[str, Any] = {}
+
+#: Rating differences the padded offset table takes (either way), far beyond any rating.
+_PAD = 8192
+#: D_OFFSET_SIGNED indexed by D + D_MAX rounded half up, as the index int() truncates,
+#: padded both ways: the top offset above, minus it below, reached by negative indices.
+_PADDED_OFFSETS: tuple[int, ...] = (
+    *D_OFFSET_SIGNED,
+    *[D_OFFSET_FIFTHS[D_MAX]] * _PAD,
+    *[-D_OFFSET_FIFTHS[D_MAX]] * _PAD,
+)
+
+
+def _fits_padded_table(ratings: Iterable[float]) -> bool:
+    """Whether every difference between these ratings indexes ``_PADDED_OFFSETS`` rightly."""
+    values = list(ratings)
+    if not values:
+        return True
+    spread = max(values) - min(values)
+    return spread < _PAD - 2  # (NaN compares False: not taken)
+
+
+class _Plain(dict[float, float | int]):
+    """A rating difference as the breakdown shows it: a whole one as an int."""
+
+    def __missing__(self, value: float) -> float | int:
+        shown: float | int = int(value) if value == int(value) else value
+        if len(self) < 100_000:
+            self[value] = shown
+        return shown
+
 
 _MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
 _DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -503,21 +533,30 @@ class Ecf2020(RatingSystem):
         signed = D_OFFSET_SIGNED
         last = 2 * D_MAX
         top = D_OFFSET_FIFTHS[D_MAX]
+        # The offsets by C-level passes where every rating difference falls in the padded
+        # table (always, but for absurd input ratings).
+        table = _PADDED_OFFSETS if _fits_padded_table(rating3.values()) else None
+        plain = _Plain()
         k_player, k_junior = int(p["k_player"]), int(p["k_junior"])
         cap = int(p["k_month_cap"])
         adjusting = bool(self._adj_a or self._adj_b)
         for pid in k_rated:
             state = before[pid]
             own = state.rating or 0.0
-            theirs = [rating3[opponent] for opponent in opponents[pid]]
+            theirs = list(map(rating3.__getitem__, opponents[pid]))
             # Each game's D offset in fifths of a point, from the signed table: index
             # D + 392, D rounded half up (int() floors the non-negative index).
             shift = D_MAX + 0.5 - own
-            offsets = [
-                signed[i] if 0 <= (i := int(rating + shift)) <= last else (top if i > 0 else -top)
-                for rating in theirs
-            ]
-            score_offsets = [offset_of[score] for score in scores[pid]]
+            if table is not None:
+                offsets = list(map(table.__getitem__, map(int, map(add, theirs, repeat(shift)))))
+            else:
+                offsets = [
+                    signed[i]
+                    if 0 <= (i := int(rating + shift)) <= last
+                    else (top if i > 0 else -top)
+                    for rating in theirs
+                ]
+            score_offsets = list(map(offset_of.__getitem__, scores[pid]))
             fifths = sum(offsets) + sum(score_offsets)
             points = sum(scores[pid])
             played = len(theirs)
@@ -562,9 +601,13 @@ class Ecf2020(RatingSystem):
             # Each game's increment, (D offset + score offset) x K / 20 (to 4 places when
             # K is a fraction): in fifths, (o + s) / 5 x k_num / k_den / 20.
             k100 = 100 * k_den
-            increments = [
-                (o + s) * k_num / k100 for o, s in zip(offsets, score_offsets, strict=True)
-            ]
+            increments = list(
+                map(
+                    truediv,
+                    map(mul, map(add, offsets, score_offsets), repeat(k_num)),
+                    repeat(k100),
+                )
+            )
             if k_den != 1:
                 increments = [round(x, 4) for x in increments]
             lines[pid] = list(
@@ -576,7 +619,7 @@ class Ecf2020(RatingSystem):
                         nones,
                         nones,
                         rounds[pid],
-                        [int(d) if (d := rating - own) == int(d) else d for rating in theirs],
+                        map(plain.__getitem__, map(sub, theirs, repeat(own))),
                         map(truediv, offsets, repeat(5)),
                         map(floordiv, score_offsets, repeat(5)),
                         increments,

@@ -578,6 +578,8 @@ _ROW = len(GAME_ROW_FIELDS)
 _SAFE_WHOLE = 2.0**53
 _CACHE_LIMIT = 500_000
 _BATCH_LINES = 20_000
+#: Some UTF-8 output: msgspec's bytes are passed on as views, not copied.
+Buffer = bytes | memoryview
 _GAMES = ',"games":['
 _CLOSE_GAMES = "]}"
 
@@ -603,7 +605,7 @@ class _Encoder:
             _LineCache(_string_text, ',"display_after":', ',"display_after":null'),
         )
         self.head_typed: dict[tuple[str, type | None], _LineCache] = {}
-        # The structured path (``_structured_events_text``): its struct types, and the
+        # The structured path (``_structured_events_json``): its struct types, and the
         # strings msgspec is known to write as json does.
         self.structs: dict[tuple[Any, ...], type[msgspec.Struct]] = {}
         self.alike = _Alike()
@@ -1107,9 +1109,22 @@ def _event_head(event: EventResult) -> str:
 
 def _events_text(events: Sequence[EventResult], explain: bool, enc: _Encoder) -> str:
     """The JSON text of some events, comma-separated."""
-    structured = _structured_events_text(events, explain, enc)
+    structured = _structured_events_json(events, explain, enc)
     if structured is not None:
-        return structured
+        return structured[1:-1].decode()
+    return _column_events_text(events, explain, enc)
+
+
+def _events_utf8(events: Sequence[EventResult], explain: bool, enc: _Encoder) -> Buffer:
+    """``_events_text`` as UTF-8, without copying what msgspec wrote."""
+    structured = _structured_events_json(events, explain, enc)
+    if structured is not None:
+        return memoryview(structured)[1:-1]  # the events, without the list's brackets
+    return _utf8(_column_events_text(events, explain, enc))
+
+
+def _column_events_text(events: Sequence[EventResult], explain: bool, enc: _Encoder) -> str:
+    """``_events_text`` by the column path (it takes every event)."""
     per_event = _column_of("changes", events)
     texts = _change_texts(list(chain.from_iterable(per_event)), explain, enc)
     if texts is None:
@@ -1240,10 +1255,10 @@ def _struct(
     return struct
 
 
-def _structured_events_text(
+def _structured_events_json(
     events: Sequence[EventResult], explain: bool, enc: _Encoder
-) -> str | None:
-    """The events' JSON text (comma-separated) written by msgspec; None where it cannot."""
+) -> bytes | None:
+    """The events as a JSON list, written by msgspec; None where it cannot."""
     per_event = _column_of("changes", events)
     changes = list(chain.from_iterable(per_event))
     if not changes:
@@ -1297,10 +1312,9 @@ def _structured_events_text(
     starts = accumulate(map(len, per_event), initial=0)
     slices = [written[a:b] for a, b in pairwise(starts)]
     try:
-        text = _STRUCT_ENCODER.encode(list(map(event_struct, ids, periods, slices)))
+        return _STRUCT_ENCODER.encode(list(map(event_struct, ids, periods, slices)))
     except (TypeError, ValueError, OverflowError, UnicodeEncodeError):
         return None
-    return text[1:-1].decode()
 
 
 def _structured_games(per_change: Sequence[GameRows], enc: _Encoder) -> list[Any] | None:
@@ -1370,22 +1384,40 @@ def _size(event: EventResult, explain: bool) -> int:
     return len(changes) + (sum(map(len, _column_of("games", changes))) if explain else 0)
 
 
-def _iter_events(
-    events: Sequence[EventResult], explain: bool, enc: _Encoder, *, first: bool = True
-) -> Iterator[str]:
-    """The events' JSON texts, comma-separated, in pieces of about _BATCH_LINES lines."""
+def _batches(events: Sequence[EventResult], explain: bool) -> Iterator[list[EventResult]]:
+    """The events in runs of about _BATCH_LINES lines of output."""
     batch: list[EventResult] = []
     lines = 0
     for event in events:
         batch.append(event)
         lines += _size(event, explain)
         if lines >= _BATCH_LINES:
-            yield ("" if first else ",") + _events_text(batch, explain, enc)
-            first = False
+            yield batch
             batch = []
             lines = 0
     if batch:
+        yield batch
+
+
+def _iter_events(
+    events: Sequence[EventResult], explain: bool, enc: _Encoder, *, first: bool = True
+) -> Iterator[str]:
+    """The events' JSON texts, comma-separated, in pieces of about _BATCH_LINES lines."""
+    for batch in _batches(events, explain):
         yield ("" if first else ",") + _events_text(batch, explain, enc)
+        first = False
+
+
+def _iter_events_utf8(
+    events: Sequence[EventResult], explain: bool, enc: _Encoder, *, first: bool = True
+) -> Iterator[Buffer]:
+    """``_iter_events`` as UTF-8, the commas as pieces of their own (nothing is copied to
+    join them): for writing to a file, or joining once."""
+    for batch in _batches(events, explain):
+        if not first:
+            yield b","
+        first = False
+        yield _events_utf8(batch, explain, enc)
 
 
 def _new_encoder(result: RatingResult) -> _Encoder:
@@ -1449,21 +1481,23 @@ def render_result(
             status = 1
             try:
                 with os.fdopen(fd, "wb", closefd=False) as spool:
-                    for piece in _iter_events(second, explain, _new_encoder(result), first=False):
-                        spool.write(_utf8(piece))
+                    for piece in _iter_events_utf8(
+                        second, explain, _new_encoder(result), first=False
+                    ):
+                        spool.write(piece)
                 status = 0
             finally:
                 os._exit(status)  # no atexit handlers, no flushing the parent's buffers
         enc = _new_encoder(result)
         pieces = [_utf8(_head(result))]
-        pieces += [_utf8(piece) for piece in _iter_events(first, explain, enc)]
+        pieces += map(bytes, _iter_events_utf8(first, explain, enc))
         _, status = os.waitpid(pid, 0)
         if status == 0:
             os.lseek(fd, 0, os.SEEK_SET)
             with os.fdopen(fd, "rb", closefd=False) as spool:
                 pieces.append(spool.read())
         else:
-            pieces += [_utf8(piece) for piece in _iter_events(second, explain, enc, first=False)]
+            pieces += map(bytes, _iter_events_utf8(second, explain, enc, first=False))
     finally:
         os.close(fd)
     pieces.append(b"]}")
@@ -1657,9 +1691,12 @@ class StreamingRenderer:
 
     # -- the children ---------------------------------------------------------------
 
+    def _pieces(self, start: int, end: int) -> Iterator[Buffer]:
+        events = self._events[start:end]
+        return _iter_events_utf8(events, self.explain, _Encoder(), first=start == 0)
+
     def _render(self, start: int, end: int) -> bytes:
-        pieces = _iter_events(self._events[start:end], self.explain, _Encoder(), first=start == 0)
-        return b"".join(map(_utf8, pieces))
+        return b"".join(self._pieces(start, end))
 
     def _fork(self, start: int, end: int) -> None:
         if start >= end:
@@ -1678,8 +1715,10 @@ class StreamingRenderer:
         if pid == 0:  # the child: render the stretch into the file, then vanish
             status = 1
             try:
+                # Written piece by piece: the stretch's text is never all in memory.
                 with os.fdopen(fd, "wb", closefd=False) as spool:
-                    spool.write(self._render(start, end))
+                    for piece in self._pieces(start, end):
+                        spool.write(piece)
                 status = 0
             finally:
                 os._exit(status)  # no atexit handlers, no flushing the parent's buffers

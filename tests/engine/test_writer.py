@@ -23,7 +23,7 @@ from ratings.engine.base import (
 from ratings.engine.io import (
     StreamingRenderer,
     _Encoder,
-    _structured_events_text,
+    _structured_events_json,
     iter_result_json,
     parse_input,
     render_result,
@@ -275,5 +275,5 @@ def test_msgspec_writes_only_what_it_writes_as_json_does(name: str, taken: bool)
         for i, rows in enumerate(ROWS[name])
     ]
     events = [EventResult("e1", None, changes)]
-    written = _structured_events_text(events, True, _Encoder())
+    written = _structured_events_json(events, True, _Encoder())
     assert (written is not None) is taken
