@@ -29,7 +29,7 @@ from ratings.engine import (
     rate,
 )
 from ratings.engine.__main__ import main
-from ratings.engine.ecf_2020 import Ecf2020, month_start, months_before
+from ratings.engine.ecf_2020 import _PADDED_OFFSETS, Ecf2020, month_start, months_before
 from ratings.engine.ecf_tables import (
     D_MAX,
     D_OFFSET_BANDS,
@@ -481,6 +481,26 @@ def test_a_fractional_difference_is_rounded_half_up_before_the_lookup() -> None:
     for theirs, d_offset in ((1503.5, 0.2), (1496.5, 0.0), (1503.4, 0.0)):
         result = run([full("a", 1500), full("b", theirs)], [Game("a", "b", 0.5)])
         assert change(result, "a").games[0].detail["d_offset"] == d_offset
+
+
+def test_the_padded_offset_table_gives_the_rule_for_every_difference() -> None:
+    # The K pass looks offsets up by int(D + 392.5), negative indices included; the table
+    # must give the clamped, signed band for each, far past the bands both ways.
+    last = 2 * D_MAX
+    top = D_OFFSET_FIFTHS[D_MAX]
+    for half_steps in range(-2 * 8000, 2 * 8000):
+        index = int(half_steps / 2 + D_MAX + 0.5)
+        rule = D_OFFSET_SIGNED[index] if 0 <= index <= last else (top if index > 0 else -top)
+        assert _PADDED_OFFSETS[index] == rule, half_steps / 2
+
+
+def test_ratings_too_far_apart_for_the_padded_table_still_get_the_top_offset() -> None:
+    # A spread of ratings beyond the padded table (only absurd input gives one) takes the
+    # plain road: the same clamped offsets.
+    players = [full("a", 1500), full("b", 99_000), full("c", 100)]
+    result = run(players, [Game("a", "b", 0.0), Game("a", "c", 1.0)])
+    assert [line.detail["d_offset"] for line in change(result, "a").games] == [8.4, -8.4]
+    assert rating(result, "a") == 1500  # -10 + 8.4 and +10 - 8.4 cancel out
 
 
 def test_an_improving_junior_has_k_40() -> None:
