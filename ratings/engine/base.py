@@ -138,18 +138,55 @@ class GameRows(Sequence[GameLine]):
     ``detail`` (shared by all the lines) followed by its own values of ``keys``. Read as a
     sequence, it is the list of ``GameLine``s, all rated; with no ``keys`` they share one
     detail dict (treat it as read-only).
+
+    ``GameRows.later`` takes a function that gives the values when they are first read:
+    the rating chain then leaves the breakdown's arithmetic to whoever reads it (the
+    command line's writer, in forked processes).
     """
 
-    __slots__ = ("_lines", "_width", "detail", "keys", "values")
+    __slots__ = ("_build", "_count", "_lines", "_values", "_width", "detail", "keys")
 
     def __init__(
         self, values: list[Any], detail: dict[str, Any], keys: tuple[str, ...] = ()
     ) -> None:
-        self.values = values
+        self._values: list[Any] | None = values
+        self._build: Callable[[], list[Any]] | None = None
         self.detail = detail
         self.keys = keys
         self._width = _ROW + len(keys)
+        self._count = len(values) // self._width
         self._lines: list[GameLine] | None = None
+
+    @classmethod
+    def later(
+        cls,
+        build: Callable[[], list[Any]],
+        count: int,
+        detail: dict[str, Any],
+        keys: tuple[str, ...] = (),
+    ) -> GameRows:
+        """``count`` lines whose values ``build()`` gives, called when they are first read."""
+        rows = cls.__new__(cls)
+        rows._values = None
+        rows._build = build
+        rows.detail = detail
+        rows.keys = keys
+        rows._width = _ROW + len(keys)
+        rows._count = count
+        rows._lines = None
+        return rows
+
+    @property
+    def values(self) -> list[Any]:
+        values = self._values
+        if values is None:
+            assert self._build is not None
+            values = self._build()
+            if len(values) != self._count * self._width:
+                raise ValueError(f"GameRows: {len(values)} values for {self._count} lines")
+            self._values = values
+            self._build = None
+        return values
 
     def lines(self) -> list[GameLine]:
         if self._lines is None:
@@ -169,7 +206,7 @@ class GameRows(Sequence[GameLine]):
         return self._lines
 
     def __len__(self) -> int:
-        return len(self.values) // self._width
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> GameLine: ...

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 from fractions import Fraction
+from functools import partial
 from itertools import chain, repeat
 from operator import add, floordiv, mul, sub, truediv
 from typing import Any, NamedTuple
@@ -92,6 +93,118 @@ class _Plain(dict[float, float | int]):
         if len(self) < 100_000:
             self[value] = shown
         return shown
+
+
+class _MonthLines:
+    """A player's game lines this month, as GameRows values, worked out on first reading."""
+
+    __slots__ = ("_values", "opponents", "rounds", "scores")
+
+    def __init__(
+        self, opponents: list[str], scores: list[float], rounds: list[int | None]
+    ) -> None:
+        self.opponents = opponents
+        self.scores = scores
+        self.rounds = rounds
+        self._values: list[Any] | None = None
+
+    def values(self) -> list[Any]:
+        if self._values is None:
+            self._values = self._work()
+        return self._values
+
+    def run(self, start: int, end: int) -> list[Any]:
+        """The values of the lines ``start`` to ``end`` (one event's games)."""
+        return self.values()[start * _WIDTH : end * _WIDTH]
+
+    def _work(self) -> list[Any]:
+        raise NotImplementedError
+
+
+class _PLines(_MonthLines):
+    """A P rated player's lines: opponents at their pass 2 ratings, no K breakdown."""
+
+    __slots__ = ("ratings",)
+
+    def __init__(
+        self,
+        opponents: list[str],
+        scores: list[float],
+        rounds: list[int | None],
+        ratings: dict[str, float],
+    ) -> None:
+        super().__init__(opponents, scores, rounds)
+        self.ratings = ratings
+
+    def _work(self) -> list[Any]:
+        nones = repeat(None)
+        return list(
+            chain.from_iterable(
+                zip(
+                    self.opponents,
+                    self.scores,
+                    map(self.ratings.__getitem__, self.opponents),
+                    nones,
+                    nones,
+                    self.rounds,
+                    nones,
+                    nones,
+                    nones,
+                    nones,
+                    strict=False,  # ``nones`` never ends
+                )
+            )
+        )
+
+
+class _KLines(_MonthLines):
+    """A K rated player's lines: D, the offsets (held in fifths) and each increment."""
+
+    __slots__ = ("k_rating",)
+
+    def __init__(
+        self,
+        opponents: list[str],
+        scores: list[float],
+        rounds: list[int | None],
+        k_rating: tuple[list[float], list[int], list[int], float, int, int, _Plain],
+    ) -> None:
+        super().__init__(opponents, scores, rounds)
+        #: Opponents' ratings, D offsets and score offsets (fifths), own rating, K as
+        #: k_num / k_den, and the month's cache of D as shown.
+        self.k_rating = k_rating
+
+    def _work(self) -> list[Any]:
+        theirs, offsets, score_offsets, own, k_num, k_den, plain = self.k_rating
+        # Each game's increment, (D offset + score offset) x K / 20 (to 4 places when K
+        # is a fraction): in fifths, (o + s) / 5 x k_num / k_den / 20.
+        increments = list(
+            map(
+                truediv,
+                map(mul, map(add, offsets, score_offsets), repeat(k_num)),
+                repeat(100 * k_den),
+            )
+        )
+        if k_den != 1:
+            increments = [round(x, 4) for x in increments]
+        nones = repeat(None)
+        return list(
+            chain.from_iterable(
+                zip(
+                    self.opponents,
+                    self.scores,
+                    theirs,
+                    nones,
+                    nones,
+                    self.rounds,
+                    map(plain.__getitem__, map(sub, theirs, repeat(own))),
+                    map(truediv, offsets, repeat(5)),
+                    map(floordiv, score_offsets, repeat(5)),
+                    increments,
+                    strict=False,  # ``nones`` never ends
+                )
+            )
+        )
 
 
 _MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
@@ -470,10 +583,10 @@ class Ecf2020(RatingSystem):
 
         after: dict[str, PlayerState] = {}
         detail: dict[str, dict[str, Any]] = {}
-        # Each player's game lines this month, flat (GameRows values): every line has the
-        # same fields (the K ones, null on a P rated player's lines) and no ``change``.
-        lines: dict[str, list[Any]] = {}
-        nones = repeat(None)
+        # Each player's game lines this month, worked out when first read (by the
+        # command line's writer, in its forked processes): every line has the same fields
+        # (the K ones, null on a P rated player's lines) and no ``change``.
+        lines: dict[str, _MonthLines] = {}
         for pid in p_rated:
             state, rated_a, rated_b = before[pid], pass_a[pid], pass_b[pid]
             played = len(opponents[pid])
@@ -509,24 +622,7 @@ class Ecf2020(RatingSystem):
                 "pass1_p": rated_a.p100 / 100,
                 "pass1_dp": rated_a.dp,
             }
-            played_against = opponents[pid]
-            lines[pid] = list(
-                chain.from_iterable(
-                    zip(
-                        played_against,
-                        scores[pid],
-                        map(rating2.__getitem__, played_against),
-                        nones,
-                        nones,
-                        rounds[pid],
-                        nones,
-                        nones,
-                        nones,
-                        nones,
-                        strict=False,  # ``nones`` never ends
-                    )
-                )
-            )
+            lines[pid] = _PLines(opponents[pid], scores[pid], rounds[pid], rating2)
 
         score_fifths = int(p["score_offset"]) * 5
         offset_of = {1.0: score_fifths, 0.5: 0, 0.0: -score_fifths}
@@ -598,34 +694,11 @@ class Ecf2020(RatingSystem):
                 "sum_offsets": fifths / 5,
                 "adjustment": adjustment,
             }
-            # Each game's increment, (D offset + score offset) x K / 20 (to 4 places when
-            # K is a fraction): in fifths, (o + s) / 5 x k_num / k_den / 20.
-            k100 = 100 * k_den
-            increments = list(
-                map(
-                    truediv,
-                    map(mul, map(add, offsets, score_offsets), repeat(k_num)),
-                    repeat(k100),
-                )
-            )
-            if k_den != 1:
-                increments = [round(x, 4) for x in increments]
-            lines[pid] = list(
-                chain.from_iterable(
-                    zip(
-                        opponents[pid],
-                        scores[pid],
-                        theirs,
-                        nones,
-                        nones,
-                        rounds[pid],
-                        map(plain.__getitem__, map(sub, theirs, repeat(own))),
-                        map(truediv, offsets, repeat(5)),
-                        map(floordiv, score_offsets, repeat(5)),
-                        increments,
-                        strict=False,  # ``nones`` never ends
-                    )
-                )
+            lines[pid] = _KLines(
+                opponents[pid],
+                scores[pid],
+                rounds[pid],
+                (theirs, offsets, score_offsets, own, k_num, k_den, plain),
             )
 
         # The breakdown, event by event: each player's lines for that event's games.
@@ -640,10 +713,11 @@ class Ecf2020(RatingSystem):
                     after[pid].rating,
                     shown_before[pid],
                     shown_after[pid],
-                    GameRows(
-                        lines[pid][at * _WIDTH : end * _WIDTH]
-                        if at or end * _WIDTH < len(lines[pid])
-                        else lines[pid],
+                    GameRows.later(
+                        lines[pid].values
+                        if at == 0 and end == len(opponents[pid])
+                        else partial(lines[pid].run, at, end),
+                        end - at,
                         _NO_SHARED_DETAIL,
                         LINE_KEYS,
                     ),

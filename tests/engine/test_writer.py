@@ -205,6 +205,26 @@ def test_game_rows_give_each_line_its_own_detail_after_the_shared_one() -> None:
     assert list(line.detail) == ["k", "shift", "rule"]
 
 
+def test_game_rows_made_later_work_their_values_out_once_when_first_read() -> None:
+    calls = []
+
+    def build() -> list[Any]:
+        calls.append(1)
+        return ["bob", 1.0, 1500.0, 0.64, 5.76, 1, "cy", 0.5, 1600.0, 0.5, 0.0, 2]
+
+    rows = GameRows.later(build, 2, {"k": 16.0})
+    assert len(rows) == 2 and not calls  # counting the lines does not work them out
+    assert rows == GameRows(build(), {"k": 16.0})
+    assert rows.values == build() and rows[1].opponent == "cy"
+    assert len(calls) == 3  # once for ``rows``, twice for the comparisons here
+
+
+def test_game_rows_made_later_with_the_wrong_number_of_values_are_an_error() -> None:
+    rows = GameRows.later(lambda: ["bob", 1.0, 1500.0, None, None, 1], 2, {})
+    with pytest.raises(ValueError, match="6 values for 2 lines"):
+        list(rows)
+
+
 @pytest.mark.parametrize("system", ["nz-club-elo", "st-charles", "nscl", "acf-1993", "ecf-2020"])
 @pytest.mark.parametrize("explain", [True, False])
 @pytest.mark.parametrize("chunk_lines", [1, 7, 50, 10_000])
