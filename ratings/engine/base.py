@@ -144,17 +144,18 @@ class GameRows(Sequence[GameLine]):
     command line's writer, in forked processes).
     """
 
-    __slots__ = ("_build", "_count", "_lines", "_values", "_width", "detail", "keys")
+    __slots__ = ("_build", "_lines", "_values", "_width", "detail", "keys", "line_count")
 
     def __init__(
         self, values: list[Any], detail: dict[str, Any], keys: tuple[str, ...] = ()
     ) -> None:
+        #: How many lines (read without working the values out).
+        self.line_count = len(values) // (_ROW + len(keys))
         self._values: list[Any] | None = values
         self._build: Callable[[], list[Any]] | None = None
         self.detail = detail
         self.keys = keys
         self._width = _ROW + len(keys)
-        self._count = len(values) // self._width
         self._lines: list[GameLine] | None = None
 
     @classmethod
@@ -172,7 +173,7 @@ class GameRows(Sequence[GameLine]):
         rows.detail = detail
         rows.keys = keys
         rows._width = _ROW + len(keys)
-        rows._count = count
+        rows.line_count = count
         rows._lines = None
         return rows
 
@@ -182,8 +183,8 @@ class GameRows(Sequence[GameLine]):
         if values is None:
             assert self._build is not None
             values = self._build()
-            if len(values) != self._count * self._width:
-                raise ValueError(f"GameRows: {len(values)} values for {self._count} lines")
+            if len(values) != self.line_count * self._width:
+                raise ValueError(f"GameRows: {len(values)} values for {self.line_count} lines")
             self._values = values
             self._build = None
         return values
@@ -206,7 +207,7 @@ class GameRows(Sequence[GameLine]):
         return self._lines
 
     def __len__(self) -> int:
-        return self._count
+        return self.line_count
 
     @overload
     def __getitem__(self, index: int) -> GameLine: ...

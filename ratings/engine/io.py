@@ -1324,7 +1324,7 @@ def _structured_games(per_change: Sequence[GameRows], enc: _Encoder) -> list[Any
         return None
     (own_keys,) = keys
     width = _ROW + len(own_keys)
-    counts = list(map(len, per_change))
+    counts = _column_of("line_count", per_change)
     values = list(chain.from_iterable(_column_of("values", per_change)))
     if len(values) != width * sum(counts):
         return None
@@ -1381,7 +1381,14 @@ _ROW_OPTIONAL = ("round", "expected", "change")
 def _size(event: EventResult, explain: bool) -> int:
     """Roughly how much output an event makes: its changes and their game lines."""
     changes = event.changes
-    return len(changes) + (sum(map(len, _column_of("games", changes))) if explain else 0)
+    if not explain:
+        return len(changes)
+    games = _column_of("games", changes)
+    try:  # GameRows count their lines without a call
+        lines: int = sum(_column_of("line_count", games))
+    except AttributeError:  # lists of GameLines
+        lines = sum(map(len, games))
+    return len(changes) + lines
 
 
 def _batches(events: Sequence[EventResult], explain: bool) -> Iterator[list[EventResult]]:
