@@ -740,9 +740,23 @@ class TrfConfirmForm(forms.Form):
             )
         chosen = [v for k, v in data.items() if k.startswith("p") and v and v.isdigit()]
         twice = {v for v in chosen if chosen.count(v) > 1}
+        rating_field = Member._meta.get_field("initial_rating")
         for player in self.tournament.players:
-            if data.get(f"p{player.rank}") in twice:
+            choice = data.get(f"p{player.rank}")
+            if choice in twice:
                 self.add_error(f"p{player.rank}", "Two players in the file are this member.")
+            if choice in ("new", "guest") and player.rating is not None:
+                # A member made from the file starts from its rating: the member form's
+                # rules apply to it.
+                try:
+                    rating_field.run_validators(player.rating)
+                except ValidationError as error:
+                    self.add_error(
+                        f"p{player.rank}",
+                        f"Line {player.line}: the file gives {player.name} the rating "
+                        f"{player.rating}. {' '.join(error.messages)} Correct the file, or "
+                        "choose the member this player is.",
+                    )
         return data
 
     def choices(self) -> dict[int, str]:

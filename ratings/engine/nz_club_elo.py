@@ -273,9 +273,6 @@ class NzClubElo(RatingSystem):
             )
         return EventResult(id=event.id, period=None, changes=changes)
 
-    def _bounded(self, rating: float) -> float:
-        return max(float(self.params["floor"]), rating)
-
 
 def _round_key(game: Game) -> int:
     return game.round or 0

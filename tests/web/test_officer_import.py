@@ -88,6 +88,26 @@ def test_two_players_of_the_file_cannot_be_the_same_member(officer_client):
     assert not Event.objects.exists()
 
 
+def test_a_new_member_whose_rating_in_the_file_is_out_of_range_is_refused_at_that_player(
+    officer_client,
+):
+    # A member made from the file starts from its rating: 3500 at most, as on the member
+    # form. The officer may still match the player to a member (whose rating stands).
+    text = TWO_SMITHS.replace(b"1500", b"9999").replace(b"SMITH JOHN", b"Brown, Ann ")
+    upload(officer_client, text, name="smiths.trf")
+    response = confirm(officer_client)
+    form = response.context["form"]
+    assert form.errors["p1"] == [
+        "Line 2: the file gives Smith, John the rating 9999. A rating is at most 3500. "
+        "Correct the file, or choose the member this player is."
+    ]
+    assert "p2" not in form.errors
+    assert not Event.objects.exists() and not Member.objects.exists()
+    smith = MemberFactory(name="John Smith")
+    response = confirm(officer_client, p1=str(smith.pk))
+    assert Event.objects.get().entries.count() == 2
+
+
 def test_a_file_that_is_not_a_tournament_report_is_refused(officer_client):
     response = upload(officer_client, b"hello, world\n", name="notes.txt")
     assert "it has no player (001) lines" in response.content.decode()
