@@ -232,9 +232,9 @@ def _fast_games(raw: list[Any]) -> tuple[Game, ...] | None:
         return None
     # One string object per player id: less memory, and dict look-ups hit on identity.
     intern = sys.intern
-    return _make_games(
-        (list(map(intern, a)), list(map(intern, b)), list(map(float, scores)), rounds)
-    )
+    # One float object per score value, too: the game lines share them.
+    scores = list(map(_SCORES.__getitem__, scores))
+    return _make_games((list(map(intern, a)), list(map(intern, b)), scores, rounds))
 
 
 # -- reading the document ---------------------------------------------------------
@@ -324,6 +324,7 @@ def _checked_games(
     scores = list(map(_raw_score, raw))
     if not set(scores) <= _SCORES.keys():
         return None
+    scores = list(map(_SCORES.__getitem__, scores))  # one float object per value
     rounds = list(map(_raw_round, raw))
     if any(map(_below_one, filter(_not_none, rounds))):
         return None
@@ -1349,8 +1350,10 @@ def _structured_games(per_change: Sequence[GameRows], enc: _Encoder) -> list[Any
             shared = {i: tuple(d.values()) for i, d in unique.items()}
             if not alike.holds(chain.from_iterable(shared.values())):
                 return None
-            per_line = chain.from_iterable(map(repeat, map(shared.__getitem__, ids), counts))
-            detail_columns += zip(*per_line, strict=True)
+            shared_values = list(map(shared.__getitem__, ids))  # a tuple a change
+            for j in range(len(shared_keys)):
+                values_j = map(itemgetter(j), shared_values)
+                detail_columns.append(list(chain.from_iterable(map(repeat, values_j, counts))))
         for j in range(_ROW, width):
             column = values[j::width]
             if not alike.holds(column):

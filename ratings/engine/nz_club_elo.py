@@ -132,7 +132,11 @@ class NzClubElo(RatingSystem):
             ka = k[a]
             kb = k[b]
             change_a = ka * (s - ea)
-            change_b = kb * ((1.0 - s) - eb)
+            try:
+                sb = _OTHER_SIDE[s]
+            except KeyError:  # a score other than 1, 0.5 or 0 (which callers rule out)
+                sb = 1.0 - s
+            change_b = kb * (sb - eb)
             if change_a > cap:
                 change_a = cap
             elif change_a < -cap:
@@ -165,7 +169,7 @@ class NzClubElo(RatingSystem):
             r = game.round
             # a line's values in the order of GAME_ROW_FIELDS
             lines[a] += (b, s, rb, ea4, ca2, r)
-            lines[b] += (a, 1.0 - s, ra, eb4, cb2, r)
+            lines[b] += (a, sb, ra, eb4, cb2, r)
         changes = []
         scale = _SCALES[decimals] if decimals < len(_SCALES) else 0.0
         shown = self._shown
@@ -326,6 +330,10 @@ def _whole(value: float) -> int:
 
 
 _SCALES = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+
+#: b's score from a's (1 - a's), as one float object each: a big history's two million
+#: game lines then share three score objects instead of holding a million more.
+_OTHER_SIDE = {1.0: 0.0, 0.5: 0.5, 0.0: 1.0}
 
 #: ``(y + _WHOLE) - _WHOLE`` is ``float(round(y))`` (halves to even) for ``|y| < 2**51``,
 #: without a call: at 1.5 * 2**52 a float's step is 1, so the addition rounds ``y`` to a
