@@ -1676,9 +1676,10 @@ class StreamingRenderer:
                 self._fork(*stretches.popleft())
             first, end = stretches.pop()
             self._done[first] = (end, self._render(first, end))
+        # The head (every player's final state) while the last child may still be busy.
+        parts: list[bytes | int] = [_utf8(_head(result))]
         if self._child is not None:
             self._reap(block=True)
-        parts: list[bytes | int] = [_utf8(_head(result))]
         parts += [self._done[first][1] for first in sorted(self._done)]
         parts.append(b"]}")
         return parts
