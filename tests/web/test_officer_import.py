@@ -102,6 +102,7 @@ def test_a_new_member_whose_rating_in_the_file_is_out_of_range_is_refused_at_tha
         "Correct the file, or choose the member this player is."
     ]
     assert "p2" not in form.errors
+    assert "the rating 9999. A rating is at most 3500." in response.content.decode()
     assert not Event.objects.exists() and not Member.objects.exists()
     smith = MemberFactory(name="John Smith")
     response = confirm(officer_client, p1=str(smith.pk))
