@@ -120,6 +120,24 @@ class _MonthLines:
     def _work(self) -> list[Any]:
         raise NotImplementedError
 
+    def _rows(self, ratings: Iterable[float], *breakdown: Iterable[Any]) -> list[Any]:
+        """The values, line after line: GAME_ROW_FIELDS, then the LINE_KEYS ones."""
+        nones = repeat(None)
+        return list(
+            chain.from_iterable(
+                zip(
+                    self.opponents,
+                    self.scores,
+                    ratings,
+                    nones,  # expected
+                    nones,  # change
+                    self.rounds,
+                    *breakdown,
+                    strict=False,  # ``nones`` never ends
+                )
+            )
+        )
+
 
 class _PLines(_MonthLines):
     """A P rated player's lines: opponents at their pass 2 ratings, no K breakdown."""
@@ -137,24 +155,8 @@ class _PLines(_MonthLines):
         self.ratings = ratings
 
     def _work(self) -> list[Any]:
-        nones = repeat(None)
-        return list(
-            chain.from_iterable(
-                zip(
-                    self.opponents,
-                    self.scores,
-                    map(self.ratings.__getitem__, self.opponents),
-                    nones,
-                    nones,
-                    self.rounds,
-                    nones,
-                    nones,
-                    nones,
-                    nones,
-                    strict=False,  # ``nones`` never ends
-                )
-            )
-        )
+        no_breakdown = [repeat(None)] * len(LINE_KEYS)
+        return self._rows(map(self.ratings.__getitem__, self.opponents), *no_breakdown)
 
 
 class _KLines(_MonthLines):
@@ -187,23 +189,12 @@ class _KLines(_MonthLines):
         )
         if k_den != 1:
             increments = [round(x, 4) for x in increments]
-        nones = repeat(None)
-        return list(
-            chain.from_iterable(
-                zip(
-                    self.opponents,
-                    self.scores,
-                    theirs,
-                    nones,
-                    nones,
-                    self.rounds,
-                    map(plain.__getitem__, map(sub, theirs, repeat(own))),
-                    map(truediv, offsets, repeat(5)),
-                    map(floordiv, score_offsets, repeat(5)),
-                    increments,
-                    strict=False,  # ``nones`` never ends
-                )
-            )
+        return self._rows(
+            theirs,
+            map(plain.__getitem__, map(sub, theirs, repeat(own))),
+            map(truediv, offsets, repeat(5)),
+            map(floordiv, score_offsets, repeat(5)),
+            increments,
         )
 
 
