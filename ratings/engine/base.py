@@ -149,13 +149,13 @@ class GameRows(Sequence[GameLine]):
     def __init__(
         self, values: list[Any], detail: dict[str, Any], keys: tuple[str, ...] = ()
     ) -> None:
-        #: How many lines (read without working the values out).
-        self.line_count = len(values) // (_ROW + len(keys))
         self._values: list[Any] | None = values
         self._build: Callable[[], list[Any]] | None = None
         self.detail = detail
         self.keys = keys
         self._width = _ROW + len(keys)
+        #: How many lines (read without working the values out).
+        self.line_count = len(values) // self._width
         self._lines: list[GameLine] | None = None
 
     @classmethod

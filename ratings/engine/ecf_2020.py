@@ -86,10 +86,11 @@ def _fits_padded_table(ratings: Iterable[float]) -> bool:
 
 
 class _Plain(dict[float, float | int]):
-    """A rating difference as the breakdown shows it: a whole one as an int."""
+    """``_plain`` of rating differences, remembered (a month's K lines repeat them)."""
 
     def __missing__(self, value: float) -> float | int:
-        shown: float | int = int(value) if value == int(value) else value
+        shown = _plain(value)
+        assert shown is not None
         if len(self) < 100_000:
             self[value] = shown
         return shown
