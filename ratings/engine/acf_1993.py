@@ -377,15 +377,22 @@ class Acf1993(RatingSystem):
                     side.lines.append(GameLine(b, score_a, None, None, None, False, round_))
                 else:
                     own = established_get(a)
-                    if own is not None and cap is not None:
-                        if rating_b > own + cap:
-                            rating_b = half_up(own + cap, scale)
-                        elif rating_b < own - cap:
-                            rating_b = half_up(own - cap, scale)
+                    if (
+                        own is not None
+                        and cap is not None
+                        and not own - cap <= rating_b <= own + cap
+                    ):
+                        # the 336 rule: the line shows the rating used and the one held
+                        held = rating_b
+                        rating_b = half_up(own + cap if held > own else own - cap, scale)
+                        detail = {"held_from": held}
+                        line = GameLine(b, score_a, rating_b, None, None, True, round_, detail)
+                    else:
+                        line = GameLine(b, score_a, rating_b, None, None, True, round_)
                     side.n += 1
                     side.s += score_a
                     side.sr += rating_b
-                    side.lines.append(GameLine(b, score_a, rating_b, None, None, True, round_))
+                    side.lines.append(line)
                 score_b = 1.0 - score_a
                 side = sides.get(b)
                 if side is None:
@@ -394,15 +401,22 @@ class Acf1993(RatingSystem):
                     side.lines.append(GameLine(a, score_b, None, None, None, False, round_))
                 else:
                     own = established_get(b)
-                    if own is not None and cap is not None:
-                        if rating_a > own + cap:
-                            rating_a = half_up(own + cap, scale)
-                        elif rating_a < own - cap:
-                            rating_a = half_up(own - cap, scale)
+                    if (
+                        own is not None
+                        and cap is not None
+                        and not own - cap <= rating_a <= own + cap
+                    ):
+                        # the 336 rule: the line shows the rating used and the one held
+                        held = rating_a
+                        rating_a = half_up(own + cap if held > own else own - cap, scale)
+                        detail = {"held_from": held}
+                        line = GameLine(a, score_b, rating_a, None, None, True, round_, detail)
+                    else:
+                        line = GameLine(a, score_b, rating_a, None, None, True, round_)
                     side.n += 1
                     side.s += score_b
                     side.sr += rating_a
-                    side.lines.append(GameLine(a, score_b, rating_a, None, None, True, round_))
+                    side.lines.append(line)
             details: dict[str, dict[str, Any]] = {}
             for pid, side in sides.items():
                 tally = tallies.get(pid)

@@ -193,6 +193,17 @@ def test_336_rule_smith_1051_v_jones_2400_counts_1387_and_2064() -> None:
     assert change(result, "jones").games[0].opponent_rating == 2064
 
 
+def test_336_rule_line_keeps_the_rating_it_held() -> None:
+    result = run(
+        [confirmed("smith", 1051), confirmed("jones", 2400), confirmed("kim", 1200)],
+        ("e1", APRIL_94, (Game("smith", "jones", 0.0), Game("smith", "kim", 1.0))),
+    )
+    held, within = change(result, "smith").games
+    assert (held.opponent_rating, held.detail) == (1387, {"held_from": 2400})
+    assert (within.opponent_rating, within.detail) == (1200, {})
+    assert change(result, "jones").games[0].detail == {"held_from": 1051}
+
+
 def test_336_rule_the_845_player_meets_1474_1477_1556_1324_as_if_rated_1181() -> None:
     # The booklet's own instance (its "prospective changes"): a player rated 845
     # beat players rated 1474 and 1477 and drew with 1556 and 1324, "rated as if the
