@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from .. import services, trf
+from .. import explain, services, trf
 from ..engine.io import TITLES
 from ..forms import (
     FLIP,
@@ -661,8 +661,13 @@ def _change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, 
     names = {m.pk: m for m in Member.objects.filter(entries__event=event)}
     rows = []
     for change in changes:
+        breakdown = change["breakdown"]
+        lines = breakdown.get("games", [])
+        # The system's own figures for each game (ecf-2020's offsets, a rule's name), as
+        # columns of their own: what a player needs to check a game by hand.
+        columns = explain.line_columns(lines, breakdown)
         games = []
-        for line in change["breakdown"].get("games", []):
+        for line in lines:
             opponent = str(line.get("opponent", ""))
             games.append(
                 {
@@ -670,9 +675,13 @@ def _change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, 
                     "opponent": names.get(int(opponent)) if opponent.isdigit() else None,
                     "change": services.game_line_change(line=line),
                     "rated": line.get("rated", True),
+                    "extra": [explain.line_text(key, line.get(key)) for key in columns],
                 }
             )
         rated = [g for g in games if g["rated"]]
+        # acf-1993 has neither a game's expected score nor its own change
+        has_expected = any(g.get("expected") is not None for g in games)
+        has_change = any(g["change"] is not None for g in games)
         before, after = change["before"], change["after"]
         expected = [g.get("expected") for g in rated]
         rows.append(
@@ -682,6 +691,12 @@ def _change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, 
                 "after": change["display_after"],
                 "change": after - before if before is not None and after is not None else None,
                 "games": games,
+                "columns": [explain.line_label(key) for key in columns],
+                "has_expected": has_expected,
+                "has_change": has_change,
+                "width": 4 + len(columns) + has_expected + has_change,
+                "detail": breakdown,
+                "breakdown": explain.breakdown_items(breakdown),
                 "played": len(rated),
                 "score": sum(g["score"] for g in rated),
                 "expected": sum(expected) if rated and None not in expected else None,
@@ -903,11 +918,24 @@ def _withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], even
                 opponent = game["opponent"]
                 if not officer and (opponent is None or opponent.pk not in shown):
                     # The expected score and the game's change, with the player's own
-                    # rating, give the opponent's away; so would the row's total.
+                    # rating, give the opponent's away; so would the row's total, the
+                    # game's own figures and most of the breakdown (an average opponent).
                     game.update(opponent_rating=None, expected=None, change=None)
+                    game["extra"] = ["–"] * len(game["extra"])
                     row["expected"] = None
+                    row["breakdown"] = explain.breakdown_items(
+                        row["detail"], only=explain.OWN_KEYS
+                    )
             continue
-        row.update(hidden=True, before=None, after=None, change=None, expected=None, games=[])
+        row.update(
+            hidden=True,
+            before=None,
+            after=None,
+            change=None,
+            expected=None,
+            games=[],
+            breakdown=[],
+        )
 
 
 def event_report(request: HttpRequest, pk: int) -> HttpResponse:

@@ -18,7 +18,7 @@ from django.urls import path
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
-from .. import reports, services
+from .. import explain, reports, services
 from ..charts import Point, period_points, rating_history_svg
 from ..filters import RatingListFilter
 from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
@@ -492,6 +492,7 @@ def _calculate(
             names[opponent.id] = f"a player rated {row['rating']:g}"
         games.append((opponent, float(row["result"])))
     change = services.calculator_rate(player=me, games=games)
+    columns = explain.line_columns([line.detail for line in change.games], change.detail)
     lines = [
         {
             "opponent": names.get(line.opponent, line.opponent),
@@ -500,6 +501,7 @@ def _calculate(
             "expected": line.expected,
             "change": services.game_line_change(line={**line.detail, "change": line.change}),
             "rated": line.rated,
+            "extra": [explain.line_text(key, line.detail.get(key)) for key in columns],
         }
         for line in change.games
     ]
@@ -511,82 +513,10 @@ def _calculate(
         "change": change,
         "lines": lines,
         "detail": detail,
-        "breakdown": [(_detail_label(k), _detail_text(v)) for k, v in detail.items()],
+        "breakdown": explain.breakdown_items(detail),
+        "columns": [explain.line_label(key) for key in columns],
         "delta": delta,
     }
-
-
-#: The systems' breakdown keys (PlayerChange.detail) as a reader names them.
-DETAIL_LABELS = {
-    # nz-club-elo, st-charles, nscl
-    "k": "K",
-    "played": "Games",
-    "score": "Score",
-    "expected": "Expected score",
-    "guest": "Guest",
-    "official": "Official",
-    "gained": "Points gained",
-    "after_games": "Games after",
-    "bonus1": "First bonus",
-    "bonus2": "Second bonus",
-    # acf-1993
-    "calculation": "Calculation",
-    "status_before": "Status before",
-    "status_after": "Status after",
-    "reset": "Rating reset",
-    "NG": "Games (NG)",
-    "Sa": "Score (Sa)",
-    "TS": "Total score (TS)",
-    "AR": "Average opponent (AR)",
-    "D": "Rating difference (D)",
-    "D_table": "Difference in the table",
-    "P": "Expected a game (P)",
-    "Se": "Expected score (Se)",
-    "BP": "Bonus points (BP)",
-    "Ri": "Change (Ri)",
-    "percentage": "Percentage",
-    "Dp": "Dp",
-    "Rp": "Performance rating (Rp)",
-    # ecf-2020
-    "category_before": "Category before",
-    "category_after": "Category after",
-    "pass": "Calculation",
-    "month_games": "Games this month",
-    "month_points": "Points this month",
-    "dummy_rating": "Provisional rating",
-    "total_games": "Games in all",
-    "total_points": "Points in all",
-    "avg_opp": "Average opponent",
-    "p": "Score fraction (p)",
-    "dp": "dp",
-    "rating_a": "Rating (first pass)",
-    "rating_b": "Rating (second pass)",
-    "pass1_games_used": "First pass: games used",
-    "pass1_total_games": "First pass: games",
-    "pass1_avg_opp": "First pass: average opponent",
-    "pass1_p": "First pass: score fraction",
-    "pass1_dp": "First pass: dp",
-    "player_k": "K",
-    "improving": "Improving junior",
-    "sum_offsets": "Sum of offsets",
-    "adjustment": "Adjustment",
-}
-
-
-def _detail_label(key: str) -> str:
-    return DETAIL_LABELS.get(key) or key.replace("_", " ").capitalize()
-
-
-def _detail_text(value: float | str) -> str:
-    """A breakdown value for a reader: yes/no, a whole number, or at most two decimals."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        text = f"{value:.2f}".rstrip("0").rstrip(".")
-        return "0" if text == "-0" else text
-    return str(value)
 
 
 urlpatterns = [
