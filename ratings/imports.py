@@ -480,9 +480,8 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
     """The events of a results file and every problem in it (nothing is saved)."""
     table, problems = read_table(data, columns=RESULT_COLUMNS, required=RESULT_REQUIRED)
     ids = {row[c] for _, row in table.rows for c in ("white", "black") if row.get(c)}
-    known = set(
-        Member.objects.filter(member_number__in=ids).values_list("member_number", flat=True)
-    )
+    # Member numbers are the same whatever their case (as in the members file): a1 is A1.
+    recorded = _numbers_in_any_case(ids)
     events: dict[str, ImportedEvent] = {}
     # (event, round) -> member id -> the line it was first seen on
     playing: dict[tuple[str, int], dict[str, int]] = {}
@@ -505,8 +504,12 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
         white = _required(row, "white", line, problems)
         black = row.get("black") or None
         for column, player in (("white", white), ("black", black)):
-            if player and player not in known:
+            if player and player.lower() not in recorded:
                 problems.append(Problem(line, column, f"no member has the id {player!r}"))
+        if white and white.lower() in recorded:
+            white = recorded[white.lower()][0]
+        if black and black.lower() in recorded:
+            black = recorded[black.lower()][0]
         if white and white == black:
             problems.append(Problem(line, "black", f"{white!r} cannot play themselves"))
         result = None

@@ -260,6 +260,18 @@ def test_import_results_on_a_period_system_publishes_past_periods(write, club, a
     assert RatingChange.objects.filter(event__name="Old event").count() == 2
 
 
+def test_import_results_reads_a_member_number_in_any_case(write, alice, bob):
+    run("import_results", write(RESULTS_HEADER + "Club night,2026-03-03,1,a1,b2,1-0\n"))
+    game = Game.objects.get()
+    assert (game.white, game.black) == (alice, bob)
+
+
+def test_a_member_number_in_another_case_still_cannot_play_twice_in_a_round(write, alice, bob):
+    text = RESULTS_HEADER + "E,2026-03-03,1,A1,B2,1-0\nE,2026-03-03,1,a1,C9,1-0\n"
+    error = refused("import_results", write(text))
+    assert "line 3, white: 'A1' already plays in round 1 of 'E' (line 2)" in error
+
+
 def test_an_event_already_in_the_database_is_refused(write, alice, bob):
     run("import_results", write(RESULTS_HEADER + "Club night,2026-03-03,1,A1,B2,1-0\n"))
     error = refused(
