@@ -138,3 +138,14 @@ def test_an_officer_sees_every_figure_against_an_unpublished_opponent(
     bob.subscriptions.all().delete()
     rows, _ = rows_of(officer_client, event)
     assert dict(rows["Alice Archer"]["breakdown"])["Average opponent (AR)"] == "1700"
+
+
+def test_the_member_page_links_each_rated_event_to_the_players_breakdown(
+    client, alice_beats_bob, alice
+):
+    event = alice_beats_bob("nz-club-elo")
+    page = client.get(reverse("ratings:member", args=[alice.member_number])).content.decode()
+    link = reverse("ratings:event-report", args=[event.pk]) + f"#breakdown-{alice.pk}"
+    assert f'href="{link}"' in page
+    _, response = rows_of(client, event)
+    assert f'id="breakdown-{alice.pk}"' in response.content.decode()
