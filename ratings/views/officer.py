@@ -535,7 +535,8 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                 f"{event.rounds}. Edit the event first.",
             )
         else:
-            games = _grid_games(form, players, existing, schedule)
+            sitting = event.games.filter(black__isnull=True).values_list("round", "white_id")
+            games = _grid_games(form, players, existing, schedule, sitting, event.rounds)
             run = services.games_replace(
                 event=event,
                 games=games,
@@ -555,29 +556,55 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _grid_games(form, players, existing, schedule):  # type: ignore[no-untyped-def]
-    """Games from the grid: a pair keeps its round and colours, or takes the schedule's."""
+def _grid_games(form, players, existing, schedule, sitting, rounds):  # type: ignore[no-untyped-def]
+    """Games from the grid: a pair keeps its round and colours, or takes the schedule's.
+
+    A new pair whose scheduled round already has one of them busy (a round entered on its
+    page in another order, or a bye there) goes to the first round where both are free,
+    so nobody plays twice in a round; ``sitting`` is (round, player) of those byes.
+    """
     slot = {}
     for number, pairs in schedule.items():
         for board, (white, black) in enumerate(pairs, start=1):
             if black is not None:
                 slot[frozenset((white.pk, black.pk))] = (number, board, white.pk)
-    games = []
+    wanted = []
     for i, row in enumerate(players):
         for col in players[i + 1 :]:
             value = form.cleaned_data.get(GridForm.cell(row, col))
-            if not value:
-                continue
-            pair = frozenset((row.pk, col.pk))
-            old = existing.get(pair)
-            number, board, white = (old.round, old.board, old.white_id) if old else slot[pair]
-            result = GRID_AS_WHITE[value]
-            if white != row.pk:
-                result = FLIP.get(result, result)
-            black = col.pk if white == row.pk else row.pk
-            games.append(
-                Game(round=number, board=board, white_id=white, black_id=black, result=result)
-            )
+            if value:
+                wanted.append((row, col, value, existing.get(frozenset((row.pk, col.pk)))))
+    busy: dict[int, set[int]] = defaultdict(set)
+    boards: dict[int, set[int]] = defaultdict(set)
+    for number, player in sitting:
+        busy[number].add(player)
+    for _, _, _, old in wanted:
+        if old is not None:
+            busy[old.round].update((old.white_id, old.black_id))
+            if old.board is not None:
+                boards[old.round].add(old.board)
+    games = []
+    # New pairs in the schedule's order, so a grid filled in from scratch is the schedule.
+    for row, col, value, old in sorted(wanted, key=lambda w: slot[frozenset((w[0].pk, w[1].pk))]):
+        if old is not None:
+            number, board, white = old.round, old.board, old.white_id
+        else:
+            number, board, white = slot[frozenset((row.pk, col.pk))]
+            pair = {row.pk, col.pk}
+            if busy[number] & pair:
+                free = [n for n in range(1, rounds + 1) if not busy[n] & pair]
+                number = free[0] if free else number
+            if board in boards[number]:
+                board = max(boards[number]) + 1
+            busy[number].update(pair)
+            boards[number].add(board)
+        result = GRID_AS_WHITE[value]
+        if white != row.pk:
+            result = FLIP.get(result, result)
+        black = col.pk if white == row.pk else row.pk
+        games.append(
+            Game(round=number, board=board, white_id=white, black_id=black, result=result)
+        )
     # Byes and absences entered on the round pages are not in the grid: saving it
     # replaces the games between two players only (games_replace(pairs_only=True)).
     return games

@@ -283,3 +283,24 @@ def test_saving_the_grid_keeps_the_byes_and_absences_entered_on_round_pages(
         event.games.filter(black__isnull=True).values_list("round", "white", "result")
     ) == [(1, alice.pk, "zero-bye")]
     assert event.games.exclude(black__isnull=True).count() == 3
+
+
+def test_a_grid_pair_goes_to_a_round_where_neither_player_is_already_playing(
+    officer_client, alice, bob, carol, dave
+):
+    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=3)
+    players = [alice, bob, carol, dave]
+    for member in players:
+        event.entries.create(member=member)
+    # Round 1 entered on its page in an order of the officer's own: A-C, B-D.
+    _post_round(officer_client, event, 1, [(alice, carol, "1-0"), (bob, dave, "0-1")])
+    data = {}
+    for i, row in enumerate(players):
+        for col in players[i + 1 :]:
+            data[f"g_{row.pk}_{col.pk}"] = "1"
+    officer_client.post(reverse("ratings:officer-grid", args=[event.pk]), data)
+    assert event.games.count() == 6
+    for number in (1, 2, 3):
+        games = event.games.filter(round=number)
+        seated = [p for g in games for p in (g.white_id, g.black_id)]
+        assert len(seated) == len(set(seated)) == 4, f"round {number}: {list(games)}"
