@@ -26,6 +26,7 @@ from django.shortcuts import render
 from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -235,9 +236,21 @@ class ClubSettingsAdmin(AuditAdmin):
     def _confirm_rerate(self, request: HttpRequest, form: forms.ModelForm) -> HttpResponse:
         new = form.instance
         system = new.engine()
+        waiting = 0
         if system.period_based:
-            # Past periods will be closed (published) by the switch: count their events too.
-            events = Event.objects.filter(rated=True, status=Event.Status.COMPLETE).count()
+            # Past periods will be closed (published) by the switch: count their events
+            # too. The current period's events wait for the officer to close it.
+            today = timezone.localdate()
+            events = 0
+            ends = Event.objects.filter(rated=True, status=Event.Status.COMPLETE).values_list(
+                "end_date", flat=True
+            )
+            for end in ends:
+                label = system.period_of(end)
+                if label is not None and system.period_bounds(label)[1] < today:
+                    events += 1
+                else:
+                    waiting += 1
         else:
             events = services.rerate_scope(start=None, system=system).count
         context = {
@@ -247,6 +260,7 @@ class ClubSettingsAdmin(AuditAdmin):
             "object": new,
             "system": system,
             "events": events,
+            "waiting": waiting,
             "form": form,
             "hidden": [(k, v) for k, vs in request.POST.lists() for v in vs if k != "_save"],
         }

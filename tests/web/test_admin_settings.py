@@ -76,3 +76,15 @@ def test_renaming_the_club_saves_without_asking_or_re_rating(admin_client, rated
 def test_the_services_switch_is_what_the_admin_uses(rated_club):
     services.rating_system_set(system_id="nscl", soon=True)
     assert RatingRun.objects.latest("pk").status == RatingRun.Status.DONE
+
+
+def test_a_switch_to_a_period_system_counts_the_current_periods_events_as_waiting(
+    admin_client, rated_club, rated_event, alice, carol
+):
+    from django.utils import timezone
+
+    rated_event([(1, alice, carol, "1-0")], date=timezone.localdate())
+    _, _, response = _post_system(admin_client, rated_club, rating_system="acf-1993")
+    page = response.content.decode()
+    assert "re-rates everything: 3 events" in page
+    assert "The current rating period's 1 event waits for you to close it." in page
