@@ -10,28 +10,43 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-#: The systems' breakdown keys (PlayerChange.detail) as a reader names them.
+#: The systems' breakdown keys (PlayerChange.detail) as a reader names them, in the order
+#: a page lists them. The order is ours, not the engine's: PostgreSQL keeps a stored
+#: breakdown (jsonb) with its keys sorted by length, so pages order them here.
 DETAIL_LABELS = {
-    # nz-club-elo, st-charles, nscl
-    "k": "K",
-    "played": "Games",
-    "score": "Score",
-    "expected": "Expected score",
-    "guest": "Guest",
-    "official": "Official",
-    "gained": "Points gained",
-    "after_games": "Games after",
-    "bonus1": "First bonus",
-    "bonus2": "Second bonus",
-    # acf-1993
-    "calculation": "Calculation",
+    # where the player stands: acf-1993's status, ecf-2020's category and calculation
     "status_before": "Status before",
     "status_after": "Status after",
     "reset": "Rating reset",
+    "category_before": "Category before",
+    "category_after": "Category after",
+    "calculation": "Calculation",
+    "pass": "Calculation",
+    "k": "K",
+    "player_k": "K",
+    "improving": "Improving",
+    # games and score
+    "played": "Games",
+    "score": "Score",
+    "month_games": "Games this month",
+    "month_points": "Points this month",
     "NG": "Games (NG)",
     "Sa": "Score (Sa)",
+    "total_games": "Games in all",
+    "total_points": "Points in all",
     "TS": "Total score (TS)",
+    "expected": "Expected score",
+    "official": "Official",
+    "guest": "Guest",
+    # nscl
+    "gained": "Points gained",
+    "after_games": "Rating after the games",
+    "bonus1": "First bonus",
+    "bonus2": "Second bonus",
+    # acf-1993 and ecf-2020's working
+    "dummy_rating": "Provisional rating",
     "AR": "Average opponent (AR)",
+    "avg_opp": "Average opponent",
     "D": "Rating difference (D)",
     "D_table": "Difference in the table",
     "P": "Expected a game (P)",
@@ -39,20 +54,10 @@ DETAIL_LABELS = {
     "BP": "Bonus points (BP)",
     "Ri": "Change (Ri)",
     "percentage": "Percentage",
-    "Dp": "Dp",
-    "Rp": "Performance rating (Rp)",
-    # ecf-2020
-    "category_before": "Category before",
-    "category_after": "Category after",
-    "pass": "Calculation",
-    "month_games": "Games this month",
-    "month_points": "Points this month",
-    "dummy_rating": "Provisional rating",
-    "total_games": "Games in all",
-    "total_points": "Points in all",
-    "avg_opp": "Average opponent",
     "p": "Score fraction (p)",
+    "Dp": "Dp",
     "dp": "dp",
+    "Rp": "Performance rating (Rp)",
     "rating_a": "Rating (first pass)",
     "rating_b": "Rating (second pass)",
     "pass1_games_used": "First pass: games used",
@@ -60,11 +65,10 @@ DETAIL_LABELS = {
     "pass1_avg_opp": "First pass: average opponent",
     "pass1_p": "First pass: score fraction",
     "pass1_dp": "First pass: dp",
-    "player_k": "K",
-    "improving": "Improving",
     "sum_offsets": "Sum of offsets",
     "adjustment": "Adjustment",
 }
+_DETAIL_ORDER = {key: n for n, key in enumerate(DETAIL_LABELS)}
 
 #: A game line's own figures, beyond the columns every system shows (opponent, their
 #: rating, score, expected score, change), as a column heading.
@@ -77,6 +81,7 @@ LINE_LABELS = {
     "rule": "Rule",  # st-charles, nscl: which rule settled the game's change
     "held_from": "Held from",  # acf-1993: the opponent's rating before the 336 rule
 }
+_LINE_ORDER = {key: n for n, key in enumerate(LINE_LABELS)}
 
 #: The line columns every report already shows; the rest are a system's own.
 _SHOWN_LINE_KEYS = frozenset(
@@ -157,15 +162,16 @@ def detail_text(value: object) -> str:
 def breakdown_items(
     detail: Mapping[str, Any], *, only: Iterable[str] | None = None
 ) -> list[tuple[str, str]]:
-    """A change's detail as (label, text) pairs, in the engine's order.
+    """A change's detail as (label, text) pairs, in the order of ``DETAIL_LABELS``.
 
     ``only`` limits it to those keys; lists and dicts (the game lines) are not figures.
     """
     keep = None if only is None else frozenset(only)
+    keys = sorted(detail, key=lambda key: _DETAIL_ORDER.get(key, len(_DETAIL_ORDER)))
     return [
-        (detail_label(key), detail_text(value))
-        for key, value in detail.items()
-        if isinstance(value, int | float | str | None)
+        (detail_label(key), detail_text(detail[key]))
+        for key in keys
+        if isinstance(detail[key], int | float | str | None)
         and key != "games"
         and (keep is None or key in keep)
     ]
@@ -181,7 +187,7 @@ def line_columns(lines: Sequence[Mapping[str, Any]], detail: Mapping[str, Any]) 
     for line in lines:
         keys.update((key, None) for key in line if key not in _SHOWN_LINE_KEYS)
     columns = []
-    for key in keys:
+    for key in sorted(keys, key=lambda key: _LINE_ORDER.get(key, len(_LINE_ORDER))):
         values = {repr(line.get(key)) for line in lines}
         if values == {"None"}:
             continue

@@ -49,3 +49,16 @@ def test_the_breakdown_leaves_out_the_game_lines_and_can_keep_only_some_keys():
         ("K", "16"),
         ("Guest", "yes"),
     ]
+
+
+def test_figures_keep_their_reading_order_whatever_order_the_database_kept_them_in():
+    # PostgreSQL's jsonb gives a stored breakdown's keys sorted by length.
+    stored = {"k": 16.0, "score": 4.0, "played": 7, "expected": 3.5}
+    assert [label for label, _ in explain.breakdown_items(stored)] == [
+        "K",
+        "Games",
+        "Score",
+        "Expected score",
+    ]
+    lines = [{"rule": "formula", "shift": 4, "opponent": "b"}]
+    assert explain.line_columns(lines, {}) == ["shift", "rule"]
