@@ -729,8 +729,13 @@ class TrfConfirmForm(forms.Form):
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")
-        if start and end and end < start:
-            self.add_error("end_date", "An event cannot end before it starts.")
+        if start and end:
+            # The event form's date rules (order, a mistyped year), on the file's dates.
+            try:
+                Event(start_date=start, end_date=end).clean()
+            except ValidationError as error:
+                for field, problems in error.message_dict.items():
+                    self.add_error(field, problems)
         name = data.get("name")
         if name and start and Event.objects.filter(name=name, start_date=start).exists():
             self.add_error(

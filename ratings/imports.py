@@ -23,6 +23,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from . import services
 from .engine.io import TITLES
 from .models import (
+    EARLIEST_DATE,
     ClubSettings,
     Entry,
     Event,
@@ -294,6 +295,8 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             born = _date(row["born"], line, "born", problems) if row["born"] else None
             if born and born > timezone.localdate():
                 problems.append(Problem(line, "born", f"{born} is in the future"))
+            elif born and born < EARLIEST_DATE:
+                problems.append(Problem(line, "born", f"{born} is before {EARLIEST_DATE.year}"))
             fields["born"] = born
         if "gender" in row:
             gender = row["gender"].upper()

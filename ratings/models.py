@@ -128,6 +128,10 @@ class MemberQuerySet(models.QuerySet["Member"]):
 #: (FIDE's highest ever is 2882; club scales run lower), so a bigger number is a typo
 #: (15000 for 1500), not a player.
 MAX_INITIAL_RATING = 3500
+#: No member was born, and no event was played, before this: an earlier date is a typing slip.
+EARLIEST_DATE = dt.date(1900, 1, 1)
+#: How far ahead an event may be dated (a season's fixtures entered early).
+EVENT_DAYS_AHEAD = 366
 
 
 class Member(models.Model):
@@ -205,6 +209,15 @@ class Member(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("ratings:member", args=[self.member_number])
+
+    def clean(self) -> None:
+        # A birth date decides the junior lists and ecf-2020's junior rules.
+        if self.born is not None and self.born > timezone.localdate():
+            raise ValidationError({"born": "A date of birth cannot be in the future."})
+        if self.born is not None and self.born < EARLIEST_DATE:
+            raise ValidationError(
+                {"born": f"A date of birth before {EARLIEST_DATE.year} is surely a slip."}
+            )
 
     def is_financial_on(self, day: dt.date | None = None) -> bool:
         day = day or timezone.localdate()
@@ -314,6 +327,18 @@ class Event(models.Model):
     def clean(self) -> None:
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": "An event cannot end before it starts."})
+        # A mistyped year would move the event to the far end of the rating chain.
+        latest = timezone.localdate() + dt.timedelta(days=EVENT_DAYS_AHEAD)
+        for field in ("start_date", "end_date"):
+            day = getattr(self, field)
+            if day is not None and day < EARLIEST_DATE:
+                raise ValidationError(
+                    {field: f"{day.day} {day:%b %Y}: before {EARLIEST_DATE.year}."}
+                )
+            if day is not None and day > latest:
+                raise ValidationError(
+                    {field: f"{day.day} {day:%b %Y} is more than a year ahead: check the year."}
+                )
 
     @property
     def is_complete(self) -> bool:

@@ -37,6 +37,23 @@ def test_an_event_ending_before_it_starts_is_refused_beside_the_field(officer_cl
     assert not Event.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("start", "message"),
+    [
+        ("1066-10-14", "14 Oct 1066: before 1900."),
+        ("2999-01-01", "1 Jan 2999 is more than a year"),
+    ],
+)
+def test_an_event_dated_in_a_mistyped_year_is_refused_beside_the_field(
+    officer_client, start, message
+):
+    response = officer_client.post(
+        reverse("ratings:officer-event-add"), {**EVENT, "start_date": start, "end_date": start}
+    )
+    assert message in response.context["form"].errors["start_date"][0]
+    assert not Event.objects.exists()
+
+
 def test_players_are_entered_by_number_or_name(officer_client, alice, bob, carol):
     event = EventFactory()
     officer_client.post(

@@ -241,3 +241,11 @@ def test_importing_a_file_again_matches_every_player_and_creates_no_one(officer_
     assert response.status_code == 302
     assert Event.objects.count() == 2
     assert set(Member.objects.values_list("pk", "name", "is_guest")) == members
+
+
+def test_a_mistyped_year_on_the_preview_is_refused_beside_the_field(officer_client):
+    upload(officer_client)
+    response = confirm(officer_client, start_date="2999-01-01", end_date="2999-01-02")
+    errors = response.context["form"].errors
+    assert "more than a year ahead" in errors["start_date"][0]
+    assert not Event.objects.exists()

@@ -93,6 +93,22 @@ def test_a_member_number_in_use_is_refused_beside_the_field(officer_client, alic
     assert Member.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("born", "message"),
+    [
+        ("2999-01-01", "A date of birth cannot be in the future."),
+        ("1800-01-01", "A date of birth before 1900 is surely a slip."),
+    ],
+)
+def test_an_impossible_date_of_birth_is_refused_beside_the_field(officer_client, born, message):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": "Erin Evans", "member_number": "E5", "initial_games": 0, "born": born},
+    )
+    assert response.context["form"].errors["born"] == [message]
+    assert not Member.objects.exists()
+
+
 def test_an_officer_edits_a_member(officer_client, alice):
     officer_client.post(
         reverse("ratings:officer-member", args=[alice.pk]),
