@@ -78,6 +78,8 @@ def age_group(member: Member, day: dt.date | None = None) -> str:
 def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
     """Members with a rating state, annotated for sorting: usable ratings first, highest first.
 
+    Left out: new players yet to play (no rated event, no games, no starting rating).
+
     ``rank`` is the place among the members given (ties share a place); members
     without a usable rating have none.
     """
@@ -86,6 +88,13 @@ def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
     )
     return (
         members.filter(rating_state__isnull=False)
+        # A new player who has yet to play holds only the system's starting figure (nz's
+        # 1500): not a rating to rank. One who came with a rating is listed at once.
+        .exclude(
+            rating_state__last_event__isnull=True,
+            rating_state__games=0,
+            initial_rating__isnull=True,
+        )
         .select_related("rating_state")
         .annotate(
             unrated=Case(

@@ -62,6 +62,27 @@ def test_guests_are_never_on_the_published_list(client, current_season, alice):
     assert names_on(client.get(LIST)) == ["Alice Archer"]
 
 
+def test_a_new_player_yet_to_play_is_not_ranked_at_the_starting_figure(
+    client, current_season, rated_event, alice, bob, carol
+):
+    for member in (alice, bob, carol):
+        paid_up(member, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])  # Carol, new, has not played
+    assert RatingState.objects.get(member=carol).display == "1500"  # nz's starting figure
+    assert names_on(client.get(LIST)) == ["Alice Archer", "Bob Brown"]
+
+
+def test_a_member_who_came_with_a_rating_is_listed_before_playing(
+    client, current_season, rated_event, alice, bob, carol
+):
+    for member in (alice, bob, carol):
+        paid_up(member, current_season)
+    carol.initial_rating = 1700
+    carol.save()
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    assert "Carol Chen" in names_on(client.get(LIST))
+
+
 def test_a_subscription_for_another_season_does_not_publish_a_member(client, alice):
     old = SeasonFactory(name="2019", start=dt.date(2019, 1, 1), end=dt.date(2019, 12, 31))
     listed(paid_up(alice, old), "1500", 1500)
