@@ -111,6 +111,15 @@ class MemberQuerySet(models.QuerySet["Member"]):
     def active(self) -> MemberQuerySet:
         return self.filter(merged_into__isnull=True)
 
+    def listable(self) -> MemberQuerySet:
+        """Members with a rating to list: not a new player yet to play who brought none in
+        (their state holds only the system's starting figure, nz's 1500)."""
+        return self.filter(rating_state__isnull=False).exclude(
+            rating_state__last_event__isnull=True,
+            rating_state__games=0,
+            initial_rating__isnull=True,
+        )
+
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""
         day = day or timezone.localdate()

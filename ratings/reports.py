@@ -87,14 +87,7 @@ def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
         "-event__end_date", "-event__start_date", "-event_id"
     )
     return (
-        members.filter(rating_state__isnull=False)
-        # A new player who has yet to play holds only the system's starting figure (nz's
-        # 1500): not a rating to rank. One who came with a rating is listed at once.
-        .exclude(
-            rating_state__last_event__isnull=True,
-            rating_state__games=0,
-            initial_rating__isnull=True,
-        )
+        members.listable()
         .select_related("rating_state")
         .annotate(
             unrated=Case(

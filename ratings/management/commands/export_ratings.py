@@ -45,7 +45,7 @@ class Command(BaseCommand):
         # The same players and order as the published list page.
         members = (
             members.with_financial()
-            .filter(rating_state__isnull=False, rating_state__games__gt=0)
+            .listable()
             .select_related("rating_state")
             .order_by("-rating_state__rating", "name")
         )
