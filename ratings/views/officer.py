@@ -106,6 +106,21 @@ def member_add(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         member = form.save()
         messages.success(request, f"{member.name} added ({member.member_number}).")
+        namesakes = (
+            Member.objects.active()
+            .filter(name__iexact=member.name)
+            .exclude(pk=member.pk)
+            .values_list("member_number", flat=True)
+        )
+        if namesakes:
+            # Two people may share a name, so this is a warning, not a refusal.
+            messages.warning(
+                request,
+                f"Another member is also called {member.name} "
+                f"({', '.join(namesakes)}). If they are the same person, merge the two "
+                "records in the admin (Members: select both, then “Merge selected duplicate "
+                "members”).",
+            )
         if "another" in request.POST:
             return redirect("ratings:officer-member-add")
         return redirect("ratings:officer-member", pk=member.pk)

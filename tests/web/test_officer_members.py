@@ -208,3 +208,14 @@ def test_a_new_starting_rating_for_a_member_yet_to_play_shows_at_once(
     response = officer_client.post(url, _member_data(officer_client, dave, initial_rating=1700))
     assert response["Location"] == url
     assert RatingState.objects.get(member=dave).rating == 1700
+
+
+def test_adding_a_member_with_a_namesake_warns_and_still_saves(officer_client, alice):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": "alice archer", "member_number": "A9", "initial_games": 0},
+        follow=True,
+    )
+    assert Member.objects.filter(member_number="A9").exists()
+    shown = [str(m) for m in response.context["messages"]]
+    assert any("Another member is also called alice archer (A1)" in m for m in shown)
