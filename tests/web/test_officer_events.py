@@ -177,3 +177,26 @@ def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
     assert response["Location"] == reverse("ratings:officer-event", args=[event.pk])
     assert Event.objects.get(pk=event.pk).name == "March club night"
     assert RatingRun.objects.count() == runs
+
+
+def _remove(client, event, member):  # type: ignore[no-untyped-def]
+    url = reverse("ratings:officer-event-player-remove", args=[event.pk, member.pk])
+    return client.post(url, follow=True)
+
+
+def test_a_player_without_games_is_removed_from_the_event(officer_client, alice):
+    event = EventFactory()
+    event.entries.create(member=alice)
+    _remove(officer_client, event, alice)
+    assert not event.entries.exists()
+
+
+def test_a_player_with_games_is_marked_and_cannot_be_removed(
+    officer_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    page = officer_client.get(reverse("ratings:officer-event-players", args=[event.pk]))
+    assert page.content.decode().count(">has games</span>") == 2
+    response = _remove(officer_client, event, alice)
+    assert "Alice Archer has games here: remove those first." in response.content.decode()
+    assert event.entries.filter(member=alice).exists()
