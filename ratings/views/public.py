@@ -160,7 +160,10 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         context.update(
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
-            games=_game_lines(changes, officer=officer),
+            games=(games := _game_lines(changes, officer=officer)),
+            # A game against an unpublished player shows no change: say why the games'
+            # changes then fall short of the event's.
+            withheld=any(game["hidden"] and game["rated"] for game in games),
             chart=_chart(member, changes),
             legend=reports.legend(system),
         )

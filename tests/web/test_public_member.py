@@ -118,6 +118,22 @@ def test_nothing_that_gives_away_a_hidden_opponents_rating_is_shown_to_the_publi
     assert change.change == 16.0
 
 
+def test_the_page_says_why_a_games_change_is_missing_against_a_hidden_opponent(
+    client, rated_event, current_season, alice, bob
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    response = page_of(client, alice)
+    assert response.context["withheld"]
+    assert "The event's change in the table above counts every game." in (
+        response.content.decode()
+    )
+
+
+def test_no_note_when_every_games_figures_are_shown(client, alices_season):
+    assert not page_of(client, alices_season).context["withheld"]
+
+
 def test_an_officer_sees_the_expected_score_and_change_against_a_hidden_opponent(
     officer_client, rated_event, current_season, alice, bob
 ):
