@@ -106,25 +106,30 @@ def member_add(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         member = form.save()
         messages.success(request, f"{member.name} added ({member.member_number}).")
-        namesakes = (
-            Member.objects.active()
-            .filter(name__iexact=member.name)
-            .exclude(pk=member.pk)
-            .values_list("member_number", flat=True)
-        )
-        if namesakes:
-            # Two people may share a name, so this is a warning, not a refusal.
-            messages.warning(
-                request,
-                f"Another member is also called {member.name} "
-                f"({', '.join(namesakes)}). If they are the same person, merge the two "
-                "records in the admin (Members: select both, then “Merge selected duplicate "
-                "members”).",
-            )
+        _warn_of_namesakes(request, member)
         if "another" in request.POST:
             return redirect("ratings:officer-member-add")
         return redirect("ratings:officer-member", pk=member.pk)
     return render(request, "ratings/officer/member_form.html", {"form": form, "member": None})
+
+
+def _warn_of_namesakes(request: HttpRequest, member: Member) -> None:
+    """After adding ``member``: name anyone already recorded under the same name."""
+    namesakes = (
+        Member.objects.active()
+        .filter(name__iexact=member.name)
+        .exclude(pk=member.pk)
+        .values_list("member_number", flat=True)
+    )
+    if namesakes:
+        # Two people may share a name, so this is a warning, not a refusal.
+        messages.warning(
+            request,
+            f"Another member is also called {member.name} "
+            f"({', '.join(namesakes)}). If they are the same person, merge the two "
+            "records in the admin (Members: select both, then “Merge selected duplicate "
+            "members”).",
+        )
 
 
 @officer_required
@@ -297,6 +302,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
             services.entries_add(event=event, members=[member], user=request.user)
             kind = "Guest" if member.is_guest else "New member"
             messages.success(request, f"{kind} {member.name} ({member.member_number}) entered.")
+            _warn_of_namesakes(request, member)
             return redirect("ratings:officer-event-players", pk=event.pk)
     elif request.method == "POST" and form.is_valid():
         added = services.entries_add(

@@ -88,6 +88,18 @@ def test_a_guest_is_added_and_entered_from_inside_the_event(officer_client):
     assert event.players.get() == vera
 
 
+def test_a_guest_added_under_a_members_name_warns_of_the_namesake(officer_client, alice):
+    event = EventFactory()
+    response = officer_client.post(
+        reverse("ratings:officer-event-players", args=[event.pk]),
+        {"quick-name": "Alice Archer", "quick-is_guest": "on"},
+        follow=True,
+    )
+    assert event.players.get().is_guest
+    shown = [str(m) for m in response.context["messages"]]
+    assert any("Another member is also called Alice Archer (A1)" in m for m in shown)
+
+
 def test_the_event_list_is_newest_first_and_sorts_by_name(officer_client):
     EventFactory(name="Autumn cup", start_date=dt.date(2026, 3, 1))
     EventFactory(name="Blitz night", start_date=dt.date(2026, 5, 1))
