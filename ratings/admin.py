@@ -361,6 +361,15 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
         super().save_model(request, obj, form, change)
         if change and services.MEMBER_RATING_FIELDS & set(form.changed_data):
             self._rerate_from(request, _member_start(obj))
+        namesakes = obj.namesakes() if not change or "name" in form.changed_data else []
+        if namesakes:
+            # Two people may share a name: a warning, not a refusal.
+            self.message_user(
+                request,
+                f"Another member is also called {obj.name} ({', '.join(namesakes)}). If they "
+                "are the same person, select both in the list and merge them.",
+                messages.WARNING,
+            )
 
     @admin.action(description="Merge selected duplicate members…", permissions=["change"])
     def merge_members(

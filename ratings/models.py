@@ -228,6 +228,11 @@ class Member(models.Model):
                 {"born": f"A date of birth before {EARLIEST_DATE.year} is surely a slip."}
             )
 
+    def namesakes(self) -> list[str]:
+        """The numbers of the other current members with this name, in any case."""
+        others = Member.objects.active().filter(name__iexact=self.name).exclude(pk=self.pk)
+        return list(others.values_list("member_number", flat=True))
+
     def is_financial_on(self, day: dt.date | None = None) -> bool:
         day = day or timezone.localdate()
         return self.subscriptions.filter(season__start__lte=day, season__end__gte=day).exists()

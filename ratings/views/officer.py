@@ -115,12 +115,7 @@ def member_add(request: HttpRequest) -> HttpResponse:
 
 def _warn_of_namesakes(request: HttpRequest, member: Member) -> None:
     """After adding ``member``: name anyone already recorded under the same name."""
-    namesakes = (
-        Member.objects.active()
-        .filter(name__iexact=member.name)
-        .exclude(pk=member.pk)
-        .values_list("member_number", flat=True)
-    )
+    namesakes = member.namesakes()
     if namesakes:
         # Two people may share a name, so this is a warning, not a refusal.
         messages.warning(

@@ -19,6 +19,7 @@ from ratings.models import (
 )
 
 from ..factories import MemberFactory, SubscriptionFactory, paid_up
+from .test_rerate import admin_form
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +90,13 @@ def test_admin_lists_do_not_query_per_row(
         )
     with django_assert_max_num_queries(15):
         assert admin_client.get(_url(model, "changelist")).status_code == 200
+
+
+def test_adding_a_member_in_the_admin_under_a_members_name_warns(admin_client, alice):
+    url = reverse("admin:ratings_member_add")
+    data = admin_form(admin_client.get(url))
+    data.update(member_number="A7", name="Alice Archer", initial_games=0)
+    response = admin_client.post(url, data, follow=True)
+    assert Member.objects.filter(member_number="A7").exists()
+    shown = [str(m) for m in response.context["messages"]]
+    assert any("Another member is also called Alice Archer (A1)" in m for m in shown)
