@@ -437,12 +437,36 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         messages.success(
             request, f"Round {number}: {len(pairings)} results saved{_rerated(run, '; ')}."
         )
+        _warn_of_rematches(request, event, number)
         if number < event.rounds:
             return _progress_or(
                 run, redirect("ratings:officer-round", pk=event.pk, number=number + 1)
             )
         return _progress_or(run, redirect("ratings:officer-event", pk=event.pk))
     return _round_page(request, event, number, formset, bool(players), clearing)
+
+
+def _warn_of_rematches(request: HttpRequest, event: Event, number: int) -> None:
+    """A Swiss pairs nobody twice: after saving round ``number``, name any pair that met
+    in another round (a slip of the pen more often than a real rematch)."""
+    if event.kind != Event.Kind.SWISS:
+        return
+    met: dict[frozenset[int], list[int]] = defaultdict(list)
+    rows = event.games.filter(black__isnull=False).values_list("round", "white", "black")
+    for round_, white, black in rows:
+        met[frozenset((white, black))].append(round_)
+    twice = [pair for pair, rounds in met.items() if number in rounds and len(rounds) > 1]
+    if not twice:
+        return
+    names = dict(Member.objects.filter(pk__in=set().union(*twice)).values_list("pk", "name"))
+    for pair in twice:
+        first, second = sorted(names[pk] for pk in pair)
+        others = sorted(r for r in met[pair] if r != number)
+        messages.warning(
+            request,
+            f"Round {number}: {first} and {second} also met in round "
+            f"{', '.join(map(str, others))}. A Swiss pairs nobody twice: check the pairing.",
+        )
 
 
 def _round_page(request, event, number, formset, has_players, clearing):  # type: ignore[no-untyped-def]
@@ -507,6 +531,7 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request, f"Round {number}: {len(pairings)} results saved{_rerated(run, '; ')}."
             )
+            _warn_of_rematches(request, event, number)
             return _progress_or(run, redirect("ratings:officer-event", pk=event.pk))
         preview = pairings
         replaces = event.games.filter(round=number).count()

@@ -304,3 +304,36 @@ def test_a_grid_pair_goes_to_a_round_where_neither_player_is_already_playing(
         games = event.games.filter(round=number)
         seated = [p for g in games for p in (g.white_id, g.black_id)]
         assert len(seated) == len(set(seated)) == 4, f"round {number}: {list(games)}"
+
+
+def _messages_after(client, response):  # type: ignore[no-untyped-def]
+    return [str(m) for m in client.get(response["Location"]).context["messages"]]
+
+
+def test_a_swiss_pair_meeting_again_is_saved_with_a_warning(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0"), (carol, dave, "1-0")])
+    response = _post_round(officer_client, club_night, 2, [(bob, alice, "1-0")])
+    assert club_night.games.filter(round=2).count() == 1
+    assert (
+        "Round 2: Alice Archer and Bob Brown also met in round 1. A Swiss pairs nobody "
+        "twice: check the pairing."
+    ) in _messages_after(officer_client, response)
+
+
+def test_new_swiss_pairs_give_no_rematch_warning(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    _post_round(officer_client, club_night, 1, [(alice, bob, "1-0"), (carol, dave, "1-0")])
+    response = _post_round(officer_client, club_night, 2, [(alice, carol, "1-0")])
+    assert not any("also met" in m for m in _messages_after(officer_client, response))
+
+
+def test_a_pair_meeting_again_outside_a_swiss_gives_no_warning(officer_client, alice, bob):
+    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=2)  # a double round robin
+    for member in (alice, bob):
+        event.entries.create(member=member)
+    _post_round(officer_client, event, 1, [(alice, bob, "1-0")])
+    response = _post_round(officer_client, event, 2, [(bob, alice, "1-0")])
+    assert not any("also met" in m for m in _messages_after(officer_client, response))
