@@ -242,15 +242,18 @@ class ClubSettingsAdmin(AuditAdmin):
             # too. The current period's events wait for the officer to close it.
             today = timezone.localdate()
             events = 0
-            ends = Event.objects.filter(rated=True, status=Event.Status.COMPLETE).values_list(
-                "end_date", flat=True
+            ends = (
+                Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
+                .order_by()
+                .values_list("end_date")
+                .annotate(count=Count("pk"))
             )
-            for end in ends:
+            for end, count in ends:
                 label = system.period_of(end)
                 if label is not None and system.period_bounds(label)[1] < today:
-                    events += 1
+                    events += count
                 else:
-                    waiting += 1
+                    waiting += count
         else:
             events = services.rerate_scope(start=None, system=system).count
         context = {

@@ -188,10 +188,10 @@ def line_columns(lines: Sequence[Mapping[str, Any]], detail: Mapping[str, Any]) 
         keys.update((key, None) for key in line if key not in _SHOWN_LINE_KEYS)
     columns = []
     for key in sorted(keys, key=lambda key: _LINE_ORDER.get(key, len(_LINE_ORDER))):
-        values = {repr(line.get(key)) for line in lines}
-        if values == {"None"}:
+        values = [line.get(key) for line in lines]
+        if all(value is None for value in values):
             continue
-        if key in detail and values == {repr(detail[key])}:
+        if key in detail and all(value == detail[key] for value in values):
             continue
         columns.append(key)
     return columns

@@ -243,17 +243,26 @@ def test_with_every_round_entered_the_paste_page_says_saving_replaces_one(
 # -- a round robin's grid ---------------------------------------------------------------
 
 
-def test_a_round_robin_filled_in_as_a_grid_gets_rounds_and_colours(
-    officer_client, alice, bob, carol, dave
-):
+@pytest.fixture
+def four_player_round_robin(alice, bob, carol, dave):  # type: ignore[no-untyped-def]
     event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=3)
-    players = [alice, bob, carol, dave]
-    for member in players:
+    for member in (alice, bob, carol, dave):
         event.entries.create(member=member)
-    data = {}
-    for i, row in enumerate(players):
-        for col in players[i + 1 :]:
-            data[f"g_{row.pk}_{col.pk}"] = "1"  # the row player won every game
+    return event
+
+
+def _row_player_wins_every_game(players) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """The grid's cells (row above column) with the row player winning each game."""
+    return {
+        f"g_{row.pk}_{col.pk}": "1" for i, row in enumerate(players) for col in players[i + 1 :]
+    }
+
+
+def test_a_round_robin_filled_in_as_a_grid_gets_rounds_and_colours(
+    officer_client, four_player_round_robin, alice, bob, carol, dave
+):
+    event = four_player_round_robin
+    data = _row_player_wins_every_game([alice, bob, carol, dave])
     data[f"g_{carol.pk}_{dave.pk}"] = "-"  # Carol forfeited to Dave
     officer_client.post(reverse("ratings:officer-grid", args=[event.pk]), data)
     assert event.games.count() == 6
@@ -286,18 +295,12 @@ def test_saving_the_grid_keeps_the_byes_and_absences_entered_on_round_pages(
 
 
 def test_a_grid_pair_goes_to_a_round_where_neither_player_is_already_playing(
-    officer_client, alice, bob, carol, dave
+    officer_client, four_player_round_robin, alice, bob, carol, dave
 ):
-    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=3)
-    players = [alice, bob, carol, dave]
-    for member in players:
-        event.entries.create(member=member)
+    event = four_player_round_robin
     # Round 1 entered on its page in an order of the officer's own: A-C, B-D.
     _post_round(officer_client, event, 1, [(alice, carol, "1-0"), (bob, dave, "0-1")])
-    data = {}
-    for i, row in enumerate(players):
-        for col in players[i + 1 :]:
-            data[f"g_{row.pk}_{col.pk}"] = "1"
+    data = _row_player_wins_every_game([alice, bob, carol, dave])
     officer_client.post(reverse("ratings:officer-grid", args=[event.pk]), data)
     assert event.games.count() == 6
     for number in (1, 2, 3):
