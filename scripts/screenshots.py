@@ -22,7 +22,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
-TRF = Path(__file__).resolve().parents[2] / "shared/data/trf/gros-open-2010.trf"
+TRF = Path(__file__).resolve().parents[1] / "tests/data/trf/gros-open-2010.trf"
 OFFICER = ("officer", "officer-demo-2026")
 ADMIN = ("admin", "admin-demo-2026")
 

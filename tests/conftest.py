@@ -14,7 +14,8 @@ from ratings.models import ClubSettings, Event, Game, Member
 
 from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, officer_user
 
-SHARED = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared"
+#: Real files written by pairing programs (tests/data/trf/README.md says where each is from).
+TRF_FILES = __import__("pathlib").Path(__file__).resolve().parent / "data" / "trf"
 
 # CI explores the same examples on every run, so a submission's result does not depend
 # on the draw; a developer's runs draw afresh (and keep what fails in .hypothesis/).
@@ -115,4 +116,4 @@ def rated_event() -> Callable[..., Event]:
     return make
 
 
-__all__ = ["SHARED", "Game", "Pairing"]
+__all__ = ["TRF_FILES", "Game", "Pairing"]

@@ -1,4 +1,4 @@
-"""``python -m ratings.engine [FILE]``: rate a JSON history, print JSON (../shared/engine-io.md).
+"""``python -m ratings.engine [FILE]``: rate a JSON history, print JSON (docs/engine-io.md).
 
 Exit status 0 with the result on standard output; 2 on bad input, with nothing on standard
 output and one line per problem on standard error; never a traceback.

@@ -1,6 +1,6 @@
 """acf-1993: the Australian Chess Federation's ratings as its December 1993 booklet describes.
 
-Rules (seed 002): three rating periods a year (lists in April, August and December); players
+Rules: three rating periods a year (lists in April, August and December); players
 are new, unrated, provisional or confirmed; a partially-rated player's rating is a
 performance rating over all their rated games (Table 1); a confirmed player gains
 K (Sa - Se) plus bonus points per tournament, with Se from Table 2 and opponents' ratings

@@ -1,6 +1,6 @@
 """acf-1993: the two tables and the bonus rows of the ACF ratings booklet (December 1993).
 
-The tables are transcribed here row by row as printed (seed 002), in hundredths so no
+The tables are transcribed here row by row as the booklet prints them, in hundredths so no
 float noise creeps into a lookup; the lookup lists the engine indexes by a whole number
 are built from them below. tests/engine/test_acf_1993.py spot-checks the transcription.
 """

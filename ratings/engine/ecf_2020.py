@@ -1,4 +1,4 @@
-"""ecf-2020: the English Chess Federation's rating method in force from July 2020 (seed 004).
+"""ecf-2020: the English Chess Federation's rating method in force from July 2020.
 
 Rules: ratings are worked out month by month. At the start of a month a player is fully
 rated (a full rating and a game in the last 36 months), partially rated (likewise with a

@@ -3,7 +3,7 @@
 ``D_OFFSET_BANDS`` is the Elo rating difference table: a band of |D| (opponent's rating
 minus the player's, as a whole number) and the offset it gives, from 0.0 to 8.4 in steps of
 0.2. ``DP_BY_P`` is the Elo performance table: dp for an average score p of 0.00 to 1.00,
-indexed by p x 100. Both are copied figure by figure from the ECF's page (seed 004).
+indexed by p x 100. Both are copied figure by figure from the ECF's page on its 2020 method.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""JSON in and out, as ../shared/engine-io.md fixes it.
+"""JSON in and out, as docs/engine-io.md fixes it.
 
 Parsing collects every problem with its field path (``events[0].games[3].score``)
 instead of stopping at the first, so an officer fixes a file in one pass.

@@ -1,4 +1,4 @@
-"""nscl: NSCL league ratings, worked out per meet (seed 003).
+"""nscl: NSCL league ratings, worked out per meet (NSCL's rules).
 
 Rules, per game, on the ratings from before the meet (d = the rating difference): the
 higher-rated player beating the lower gains 20.8 - 0.052 d; the lower-rated player

@@ -1,4 +1,4 @@
-"""nz-club-elo: a club's Elo ratings (seed 000).
+"""nz-club-elo: a club's Elo ratings (the NZ club's rules).
 
 Rules: expected score 1 / (1 + 10^((Rb - Ra) / 400)); K 32, or 16 once a player
 has played more than 30 rated games; new players start at 1500; guests are fixed

@@ -1,4 +1,4 @@
-"""st-charles: St. Charles Chess Club's CXR-style ratings, moved after every game (seed 001).
+"""st-charles: St. Charles Chess Club's CXR-style ratings, moved after every game.
 
 Rules: 21 points are at risk in a decisive game. Players within 12 points of each other
 win or lose exactly 21 and draw for no change; otherwise the opponent's rating minus your

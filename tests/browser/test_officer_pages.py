@@ -6,7 +6,7 @@ import pytest
 
 from ratings.models import Event, Game
 
-from ..conftest import SHARED
+from ..conftest import TRF_FILES
 from ..factories import EventFactory, officer_user, paid_up
 from .conftest import screenshot
 from .test_officer_workflow import log_in
@@ -68,7 +68,7 @@ def test_the_officer_pages_read_well(request, width, evening, alice):
 
     page.goto("/officer/import/")
     page.get_by_label("Tournament report file (TRF)").set_input_files(
-        str(SHARED / "data/trf/lichess-swiss-2020-05.trf")
+        str(TRF_FILES / "lichess-swiss-2020-05.trf")
     )
     page.get_by_role("button", name="Read the file").click()
     page.wait_for_url("**/import/preview/")

@@ -1,4 +1,4 @@
-"""acf-1993: every rule and worked example of the ACF ratings booklet (seed 002), one a test.
+"""acf-1993: every rule and worked example of the ACF's 1993 ratings booklet, one a test.
 
 The booklet: lists in April, August and December (closing Feb 28, Jun 30, Oct 31); new,
 unrated, provisional and confirmed players; a performance rating AR + Dp (Table 1) over all of a

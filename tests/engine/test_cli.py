@@ -1,4 +1,4 @@
-"""The command line's contract (../shared/engine-io.md), run as other tools run it.
+"""The command line's contract (docs/engine-io.md), run as other tools run it.
 
 ``python -m ratings.engine [FILE]``: FILE, standard input, or ``-``; exit 0 and JSON on
 standard output; on bad input exit 2, nothing on standard output and one line per problem

@@ -1,4 +1,4 @@
-"""ecf-2020: the ECF's method from July 2020 (seed 004), one behaviour a test.
+"""ecf-2020: the ECF's method from July 2020 (the ECF's 2020 method), one behaviour a test.
 
 The page has no worked example, so every figure here is worked by hand, the arithmetic in
 the comments: P ratings (average opponent over the games plus one dummy draw, plus dp from

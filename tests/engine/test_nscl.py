@@ -1,4 +1,4 @@
-"""nscl (seed 003): every rule, the worked example by the rules and as the document has it.
+"""nscl (NSCL's rules): every rule, the worked example by the rules and as the document has it.
 
 All games of a meet (one event) are rated on the ratings from before it; then the bonus
 points are added and the rating is rounded to a whole number.

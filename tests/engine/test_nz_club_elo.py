@@ -1,4 +1,4 @@
-"""nz-club-elo: every rule of the club's text (seed 000), one behaviour a test.
+"""nz-club-elo: every rule of the club's text (the NZ club's rules), one behaviour a test.
 
 The text: expected score 1 / (1 + 10^((Rb - Ra)/400)); K 32, 16 once a player has played
 MORE than 30 rated games; new players 1500; guests fixed at 1500; floor 1000; at most 32
@@ -436,7 +436,7 @@ def test_a_game_is_not_zero_sum_when_the_k_factors_differ() -> None:
     assert rating(result, "old") == 1492
 
 
-# -- the contract's example (../shared/engine-io.md) ----------------------------------------
+# -- the contract's example (docs/engine-io.md) ----------------------------------------
 
 
 def test_the_contract_example_ann_beats_guest_gus() -> None:

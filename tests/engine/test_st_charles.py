@@ -1,4 +1,4 @@
-"""st-charles (seed 001): every rule, every worked example of the document, the boundaries.
+"""st-charles: every rule, every worked example of St. Charles' page, the boundaries.
 
 Ratings move after every game. "ann" plays "bob" unless a test says otherwise; both have
 played enough games to be official unless the test is about the '*' marker.

@@ -10,12 +10,12 @@ from django.urls import reverse
 from ratings import services
 from ratings.models import Event, Game, Member, RatingChange
 
-from ..conftest import SHARED
+from ..conftest import TRF_FILES
 from ..factories import MemberFactory
 
 pytestmark = pytest.mark.django_db
 
-TRF = SHARED / "data/trf"
+TRF = TRF_FILES
 GROS = TRF / "gros-open-2010.trf"
 TWO_SMITHS = (
     b"012 Smiths\n"
@@ -141,7 +141,7 @@ def played_in_text(path) -> tuple[int, int, int]:
 
 
 @pytest.mark.parametrize("path", sorted(TRF.glob("*.trf")), ids=lambda p: p.name)
-def test_every_shared_file_imports_with_its_players_and_rated_games(officer_client, path):
+def test_every_real_file_imports_with_its_players_and_rated_games(officer_client, path):
     players, rated, unrated = played_in_text(path)
     assert upload(officer_client, path, name=path.name).status_code == 302
     response = confirm(officer_client)
@@ -167,7 +167,7 @@ def test_every_shared_file_imports_with_its_players_and_rated_games(officer_clie
     )
 
 
-def test_the_shared_folder_holds_the_files():
+def test_the_data_folder_holds_the_files():
     assert len(list(TRF.glob("*.trf"))) == 5
 
 

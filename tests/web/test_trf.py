@@ -1,4 +1,4 @@
-"""The TRF reader on every real file in the shared data, and on the ways files bend the format."""
+"""The TRF reader on every real file in tests/data/trf, and on the ways files bend the format."""
 
 import datetime as dt
 
@@ -7,9 +7,9 @@ import pytest
 from ratings import trf
 from ratings.models import Game
 
-from ..conftest import SHARED
+from ..conftest import TRF_FILES
 
-TRF = SHARED / "data/trf"
+TRF = TRF_FILES
 
 
 def read(name: str) -> trf.Tournament:
@@ -20,7 +20,7 @@ def pairings(tournament: trf.Tournament, round_: int) -> set[tuple[int, int | No
     return {(g.white, g.black, g.result) for g in tournament.games() if g.round == round_}
 
 
-def test_every_shared_file_is_read_without_warnings():
+def test_every_real_file_is_read_without_warnings():
     files = sorted(TRF.glob("*.trf"))
     assert len(files) == 5
     for path in files:
