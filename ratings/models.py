@@ -7,6 +7,7 @@ the engine through ``ratings.services`` and never edited by hand.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from django.conf import settings
@@ -488,6 +489,16 @@ class Game(models.Model):
             raise ValidationError(errors)
 
 
+#: A rating a tournament organiser can seed on: a number, perhaps with one marker
+#: ("1486p", "1540P", "412*"). acf-1993's "4 R" (games still to play) and "Unr" are not.
+USABLE = r"^[0-9]+[^0-9 ]?$"
+_USABLE = re.compile(USABLE)
+
+
+def is_usable(display: str) -> bool:
+    return bool(_USABLE.match(display or ""))
+
+
 class RatingState(models.Model):
     """A member's current rating: the engine's state after every rated event."""
 
@@ -500,6 +511,11 @@ class RatingState(models.Model):
     state = models.JSONField(default=dict)
     last_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
     last_played = models.DateField(null=True, blank=True)
+    #: The change at ``last_event`` (after − before), kept here so the list reads one row a
+    #: member instead of looking up each member's last RatingChange.
+    last_change = models.FloatField(null=True, blank=True)
+    #: A rating others can seed on (``reports.is_usable`` of ``display``): the list ranks these.
+    usable = models.BooleanField(default=False)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -507,6 +523,10 @@ class RatingState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member}: {self.display}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.usable = is_usable(self.display)
+        super().save(*args, **kwargs)
 
 
 class RatingChange(models.Model):
@@ -523,18 +543,40 @@ class RatingChange(models.Model):
     score = models.FloatField(default=0)
     breakdown = models.JSONField(default=dict)
     state_after = models.JSONField(default=dict)
+    #: The event's place in the chain, copied so that a member's last change before a
+    #: point is one index lookup (``member``, then these) rather than a join per member.
+    #: A change is re-created whenever its event moves, so the copy never goes stale.
+    event_end = models.DateField()
+    event_start = models.DateField()
+    #: ``state_after`` is one the next rating period's opening changes even without games
+    #: (acf-1993's zero-score reset): a re-rate from a later point takes this member in.
+    unsettled = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["event__end_date", "event__start_date", "event_id"]
+        ordering = ["event_end", "event_start", "event_id"]
         constraints = [
             models.UniqueConstraint(
                 fields=["event", "member"], name="one_change_a_member_an_event"
             )
         ]
-        indexes = [models.Index(fields=["member", "event"])]
+        indexes = [
+            models.Index(fields=["member", "event"]),
+            models.Index(
+                fields=["member", "-event_end", "-event_start", "-event"],
+                name="change_member_chain",
+            ),
+            models.Index(
+                fields=["unsettled"], condition=models.Q(unsettled=True), name="change_unsettled"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.member} in {self.event}: {self.display_before} → {self.display_after}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.event_end is None or self.event_start is None:
+            self.event_end, self.event_start = self.event.end_date, self.event.start_date
+        super().save(*args, **kwargs)
 
     @property
     def change(self) -> float | None:

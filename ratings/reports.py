@@ -7,7 +7,6 @@ each query is a fixed number of SQL statements whatever the size of the club.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,12 +14,9 @@ from typing import Any
 from django.db.models import (
     Case,
     F,
-    FloatField,
     IntegerField,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
     Value,
     When,
@@ -32,19 +28,10 @@ from django.utils import timezone
 from .engine import RatingSystem
 from .models import ClubSettings, Event, Member, RatingChange, RatingPeriod
 
-#: A rating a tournament organiser can seed on: a number, perhaps with one marker
-#: ("1486p", "1540P", "412*"). acf-1993's "4 R" (games still to play) and "Unr" are not.
-USABLE = r"^[0-9]+[^0-9 ]?$"
-_USABLE = re.compile(USABLE)
-
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}
 
 TOP = 20
-
-
-def is_usable(display: str) -> bool:
-    return bool(_USABLE.match(display or ""))
 
 
 def is_official(display: str) -> bool:
@@ -83,24 +70,18 @@ def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
     ``rank`` is the place among the members given (ties share a place); members
     without a usable rating have none.
     """
-    last_change = RatingChange.objects.filter(member=OuterRef("pk")).order_by(
-        "-event__end_date", "-event__start_date", "-event_id"
-    )
     return (
         members.listable()
         .select_related("rating_state")
         .annotate(
             unrated=Case(
                 When(rating_state__rating__isnull=True, then=Value(1)),
-                When(rating_state__display__regex=USABLE, then=Value(0)),
+                When(rating_state__usable=True, then=Value(0)),
                 default=Value(1),
                 output_field=IntegerField(),
             ),
             rating_value=Coalesce(F("rating_state__rating"), Value(0.0)),
-            last_change=Subquery(
-                last_change.annotate(delta=F("after") - F("before")).values("delta")[:1],
-                output_field=FloatField(),
-            ),
+            last_change=F("rating_state__last_change"),
         )
         .annotate(
             rank=Window(Rank(), order_by=[F("unrated").asc(), F("rating_value").desc()]),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from .engine import Event as EngineEvent
@@ -32,6 +32,7 @@ from .models import (
     RatingPeriod,
     RatingRun,
     RatingState,
+    is_usable,
 )
 
 log = logging.getLogger("ratings")
@@ -370,6 +371,7 @@ def _save_result(result: RatingResult, events: Sequence[Event], system: RatingSy
     final = {p.id: p for p in result.players}
     changes: list[RatingChange] = []
     last_event: dict[str, Event] = {}
+    last_change: dict[str, float | None] = {}
     # The state after an event is the player's state after the period holding it; for
     # per-event systems the state right after the event. Rebuild it from the changes.
     after_state = _states_after_each(result, system)
@@ -377,6 +379,11 @@ def _save_result(result: RatingResult, events: Sequence[Event], system: RatingSy
         event = by_id[event_result.id]
         for change in event_result.changes:
             last_event[change.player] = event
+            last_change[change.player] = (
+                None
+                if change.before is None or change.after is None
+                else change.after - change.before
+            )
             changes.append(
                 RatingChange(
                     event=event,
@@ -390,6 +397,8 @@ def _save_result(result: RatingResult, events: Sequence[Event], system: RatingSy
                     score=sum(line.score for line in change.games),
                     breakdown=breakdown_json(change),
                     state_after=after_state[(event_result.id, change.player)],
+                    event_end=event.end_date,
+                    event_start=event.start_date,
                 )
             )
     RatingChange.objects.bulk_create(changes, batch_size=2000)
@@ -404,6 +413,8 @@ def _save_result(result: RatingResult, events: Sequence[Event], system: RatingSy
                 state=player_to_json(state),
                 last_event=last_event.get(pid),
                 last_played=(last_event[pid].end_date if pid in last_event else None),
+                last_change=last_change.get(pid),
+                usable=is_usable(result.displays[pid]),
             )
             for pid, state in final.items()
         ],
@@ -424,6 +435,9 @@ def _fill_last_events(member_ids: Iterable[str]) -> None:
         .annotate(
             latest_event=Subquery(latest.values("event_id")[:1]),
             latest_date=Subquery(latest.values("event__end_date")[:1]),
+            latest_delta=Subquery(
+                latest.annotate(delta=F("after") - F("before")).values("delta")[:1]
+            ),
         )
         .exclude(latest_event__isnull=True)
     )
@@ -431,8 +445,11 @@ def _fill_last_events(member_ids: Iterable[str]) -> None:
     for row in rows:
         row.last_event_id = row.latest_event
         row.last_played = row.latest_date
+        row.last_change = row.latest_delta
         updates.append(row)
-    RatingState.objects.bulk_update(updates, ["last_event", "last_played"], batch_size=2000)
+    RatingState.objects.bulk_update(
+        updates, ["last_event", "last_played", "last_change"], batch_size=2000
+    )
 
 
 def _states_after_each(

@@ -10,8 +10,8 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from .models import Event, Member
-from .reports import age_group, is_inactive, is_usable
+from .models import Event, Member, is_usable
+from .reports import age_group, is_inactive
 
 #: Columns a phone has no room for: shown from the md breakpoint up (and in print).
 WIDE = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
