@@ -363,7 +363,8 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
     def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change and services.MEMBER_RATING_FIELDS & set(form.changed_data):
-            self._rerate_from(request, _member_start(obj))
+            services.member_states_write(member_ids=[obj.pk])
+            self._rerate_from(request, services.member_rerate_start(member=obj))
         namesakes = obj.namesakes() if not change or "name" in form.changed_data else []
         if namesakes:
             # Two people may share a name: a warning, not a refusal.
@@ -437,11 +438,6 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
         return render(request, "admin/ratings/member/merge.html", context)
-
-
-def _member_start(member: Member) -> Position | str:
-    """Where a change to the member's starting details restarts the chain."""
-    return services.member_rerate_start(member=member) or EVERYTHING
 
 
 @admin.register(Subscription)

@@ -526,6 +526,9 @@ class RatingState(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.usable = is_usable(self.display)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display" in fields:
+            kwargs["update_fields"] = {*fields, "usable"}
         super().save(*args, **kwargs)
 
 

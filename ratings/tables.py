@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -221,10 +221,18 @@ class OfficerMemberTable(tables.Table):
         empty_text = "No member matches."
 
     def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
-        # By the number (strongest first), never the text; the unrated last either way.
+        # By the number (strongest first), never the text; the unrated, and new members
+        # yet to play who brought no rating in, last either way.
         value = F("rating_state__rating")
         value = value.asc(nulls_last=True) if is_descending else value.desc(nulls_last=True)
-        return queryset.order_by(value, "name"), True
+        listed = Member.objects.listable().filter(pk=OuterRef("pk"))
+        return queryset.order_by(~Exists(listed), value, "name"), True
+
+    def render_rating(self, record: Member, value: str) -> str:
+        state = record.rating_state
+        if state.last_event_id is None and not state.games and record.initial_rating is None:
+            return "–"  # the system's starting figure is no rating yet (not listed either)
+        return value
 
     def render_today(self, record: Member) -> str:
         if record.is_guest:

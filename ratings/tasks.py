@@ -14,10 +14,15 @@ from .models import RatingRun
 
 
 @task()
-def rerate_in_background(*, run_pk: int, start: list[Any] | None) -> int:
-    """Carry out the queued re-rate ``run_pk`` from ``start`` ([end, start, pk] or None)."""
+def rerate_in_background(
+    *, run_pk: int, start: list[Any] | None, members: list[int] | None = None
+) -> int:
+    """Carry out the queued re-rate ``run_pk`` from ``start`` ([end, start, pk] or None).
+
+    ``members``: pks of members rewritten even if no event from ``start`` on has them.
+    """
     run = RatingRun.objects.get(pk=run_pk)
     if run.status != RatingRun.Status.QUEUED:
         return run.pk  # already carried out (a worker retried it): nothing to do
-    services.rerate_run(run=run, start=services.position_from_json(start))
+    services.rerate_run(run=run, start=services.position_from_json(start), members=members or ())
     return run.pk

@@ -70,3 +70,11 @@ def paid_up(member: Member, *seasons: Season) -> Member:
     for season in seasons or (SeasonFactory(),):
         SubscriptionFactory(member=member, season=season)
     return member
+
+
+def rating_state(member, **fields):  # type: ignore[no-untyped-def]
+    """Set a member's current rating as a re-rate would have left it (the row exists from
+    the member's creation)."""
+    from ratings.models import RatingState
+
+    return RatingState.objects.update_or_create(member=member, defaults=fields)[0]

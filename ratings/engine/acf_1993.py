@@ -308,6 +308,16 @@ class Acf1993(RatingSystem):
             return player.rating
         return None
 
+    def period_opening(self, player: PlayerState) -> PlayerState:
+        if (
+            self.params["reset_zero_score"]
+            and player.score == 0
+            and player.games > 0
+            and player.status in _PARTIALLY_RATED
+        ):
+            return _rated(player, NEW, None, 0, None, None)
+        return player
+
     def _reset_zero_scores(self, players: dict[str, PlayerState]) -> dict[str, PlayerState]:
         """The booklet's reset, at the start of a period, for every player: a partially-rated
         player whose accumulated score is 0 starts again as new (NG, AR, TS cleared).

@@ -357,6 +357,15 @@ class RatingSystem(ABC):
         """Bring an input state into the form the system works with (e.g. start ratings)."""
         return player
 
+    def period_opening(self, player: PlayerState) -> PlayerState:
+        """What the opening of a rating period makes of a state, games or none (acf-1993's
+        zero-score reset); the state itself when the period's rules leave it alone.
+
+        A caller that rates only some players needs it: a player whose state it would
+        change must be rated along with the period even without a game in it.
+        """
+        return player
+
     @abstractmethod
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None

@@ -11,7 +11,7 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import ClubSettings, Game, Member, RatingChange, RatingRun, RatingState
 
-from ..factories import MemberFactory, SeasonFactory, SubscriptionFactory, paid_up
+from ..factories import MemberFactory, SeasonFactory, SubscriptionFactory, paid_up, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +20,7 @@ LIST = reverse("ratings:list")
 
 def listed(member: Member, display: str, rating: float | None, games: int = 20, **extra):  # type: ignore[no-untyped-def]
     """A member's current rating, as the engine would have left it."""
-    return RatingState.objects.create(
-        member=member, display=display, rating=rating, games=games, **extra
-    )
+    return rating_state(member, display=display, rating=rating, games=games, **extra)
 
 
 def names_on(response) -> list[str]:  # type: ignore[no-untyped-def]

@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.models import ClubSettings, Game, RatingState
+from ratings.models import ClubSettings, Game
 
-from ..factories import MemberFactory, paid_up
+from ..factories import MemberFactory, paid_up, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +180,7 @@ def test_the_status_is_the_ratings_status_in_the_systems_own_terms(
 ):
     ClubSettings.objects.filter(pk=ClubSettings.load().pk).update(rating_system=system)
     paid_up(alice, current_season)
-    RatingState.objects.create(member=alice, display=display, rating=1400, games=3)
+    rating_state(alice, display=display, rating=1400, games=3)
     response = page_of(client, alice)
     assert response.context["status"] == status
     assert f">{status}</div>" in response.content.decode()
@@ -189,9 +189,7 @@ def test_the_status_is_the_ratings_status_in_the_systems_own_terms(
 def test_a_long_unplayed_rating_is_marked_inactive(client, current_season, alice):
     paid_up(alice, current_season)
     long_ago = timezone.localdate() - dt.timedelta(days=400)
-    RatingState.objects.create(
-        member=alice, display="1516", rating=1516, games=3, last_played=long_ago
-    )
+    rating_state(alice, display="1516", rating=1516, games=3, last_played=long_ago)
     status = page_of(client, alice).context["status"]
     assert status.startswith("rated; inactive: last played ")
 

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.models import ClubSettings, Member, RatingChange, RatingPeriod, RatingState
+from ratings.models import ClubSettings, Member, RatingChange, RatingPeriod
 
-from ..factories import EventFactory, MemberFactory, paid_up
+from ..factories import EventFactory, MemberFactory, paid_up, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def member(season, name: str, display: str, rating: float | None = None, **field
     if rating is None:
         digits = "".join(c for c in display if c.isdigit())
         rating = float(digits) if len(digits) > 2 else None
-    RatingState.objects.create(member=m, display=display, rating=rating, games=30)
+    rating_state(m, display=display, rating=rating, games=30)
     return m
 
 
@@ -70,9 +70,7 @@ def test_top_players_are_the_strongest_published_members_provisional_included(
     member(current_season, "Settling", "1900p")
     member(current_season, "Newcomer", "4 R")
     MemberFactory(name="Unpaid")  # in arrears: rated, never in a report
-    RatingState.objects.create(
-        member=Member.objects.get(name="Unpaid"), display="2300", rating=2300
-    )
+    rating_state(Member.objects.get(name="Unpaid"), display="2300", rating=2300)
     assert names(report(client, "top")) == ["Strong", "Settling"]
 
 

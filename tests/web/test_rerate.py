@@ -26,11 +26,31 @@ def ratings_now() -> dict[str, Any]:
     """Everything the ratings say: each member's state and every rating change."""
     return {
         "states": sorted(
-            RatingState.objects.values_list("member_id", "rating", "display", "games", "state")
+            RatingState.objects.values_list(
+                "member_id",
+                "rating",
+                "display",
+                "games",
+                "state",
+                "last_event",
+                "last_played",
+                "last_change",
+                "usable",
+            )
         ),
         "changes": sorted(
             RatingChange.objects.values_list(
-                "event_id", "member_id", "before", "after", "display_after", "played", "score"
+                "event_id",
+                "member_id",
+                "before",
+                "after",
+                "display_after",
+                "played",
+                "score",
+                "state_after",
+                "event_end",
+                "event_start",
+                "unsettled",
             )
         ),
     }

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ratings import services
 from ratings.engine import SYSTEMS
 from ratings.models import (
+    ClubSettings,
     Entry,
     Event,
     Game,
@@ -107,7 +108,7 @@ def _correct(events: list[Event], edit: tuple) -> None:
         day = max(FIRST_DAY, event.end_date + dt.timedelta(days=value))
         event.start_date = event.end_date = day
         event.save()
-        system = services.ClubSettings.load().engine()
+        system = ClubSettings.load().engine()
         services.periods_close_past(system=system)
         services.ratings_rerate(start=min(old, services.rating_key(event)), reason=kind)
     else:
@@ -148,23 +149,11 @@ def test_re_rating_from_the_earliest_correction_equals_a_full_re_rate(
 
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
-def test_rating_with_progress_reports_gives_what_the_engine_gives(db, system_id):
-    events = _record(
-        [(d * 9, [(d % 6, (d + 1) % 6, RESULTS[d % 4], 1)]) for d in range(30)], system_id
-    )
-    assert events
-    system = SYSTEMS[system_id]()
-    scope = services.rerate_scope(start=None, system=system)
-    inputs = services.engine_events(scope.events)
-    states = services.states_before(None, system)
+def test_a_full_re_rate_reports_its_progress_rising_to_the_end(db, system_id, monkeypatch):
+    _record([(d * 9, [(d % 6, (d + 1) % 6, RESULTS[d % 4], 1)]) for d in range(30)], system_id)
+    monkeypatch.setattr("ratings.services.rerate.BATCH_GAMES", 4)  # many batches
     reports: list[int] = []
-    mine = services.rate_with_progress(
-        system, states.values(), inputs, lambda pct, msg: reports.append(pct)
-    )
-    engine = system.rate(states.values(), inputs)
-    assert mine.displays == engine.displays
-    assert mine.players == engine.players
-    assert [(e.id, [(c.player, c.after) for c in e.changes]) for e in mine.events] == [
-        (e.id, [(c.player, c.after) for c in e.changes]) for e in engine.events
-    ]
-    assert reports == sorted(reports) and reports[-1] == 90
+    before = ratings_now()
+    services.ratings_rerate(reason="again", progress=lambda pct, msg: reports.append(pct))
+    assert reports == sorted(reports) and reports[-1] == 100 and len(reports) > 5
+    assert ratings_now() == before

@@ -5,11 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import Game, RatingRun, RatingState
+from ratings.models import RatingRun, RatingState
+from ratings.services import rerate
 
 from ..factories import MemberFactory, paid_up
 from .test_rerate import admin_form, full_rerate, ratings_now
@@ -123,34 +126,28 @@ def test_the_published_list_keeps_the_last_ratings_until_the_background_run_fini
 def test_a_background_run_records_its_progress_as_it_goes(season_of_games, monkeypatch):
     run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
     seen: list[int] = []
-    original = services.run_progress
+    original = rerate.run_progress
 
-    def spy(*, run, percent, message):  # type: ignore[no-untyped-def]
-        original(run=run, percent=percent, message=message)
-        seen.append(RatingRun.objects.get(pk=run.pk).progress)
+    def spy(*, run, percent, message, using=None):  # type: ignore[no-untyped-def]
+        original(run=run, percent=percent, message=message, using=using)
+        seen.append(percent)
 
-    monkeypatch.setattr(services, "run_progress", spy)
+    monkeypatch.setattr(rerate, "run_progress", spy)
     services.rerate_run(run=run, start=None)
-    assert seen == sorted(seen) and seen[0] < 30 and seen[-1] == 90
+    assert seen == sorted(seen) and seen[0] < 30 and seen[-1] == 100
     run.refresh_from_db()
     assert run.status == RatingRun.Status.DONE and run.events_rated == 6
 
 
-def test_games_changed_while_a_background_run_rates_are_in_what_it_saves(
-    season_of_games, monkeypatch
-):
-    """An officer corrects a game while the worker is rating: the saved ratings match it."""
+def test_a_background_run_reads_the_games_once(season_of_games):
     run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
-    rate = services.rate_with_progress
-
-    def rate_then_officer_corrects(*args, **kwargs):  # type: ignore[no-untyped-def]
-        result = rate(*args, **kwargs)
-        Game.objects.filter(event=season_of_games[1]).update(result="1/2-1/2")
-        return result
-
-    monkeypatch.setattr(services, "rate_with_progress", rate_then_officer_corrects)
-    services.rerate_run(run=run, start=season_of_games[0])
-    monkeypatch.setattr(services, "rate_with_progress", rate)
+    with CaptureQueriesContext(connection) as queries:
+        services.rerate_run(run=run, start=None)
+    reads = [
+        q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"ratings_game"' in q["sql"]
+    ]
+    games_read = [sql for sql in reads if '"white_id"' in sql]
+    assert len(games_read) == 1
     assert ratings_now() == full_rerate()
 
 
@@ -160,7 +157,7 @@ def test_a_failed_background_run_says_so(season_of_games, monkeypatch):
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("engine fell over")
 
-    monkeypatch.setattr(services, "rate_with_progress", broken)
+    monkeypatch.setattr(rerate.Chain, "rate", broken)
     with pytest.raises(RuntimeError):
         services.rerate_run(run=run, start=None)
     run.refresh_from_db()
@@ -168,13 +165,16 @@ def test_a_failed_background_run_says_so(season_of_games, monkeypatch):
     assert "engine fell over" in run.message
 
 
-def test_the_estimate_follows_the_pace_of_the_last_runs(season_of_games):
+def test_the_estimate_is_a_fixed_cost_plus_the_games_at_the_pace_of_the_last_runs(
+    season_of_games,
+):
     MemberFactory()
     RatingRun.objects.create(
         reason="big", system="nz-club-elo", status="done", games_rated=1000, seconds=10
     )
     RatingRun.objects.filter(reason="season loaded").delete()
-    assert services.rerate_estimate(start=None) == pytest.approx(12 / 100)
+    pace = 1000 / (10 - rerate.FIXED_SECONDS)
+    assert services.rerate_estimate(start=None) == pytest.approx(rerate.FIXED_SECONDS + 12 / pace)
 
 
 # -- the officer's pages: saving results re-rates now, or in the background ---------------

@@ -1,0 +1,123 @@
+"""Moves data between the database and the rating engine, one module per concern.
+
+Games are the record and ratings are derived: every function here that touches
+ratings leaves RatingState and RatingChange equal to what the configured system gives
+for the games as they now stand, inside one transaction. Nothing here runs a query
+per member or per game.
+
+- ``chain``: which events are rated, in what order, from what states (reads only).
+- ``rerate``: re-rating the chain from a point, incrementally; now or in the background.
+- ``events``: previews, completing events, closing periods, results entry, TRF import.
+- ``members``: members' starting details, merging duplicates.
+- ``calculator``: the public what-if.
+"""
+
+from .calculator import (
+    CALCULATOR_TYPED_GAMES,
+    calculator_rate,
+    calculator_states,
+    calculator_typed,
+)
+from .chain import (
+    Position,
+    RerateScope,
+    ecf_category,
+    engine_events,
+    member_initial_state,
+    period_for,
+    rateable_events,
+    rating_key,
+    rerate_scope,
+    state_from_json,
+    states_before,
+)
+from .events import (
+    EVENT_RATING_FIELDS,
+    GAME_FIELDS,
+    entries_add,
+    event_complete,
+    event_preview,
+    event_rerate_needed,
+    event_save,
+    games_replace,
+    period_close,
+    periods_close_past,
+    rating_system_set,
+    trf_import,
+)
+from .members import (
+    MEMBER_RATING_FIELDS,
+    MERGE_FILLED_FIELDS,
+    MergeRefused,
+    member_merge,
+    member_rerate_start,
+    member_save,
+    member_states_write,
+    members_merge,
+    merge_fills,
+    merge_problem,
+    merge_rerate_start,
+)
+from .rerate import (
+    breakdown_json,
+    game_line_change,
+    position_from_json,
+    position_json,
+    ratings_rerate,
+    ratings_rerate_soon,
+    ratings_update,
+    rerate_estimate,
+    rerate_run,
+    run_progress,
+)
+
+__all__ = [
+    "CALCULATOR_TYPED_GAMES",
+    "EVENT_RATING_FIELDS",
+    "GAME_FIELDS",
+    "MEMBER_RATING_FIELDS",
+    "MERGE_FILLED_FIELDS",
+    "MergeRefused",
+    "Position",
+    "RerateScope",
+    "breakdown_json",
+    "calculator_rate",
+    "calculator_states",
+    "calculator_typed",
+    "ecf_category",
+    "engine_events",
+    "entries_add",
+    "event_complete",
+    "event_preview",
+    "event_rerate_needed",
+    "event_save",
+    "game_line_change",
+    "games_replace",
+    "member_initial_state",
+    "member_merge",
+    "member_rerate_start",
+    "member_save",
+    "member_states_write",
+    "members_merge",
+    "merge_fills",
+    "merge_problem",
+    "merge_rerate_start",
+    "period_close",
+    "period_for",
+    "periods_close_past",
+    "position_from_json",
+    "position_json",
+    "rateable_events",
+    "rating_key",
+    "rating_system_set",
+    "ratings_rerate",
+    "ratings_rerate_soon",
+    "ratings_update",
+    "rerate_estimate",
+    "rerate_run",
+    "rerate_scope",
+    "run_progress",
+    "state_from_json",
+    "states_before",
+    "trf_import",
+]

@@ -1,0 +1,367 @@
+"""Events: completing them, closing rating periods, entering results, importing them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..engine import EventResult, RatingSystem
+from ..models import ClubSettings, Entry, Event, Game, Member, RatingPeriod, RatingRun
+from .chain import (
+    Position,
+    RerateScope,
+    engine_events,
+    period_for,
+    players_of,
+    rating_key,
+    rerate_scope,
+    states_before,
+)
+from .rerate import ratings_update
+
+#: Event fields that move an event in the chain or in or out of it. The name, kind,
+#: rounds and time control are not the engine's: changing them re-rates nothing.
+EVENT_RATING_FIELDS = frozenset({"start_date", "end_date", "rated", "status"})
+
+
+def audit_user(user: Any) -> Any:
+    """The user an audit record names: the acting user, or None for a command or task."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
+    """What rating ``event`` would give, without saving, and what else it re-rates.
+
+    For period systems the preview rates the whole period the event falls in (its
+    complete events plus this one): the figures stay provisional until it closes.
+    Only the players of what it rates are read.
+    """
+    system = ClubSettings.load().engine()
+    group = [event]
+    label = system.period_of(event.end_date)
+    if label is not None:
+        first_day, last_day = system.period_bounds(label)
+        group = list(
+            Event.objects.filter(
+                rated=True,
+                status=Event.Status.COMPLETE,
+                end_date__gte=first_day,
+                end_date__lte=last_day,
+            )
+            .exclude(pk=event.pk)
+            .in_rating_order()
+        )
+        group = sorted([*group, event], key=rating_key)
+    inputs = engine_events(group)
+    states = states_before(rating_key(group[0]), system, players_of(inputs))
+    result = system.rate(states.values(), inputs)
+    mine = next((r for r in result.events if r.id == str(event.pk)), None)
+    return mine, rerate_scope(start=event, system=system)
+
+
+def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> RatingRun | None:
+    """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
+
+    Per-event systems rate it at once. Period systems rate it when its period closes
+    (or at once, if the event belongs to a period already closed: a late event).
+    Returns the rating run, or None when the event waits for its period.
+    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        event.status = Event.Status.COMPLETE
+        event.save(update_fields=["status"])
+        if not event.rated:
+            return None
+        system = ClubSettings.load().engine()
+        if system.period_based:
+            period = period_for(event, system)
+            if period is None or not period.is_closed:
+                return None
+        return ratings_update(soon=soon, start=event, user=user, reason=f"{event.name} rated")
+
+
+def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) -> RatingRun:
+    """Close a rating period: rate its events and publish the new list.
+
+    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        if period.pk is None:
+            period.save()
+        period.closed_at = timezone.now()
+        period.closed_by = user if getattr(user, "is_authenticated", False) else None
+        period.save(update_fields=["closed_at", "closed_by"])
+        first = (
+            Event.objects.filter(end_date__gte=period.start, end_date__lte=period.end)
+            .in_rating_order()
+            .first()
+        )
+        return ratings_update(
+            soon=soon,
+            start=first or (period.start, period.start, 0),
+            user=user,
+            reason=f"Rating period {period.label} closed",
+        )
+
+
+def periods_close_past(
+    *, system: RatingSystem, today: dt.date | None = None
+) -> list[RatingPeriod]:
+    """Close every period of ``system`` that has complete events and has ended before today.
+
+    Used when history is loaded in bulk (imports, the demo, a change of system): past
+    periods are published as they would have been; the current one stays open for
+    the officer to close. Rates nothing itself: the caller re-rates once.
+    """
+    if not system.period_based:
+        return []
+    today = today or timezone.localdate()
+    labels: dict[str, tuple[dt.date, dt.date]] = {}
+    ends = (
+        Event.objects.filter(rated=True, status=Event.Status.COMPLETE, end_date__lt=today)
+        .values_list("end_date", flat=True)
+        .distinct()
+    )
+    for end in ends:
+        label = system.period_of(end)
+        assert label is not None
+        if label not in labels:
+            labels[label] = system.period_bounds(label)
+    closed = []
+    now = timezone.now()
+    for label, (start, end) in sorted(labels.items(), key=lambda item: item[1]):
+        if end >= today:
+            continue
+        period, _ = RatingPeriod.objects.get_or_create(
+            system=system.id, label=label, defaults={"start": start, "end": end}
+        )
+        if period.closed_at is None:
+            period.closed_at = now
+            period.save(update_fields=["closed_at"])
+        closed.append(period)
+    return closed
+
+
+def rating_system_set(
+    *,
+    system_id: str,
+    params: dict[str, Any] | None = None,
+    user: Any = None,
+    soon: bool = False,
+) -> RatingRun:
+    """Switch the club to another system (or new parameters) and re-rate everything.
+
+    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        settings = ClubSettings.load()
+        if (settings.rating_system, settings.system_params) != (system_id, params or {}):
+            # Saved only if it changes: the admin has already saved its form, and a
+            # second save would put an empty "Changed" row in the audit trail.
+            settings.rating_system = system_id
+            settings.system_params = params or {}
+            settings.full_clean()
+            settings.save()
+        periods_close_past(system=settings.engine())
+        return ratings_update(soon=soon, user=user, reason=f"Rating system set to {system_id}")
+
+
+def event_rerate_needed(*, event: Event) -> bool:
+    """A change to this event's record moves ratings: it is rated, or was until now."""
+    return event.rating_changes.exists() or (event.rated and event.status == Event.Status.COMPLETE)
+
+
+def _entries_create(*, event: Event, member_ids: Iterable[int], user: Any) -> int:
+    """Enter the members not in ``event`` yet, each entry in the audit trail."""
+    from simple_history.utils import bulk_create_with_history
+
+    have = set(event.entries.values_list("member_id", flat=True))
+    new = [Entry(event=event, member_id=pk) for pk in dict.fromkeys(member_ids) if pk not in have]
+    if new:
+        bulk_create_with_history(new, Entry, default_user=audit_user(user))
+    return len(new)
+
+
+def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) -> int:
+    """Enter ``members`` in ``event`` (those already in it stay as they are); how many were new."""
+    with transaction.atomic():
+        return _entries_create(event=event, member_ids=[m.pk for m in members], user=user)
+
+
+def _delete_with_history(objs: Sequence[Any], *, user: Any) -> None:
+    """Delete ``objs`` in one query, the audit trail recording each with ``user``."""
+    from django.db import router
+    from django.db.models.deletion import Collector
+
+    if not objs:
+        return
+    if user is not None:
+        for obj in objs:
+            obj._history_user = user
+    # QuerySet.delete() would load fresh instances that do not carry the user.
+    collector = Collector(using=router.db_for_write(type(objs[0])))
+    collector.collect(objs)
+    collector.delete()
+
+
+#: What entering a game again may change about it (as fields, and as attributes).
+GAME_FIELDS = ["round", "board", "white", "black", "result", "colours_known"]
+_GAME_VALUES = ["round", "board", "white_id", "black_id", "result", "colours_known"]
+
+
+def _games_match(old: Sequence[Game], new: Sequence[Game]) -> list[tuple[Game | None, Game]]:
+    """Pair each new game with the old one it re-enters (None: a game not there before).
+
+    First the same round and players (either colours), then the same round and board.
+    """
+    by_players: dict[tuple[int, frozenset[int | None]], list[Game]] = {}
+    for game in old:
+        by_players.setdefault((game.round, frozenset((game.white_id, game.black_id))), []).append(
+            game
+        )
+    matched: dict[int, Game] = {}
+    for index, game in enumerate(new):
+        same = by_players.get((game.round, frozenset((game.white_id, game.black_id))))
+        if same:
+            matched[index] = same.pop(0)
+    left = {id(g) for games in by_players.values() for g in games}
+    by_board = {(g.round, g.board): g for g in reversed(old) if id(g) in left and g.board}
+    for index, game in enumerate(new):
+        if index not in matched and (game.round, game.board) in by_board:
+            matched[index] = by_board.pop((game.round, game.board))
+    return [(matched.get(index), game) for index, game in enumerate(new)]
+
+
+def games_replace(
+    *,
+    event: Event,
+    games: Sequence[Game],
+    rounds: Iterable[int] | None,
+    pairs_only: bool = False,
+    user: Any = None,
+    soon: bool = False,
+) -> RatingRun | None:
+    """Make the games of ``rounds`` (None: every round) ``games``, atomically.
+
+    A game entered again (same round and players, or same round and board) is updated in
+    place when something about it changed and left alone when nothing did; games no
+    longer there are deleted and new ones created. The audit trail records each change,
+    before and after, with ``user``. ``pairs_only``: only games between two players are
+    replaced (a round robin's grid); byes and absences stay as they are.
+
+    Every player in them is entered in the event. If anything changed, a rated event (or
+    a complete one waiting to be rated) is re-rated from its place in the chain onwards.
+    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+    who = audit_user(user)
+    with transaction.atomic():
+        old = event.games.order_by("round", "board", "pk")
+        if rounds is not None:
+            old = old.filter(round__in=list(rounds))
+        if pairs_only:
+            old = old.exclude(black__isnull=True)
+        old_games = list(old)
+        created, updated, kept = [], [], set()
+        for previous, game in _games_match(old_games, games):
+            game.event = event
+            if previous is None:
+                created.append(game)
+                continue
+            kept.add(previous.pk)
+            if any(getattr(previous, v) != getattr(game, v) for v in _GAME_VALUES):
+                for v in _GAME_VALUES:
+                    setattr(previous, v, getattr(game, v))
+                updated.append(previous)
+        gone = [g for g in old_games if g.pk not in kept]
+        _delete_with_history(gone, user=who)
+        if updated:
+            bulk_update_with_history(updated, Game, GAME_FIELDS, default_user=who)
+        if created:
+            bulk_create_with_history(created, Game, default_user=who)
+        players = [g.white_id for g in games] + [g.black_id for g in games if g.black_id]
+        _entries_create(event=event, member_ids=players, user=user)
+        if (gone or updated or created) and event_rerate_needed(event=event):
+            return ratings_update(
+                soon=soon, start=event, user=user, reason=f"{event.name}: results changed"
+            )
+    return None
+
+
+def event_save(
+    *,
+    event: Event,
+    previous: Position | None,
+    changed: Iterable[str] = EVENT_RATING_FIELDS,
+    user: Any = None,
+    soon: bool = False,
+) -> RatingRun | None:
+    """Save an edited event; a rated one is re-rated from the earlier of its old and new places.
+
+    Only a change to one of the ``EVENT_RATING_FIELDS`` (of the ``changed`` fields)
+    re-rates: a renamed event keeps its ratings as they are.
+    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        event.save()
+        moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
+        if moved and previous is not None and event_rerate_needed(event=event):
+            return ratings_update(
+                soon=soon,
+                start=min(previous, rating_key(event)),
+                user=user,
+                reason=f"{event.name}: event changed",
+            )
+    return None
+
+
+def trf_import(
+    *,
+    event: Event,
+    games: Sequence[tuple[int, int, int | None, str, bool]],
+    players: dict[int, Member],
+    user: Any = None,
+) -> Event:
+    """Create an imported event with its entries and games in one transaction.
+
+    ``players`` maps the file's starting ranks to members (unsaved ones are created:
+    the new members and guests the officer chose); ``games`` are (round, white rank,
+    black rank or None, result, colours known). Everything is in the audit trail, by
+    ``user``.
+    """
+    from simple_history.utils import bulk_create_with_history
+
+    who = audit_user(user)
+    with transaction.atomic():
+        for record in (event, *players.values()):
+            if record.pk is None and who is not None:
+                record._history_user = who  # type: ignore[attr-defined]
+        event.save()
+        for member in players.values():
+            if member.pk is None:
+                member.save()
+        members = {m.pk: m for m in players.values()}.values()
+        bulk_create_with_history(
+            [Entry(event=event, member=m) for m in members], Entry, default_user=who
+        )
+        bulk_create_with_history(
+            [
+                Game(
+                    event=event,
+                    round=round_,
+                    white=players[white],
+                    black=players[black] if black is not None else None,
+                    result=result,
+                    colours_known=known,
+                )
+                for round_, white, black, result, known in games
+            ],
+            Game,
+            default_user=who,
+        )
+    return event

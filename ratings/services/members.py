@@ -1,0 +1,240 @@
+"""Members: saving their starting details, and merging the records of one person."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from ..models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingRun,
+    RatingState,
+    Subscription,
+)
+from .chain import Position, rating_key
+from .rerate import AFTER_ALL, Chain, ratings_rerate_soon, ratings_update
+
+#: Member fields the engine reads: changing one re-rates from the member's first event.
+MEMBER_RATING_FIELDS = frozenset(
+    {"initial_rating", "initial_games", "is_guest", "born", "gender", "title"}
+)
+
+
+def member_rerate_start(*, member: Member) -> Position | None:
+    """Where a change to the member's starting details restarts the chain.
+
+    From the first event they played in; None when they have played in none (their
+    state alone is rewritten: ``member_states_write``).
+    """
+    first = _first_event([member.pk])
+    return rating_key(first) if first is not None else None
+
+
+def member_states_write(*, member_ids: Iterable[int]) -> None:
+    """Rewrite these members' current states from their starting details and last change.
+
+    For a member just added, or one whose starting details changed and who has played
+    in no event the chain rates: no event needs rating again.
+    """
+    with transaction.atomic():
+        chain = Chain(ClubSettings.load().engine(), AFTER_ALL)
+        chain.take_in(member_ids)
+        chain.write_states(everyone=False)
+
+
+def member_save(
+    *, member: Member, changed: Iterable[str], user: Any = None, soon: bool = False
+) -> RatingRun | None:
+    """Save an edited member; a change the engine reads (``changed`` fields) re-rates them.
+
+    The chain restarts at ``member_rerate_start``; a member yet to play is rewritten
+    alone. ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        member.save()
+        if MEMBER_RATING_FIELDS.isdisjoint(changed):
+            return None
+        member_states_write(member_ids=[member.pk])
+        start = member_rerate_start(member=member)
+        if start is None:
+            return None
+        return ratings_update(
+            soon=soon,
+            start=start,
+            members=[member.pk],
+            user=user,
+            reason=f"{member}: starting details changed",
+        )
+
+
+class MergeRefused(ValueError):
+    """Two member records cannot be merged; the message says why, for the officer."""
+
+
+def merge_problem(members: Sequence[Member]) -> str | None:
+    """Why these records of one person cannot be merged, or None."""
+    pks = [m.pk for m in members]
+    if len(set(pks)) < 2:
+        return "Choose two different members to merge."
+    clash = (
+        Game.objects.filter(white__in=pks, black__in=pks)
+        .select_related("event", "white", "black")
+        .first()
+    )
+    if clash is not None:
+        return (
+            f"{clash.white} and {clash.black} played each other ({clash.event}, round "
+            f"{clash.round}): merging them would make a player play themselves. "
+            "Correct that game first."
+        )
+    return None
+
+
+#: Fields a duplicate fills in a merge when the record kept has them blank.
+MERGE_FILLED_FIELDS = ("fide_id", "title", "born")
+
+
+def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple[Member, Any]]:
+    """What merging copies into ``target``: each blank of it a duplicate has, first one first.
+
+    The record kept keeps its own name, number and every field it has; only its blank
+    FIDE id, title and date of birth are filled from the duplicates.
+    """
+    fills: dict[str, tuple[Member, Any]] = {}
+    for field in MERGE_FILLED_FIELDS:
+        if getattr(target, field) in (None, ""):
+            for source in sources:
+                value = getattr(source, field)
+                if value not in (None, ""):
+                    fills[field] = (source, value)
+                    break
+    return fills
+
+
+def _first_event(member_ids: Sequence[int]) -> Event | None:
+    return (
+        Event.objects.filter(Q(games__white__in=member_ids) | Q(games__black__in=member_ids))
+        .distinct()
+        .in_rating_order()
+        .first()
+    )
+
+
+def merge_rerate_start(*, sources: Sequence[Member], target: Member) -> Position | None:
+    """Where merging ``sources`` into ``target`` restarts the chain (None: nothing to re-rate).
+
+    From the duplicates' first event; from the kept record's own first event if the merge
+    fills one of its fields the engine reads (title, date of birth).
+    """
+    keys = []
+    first = _first_event([m.pk for m in sources])
+    if first is not None:
+        keys.append(rating_key(first))
+    if MEMBER_RATING_FIELDS & set(merge_fills(sources=sources, target=target)):
+        own = _first_event([target.pk])
+        if own is not None:
+            keys.append(rating_key(own))
+    return min(keys) if keys else None
+
+
+def member_merge(*, source: Member, target: Member, user: Any = None) -> RatingRun | None:
+    """Merge the duplicate ``source`` into ``target`` and re-rate from its first event."""
+    return members_merge(sources=[source], target=target, user=user)
+
+
+def members_merge(
+    *, sources: Sequence[Member], target: Member, user: Any = None
+) -> RatingRun | None:
+    """Merge the duplicates ``sources`` into ``target``; re-rate once, from the first event.
+
+    Every game (as white or black), entry and subscription moves to ``target``; an
+    entry or subscription ``target`` already has is dropped rather than doubled. The
+    duplicates stay on file as merged_into=target, so old links still resolve. The
+    kept record's blank FIDE id, title and date of birth are filled from the duplicates
+    (``merge_fills``). Both sides' audit trails say what was merged.
+    """
+    from simple_history.utils import bulk_update_with_history
+
+    if target.merged_into_id is not None:
+        raise MergeRefused(f"{target} was itself merged into another record; keep that one.")
+    problem = merge_problem([target, *sources])
+    if problem:
+        raise MergeRefused(problem)
+    ids = [m.pk for m in sources]
+    who = user if getattr(user, "is_authenticated", False) else None
+    with transaction.atomic():
+        start = merge_rerate_start(sources=sources, target=target)
+        fills = merge_fills(sources=sources, target=target)
+        for source in sources:
+            why = (
+                f"Merged {source} ({source.member_number}) into {target} ({target.member_number})"
+            )
+            # Moved row by row with history, so the audit trail shows every game that moved.
+            games = list(Game.objects.filter(Q(white=source) | Q(black=source)))
+            for game in games:
+                if game.white_id == source.pk:
+                    game.white = target
+                if game.black_id == source.pk:
+                    game.black = target
+            bulk_update_with_history(
+                games, Game, ["white", "black"], default_user=who, default_change_reason=why
+            )
+            target_events = set(
+                Entry.objects.filter(member=target).values_list("event_id", flat=True)
+            )
+            for entry in Entry.objects.filter(member=source):
+                entry._change_reason = why  # type: ignore[attr-defined]
+                if entry.event_id in target_events:
+                    entry.delete()
+                else:
+                    entry.member = target
+                    entry.save(update_fields=["member"])
+            target_seasons = set(
+                Subscription.objects.filter(member=target).values_list("season_id", flat=True)
+            )
+            for subscription in Subscription.objects.filter(member=source):
+                subscription._change_reason = why  # type: ignore[attr-defined]
+                if subscription.season_id in target_seasons:
+                    subscription.delete()
+                else:
+                    subscription.member = target
+                    subscription.save(update_fields=["member"])
+            for earlier in Member.objects.filter(merged_into=source):
+                earlier.merged_into = target
+                earlier._change_reason = why  # type: ignore[attr-defined]
+                earlier.save(update_fields=["merged_into"])
+            source.merged_into = target
+            source._change_reason = why  # type: ignore[attr-defined]
+            source.save(update_fields=["merged_into"])
+        # The kept record's own audit trail says what was merged into it (and what filled
+        # its blanks), in one row.
+        for field, (_, value) in fills.items():
+            setattr(target, field, value)
+        merged = ", ".join(f"{m.member_number} ({m.name})" for m in sources)
+        reason = f"merged {merged} into this record"
+        if fills:
+            copied = ", ".join(
+                f"{Member._meta.get_field(f).verbose_name} from {m.member_number}"
+                for f, (m, _) in fills.items()
+            )
+            reason += f"; copied {copied}"
+        target._change_reason = reason[:100]  # type: ignore[attr-defined]
+        target.save()
+        # The duplicates' ratings go; the kept record's come from the games, re-rated.
+        RatingState.objects.filter(member__in=ids).delete()
+        RatingChange.objects.filter(member__in=ids).delete()
+        member_states_write(member_ids=[target.pk])
+        if start is None:
+            return None
+        names = ", ".join(str(m) for m in sources)
+        return ratings_rerate_soon(
+            start=start, members=[target.pk], user=user, reason=f"{names} merged into {target}"
+        )

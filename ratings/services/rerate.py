@@ -1,0 +1,501 @@
+"""Re-rating the chain: from a point on, incrementally, in one transaction.
+
+Games are the record and ratings are derived. A re-rate from rating position K rates the
+events from K on and rewrites the rows of the members it touches, nobody else's: the
+players of those events, the members whose changes from K on it deletes, the members the
+caller names (a changed starting rating), and the members whose state the opening of a
+later rating period would change (acf-1993's zero-score reset). Everyone else's state
+already equals what a full re-rate gives, so the stored ratings always equal a full
+re-rate (tests/web/test_rerate_property.py) at the cost of the events from K on.
+
+The chain is read in batches of events (whole rating periods for period systems), each
+rated from the states the last one left and written before the next is read: memory
+grows with the members, not with the history.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from ..engine import PlayerChange, PlayerState, RatingSystem
+from ..engine.io import change_to_json, player_to_json
+from ..models import (
+    ClubSettings,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingRun,
+    RatingState,
+    is_usable,
+)
+from .chain import (
+    Position,
+    PriorChange,
+    RerateScope,
+    change_before_q,
+    engine_events,
+    last_changes_before,
+    member_initial_state,
+    players_of,
+    rateable_q,
+    rating_key,
+    rerate_scope,
+)
+
+log = logging.getLogger("ratings")
+
+Progress = Callable[[int, str], None]
+
+#: A position after every event: a re-rate from here rates nothing and takes each member
+#: in with their last change (``member_states_write``).
+AFTER_ALL: Position = (dt.date.max, dt.date.max, 0)
+#: Games a batch of the chain holds at most (a period of a period system may hold more).
+BATCH_GAMES = 50_000
+#: Rows written at a time.
+WRITE_BATCH = 2_000
+#: Seconds any re-rate costs however little it rates (the settings lock, finding the
+#: events, the run's log): what the estimate adds to the games' share.
+FIXED_SECONDS = 0.05
+#: Games a second before any run has been timed: slow enough to err towards the background.
+FIRST_PACE = 5_000.0
+
+
+def chunks(values: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
+    """``values`` in slices, so that no query binds more parameters than a database takes."""
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
+
+
+def breakdown_json(change: PlayerChange) -> dict[str, Any]:
+    """The engine's breakdown of a change as stored: its figures and game lines."""
+    data = change_to_json(change)
+    for key in ("state", "player", "before", "after", "display_before", "display_after"):
+        data.pop(key, None)
+    return data
+
+
+def game_line_change(*, line: dict[str, Any]) -> float | None:
+    """One game's own change, from a breakdown's game line (None: the system has none).
+
+    Most systems give it as ``change``; ecf-2020 gives each game's ``increment``.
+    """
+    change = line.get("change")
+    return line.get("increment") if change is None else change
+
+
+def _batches(events: Sequence[Event], system: RatingSystem) -> Iterator[list[Event]]:
+    """The events in order, cut into batches of about BATCH_GAMES games, never mid-period."""
+    counts: dict[int, int] = {}
+    if len(events) > 1:
+        for chunk in chunks([e.pk for e in events]):
+            counts.update(
+                Game.objects.filter(event__in=chunk, result__in=Game.PLAYED)
+                .exclude(black__isnull=True)
+                .values("event")
+                .annotate(n=Count("pk"))
+                .values_list("event", "n")
+            )
+    batch: list[Event] = []
+    games = 0
+    label: str | None = None
+    for event in events:
+        here = system.period_of(event.end_date)
+        if batch and games >= BATCH_GAMES and (here is None or here != label):
+            yield batch
+            batch, games = [], 0
+        batch.append(event)
+        games += counts.get(event.pk, 0)
+        label = here
+    if batch:
+        yield batch
+
+
+class Chain:
+    """One re-rate's working set: the touched members' states and what their rows will say."""
+
+    def __init__(self, system: RatingSystem, key: Position | None) -> None:
+        self.system = system
+        self.key = key
+        self.states: dict[str, PlayerState] = {}
+        #: member pk -> (event pk, end date, change) of their last change written or kept
+        self.last: dict[int, tuple[int, Any, float | None]] = {}
+        self.active: set[int] = set()
+        self.touched: set[int] = set()
+
+    def take_in(self, member_ids: Iterable[int]) -> None:
+        """Add members to the re-rate with their states before its starting point."""
+        new = sorted(set(member_ids) - self.touched)
+        if not new:
+            return
+        self.touched.update(new)
+        prior: dict[int, PriorChange] = last_changes_before(self.key, new)
+        for chunk in chunks(new):
+            for member in Member.objects.filter(pk__in=chunk):
+                if member.merged_into_id is None:
+                    self.active.add(member.pk)
+                before = prior.get(member.pk)
+                if before is None:
+                    self.states[str(member.pk)] = member_initial_state(member, self.system)
+                else:
+                    self.states[str(member.pk)] = before.state
+                    self.last[member.pk] = (before.event_id, before.event_end, before.change)
+
+    def rate(self, events: Sequence[Event]) -> tuple[int, int]:
+        """Rate a batch of events from the states so far and write its changes."""
+        inputs = engine_events(events)
+        self.take_in(players_of(inputs))
+        result = self.system.rate(self.states.values(), inputs)
+        self.states = {state.id: state for state in result.players}
+        by_id = {str(e.pk): e for e in events}
+        opening = self.system.period_opening
+        rows = []
+        for event_result in result.events:
+            event = by_id[event_result.id]
+            for change in event_result.changes:
+                state = change.state
+                assert state is not None
+                member_id = int(change.player)
+                delta = (
+                    None
+                    if change.before is None or change.after is None
+                    else change.after - change.before
+                )
+                self.last[member_id] = (event.pk, event.end_date, delta)
+                rows.append(
+                    RatingChange(
+                        event=event,
+                        member_id=member_id,
+                        period=event_result.period or "",
+                        before=change.before,
+                        after=change.after,
+                        display_before=change.display_before,
+                        display_after=change.display_after,
+                        played=sum(1 for line in change.games if line.rated),
+                        score=sum(line.score for line in change.games),
+                        breakdown=breakdown_json(change),
+                        state_after=player_to_json(state),
+                        event_end=event.end_date,
+                        event_start=event.start_date,
+                        unsettled=opening(state) != state,
+                    )
+                )
+        RatingChange.objects.bulk_create(rows, batch_size=WRITE_BATCH)
+        return len(inputs), sum(len(e.games) for e in inputs)
+
+    def write_states(self, *, everyone: bool) -> None:
+        """Rewrite the touched members' current states (``everyone``: the whole table)."""
+        if everyone:
+            RatingState.objects.all().delete()
+        else:
+            for chunk in chunks(sorted(self.touched)):
+                RatingState.objects.filter(member_id__in=chunk).delete()
+        rows = []
+        prepare = self.system.prepare  # a member yet to play is as the engine would take them
+        for member_id in sorted(self.active):
+            state = prepare(self.states[str(member_id)])
+            display = self.system.display(state)
+            event_id, played, change = self.last.get(member_id, (None, None, None))
+            rows.append(
+                RatingState(
+                    member_id=member_id,
+                    rating=state.rating,
+                    display=display,
+                    games=state.games,
+                    state=player_to_json(state),
+                    last_event_id=event_id,
+                    last_played=played,
+                    last_change=change,
+                    usable=is_usable(display),
+                )
+            )
+        RatingState.objects.bulk_create(rows, batch_size=WRITE_BATCH)
+
+
+def _stale_members(key: Position, system: RatingSystem) -> set[int]:
+    """Delete the changes a re-rate from ``key`` derives anew; the members they were of.
+
+    Those of events from ``key`` on, and of events no longer rateable (unrated, reopened,
+    in a period not closed): a deleted event's changes went with it, so its members are
+    found by their states' last played date instead.
+    """
+    end = key[0]
+    later = RatingChange.objects.filter(event_end__gte=end).exclude(change_before_q(key))
+    unrateable = RatingChange.objects.filter(
+        event__in=Event.objects.exclude(rateable_q(system)).filter(rating_changes__isnull=False)
+    )
+    members: set[int] = set()
+    for stale in (later, unrateable):
+        members.update(stale.values_list("member_id", flat=True).distinct())
+        stale.delete()
+    members.update(
+        RatingState.objects.filter(last_played__gte=end).values_list("member_id", flat=True)
+    )
+    # The opening of a period from ``key`` on resets these (acf-1993): rated along.
+    members.update(
+        RatingChange.objects.filter(unsettled=True)
+        .filter(change_before_q(key))
+        .values_list("member_id", flat=True)
+        .distinct()
+    )
+    return members
+
+
+def _analyse(rows: int) -> None:
+    """Refresh the planner's statistics after a rewrite big enough to move them."""
+    if rows < 50_000:
+        return
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("ANALYZE ratings_ratingchange, ratings_ratingstate")
+        elif connection.vendor == "sqlite":
+            cursor.execute("ANALYZE ratings_ratingchange")
+            cursor.execute("ANALYZE ratings_ratingstate")
+
+
+def _chain_rerate(
+    *, scope: RerateScope, system: RatingSystem, members: Iterable[int], report: Progress
+) -> tuple[int, int]:
+    """Rate ``scope`` incrementally (see the module's docstring); events and games rated."""
+    chain = Chain(system, scope.key)
+    everyone = scope.key is None
+    if everyone:
+        RatingChange.objects.all().delete()
+        chain.take_in(Member.objects.values_list("pk", flat=True))
+    else:
+        chain.take_in(_stale_members(scope.key, system) | set(members))
+    events_rated = games_rated = 0
+    total = len(scope.events) or 1
+    done = 0
+    for batch in _batches(scope.events, system):
+        rated, games = chain.rate(batch)
+        events_rated += rated
+        games_rated += games
+        done += len(batch)
+        report(10 + 80 * done // total, f"Rated {done} of {len(scope.events)} events")
+    report(92, "Saving current ratings")
+    chain.write_states(everyone=everyone)
+    _analyse(games_rated * 2 + (len(chain.active) if everyone else 0))
+    return events_rated, games_rated
+
+
+def ratings_rerate(
+    *,
+    start: Event | Position | None = None,
+    members: Iterable[int] = (),
+    user: Any = None,
+    reason: str,
+    progress: Progress | None = None,
+    run: RatingRun | None = None,
+) -> RatingRun:
+    """Re-rate every rateable event from ``start`` onwards (None: everything), atomically.
+
+    The chain before ``start`` is left alone; the states as they stood before it are
+    the starting point. ``members``: pks of members to rewrite even if no event from
+    ``start`` on touches them (their starting details changed). Returns the RatingRun
+    logged for it.
+    """
+    clock = time.perf_counter()
+    report = progress or (lambda percent, message: None)
+    with transaction.atomic():
+        club = ClubSettings.objects.select_for_update().get(pk=ClubSettings.load().pk)
+        system = club.engine()
+        report(5, "Finding the events to rate")
+        scope = rerate_scope(start=start, system=system)
+        events_rated, games_rated = _chain_rerate(
+            scope=scope, system=system, members=members, report=report
+        )
+        run = run or RatingRun(user=user if getattr(user, "is_authenticated", False) else None)
+        run.reason = reason[:200]
+        run.system = system.id
+        run.from_event = scope.events[0] if scope.events else None
+        run.events_rated = events_rated
+        run.games_rated = games_rated
+        run.seconds = round(time.perf_counter() - clock, 3)
+        run.status = RatingRun.Status.DONE
+        run.progress = 100
+        run.message = ""
+        run.finished = timezone.now()
+        run.save()
+    report(100, "Done")
+    log.info(
+        "re-rated %s events, %s games in %.2fs: %s",
+        run.events_rated,
+        run.games_rated,
+        run.seconds,
+        reason,
+    )
+    return run
+
+
+# -- now, or in the background ------------------------------------------------------------
+
+
+def position_json(start: Event | Position | None) -> list[Any] | None:
+    """A restart point as a task argument (JSON): [end, start, pk] or None."""
+    if start is None:
+        return None
+    end, begin, pk = rating_key(start) if isinstance(start, Event) else start
+    return [end.isoformat(), begin.isoformat(), pk]
+
+
+def position_from_json(data: list[Any] | None) -> Position | None:
+    if data is None:
+        return None
+    end, begin, pk = data
+    return (dt.date.fromisoformat(end), dt.date.fromisoformat(begin), int(pk))
+
+
+def rerate_estimate(
+    *, start: Event | Position | None, system: RatingSystem | None = None
+) -> float:
+    """Seconds a re-rate from ``start`` should take: a fixed cost plus its games' share.
+
+    The pace is that of the last finished runs, less the fixed cost each of them paid.
+    """
+    system = system or ClubSettings.load().engine()
+    scope = rerate_scope(start=start, system=system)
+    games = Game.objects.filter(
+        event__in=[e.pk for e in scope.events], result__in=Game.PLAYED
+    ).count()
+    pace = FIRST_PACE
+    recent = RatingRun.objects.filter(
+        status=RatingRun.Status.DONE, games_rated__gte=100, seconds__gt=0
+    ).order_by("-finished")[:5]
+    timed = [(r.games_rated, r.seconds) for r in recent if r.seconds]
+    if timed:
+        spent = sum(max(s - FIXED_SECONDS, 0.001) for _, s in timed)
+        pace = sum(g for g, _ in timed) / spent
+    return FIXED_SECONDS + games / pace
+
+
+def ratings_rerate_soon(
+    *,
+    start: Event | Position | None = None,
+    members: Iterable[int] = (),
+    user: Any = None,
+    reason: str,
+) -> RatingRun:
+    """Re-rate from ``start`` now, in this transaction, or queue it when it would be slow.
+
+    A re-rate estimated above settings.RERATE_FOREGROUND_SECONDS is queued for the task
+    worker once this transaction commits; until it finishes the published list keeps
+    the last complete ratings. The run returned is DONE, or QUEUED with a progress page.
+    """
+    members = list(members)
+    limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
+    if rerate_estimate(start=start) <= limit:
+        return ratings_rerate(start=start, members=members, user=user, reason=reason)
+    from ..tasks import rerate_in_background
+
+    system = ClubSettings.load().engine()
+    run = RatingRun.objects.create(
+        user=user if getattr(user, "is_authenticated", False) else None,
+        reason=reason[:200],
+        system=system.id,
+        from_event=start if isinstance(start, Event) else None,
+        status=RatingRun.Status.QUEUED,
+        message="Waiting for the worker",
+    )
+    where = position_json(start)
+    transaction.on_commit(
+        lambda: rerate_in_background.enqueue(run_pk=run.pk, start=where, members=members)
+    )
+    return run
+
+
+def ratings_update(
+    *,
+    soon: bool,
+    start: Event | Position | None = None,
+    members: Iterable[int] = (),
+    user: Any = None,
+    reason: str,
+) -> RatingRun:
+    """Re-rate from ``start``: now, or (``soon``) now or in the background, by its estimate."""
+    rerate = ratings_rerate_soon if soon else ratings_rerate
+    return rerate(start=start, members=members, user=user, reason=reason)
+
+
+def run_progress(*, run: RatingRun, percent: int, message: str, using: Any = None) -> None:
+    """Record a background run's progress where the progress page sees it at once.
+
+    ``using``: the connection of ``progress_connection``, outside the run's transaction
+    (which commits only at the end); none, the current one.
+    """
+    values = {"progress": percent, "message": message[:500]}
+    if using is None:
+        RatingRun.objects.filter(pk=run.pk).update(**values)
+        return
+    try:
+        with using.cursor() as cursor:
+            cursor.execute(
+                "UPDATE ratings_ratingrun SET progress = %s, message = %s WHERE id = %s",
+                [percent, message[:500], run.pk],
+            )
+    except DatabaseError:
+        # SQLite: the re-rate holds the database's one write lock once it writes, and
+        # this connection gives up at once rather than hold the re-rate up.
+        log.debug("progress of run %s not recorded (database busy)", run.pk)
+
+
+def progress_connection() -> Any:
+    """A connection of its own, in autocommit, for a run's progress (closed by the caller)."""
+    default = connections[DEFAULT_DB_ALIAS]
+    params = copy.deepcopy(default.settings_dict)
+    if default.vendor == "sqlite":
+        params.setdefault("OPTIONS", {})["timeout"] = 0.05
+        params["OPTIONS"].pop("transaction_mode", None)
+        params["OPTIONS"].pop("init_command", None)
+    return type(default)(params, alias="progress")
+
+
+def rerate_run(
+    *, run: RatingRun, start: Event | Position | None, members: Iterable[int] = ()
+) -> RatingRun:
+    """Carry out a queued re-rate: the chain read and rated once, in one transaction.
+
+    Readers keep seeing the old ratings until it commits. A correction saved meanwhile
+    queues its own re-rate, which waits for this one's lock on the club's settings and
+    then rates from the record as it stands: the saved ratings always match the games.
+    """
+    RatingRun.objects.filter(pk=run.pk).update(
+        status=RatingRun.Status.RUNNING, started=timezone.now(), progress=1
+    )
+    run.refresh_from_db()
+
+    side = progress_connection()
+
+    def report(percent: int, message: str) -> None:
+        run_progress(run=run, percent=percent, message=message, using=side)
+
+    try:
+        run = ratings_rerate(
+            start=start,
+            members=members,
+            user=run.user,
+            reason=run.reason,
+            progress=report,
+            run=run,
+        )
+    except Exception as error:
+        RatingRun.objects.filter(pk=run.pk).update(
+            status=RatingRun.Status.FAILED,
+            finished=timezone.now(),
+            message=f"{type(error).__name__}: {error}"[:500],
+        )
+        raise
+    finally:
+        side.close()
+    log.info("background re-rate %s: %s events in %.2fs", run.pk, run.events_rated, run.seconds)
+    return run
