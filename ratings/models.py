@@ -582,6 +582,13 @@ class RatingChange(models.Model):
         super().save(*args, **kwargs)
 
     @property
+    def detail(self) -> dict[str, Any]:
+        """The breakdown as the engine's JSON has it: its figures, its game lines as dicts."""
+        from .breakdowns import breakdown_read
+
+        return breakdown_read(self.breakdown)
+
+    @property
     def change(self) -> float | None:
         if self.before is None or self.after is None:
             return None

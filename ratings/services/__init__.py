@@ -12,6 +12,7 @@ per member or per game.
 - ``calculator``: the public what-if.
 """
 
+from ..breakdowns import breakdown_json, breakdown_read, game_line_change
 from .calculator import (
     CALCULATOR_TYPED_GAMES,
     calculator_rate,
@@ -59,8 +60,6 @@ from .members import (
     merge_rerate_start,
 )
 from .rerate import (
-    breakdown_json,
-    game_line_change,
     position_from_json,
     position_json,
     ratings_rerate,
@@ -81,6 +80,7 @@ __all__ = [
     "Position",
     "RerateScope",
     "breakdown_json",
+    "breakdown_read",
     "calculator_rate",
     "calculator_states",
     "calculator_typed",

@@ -22,13 +22,15 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+import msgspec
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from ..engine import PlayerChange, PlayerState, RatingSystem
-from ..engine.io import change_to_json, player_to_json
+from ..breakdowns import breakdown_json
+from ..engine import PlayerState, RatingSystem
+from ..engine.io import player_to_json
 from ..models import (
     ClubSettings,
     Event,
@@ -77,21 +79,59 @@ def chunks(values: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
         yield values[i : i + size]
 
 
-def breakdown_json(change: PlayerChange) -> dict[str, Any]:
-    """The engine's breakdown of a change as stored: its figures and game lines."""
-    data = change_to_json(change)
-    for key in ("state", "player", "before", "after", "display_before", "display_after"):
-        data.pop(key, None)
-    return data
+CHANGE_COLUMNS = (
+    "event_id",
+    "member_id",
+    "period",
+    "before",
+    "after",
+    "display_before",
+    "display_after",
+    "played",
+    "score",
+    "breakdown",
+    "state_after",
+    "event_end",
+    "event_start",
+    "unsettled",
+)
+STATE_COLUMNS = (
+    "member_id",
+    "rating",
+    "display",
+    "games",
+    "state",
+    "last_event_id",
+    "last_played",
+    "last_change",
+    "usable",
+    "updated",
+)
+_encode = msgspec.json.Encoder().encode
 
 
-def game_line_change(*, line: dict[str, Any]) -> float | None:
-    """One game's own change, from a breakdown's game line (None: the system has none).
+def _json(value: Any) -> str:
+    return _encode(value).decode()
 
-    Most systems give it as ``change``; ecf-2020 gives each game's ``increment``.
-    """
-    change = line.get("change")
-    return line.get("increment") if change is None else change
+
+def insert_rows(model: type[Any], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert rows of values straight from the chain: COPY on PostgreSQL, one prepared
+    INSERT on SQLite. A model instance a row, as ``bulk_create`` builds, would cost the
+    re-rate of a long history more than the rating itself."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    names = ", ".join(quote(column) for column in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        else:
+            marks = ", ".join(["%s"] * len(columns))
+            for chunk in chunks(rows, WRITE_BATCH):
+                cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", chunk)
 
 
 def _batches(events: Sequence[Event], system: RatingSystem) -> Iterator[list[Event]]:
@@ -159,38 +199,39 @@ class Chain:
         self.states = {state.id: state for state in result.players}
         by_id = {str(e.pk): e for e in events}
         opening = self.system.period_opening
+        date = connection.ops.adapt_datefield_value
         rows = []
         for event_result in result.events:
             event = by_id[event_result.id]
+            end, start = date(event.end_date), date(event.start_date)
+            period = event_result.period or ""
             for change in event_result.changes:
                 state = change.state
                 assert state is not None
                 member_id = int(change.player)
-                delta = (
-                    None
-                    if change.before is None or change.after is None
-                    else change.after - change.before
-                )
+                before, after = change.before, change.after
+                delta = None if before is None or after is None else after - before
                 self.last[member_id] = (event.pk, event.end_date, delta)
+                lines = change.games
                 rows.append(
-                    RatingChange(
-                        event=event,
-                        member_id=member_id,
-                        period=event_result.period or "",
-                        before=change.before,
-                        after=change.after,
-                        display_before=change.display_before,
-                        display_after=change.display_after,
-                        played=sum(1 for line in change.games if line.rated),
-                        score=sum(line.score for line in change.games),
-                        breakdown=breakdown_json(change),
-                        state_after=player_to_json(state),
-                        event_end=event.end_date,
-                        event_start=event.start_date,
-                        unsettled=opening(state) != state,
+                    (
+                        event.pk,
+                        member_id,
+                        period,
+                        before,
+                        after,
+                        change.display_before,
+                        change.display_after,
+                        sum(1 for line in lines if line.rated),
+                        sum(line.score for line in lines),
+                        _json(breakdown_json(change)),
+                        _json(player_to_json(state)),
+                        end,
+                        start,
+                        opening(state) != state,
                     )
                 )
-        RatingChange.objects.bulk_create(rows, batch_size=WRITE_BATCH)
+        insert_rows(RatingChange, CHANGE_COLUMNS, rows)
         return len(inputs), sum(len(e.games) for e in inputs)
 
     def write_states(self, *, everyone: bool) -> None:
@@ -202,24 +243,27 @@ class Chain:
                 RatingState.objects.filter(member_id__in=chunk).delete()
         rows = []
         prepare = self.system.prepare  # a member yet to play is as the engine would take them
+        date = connection.ops.adapt_datefield_value
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
         for member_id in sorted(self.active):
             state = prepare(self.states[str(member_id)])
             display = self.system.display(state)
             event_id, played, change = self.last.get(member_id, (None, None, None))
             rows.append(
-                RatingState(
-                    member_id=member_id,
-                    rating=state.rating,
-                    display=display,
-                    games=state.games,
-                    state=player_to_json(state),
-                    last_event_id=event_id,
-                    last_played=played,
-                    last_change=change,
-                    usable=is_usable(display),
+                (
+                    member_id,
+                    state.rating,
+                    display,
+                    state.games,
+                    _json(player_to_json(state)),
+                    event_id,
+                    date(played),
+                    change,
+                    is_usable(display),
+                    now,
                 )
             )
-        RatingState.objects.bulk_create(rows, batch_size=WRITE_BATCH)
+        insert_rows(RatingState, STATE_COLUMNS, rows)
 
 
 def _stale_members(key: Position, system: RatingSystem) -> set[int]:

@@ -782,23 +782,17 @@ def _preview_changes(result) -> list[dict[str, Any]]:  # type: ignore[no-untyped
             "after": c.after,
             "display_before": c.display_before,
             "display_after": c.display_after,
-            "breakdown": services.breakdown_json(c),
+            "breakdown": services.breakdown_read(services.breakdown_json(c)),
         }
         for c in (result.changes if result else [])
     ]
 
 
 def _saved_changes(event: Event) -> list[dict[str, Any]]:
-    return list(
-        event.rating_changes.values(
-            "before",
-            "after",
-            "display_before",
-            "display_after",
-            "breakdown",
-            player=F("member_id"),
-        )
+    changes = event.rating_changes.values(
+        "before", "after", "display_before", "display_after", "breakdown", player=F("member_id")
     )
+    return [{**c, "breakdown": services.breakdown_read(c["breakdown"])} for c in changes]
 
 
 @officer_required

@@ -245,13 +245,13 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
     ids = {
         int(line["opponent"])
         for change in changes
-        for line in change.breakdown.get("games", [])
+        for line in change.detail.get("games", [])
         if str(line.get("opponent", "")).isdigit()
     }
     opponents = {m.pk: m for m in Member.objects.with_financial().filter(pk__in=ids)}
     lines = []
     for change in reversed(changes):
-        for line in change.breakdown.get("games", []):
+        for line in change.detail.get("games", []):
             opponent = (
                 opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
             )

@@ -30,7 +30,7 @@ def ecf_game(rated_event, current_season, alice, bob):  # type: ignore[no-untype
 
 
 def increment_of(event, member) -> float:  # type: ignore[no-untyped-def]
-    line = RatingChange.objects.get(event=event, member=member).breakdown["games"][0]
+    line = RatingChange.objects.get(event=event, member=member).detail["games"][0]
     assert "change" not in line
     return line["increment"]
 
