@@ -427,3 +427,14 @@ def test_export_piped_into_a_closed_pipe_exits_without_a_traceback(tmp_path):
     )
     os.close(writer)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_export_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(
+    rated_event, alice, current_season
+):
+    paid_up(alice, current_season)
+    tab = paid_up(MemberFactory(member_number="T1", name="\t=cmd"), current_season)
+    rated_event([(1, alice, tab, Game.Result.DRAW)])
+    rows = {r["id"]: r for r in csv_rows(run("export_ratings"))}
+    assert rows["T1"]["name"] == "'\t=cmd"
+    assert rows["A1"]["name"] == "Alice Archer"
