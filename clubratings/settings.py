@@ -7,6 +7,7 @@ A malformed value stops the app at start-up with a message naming the variable.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "simple_history",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "ratings",
 ]
 
@@ -74,6 +76,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its refusal page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubratings.urls"
@@ -115,6 +119,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes first: it refuses a login (even with the right password) once the same
+# username has failed AXES_FAILURE_LIMIT times from the same address, for
+# AXES_COOLOFF_MINUTES; a successful login clears the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_ENABLED = envbool("AXES_ENABLED", "True")
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
+AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
+# Username and address together: a stranger guessing an officer's password is stopped
+# without locking the officer out from their own machine.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "clubratings.security.locked_out"
+# Behind a reverse proxy every request comes from the proxy's address: with
+# PROXY_COUNT proxies in front (each appending to X-Forwarded-For), the client's
+# address is read from that header instead.
+PROXY_COUNT = envint("PROXY_COUNT", "0")
+AXES_CLIENT_IP_CALLABLE = "clubratings.security.client_ip"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:officer-home"
 LOGOUT_REDIRECT_URL = "ratings:list"
