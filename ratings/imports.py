@@ -166,15 +166,30 @@ def read_table(
         return Table(names, []), problems
     table = Table([n for n in names if n], [])
     while True:
+        # A row's line is where it starts: a quoted cell may run on over several lines.
+        line = reader.line_num + 1
         try:
             cells = next(reader)
         except StopIteration:
             break
         except csv.Error as error:
-            problems.append(Problem(reader.line_num, None, f"not valid CSV ({error})"))
+            problems.append(Problem(line, None, f"not valid CSV ({error})"))
             break
-        line = reader.line_num
         if not any(c.strip() for c in cells):
+            continue
+        broken = [i for i, c in enumerate(cells) if "\n" in c or "\r" in c]
+        if broken:
+            # No cell holds a line break: this is a quote opened here and never closed,
+            # which would swallow the rows after it into one cell.
+            column = names[broken[0]] if broken[0] < len(names) else None
+            problems.append(
+                Problem(
+                    line,
+                    column or None,
+                    'a quote (") opened on this line is not closed on it: the cell runs on '
+                    f"to line {reader.line_num}; close the quote or remove it",
+                )
+            )
             continue
         if len(cells) > len(names) and any(c.strip() for c in cells[len(names) :]):
             problems.append(
@@ -185,6 +200,14 @@ def read_table(
         row = {name: (cells[i].strip() if i < len(cells) else "") for i, name in enumerate(names)}
         row.pop("", None)
         table.rows.append((line, row))
+    if data.count('"') % 2 and not problems and table.rows:
+        # An odd number of quotes: one is never closed. Not caught above only when the
+        # last line opens it and the file ends without a line break after it.
+        line = table.rows[-1][0]
+        table.rows.pop()
+        problems.append(
+            Problem(line, None, 'a quote (") opened on this line is never closed: close it')
+        )
     if not table.rows and not problems:
         problems.append(Problem(2, None, "the file has a header but no rows"))
     return table, problems

@@ -322,6 +322,36 @@ def test_an_unknown_results_column_is_refused(write):
     assert "line 1: unknown column 'board'" in error
 
 
+# -- what no import lets through -------------------------------------------------------------
+
+
+def test_an_unterminated_quote_in_a_members_file_is_refused_at_its_line(write):
+    text = 'id,name\nR7,Ana\nR8,"Ben Clarke\nR9,Cat\nR10,Dan\n'
+    error = refused("import_members", write(text))
+    assert 'line 3, name: a quote (") opened on this line is not closed' in error
+    assert not Member.objects.exists()
+
+
+def test_an_unterminated_quote_in_a_results_file_is_refused_at_its_line(write, alice, bob):
+    text = (
+        RESULTS_HEADER
+        + 'E,2026-03-03,1,A1,B2,1-0\n"E,2026-03-03,2,B2,A1,0-1\nF,2026-03-04,1,A1,B2,1-0\n'
+    )
+    error = refused("import_results", write(text))
+    assert 'line 3, event: a quote (") opened on this line is not closed' in error
+    assert not Event.objects.exists()
+
+
+def test_an_unterminated_quote_on_the_last_line_is_refused(write):
+    error = refused("import_members", write('id,name\nR7,Ana\nR8,"Ben Clarke'))
+    assert 'line 3: a quote (") opened on this line is never closed' in error
+
+
+def test_a_quoted_cell_that_closes_on_its_line_is_read(write):
+    run("import_members", write('id,name\nR7,"Tuilagi, Ana"\n'))
+    assert Member.objects.get().name == "Tuilagi, Ana"
+
+
 # -- set_rating_system and rerate -----------------------------------------------------------
 
 
