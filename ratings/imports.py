@@ -191,6 +191,13 @@ def read_table(
                 )
             )
             continue
+        nul = [i for i, c in enumerate(cells) if "\x00" in c]
+        if nul:
+            # The database cannot store it (PostgreSQL refuses it outright): a NUL is a
+            # file saved wrongly, never part of a name or an id.
+            column = names[nul[0]] if nul[0] < len(names) else None
+            problems.append(Problem(line, column or None, "holds a NUL character (\\0): not text"))
+            continue
         if len(cells) > len(names) and any(c.strip() for c in cells[len(names) :]):
             problems.append(
                 Problem(line, None, f"{len(cells)} cells, but the header has {len(names)}")

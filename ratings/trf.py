@@ -268,6 +268,10 @@ def parse(data: bytes | str) -> Tournament:
     tournament = Tournament()
     problems: list[str] = []
     for number, line in enumerate(text.split("\n"), start=1):
+        if "\x00" in line:
+            # Not text (a NUL cannot be stored, and no pairing program writes one).
+            problems.append(f"Line {number}: holds a NUL character (\\0): not a text line.")
+            continue
         if not line.strip() or line.startswith("#"):
             continue  # TRF-2026 comments and blank lines between records
         code, value = line[:3], line[4:].strip()
@@ -297,6 +301,8 @@ def parse(data: bytes | str) -> Tournament:
             # Team records (TRF16 013, TRF-2026 310): the team's name, then numbers.
             match = re.match(r"\d{3}\s+(?:\d+\s+)?(.+?)(\s{2,}|$)", line)
             tournament.teams.append(match.group(1) if match else line[4:].strip())
+    if problems and not tournament.players:
+        raise TrfError(problems)
     if not tournament.players and not problems:
         raise TrfError("This is not a tournament report file: it has no player (001) lines.")
     problems += _check_pairings(tournament.players)

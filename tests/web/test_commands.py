@@ -347,6 +347,24 @@ def test_an_unterminated_quote_on_the_last_line_is_refused(write):
     assert 'line 3: a quote (") opened on this line is never closed' in error
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id,name\nR7,Ana\nR8,Ben\x00Clarke\n", "line 3, name: holds a NUL character"),
+        ("id,name\nR7\x00,Ana\n", "line 2, id: holds a NUL character"),
+    ],
+)
+def test_a_nul_character_in_a_members_file_is_refused_at_its_line(write, text, message):
+    assert message in refused("import_members", write(text))
+    assert not Member.objects.exists()
+
+
+def test_a_nul_character_in_a_results_file_is_refused_at_its_line(write, alice, bob):
+    text = RESULTS_HEADER + "E,2026-03-03,1,A1,B2,1-0\nE\x00,2026-03-03,2,B2,A1,0-1\n"
+    assert "line 3, event: holds a NUL character" in refused("import_results", write(text))
+    assert not Event.objects.exists()
+
+
 def test_a_quoted_cell_that_closes_on_its_line_is_read(write):
     run("import_members", write('id,name\nR7,"Tuilagi, Ana"\n'))
     assert Member.objects.get().name == "Tuilagi, Ana"

@@ -275,3 +275,13 @@ def test_every_problem_is_listed():
         trf.parse(text)
     assert len(error.value.problems) == 3
     assert str(error.value).startswith("The file cannot be imported (3 problems): Line 2:")
+
+
+def test_a_nul_character_is_refused_naming_its_line():
+    text = "\n".join(["012 Nul\x00 Open", player_line(1, "Ann"), player_line(2, "B\x00en")])
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.problems == [
+        "Line 1: holds a NUL character (\\0): not a text line.",
+        "Line 3: holds a NUL character (\\0): not a text line.",
+    ]
