@@ -13,7 +13,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from .imports import RESULT_SPELLINGS, allowed_results, read_result
-from .models import ClubSettings, Event, Game, Member, Season, Subscription
+from .models import ClubSettings, Event, Game, Member, Season, Subscription, name_problem
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -725,6 +725,13 @@ class TrfConfirmForm(forms.Form):
             if len(named) == 1:
                 out[player.rank] = named[0]
         return out
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        problem = name_problem(name)
+        if problem:
+            raise ValidationError(problem)
+        return name
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()

@@ -33,6 +33,7 @@ from .models import (
     RatingRun,
     Season,
     Subscription,
+    name_problem,
 )
 
 MEMBER_COLUMNS = ("id", "name", "born", "gender", "region", "title", "fide_id", "membership")
@@ -320,6 +321,8 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                 )
         name = _required(row, "name", line, problems)
         _longest(name, 120, line, "name", problems)
+        if problem := name_problem(name):
+            problems.append(Problem(line, "name", problem))
         fields: dict[str, Any] = {"name": name}
         if "born" in row:
             born = _date(row["born"], line, "born", problems) if row["born"] else None
@@ -522,6 +525,8 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
         before = len(problems)
         name = _required(row, "event", line, problems)
         _longest(name, 120, line, "event", problems)
+        if problem := name_problem(name):
+            problems.append(Problem(line, "event", problem))
         day = None
         if _required(row, "date", line, problems):
             day = _date(row["date"], line, "date", problems)

@@ -143,6 +143,16 @@ EARLIEST_DATE = dt.date(1900, 1, 1)
 EVENT_DAYS_AHEAD = 366
 
 
+def name_problem(name: str) -> str | None:
+    """What is wrong with a member's or an event's name, or None. A name made only of
+    spaces, zero-width or control characters looks blank on every page and list."""
+    if name and not any(char.isalnum() for char in name):
+        return (
+            "A name must contain letters (this one is only spaces, marks or invisible characters)."
+        )
+    return None
+
+
 class Member(models.Model):
     class Gender(models.TextChoices):
         MALE = "M", "Male"
@@ -220,6 +230,9 @@ class Member(models.Model):
         return reverse("ratings:member", args=[self.member_number])
 
     def clean(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise ValidationError({"name": problem})
         # A birth date decides the junior lists and ecf-2020's junior rules.
         if self.born is not None and self.born > timezone.localdate():
             raise ValidationError({"born": "A date of birth cannot be in the future."})
@@ -339,6 +352,9 @@ class Event(models.Model):
         return reverse("ratings:event", args=[self.pk])
 
     def clean(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise ValidationError({"name": problem})
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": "An event cannot end before it starts."})
         # A mistyped year would move the event to the far end of the rating chain.

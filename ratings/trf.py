@@ -383,6 +383,12 @@ def _player(line: str, number: int, problems: list[str]) -> Player | None:
     if rank is None or not name:
         problems.append(f"Line {number}: a player line without a starting rank or name.")
         return None
+    if not any(char.isalnum() for char in name):
+        problems.append(
+            f"Line {number}: the player's name {name!r} has no letters "
+            "(only marks or invisible characters)."
+        )
+        return None
     player = Player(
         rank=rank,
         name=name,

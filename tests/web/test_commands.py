@@ -365,6 +365,18 @@ def test_a_nul_character_in_a_results_file_is_refused_at_its_line(write, alice, 
     assert not Event.objects.exists()
 
 
+def test_a_member_name_without_letters_is_refused_at_its_line(write):
+    error = refused("import_members", write("id,name\nR7,Ana\nR8,\u200b\u200b\n"))
+    assert "line 3, name: A name must contain letters" in error
+    assert not Member.objects.exists()
+
+
+def test_an_event_name_without_letters_is_refused_at_its_line(write, alice, bob):
+    text = RESULTS_HEADER + "\u2060,2026-03-03,1,A1,B2,1-0\n"
+    assert "line 2, event: A name must contain letters" in refused("import_results", write(text))
+    assert not Event.objects.exists()
+
+
 def test_a_quoted_cell_that_closes_on_its_line_is_read(write):
     run("import_members", write('id,name\nR7,"Tuilagi, Ana"\n'))
     assert Member.objects.get().name == "Tuilagi, Ana"

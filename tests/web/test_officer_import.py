@@ -258,3 +258,10 @@ def test_a_file_with_a_nul_character_is_refused_on_the_upload_page(officer_clien
     assert response.status_code == 200
     assert "holds a NUL character" in response.context["form"].errors["file"][0]
     assert not Event.objects.exists()
+
+
+def test_an_event_name_without_letters_is_refused_on_the_preview(officer_client):
+    upload(officer_client)
+    response = confirm(officer_client, name="\u200b\u2060")
+    assert "must contain letters" in response.context["form"].errors["name"][0]
+    assert not Event.objects.exists()

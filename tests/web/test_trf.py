@@ -285,3 +285,9 @@ def test_a_nul_character_is_refused_naming_its_line():
         "Line 1: holds a NUL character (\\0): not a text line.",
         "Line 3: holds a NUL character (\\0): not a text line.",
     ]
+
+
+def test_a_player_named_without_letters_is_refused_naming_the_line():
+    text = "\n".join(["012 Blank", player_line(1, "Ann"), player_line(2, "\u200b\u200b")])
+    with pytest.raises(trf.TrfError, match=r"Line 3: the player's name .* has no letters"):
+        trf.parse(text)
