@@ -33,6 +33,7 @@ from .models import (
     RatingRun,
     Season,
     Subscription,
+    event_date_problem,
     name_problem,
 )
 
@@ -530,6 +531,9 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
         day = None
         if _required(row, "date", line, problems):
             day = _date(row["date"], line, "date", problems)
+            if day is not None and (problem := event_date_problem(day)):
+                problems.append(Problem(line, "date", problem))
+                day = None
         round_ = None
         if _required(row, "round", line, problems):
             value = row["round"]

@@ -153,6 +153,19 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def event_date_problem(day: dt.date) -> str | None:
+    """What is wrong with an event's date, or None: the event form's and the imports' rule.
+
+    A mistyped year would move the event to the far end of the rating chain (and a date
+    in year 1 would re-rate everything from it).
+    """
+    if day < EARLIEST_DATE:
+        return f"{day.day} {day:%b %Y}: before {EARLIEST_DATE.year}."
+    if day > timezone.localdate() + dt.timedelta(days=EVENT_DAYS_AHEAD):
+        return f"{day.day} {day:%b %Y} is more than a year ahead: check the year."
+    return None
+
+
 class Member(models.Model):
     class Gender(models.TextChoices):
         MALE = "M", "Male"
@@ -357,18 +370,11 @@ class Event(models.Model):
             raise ValidationError({"name": problem})
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": "An event cannot end before it starts."})
-        # A mistyped year would move the event to the far end of the rating chain.
-        latest = timezone.localdate() + dt.timedelta(days=EVENT_DAYS_AHEAD)
         for field in ("start_date", "end_date"):
             day = getattr(self, field)
-            if day is not None and day < EARLIEST_DATE:
-                raise ValidationError(
-                    {field: f"{day.day} {day:%b %Y}: before {EARLIEST_DATE.year}."}
-                )
-            if day is not None and day > latest:
-                raise ValidationError(
-                    {field: f"{day.day} {day:%b %Y} is more than a year ahead: check the year."}
-                )
+            problem = event_date_problem(day) if day is not None else None
+            if problem:
+                raise ValidationError({field: problem})
 
     @property
     def is_complete(self) -> bool:

@@ -293,6 +293,10 @@ BAD_RESULT_ROWS = [
     ("E,2026-03-03,1,C3,,1-0\n", "line 3, black: required, but empty (only a bye has no black)"),
     ("E,2026-03-03,1,C3,D4,bye\n", "line 3, black: a bye has one player: leave black empty"),
     (",2026-03-03,1,C3,D4,1-0\n", "line 3, event: required, but empty"),
+    # The event form's rule: a mistyped year would re-rate everything from it.
+    ("E,0001-01-01,2,C3,D4,1-0\n", "line 3, date: 1 Jan 1: before 1900."),
+    ("E,1899-12-31,2,C3,D4,1-0\n", "line 3, date: 31 Dec 1899: before 1900."),
+    ("E,9999-12-31,2,C3,D4,1-0\n", "line 3, date: 31 Dec 9999 is more than a year ahead"),
 ]
 
 
