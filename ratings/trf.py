@@ -88,6 +88,10 @@ DATE_FORMATS = (
 )
 
 
+#: The most rounds an event may have (``Event.rounds``): a file with more is refused.
+MAX_ROUNDS = 99
+
+
 class TrfError(ValueError):
     """A file that cannot be imported: not a tournament report, or lines that contradict.
 
@@ -294,7 +298,13 @@ def parse(data: bytes | str) -> Tournament:
         elif code == "122":
             tournament.time_control = value
         elif code in ("XXR", "142") and _int(value):
-            tournament.declared_rounds = max(tournament.declared_rounds or 0, _int(value) or 0)
+            declared = _int(value) or 0
+            if declared > MAX_ROUNDS:
+                problems.append(
+                    f"Line {number}: {declared} rounds: an event has at most {MAX_ROUNDS}."
+                )
+                continue
+            tournament.declared_rounds = max(tournament.declared_rounds or 0, declared)
         elif code == "132":
             tournament.round_dates = [d for d in map(parse_date, line[91:].split()) if d]
         elif code == "013" or code == "310":
@@ -305,6 +315,14 @@ def parse(data: bytes | str) -> Tournament:
         raise TrfError(problems)
     if not tournament.players and not problems:
         raise TrfError("This is not a tournament report file: it has no player (001) lines.")
+    for player in tournament.players:
+        if player.results and player.results[-1].round > MAX_ROUNDS:
+            problems.append(
+                f"Line {player.line}: {player.name} has results for "
+                f"{player.results[-1].round} rounds: an event has at most {MAX_ROUNDS}."
+            )
+    if problems:
+        raise TrfError(problems)
     problems += _check_pairings(tournament.players)
     if problems:
         raise TrfError(problems)

@@ -265,3 +265,11 @@ def test_an_event_name_without_letters_is_refused_on_the_preview(officer_client)
     response = confirm(officer_client, name="\u200b\u2060")
     assert "must contain letters" in response.context["form"].errors["name"][0]
     assert not Event.objects.exists()
+
+
+def test_a_file_of_more_than_99_rounds_is_refused_on_the_upload_page(officer_client):
+    data = GROS.read_bytes().replace(b"\nXXR 9", b"\nXXR 100")
+    assert b"XXR 100" in data
+    response = upload(officer_client, data)
+    assert response.status_code == 200
+    assert "100 rounds: an event has at most 99" in response.context["form"].errors["file"][0]
