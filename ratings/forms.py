@@ -309,7 +309,18 @@ class Pairing:
 
 
 class PairingForm(forms.Form):
-    board = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    # Hidden, so only a tampered page sends a bad one; Game.board is a small integer.
+    board = forms.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid": "The board number must be a whole number from 1 to 32767.",
+            "min_value": "The board number must be a whole number from 1 to 32767.",
+            "max_value": "The board number must be a whole number from 1 to 32767.",
+        },
+    )
     white = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     black = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     result = forms.ChoiceField(
