@@ -156,6 +156,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "event_groups": _event_groups(events, system),
         "system": system,
         "membership": _membership(member) if officer else "",
+        "officer": officer,
     }
     if show_rating and state is not None:
         context.update(
