@@ -121,6 +121,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Persistent connections (not SQLite's): each gunicorn worker serves one request at a time,
+# so it holds at most one connection, kept CONN_MAX_AGE seconds (0: closed after each
+# request) and checked before reuse. A connection pool, if the DATABASES block sets one,
+# needs CONN_MAX_AGE 0, so it is left alone.
+_database = DATABASES["default"]
+if _database["ENGINE"] != "django.db.backends.sqlite3" and not _database.get("OPTIONS", {}).get(
+    "pool"
+):
+    _database["CONN_MAX_AGE"] = envint("CONN_MAX_AGE", "60")
+    _database["CONN_HEALTH_CHECKS"] = True
+
 # django-axes first: it refuses a login (even with the right password) once the same
 # username has failed AXES_FAILURE_LIMIT times from the same address, for
 # AXES_COOLOFF_MINUTES; a successful login clears the count.
