@@ -241,3 +241,12 @@ def test_a_guest_named_without_letters_is_refused_inside_the_event(officer_clien
     )
     assert "must contain letters" in response.content.decode()
     assert not Member.objects.exists()
+
+
+def test_a_nul_character_in_a_form_field_is_refused_beside_the_field(officer_client):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": "Erin\x00Evans", "member_number": "E5", "initial_games": 0},
+    )
+    assert response.context["form"].errors["name"] == ["Null characters are not allowed."]
+    assert not Member.objects.exists()
