@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-fast lint format bench migrations-check browser clean
+.PHONY: run serve test test-fast lint format bench migrations-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ run: $(STAMP)
 	$(PY) manage.py db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+# Production on this machine: gunicorn (gunicorn.conf.py) and the background worker
+# together, after migrating and collecting the static files; stopping it stops both.
+serve: $(STAMP)
+	VENV=$(VENV) bash scripts/serve.sh
 
 test: $(STAMP) browser
 	$(PY) manage.py makemigrations --check --dry-run >/dev/null

@@ -7,6 +7,7 @@ A malformed value stops the app at start-up with a message naming the variable.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -61,11 +62,14 @@ INSTALLED_APPS = [
     "simple_history",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "ratings",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy and Permissions-Policy on every response.
+    "clubratings.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -74,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its refusal page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubratings.urls"
@@ -115,6 +121,38 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Persistent connections (not SQLite's): each gunicorn worker serves one request at a time,
+# so it holds at most one connection, kept CONN_MAX_AGE seconds (0: closed after each
+# request) and checked before reuse. A connection pool, if the DATABASES block sets one,
+# needs CONN_MAX_AGE 0, so it is left alone.
+_database = DATABASES["default"]
+if _database["ENGINE"] != "django.db.backends.sqlite3" and not _database.get("OPTIONS", {}).get(
+    "pool"
+):
+    _database["CONN_MAX_AGE"] = envint("CONN_MAX_AGE", "60")
+    _database["CONN_HEALTH_CHECKS"] = True
+
+# django-axes first: it refuses a login (even with the right password) once the same
+# username has failed AXES_FAILURE_LIMIT times from the same address, for
+# AXES_COOLOFF_MINUTES; a successful login clears the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_ENABLED = envbool("AXES_ENABLED", "True")
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
+AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
+# Username and address together: a stranger guessing an officer's password is stopped
+# without locking the officer out from their own machine.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "clubratings.security.locked_out"
+# Behind a reverse proxy every request comes from the proxy's address: with
+# PROXY_COUNT proxies in front (each appending to X-Forwarded-For), the client's
+# address is read from that header instead.
+PROXY_COUNT = envint("PROXY_COUNT", "0")
+AXES_CLIENT_IP_CALLABLE = "clubratings.security.client_ip"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ratings:officer-home"
 LOGOUT_REDIRECT_URL = "ratings:list"

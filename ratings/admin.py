@@ -19,6 +19,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -188,6 +189,22 @@ class AuditAdmin(SimpleHistoryAdmin):
     """A record whose every change is kept: its history page shows before → after."""
 
     object_history_list_template = "admin/ratings/object_history_list.html"
+
+    def history_form_view(  # type: ignore[no-untyped-def]
+        self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
+    ):
+        # simple-history lets anyone who may *view* a record POST a revert of it: a
+        # revert is a change, so it needs the change permission (an officer reads the
+        # club settings but must not switch the rating system through their history).
+        if request.method == "POST":
+            obj = self.get_object(request, unquote(object_id))
+            if (
+                self.revert_disabled(request, obj)
+                or not self.has_change_permission(request, obj)
+                or not self.has_change_history_permission(request, obj)
+            ):
+                raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
 
 
 # -- club settings (one row) ----------------------------------------------------------

@@ -13,7 +13,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from .imports import RESULT_SPELLINGS, allowed_results, read_result
-from .models import ClubSettings, Event, Game, Member, Season, Subscription
+from .models import ClubSettings, Event, Game, Member, Season, Subscription, name_problem
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -309,7 +309,18 @@ class Pairing:
 
 
 class PairingForm(forms.Form):
-    board = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    # Hidden, so only a tampered page sends a bad one; Game.board is a small integer.
+    board = forms.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid": "The board number must be a whole number from 1 to 32767.",
+            "min_value": "The board number must be a whole number from 1 to 32767.",
+            "max_value": "The board number must be a whole number from 1 to 32767.",
+        },
+    )
     white = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     black = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     result = forms.ChoiceField(
@@ -417,9 +428,12 @@ def _spaced(spelling: str) -> str:
 
 
 #: A pasted line ends in a result, spelled as in a results file (imports.RESULT_SPELLINGS),
-#: the longest spellings tried first; what comes before it is the players.
+#: the longest spellings tried first; what comes before it is the players. Searched for
+#: (the leftmost start wins, so the players are as short as can be) in a line whose
+#: spaces are collapsed: every part of the pattern then matches a bounded number of
+#: characters, so the search takes time linear in the line, however it is written.
 PASTE_RESULT = re.compile(
-    r"^\s*(?P<players>.*?\S)\s+(?P<result>"
+    r"\s(?P<result>"
     + "|".join(
         _spaced(spelling)
         for spelling in sorted(
@@ -428,17 +442,66 @@ PASTE_RESULT = re.compile(
             reverse=True,
         )
     )
-    + r")\s*$",
+    + r")$",
     re.IGNORECASE,
 )
-#: Between white and black: " - ", " – ", " v ", " vs ", " vs. ".
-PASTE_VERSUS = re.compile(r"^(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+)$", re.IGNORECASE)
-#: A line whose end is no result: what stands where the result should, for the message.
-PASTE_LINE = re.compile(
-    r"^\s*(?P<white>.+?)\s+[-–—v]s?\.?\s+(?P<black>.+?)\s+"
-    r"(?P<result>\S+(?:\s*[-/:]\s*\S+)*(?:\s+nr)?)\s*$",
-    re.IGNORECASE,
-)
+#: Between white and black: " - ", " – ", " v ", " vs ", " vs. " (the first one found).
+PASTE_VERSUS = re.compile(r"\s[-–—v]s?\.?\s", re.IGNORECASE)
+VERSUS_TOKEN = re.compile(r"[-–—v]s?\.?", re.IGNORECASE)
+#: What joins the parts of a result written with spaces ("1 - 0", "+ / -").
+RESULT_JOINS = "-/:"
+
+
+def paste_line_split(line: str) -> tuple[str, str] | None:
+    """A pasted line as (players, result), or None when it does not end in a result.
+
+    Spaces are collapsed first ("Alice  Archer" is "Alice Archer").
+    """
+    line = " ".join(line.split())
+    ended = PASTE_RESULT.search(line)
+    if ended is None:
+        return None
+    return line[: ended.start()], ended["result"]
+
+
+def paste_versus(players: str) -> tuple[str, str] | None:
+    """``white - black`` as (white, black), or None when no separator stands between two
+    names."""
+    players = " ".join(players.split())
+    found = PASTE_VERSUS.search(players)
+    if found is None or found.start() == 0 or found.end() >= len(players):
+        return None
+    return players[: found.start()], players[found.end() :]
+
+
+def paste_unknown_result(line: str) -> str | None:
+    """What stands where the result of ``white - black result`` should, for the message
+    when it is not a result ("1 - 1", "3-1 nr"); None when the line is not that shape.
+
+    Read token by token from the end: the result is the longest run of tokens joined by a
+    dash, slash or colon (then an optional "nr") that leaves ``white - black`` before it.
+    """
+    tokens = line.split()
+    nr = len(tokens) > 1 and tokens[-1].lower() == "nr"
+    body = tokens[:-1] if nr else tokens
+    if not body:
+        return None
+    start = len(body) - 1
+    starts = [start]
+    while start > 0 and (body[start - 1][-1] in RESULT_JOINS or body[start][0] in RESULT_JOINS):
+        start -= 1
+        starts.append(start)
+    # The separator between the players is the first token that is one, after white;
+    # black is at least the token after it.
+    versus = next(
+        (i for i, token in enumerate(body) if i > 0 and VERSUS_TOKEN.fullmatch(token)), None
+    )
+    if versus is None:
+        return None
+    for start in reversed(starts):  # the longest result first: black as short as can be
+        if start >= versus + 2:
+            return " ".join(body[start:] + tokens[len(body) :])
+    return None
 
 
 def read_spaced_result(text: str) -> str | None:
@@ -482,23 +545,24 @@ class PasteRoundForm(forms.Form):
         for number, line in enumerate(self.cleaned_data["text"].splitlines(), start=1):
             if not line.strip():
                 continue
-            ended = PASTE_RESULT.match(line)
+            ended = paste_line_split(line)
             if not ended:
-                unknown = PASTE_LINE.match(line)
+                unknown = paste_unknown_result(line)
                 if unknown:
                     problems.append(
-                        f"Line {number}: “{unknown['result']}” is not a result. "
+                        f"Line {number}: “{unknown}” is not a result. "
                         f"Allowed: {allowed_results()}."
                     )
                 else:
                     problems.append(f"Line {number}: write it as “white - black result”.")
                 continue
-            result = read_spaced_result(ended["result"])
+            players, spelled = ended
+            result = read_spaced_result(spelled)
             assert result is not None, "PASTE_RESULT matches the spellings only"
             if result in Game.BYES:
-                tokens = [ended["players"]]
-            elif versus := PASTE_VERSUS.match(ended["players"]):
-                tokens = [versus["white"], versus["black"]]
+                tokens = [players]
+            elif versus := paste_versus(players):
+                tokens = list(versus)
             else:
                 problems.append(f"Line {number}: write it as “white - black result”.")
                 continue
@@ -725,6 +789,13 @@ class TrfConfirmForm(forms.Form):
             if len(named) == 1:
                 out[player.rank] = named[0]
         return out
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        problem = name_problem(name)
+        if problem:
+            raise ValidationError(problem)
+        return name
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()

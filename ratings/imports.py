@@ -33,6 +33,8 @@ from .models import (
     RatingRun,
     Season,
     Subscription,
+    event_date_problem,
+    name_problem,
 )
 
 MEMBER_COLUMNS = ("id", "name", "born", "gender", "region", "title", "fide_id", "membership")
@@ -166,15 +168,37 @@ def read_table(
         return Table(names, []), problems
     table = Table([n for n in names if n], [])
     while True:
+        # A row's line is where it starts: a quoted cell may run on over several lines.
+        line = reader.line_num + 1
         try:
             cells = next(reader)
         except StopIteration:
             break
         except csv.Error as error:
-            problems.append(Problem(reader.line_num, None, f"not valid CSV ({error})"))
+            problems.append(Problem(line, None, f"not valid CSV ({error})"))
             break
-        line = reader.line_num
         if not any(c.strip() for c in cells):
+            continue
+        broken = [i for i, c in enumerate(cells) if "\n" in c or "\r" in c]
+        if broken:
+            # No cell holds a line break: this is a quote opened here and never closed,
+            # which would swallow the rows after it into one cell.
+            column = names[broken[0]] if broken[0] < len(names) else None
+            problems.append(
+                Problem(
+                    line,
+                    column or None,
+                    'a quote (") opened on this line is not closed on it: the cell runs on '
+                    f"to line {reader.line_num}; close the quote or remove it",
+                )
+            )
+            continue
+        nul = [i for i, c in enumerate(cells) if "\x00" in c]
+        if nul:
+            # The database cannot store it (PostgreSQL refuses it outright): a NUL is a
+            # file saved wrongly, never part of a name or an id.
+            column = names[nul[0]] if nul[0] < len(names) else None
+            problems.append(Problem(line, column or None, "holds a NUL character (\\0): not text"))
             continue
         if len(cells) > len(names) and any(c.strip() for c in cells[len(names) :]):
             problems.append(
@@ -185,6 +209,14 @@ def read_table(
         row = {name: (cells[i].strip() if i < len(cells) else "") for i, name in enumerate(names)}
         row.pop("", None)
         table.rows.append((line, row))
+    if data.count('"') % 2 and not problems and table.rows:
+        # An odd number of quotes: one is never closed. Not caught above only when the
+        # last line opens it and the file ends without a line break after it.
+        line = table.rows[-1][0]
+        table.rows.pop()
+        problems.append(
+            Problem(line, None, 'a quote (") opened on this line is never closed: close it')
+        )
     if not table.rows and not problems:
         problems.append(Problem(2, None, "the file has a header but no rows"))
     return table, problems
@@ -290,6 +322,8 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                 )
         name = _required(row, "name", line, problems)
         _longest(name, 120, line, "name", problems)
+        if problem := name_problem(name):
+            problems.append(Problem(line, "name", problem))
         fields: dict[str, Any] = {"name": name}
         if "born" in row:
             born = _date(row["born"], line, "born", problems) if row["born"] else None
@@ -492,9 +526,14 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
         before = len(problems)
         name = _required(row, "event", line, problems)
         _longest(name, 120, line, "event", problems)
+        if problem := name_problem(name):
+            problems.append(Problem(line, "event", problem))
         day = None
         if _required(row, "date", line, problems):
             day = _date(row["date"], line, "date", problems)
+            if day is not None and (problem := event_date_problem(day)):
+                problems.append(Problem(line, "date", problem))
+                day = None
         round_ = None
         if _required(row, "round", line, problems):
             value = row["round"]

@@ -144,6 +144,29 @@ EARLIEST_DATE = dt.date(1900, 1, 1)
 EVENT_DAYS_AHEAD = 366
 
 
+def name_problem(name: str) -> str | None:
+    """What is wrong with a member's or an event's name, or None. A name made only of
+    spaces, zero-width or control characters looks blank on every page and list."""
+    if name and not any(char.isalnum() for char in name):
+        return (
+            "A name must contain letters (this one is only spaces, marks or invisible characters)."
+        )
+    return None
+
+
+def event_date_problem(day: dt.date) -> str | None:
+    """What is wrong with an event's date, or None: the event form's and the imports' rule.
+
+    A mistyped year would move the event to the far end of the rating chain (and a date
+    in year 1 would re-rate everything from it).
+    """
+    if day < EARLIEST_DATE:
+        return f"{day.day} {day:%b %Y}: before {EARLIEST_DATE.year}."
+    if day > timezone.localdate() + dt.timedelta(days=EVENT_DAYS_AHEAD):
+        return f"{day.day} {day:%b %Y} is more than a year ahead: check the year."
+    return None
+
+
 class Member(models.Model):
     class Gender(models.TextChoices):
         MALE = "M", "Male"
@@ -221,6 +244,9 @@ class Member(models.Model):
         return reverse("ratings:member", args=[self.member_number])
 
     def clean(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise ValidationError({"name": problem})
         # A birth date decides the junior lists and ecf-2020's junior rules.
         if self.born is not None and self.born > timezone.localdate():
             raise ValidationError({"born": "A date of birth cannot be in the future."})
@@ -340,20 +366,16 @@ class Event(models.Model):
         return reverse("ratings:event", args=[self.pk])
 
     def clean(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise ValidationError({"name": problem})
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": "An event cannot end before it starts."})
-        # A mistyped year would move the event to the far end of the rating chain.
-        latest = timezone.localdate() + dt.timedelta(days=EVENT_DAYS_AHEAD)
         for field in ("start_date", "end_date"):
             day = getattr(self, field)
-            if day is not None and day < EARLIEST_DATE:
-                raise ValidationError(
-                    {field: f"{day.day} {day:%b %Y}: before {EARLIEST_DATE.year}."}
-                )
-            if day is not None and day > latest:
-                raise ValidationError(
-                    {field: f"{day.day} {day:%b %Y} is more than a year ahead: check the year."}
-                )
+            problem = event_date_problem(day) if day is not None else None
+            if problem:
+                raise ValidationError({field: problem})
 
     @property
     def is_complete(self) -> bool:

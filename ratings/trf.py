@@ -88,6 +88,10 @@ DATE_FORMATS = (
 )
 
 
+#: The most rounds an event may have (``Event.rounds``): a file with more is refused.
+MAX_ROUNDS = 99
+
+
 class TrfError(ValueError):
     """A file that cannot be imported: not a tournament report, or lines that contradict.
 
@@ -268,6 +272,10 @@ def parse(data: bytes | str) -> Tournament:
     tournament = Tournament()
     problems: list[str] = []
     for number, line in enumerate(text.split("\n"), start=1):
+        if "\x00" in line:
+            # Not text (a NUL cannot be stored, and no pairing program writes one).
+            problems.append(f"Line {number}: holds a NUL character (\\0): not a text line.")
+            continue
         if not line.strip() or line.startswith("#"):
             continue  # TRF-2026 comments and blank lines between records
         code, value = line[:3], line[4:].strip()
@@ -290,15 +298,31 @@ def parse(data: bytes | str) -> Tournament:
         elif code == "122":
             tournament.time_control = value
         elif code in ("XXR", "142") and _int(value):
-            tournament.declared_rounds = max(tournament.declared_rounds or 0, _int(value) or 0)
+            declared = _int(value) or 0
+            if declared > MAX_ROUNDS:
+                problems.append(
+                    f"Line {number}: {declared} rounds: an event has at most {MAX_ROUNDS}."
+                )
+                continue
+            tournament.declared_rounds = max(tournament.declared_rounds or 0, declared)
         elif code == "132":
             tournament.round_dates = [d for d in map(parse_date, line[91:].split()) if d]
         elif code == "013" or code == "310":
             # Team records (TRF16 013, TRF-2026 310): the team's name, then numbers.
             match = re.match(r"\d{3}\s+(?:\d+\s+)?(.+?)(\s{2,}|$)", line)
             tournament.teams.append(match.group(1) if match else line[4:].strip())
+    if problems and not tournament.players:
+        raise TrfError(problems)
     if not tournament.players and not problems:
         raise TrfError("This is not a tournament report file: it has no player (001) lines.")
+    for player in tournament.players:
+        if player.results and player.results[-1].round > MAX_ROUNDS:
+            problems.append(
+                f"Line {player.line}: {player.name} has results for "
+                f"{player.results[-1].round} rounds: an event has at most {MAX_ROUNDS}."
+            )
+    if problems:
+        raise TrfError(problems)
     problems += _check_pairings(tournament.players)
     if problems:
         raise TrfError(problems)
@@ -376,6 +400,12 @@ def _player(line: str, number: int, problems: list[str]) -> Player | None:
     name = line[14:47].strip()
     if rank is None or not name:
         problems.append(f"Line {number}: a player line without a starting rank or name.")
+        return None
+    if not any(char.isalnum() for char in name):
+        problems.append(
+            f"Line {number}: the player's name {name!r} has no letters "
+            "(only marks or invisible characters)."
+        )
         return None
     player = Player(
         rank=rank,

@@ -20,6 +20,7 @@ from django_tables2 import RequestConfig, Table
 
 from .. import explain, reports, services
 from ..charts import Point, period_points, rating_history_svg
+from ..csvsafe import csv_safe_row
 from ..filters import RatingListFilter
 from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
@@ -47,7 +48,7 @@ def _csv(table: Table, filename: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response)
     for row in table.as_values():
-        writer.writerow(row)
+        writer.writerow(csv_safe_row(row))
     return response
 
 
@@ -155,6 +156,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "event_groups": _event_groups(events, system),
         "system": system,
         "membership": _membership(member) if officer else "",
+        "officer": officer,
     }
     if show_rating and state is not None:
         context.update(

@@ -2,8 +2,11 @@
 (function () {
   "use strict";
   var box = document.getElementById("run-progress");
-  if (!box || box.dataset.finished === "true") { return; }
+  if (!box) { return; }
   var bar = box.querySelector(".progress-bar");
+  // The bar's width from its data (the page's CSP allows no inline style attribute).
+  bar.style.width = bar.dataset.progress + "%";
+  if (box.dataset.finished === "true") { return; }
   var meter = box.querySelector(".progress");
   var BADGES = { done: "text-bg-success", failed: "text-bg-danger" };
 

@@ -1,11 +1,7 @@
-// Public pages: a print button, and the calculator's "Add a game" without a reload.
-// Both work without this script: browsers print from their menu, and "Add a game"
+// Public pages: the calculator's "Add a game" without a reload.
+// It works without this script: "Add a game"
 // submits the form, which comes back with one more row.
 document.addEventListener("click", function (event) {
-  if (event.target.closest("[data-print]")) {
-    window.print();
-    return;
-  }
   var add = event.target.closest("[data-add-row]");
   if (!add) return;
   var template = document.getElementById("game-row-template");

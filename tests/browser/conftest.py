@@ -54,6 +54,19 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+def _csp_violations(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """Collects what the Content-Security-Policy refuses on ``page`` (Chromium says so in
+    the console): a page must work under the policy as it is."""
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return violations
+
+
 @pytest.fixture
 def page(browser, live_server):  # type: ignore[no-untyped-def]
     context = browser.new_context(
@@ -61,8 +74,10 @@ def page(browser, live_server):  # type: ignore[no-untyped-def]
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    violations = _csp_violations(page)
     yield page
     context.close()
+    assert violations == [], "the Content-Security-Policy refused something"
 
 
 @pytest.fixture
@@ -76,8 +91,10 @@ def phone_page(browser, live_server):  # type: ignore[no-untyped-def]
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    violations = _csp_violations(page)
     yield page
     context.close()
+    assert violations == [], "the Content-Security-Policy refused something"
 
 
 def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]

@@ -189,3 +189,76 @@ def test_a_player_corrected_on_a_board_is_recorded_as_a_change_to_that_game(
     assert (record.history_type, record.history_user) == ("~", officer)
     changes = record.diff_against(record.prev_record).changes
     assert [(c.field, c.old, c.new) for c in changes] == [("black", bob.pk, carol.pk)]
+
+
+# -- reverting from the history needs the change permission --------------------------
+
+
+def _revert_data(response) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The POST data of a history (revert) page as it stands: the old version's values."""
+    data: dict[str, object] = {}
+    form = response.context["adminform"].form
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = value
+    return data
+
+
+def test_history_revert_needs_change_permission_on_the_club_settings(client, admin_user, club):
+    from ratings.accounts import officer_create
+
+    first = club.history.earliest()
+    club.rating_system = "st-charles"
+    club.save()
+    officer = officer_create(username="olga", password="correct-horse-42")
+    client.force_login(officer)
+    url = reverse("admin:ratings_clubsettings_simple_history", args=[club.pk, first.history_id])
+    page = client.get(url)
+    assert page.status_code == 200  # an officer may read the settings' history
+    data = _revert_data(page)
+    assert data["rating_system"] == first.rating_system
+
+    response = client.post(url, data)
+
+    assert response.status_code == 403
+    assert ClubSettings.load().rating_system == "st-charles"
+    assert club.history.count() == 2
+
+
+def test_history_revert_needs_change_permission_for_every_model_with_history(
+    client, rated_event, alice, bob, season
+):
+    from django.contrib import admin
+    from django.contrib.auth.models import Permission, User
+    from simple_history.admin import SimpleHistoryAdmin
+
+    SubscriptionFactory(member=alice, season=season)
+    rated_event([(1, alice, bob, "1-0")])
+    reader = User.objects.create_user("reader", is_staff=True)
+    reader.user_permissions.set(
+        Permission.objects.filter(content_type__app_label="ratings", codename__startswith="view_")
+    )
+    client.force_login(reader)
+    checked = []
+    for model, model_admin in admin.site._registry.items():
+        if not isinstance(model_admin, SimpleHistoryAdmin):
+            continue
+        obj = model.objects.first()
+        assert obj is not None, model
+        version = obj.history.latest()
+        name = model._meta.model_name
+        url = reverse(f"admin:ratings_{name}_simple_history", args=[obj.pk, version.history_id])
+        page = client.get(url)
+        assert page.status_code == 200, model
+        rows = obj.history.count()
+
+        response = client.post(url, _revert_data(page))
+
+        assert response.status_code == 403, model
+        assert obj.history.count() == rows, model
+        checked.append(model)
+    assert {ClubSettings, Member, Subscription, Event, Entry, Game} <= set(checked)

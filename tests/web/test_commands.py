@@ -293,6 +293,10 @@ BAD_RESULT_ROWS = [
     ("E,2026-03-03,1,C3,,1-0\n", "line 3, black: required, but empty (only a bye has no black)"),
     ("E,2026-03-03,1,C3,D4,bye\n", "line 3, black: a bye has one player: leave black empty"),
     (",2026-03-03,1,C3,D4,1-0\n", "line 3, event: required, but empty"),
+    # The event form's rule: a mistyped year would re-rate everything from it.
+    ("E,0001-01-01,2,C3,D4,1-0\n", "line 3, date: 1 Jan 1: before 1900."),
+    ("E,1899-12-31,2,C3,D4,1-0\n", "line 3, date: 31 Dec 1899: before 1900."),
+    ("E,9999-12-31,2,C3,D4,1-0\n", "line 3, date: 31 Dec 9999 is more than a year ahead"),
 ]
 
 
@@ -320,6 +324,66 @@ def test_every_problem_of_a_bad_results_file_is_listed_by_line(write, alice, bob
 def test_an_unknown_results_column_is_refused(write):
     error = refused("import_results", write("event,date,round,white,black,result,board\n"))
     assert "line 1: unknown column 'board'" in error
+
+
+# -- what no import lets through -------------------------------------------------------------
+
+
+def test_an_unterminated_quote_in_a_members_file_is_refused_at_its_line(write):
+    text = 'id,name\nR7,Ana\nR8,"Ben Clarke\nR9,Cat\nR10,Dan\n'
+    error = refused("import_members", write(text))
+    assert 'line 3, name: a quote (") opened on this line is not closed' in error
+    assert not Member.objects.exists()
+
+
+def test_an_unterminated_quote_in_a_results_file_is_refused_at_its_line(write, alice, bob):
+    text = (
+        RESULTS_HEADER
+        + 'E,2026-03-03,1,A1,B2,1-0\n"E,2026-03-03,2,B2,A1,0-1\nF,2026-03-04,1,A1,B2,1-0\n'
+    )
+    error = refused("import_results", write(text))
+    assert 'line 3, event: a quote (") opened on this line is not closed' in error
+    assert not Event.objects.exists()
+
+
+def test_an_unterminated_quote_on_the_last_line_is_refused(write):
+    error = refused("import_members", write('id,name\nR7,Ana\nR8,"Ben Clarke'))
+    assert 'line 3: a quote (") opened on this line is never closed' in error
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id,name\nR7,Ana\nR8,Ben\x00Clarke\n", "line 3, name: holds a NUL character"),
+        ("id,name\nR7\x00,Ana\n", "line 2, id: holds a NUL character"),
+    ],
+)
+def test_a_nul_character_in_a_members_file_is_refused_at_its_line(write, text, message):
+    assert message in refused("import_members", write(text))
+    assert not Member.objects.exists()
+
+
+def test_a_nul_character_in_a_results_file_is_refused_at_its_line(write, alice, bob):
+    text = RESULTS_HEADER + "E,2026-03-03,1,A1,B2,1-0\nE\x00,2026-03-03,2,B2,A1,0-1\n"
+    assert "line 3, event: holds a NUL character" in refused("import_results", write(text))
+    assert not Event.objects.exists()
+
+
+def test_a_member_name_without_letters_is_refused_at_its_line(write):
+    error = refused("import_members", write("id,name\nR7,Ana\nR8,\u200b\u200b\n"))
+    assert "line 3, name: A name must contain letters" in error
+    assert not Member.objects.exists()
+
+
+def test_an_event_name_without_letters_is_refused_at_its_line(write, alice, bob):
+    text = RESULTS_HEADER + "\u2060,2026-03-03,1,A1,B2,1-0\n"
+    assert "line 2, event: A name must contain letters" in refused("import_results", write(text))
+    assert not Event.objects.exists()
+
+
+def test_a_quoted_cell_that_closes_on_its_line_is_read(write):
+    run("import_members", write('id,name\nR7,"Tuilagi, Ana"\n'))
+    assert Member.objects.get().name == "Tuilagi, Ana"
 
 
 # -- set_rating_system and rerate -----------------------------------------------------------
@@ -427,3 +491,14 @@ def test_export_piped_into_a_closed_pipe_exits_without_a_traceback(tmp_path):
     )
     os.close(writer)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_export_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(
+    rated_event, alice, current_season
+):
+    paid_up(alice, current_season)
+    tab = paid_up(MemberFactory(member_number="T1", name="\t=cmd"), current_season)
+    rated_event([(1, alice, tab, Game.Result.DRAW)])
+    rows = {r["id"]: r for r in csv_rows(run("export_ratings"))}
+    assert rows["T1"]["name"] == "'\t=cmd"
+    assert rows["A1"]["name"] == "Alice Archer"

@@ -64,3 +64,65 @@ def test_the_report_and_crosstable_of_an_event_are_public(client, rated_event, a
         response = client.get(reverse(f"ratings:{name}", args=[event.pk]))
         assert response.status_code == 200
         assert "Alice Archer" in response.content.decode()
+
+
+# -- login throttling (django-axes) -----------------------------------------------------
+
+
+def _log_in(client, password, address="10.0.0.7"):  # type: ignore[no-untyped-def]
+    return client.post(
+        reverse("login"), {"username": "olivia", "password": password}, REMOTE_ADDR=address
+    )
+
+
+@pytest.fixture
+def olivia(db):  # type: ignore[no-untyped-def]
+    from ..factories import officer_user
+
+    return officer_user("olivia", "correct-horse-42")
+
+
+def test_the_login_page_refuses_even_the_right_password_after_too_many_failures(
+    client, settings, olivia
+):
+    assert settings.AXES_ENABLED
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _log_in(client, "wrong").status_code == 200  # the form, with its error
+    response = _log_in(client, "wrong")
+    assert response.status_code == 429
+
+    response = _log_in(client, "correct-horse-42")
+
+    assert response.status_code == 429
+    text = response.content.decode()
+    assert "Too many failed log-ins" in text
+    assert "even with the right password" in text
+    assert "_auth_user_id" not in client.session
+    assert client.get(reverse("ratings:officer-home")).status_code == 302
+
+
+def test_a_lockout_is_for_the_username_from_that_address_only(client, settings, olivia):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        _log_in(client, "wrong")
+    response = _log_in(client, "correct-horse-42", address="10.0.0.8")
+    assert response.status_code == 302
+    assert client.get(reverse("ratings:officer-home")).status_code == 200
+
+
+def test_a_right_password_before_the_limit_logs_in_and_clears_the_count(client, settings, olivia):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        _log_in(client, "wrong")
+    assert _log_in(client, "correct-horse-42").status_code == 302
+    client.logout()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert _log_in(client, "wrong").status_code == 200
+    assert _log_in(client, "correct-horse-42").status_code == 302
+
+
+def test_behind_a_proxy_the_lockout_counts_the_client_address_the_proxy_saw(rf, settings):
+    from clubratings.security import client_ip
+
+    request = rf.post("/", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 10.1.1.1")
+    assert client_ip(request) == "127.0.0.1"
+    settings.PROXY_COUNT = 1
+    assert client_ip(request) == "10.1.1.1"  # the spoofed left entry is never used

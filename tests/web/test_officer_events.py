@@ -212,3 +212,11 @@ def test_a_player_with_games_is_marked_and_cannot_be_removed(
     response = _remove(officer_client, event, alice)
     assert "Alice Archer has games here: remove those first." in response.content.decode()
     assert event.entries.filter(member=alice).exists()
+
+
+def test_an_event_name_without_letters_is_refused_beside_the_field(officer_client):
+    response = officer_client.post(
+        reverse("ratings:officer-event-add"), {**EVENT, "name": "\u200b\u200c"}
+    )
+    assert "must contain letters" in response.context["form"].errors["name"][0]
+    assert not Event.objects.exists()

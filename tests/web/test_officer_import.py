@@ -249,3 +249,27 @@ def test_a_mistyped_year_on_the_preview_is_refused_beside_the_field(officer_clie
     errors = response.context["form"].errors
     assert "more than a year ahead" in errors["start_date"][0]
     assert not Event.objects.exists()
+
+
+def test_a_file_with_a_nul_character_is_refused_on_the_upload_page(officer_client):
+    data = GROS.read_bytes().replace(b"Gros", b"Gr\x00os", 1)
+    assert b"\x00" in data
+    response = upload(officer_client, data)
+    assert response.status_code == 200
+    assert "holds a NUL character" in response.context["form"].errors["file"][0]
+    assert not Event.objects.exists()
+
+
+def test_an_event_name_without_letters_is_refused_on_the_preview(officer_client):
+    upload(officer_client)
+    response = confirm(officer_client, name="\u200b\u2060")
+    assert "must contain letters" in response.context["form"].errors["name"][0]
+    assert not Event.objects.exists()
+
+
+def test_a_file_of_more_than_99_rounds_is_refused_on_the_upload_page(officer_client):
+    data = GROS.read_bytes().replace(b"\nXXR 9", b"\nXXR 100")
+    assert b"XXR 100" in data
+    response = upload(officer_client, data)
+    assert response.status_code == 200
+    assert "100 rounds: an event has at most 99" in response.context["form"].errors["file"][0]

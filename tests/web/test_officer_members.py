@@ -219,3 +219,34 @@ def test_adding_a_member_with_a_namesake_warns_and_still_saves(officer_client, a
     assert Member.objects.filter(member_number="A9").exists()
     shown = [str(m) for m in response.context["messages"]]
     assert any("Another member is also called alice archer (A1)" in m for m in shown)
+
+
+@pytest.mark.parametrize("name", ["\u200b\u200b", "\u200d\u2060\ufeff", "\x01\x02", "-- ."])
+def test_a_name_without_letters_is_refused_beside_the_field(officer_client, name):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": name, "member_number": "E5", "initial_games": 0},
+    )
+    assert "must contain letters" in response.context["form"].errors["name"][0]
+    assert not Member.objects.exists()
+
+
+def test_a_guest_named_without_letters_is_refused_inside_the_event(officer_client):
+    from ..factories import EventFactory
+
+    event = EventFactory()
+    response = officer_client.post(
+        reverse("ratings:officer-event-players", args=[event.pk]),
+        {"quick-name": "\u200b", "quick-is_guest": "on"},
+    )
+    assert "must contain letters" in response.content.decode()
+    assert not Member.objects.exists()
+
+
+def test_a_nul_character_in_a_form_field_is_refused_beside_the_field(officer_client):
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"),
+        {"name": "Erin\x00Evans", "member_number": "E5", "initial_games": 0},
+    )
+    assert response.context["form"].errors["name"] == ["Null characters are not allowed."]
+    assert not Member.objects.exists()

@@ -77,3 +77,40 @@ def test_a_game_without_a_dash_between_the_players_says_how_to_write_it(
     assert response.context["form"].errors["text"] == [
         "Line 1: write it as “white - black result”."
     ]
+
+
+# -- a line built to make a backtracking pattern run for ever is read at once -----------
+
+ADVERSARIAL = [
+    "A1 - B2 " + "-" * 30 + " x y",  # dashes the old pattern split every possible way
+    "A1 - B2 " + "1-" * 15 + " x",
+    "A1 - B2 " + "-" * 3000 + " x y",
+    "A1 - B2 " + "1 - " * 750 + "x",
+    "A1 " + " " * 3000 + "- B2 1/" + "/" * 3000,
+    "a" * 3000 + " - " + "b" * 3000,
+]
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL, ids=lambda line: f"{len(line)}-chars")
+def test_a_line_built_to_backtrack_is_refused_at_once(officer_client, club_night, line):
+    response = paste(officer_client, club_night, line)
+    problems = response.context["form"].errors["text"]
+    assert len(problems) == 1 and problems[0].startswith("Line 1:")
+    assert not club_night.games.exists()
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL, ids=lambda line: f"{len(line)}-chars")
+def test_the_paste_parser_reads_a_long_line_in_linear_time(line):
+    from ratings.forms import paste_line_split, paste_unknown_result
+
+    # Each of these took exponential time with the old pattern (a 40-character line, 30
+    # seconds): here they are done before the test could notice any wait.
+    assert paste_line_split(line) is None
+    paste_unknown_result(line)
+
+
+def test_a_long_line_that_ends_in_a_result_is_still_read(officer_client, club_night):
+    response = paste(
+        officer_client, club_night, "Alice   Archer  -   Bob Brown" + " " * 3000 + "1-0"
+    )
+    assert preview(response) == [("Alice Archer", "Bob Brown", R.WHITE_WIN)]

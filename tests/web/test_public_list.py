@@ -341,3 +341,11 @@ def test_a_small_history_rated_under_each_system_shows_that_systems_own_figures(
     assert shown == stored  # exactly the engine's published figure
     for display in shown.values():
         assert f">{display or '—'}<" in response.content.decode()
+
+
+def test_the_csv_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(client, current_season):
+    listed(paid_up(MemberFactory(name="=HYPERLINK(1)"), current_season), "1500", 1500)
+    listed(paid_up(MemberFactory(name="@SUM(A1)"), current_season), "1400", 1400)
+    lines = client.get(LIST, {"_export": "csv"}).content.decode().splitlines()
+    assert lines[1].startswith("1,'=HYPERLINK(1),1500,")
+    assert lines[2].startswith("2,'@SUM(A1),1400,")

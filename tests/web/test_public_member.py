@@ -148,19 +148,46 @@ def test_a_published_opponents_expected_score_and_change_are_shown(client, alice
     assert [(g["expected"], g["change"]) for g in games][1] == (0.5, 16.0)
 
 
-def test_a_guests_page_says_guests_are_never_published(client, rated_event, current_season, alice):
-    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), current_season)
-    rated_event([(1, guest, alice, Game.Result.WHITE_WIN)])
-    text = page_of(client, guest).content.decode()
-    assert "a guest's rating is never published" in text
-    assert "subscription is paid up" not in text
+PRIVATE_WORDS = ("arrears", "unpaid", "paid up", "subscription", "financial", "guest")
 
 
-def test_a_member_in_arrears_is_told_ratings_are_published_once_paid_up(
+def test_a_member_in_arrears_page_says_nothing_public_of_their_membership(
     client, rated_event, alice, bob
 ):
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    assert "subscription is paid up" in page_of(client, bob).content.decode()
+    text = page_of(client, bob).content.decode()
+    assert "Rating not published" in text
+    assert "1484" not in text
+    for word in PRIVATE_WORDS:
+        assert word not in text.lower(), word
+
+
+def test_a_guests_page_says_nothing_public_of_their_membership(
+    client, rated_event, current_season, alice
+):
+    guest = paid_up(MemberFactory(name="Gus Visitor", is_guest=True), current_season)
+    rated_event([(1, guest, alice, Game.Result.WHITE_WIN)])
+    text = page_of(client, guest).content.decode()
+    assert "Rating not published" in text
+    for word in PRIVATE_WORDS:
+        assert word not in text.lower(), word
+
+
+def test_an_officer_still_sees_why_a_rating_is_not_published(
+    officer_client, rated_event, current_season, alice, bob
+):
+    guest = paid_up(MemberFactory(name="Gus Visitor", is_guest=True), current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN), (2, guest, alice, "1-0")])
+    assert "in arrears" in page_of(officer_client, bob).content.decode()
+    text = page_of(officer_client, guest).content.decode()
+    assert "a guest" in text and "· <span" in text
+
+
+def test_an_event_page_says_nothing_public_of_anyones_membership(client, rated_event, alice, bob):
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    text = client.get(event.get_absolute_url()).content.decode().lower()
+    for word in PRIVATE_WORDS:
+        assert word not in text, word
 
 
 @pytest.mark.parametrize(

@@ -56,3 +56,13 @@ def test_the_reason_fits_a_phones_column_and_keeps_the_full_words_in_its_title(
     html = officer_client.get(OFFICER_LIST).content.decode()
     assert '<span class="text-danger published-reason" title="no: in arrears">no: arrears' in html
     assert '<span class="text-success published-reason">yes</span>' in html
+
+
+def test_the_officer_csv_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(
+    officer_client, rated_event, current_season, alice
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, MemberFactory(name="+1+cmd"), Game.Result.WHITE_WIN)])
+    text = officer_client.get(OFFICER_LIST, {"_export": "csv"}).content.decode()
+    assert ",'+1+cmd," in text
+    assert ",+1+cmd," not in text

@@ -213,3 +213,12 @@ def test_a_report_page_says_what_it_covers_and_offers_print_and_csv(client, curr
 
 def test_an_unknown_report_is_not_found(client):
     assert report(client, "top-octogenarians").status_code == 404
+
+
+def test_a_report_csv_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(
+    client, current_season
+):
+    member(current_season, "-2+3", "2100")
+    lines = report(client, "top", _export="csv").content.decode().splitlines()
+    assert "'-2+3" in lines[1]
+    assert ",-2+3," not in lines[1]

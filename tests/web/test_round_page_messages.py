@@ -70,3 +70,24 @@ def test_a_round_with_no_one_paired_twice_has_no_paired_twice_message(
 ):
     response = post_round(officer_client, club_night, [(alice, bob, "")])
     assert messages(response) == ["Enter the result."]
+
+
+@pytest.mark.parametrize("board", ["0", "99999999", "-3", "x"])
+def test_a_tampered_board_number_is_refused_with_a_message(officer_client, club_night, board):
+    from ratings.models import Game
+
+    alice, bob = club_night.players.order_by("member_number")[:2]
+    data = {
+        "g-TOTAL_FORMS": "1",
+        "g-INITIAL_FORMS": "0",
+        "g-0-board": board,
+        "g-0-white": alice.pk,
+        "g-0-black": bob.pk,
+        "g-0-result": "1-0",
+    }
+    response = officer_client.post(reverse("ratings:officer-round", args=[club_night.pk, 1]), data)
+    assert response.status_code == 200
+    message = "The board number must be a whole number from 1 to 32767."
+    assert messages(response) == [message]
+    assert message in response.content.decode()
+    assert not Game.objects.exists()

@@ -275,3 +275,48 @@ def test_every_problem_is_listed():
         trf.parse(text)
     assert len(error.value.problems) == 3
     assert str(error.value).startswith("The file cannot be imported (3 problems): Line 2:")
+
+
+def test_a_nul_character_is_refused_naming_its_line():
+    text = "\n".join(["012 Nul\x00 Open", player_line(1, "Ann"), player_line(2, "B\x00en")])
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.problems == [
+        "Line 1: holds a NUL character (\\0): not a text line.",
+        "Line 3: holds a NUL character (\\0): not a text line.",
+    ]
+
+
+def test_a_player_named_without_letters_is_refused_naming_the_line():
+    text = "\n".join(["012 Blank", player_line(1, "Ann"), player_line(2, "\u200b\u200b")])
+    with pytest.raises(trf.TrfError, match=r"Line 3: the player's name .* has no letters"):
+        trf.parse(text)
+
+
+def test_more_rounds_than_an_event_may_have_are_refused_naming_the_line():
+    byes = ["0000 - H"] * 100
+    text = "\n".join(["012 Marathon", player_line(1, "Ann", *byes), player_line(2, "Ben")])
+    with pytest.raises(trf.TrfError) as error:
+        trf.parse(text)
+    assert error.value.problems == [
+        "Line 2: Ann has results for 100 rounds: an event has at most 99."
+    ]
+
+
+def test_a_declared_round_count_over_the_limit_is_refused_naming_the_line():
+    text = "\n".join(["012 Marathon", player_line(1, "Ann"), player_line(2, "Ben"), "XXR 150"])
+    with pytest.raises(trf.TrfError, match=r"Line 4: 150 rounds: an event has at most 99\."):
+        trf.parse(text)
+
+
+def test_the_round_limit_is_the_events():
+    from django.core.validators import MaxValueValidator
+
+    from ratings.models import Event
+
+    limits = [
+        v.limit_value
+        for v in Event._meta.get_field("rounds").validators
+        if isinstance(v, MaxValueValidator)
+    ]
+    assert limits == [trf.MAX_ROUNDS]

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from ratings.csvsafe import csv_safe_row
 from ratings.models import Member
 
 COLUMNS = ["rank", "id", "name", "rating", "games", "region", "title", "fide_id", "last_played"]
@@ -73,4 +74,4 @@ class Command(BaseCommand):
                 member.fide_id,
                 state.last_played.isoformat() if state.last_played else "",
             ]
-            writer.writerow(row + ([why] if everyone else []))
+            writer.writerow(csv_safe_row(row + ([why] if everyone else [])))

@@ -1,0 +1,135 @@
+"""Production serving: gunicorn's settings, bounded database connections, `make serve`."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import runpy
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+
+
+def gunicorn_settings(monkeypatch, **env: str) -> dict:  # type: ignore[type-arg,no-untyped-def]
+    for name in ("GUNICORN_WORKERS", "GUNICORN_TIMEOUT", "GUNICORN_GRACEFUL_TIMEOUT", "PORT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+
+
+def test_gunicorn_runs_two_workers_a_core_plus_one_by_default(monkeypatch):
+    conf = gunicorn_settings(monkeypatch)
+    assert conf["workers"] == 2 * multiprocessing.cpu_count() + 1
+    assert (conf["worker_class"], conf["threads"]) == ("sync", 1)  # one connection each
+    assert conf["wsgi_app"] == "clubratings.wsgi:application"
+    assert conf["accesslog"] == "-"
+    assert conf["bind"] == "127.0.0.1:8000"
+    assert conf["timeout"] == 30 and conf["graceful_timeout"] == 30
+
+
+def test_gunicorn_settings_come_from_the_environment(monkeypatch):
+    conf = gunicorn_settings(
+        monkeypatch,
+        GUNICORN_WORKERS="3",
+        GUNICORN_TIMEOUT="60",
+        GUNICORN_GRACEFUL_TIMEOUT="10",
+        PORT="8123",
+    )
+    assert (conf["workers"], conf["timeout"], conf["graceful_timeout"]) == (3, 60, 10)
+    assert conf["bind"] == "127.0.0.1:8123"
+
+
+def _setting(name: str, **env: str) -> str:
+    code = (
+        "import django, os; django.setup(); from django.conf import settings; "
+        f"print(settings.DATABASES['default'][{name!r}])"
+    )
+    environ = {k: v for k, v in os.environ.items() if k not in ("CONN_MAX_AGE", "DATABASE_URL")}
+    environ.update(DJANGO_SETTINGS_MODULE="clubratings.settings", **env)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=environ, cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+POSTGRES = "postgres://club@db.invalid/club"
+
+
+def test_database_connections_are_kept_for_conn_max_age_from_the_environment():
+    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES) == "60"
+    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES, CONN_MAX_AGE="0") == "0"
+    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES, CONN_MAX_AGE="15") == "15"
+    assert _setting("CONN_HEALTH_CHECKS", DATABASE_URL=POSTGRES) == "True"
+    # SQLite is a file: nothing to keep open.
+    assert _setting("CONN_MAX_AGE", DATABASE_URL="sqlite:////tmp/x.sqlite3") == "0"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(url: str, deadline: float):  # type: ignore[no-untyped-def]
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=5)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(10)
+
+
+def test_make_serve_runs_gunicorn_and_the_worker_and_stops_both(tmp_path):
+    port = _free_port()
+    env = {
+        **os.environ,
+        "VENV": str(VENV_BIN.parent),
+        "PORT": str(port),
+        "GUNICORN_WORKERS": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+        "DEBUG": "True",
+    }
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    process = subprocess.Popen(
+        ["bash", "scripts/serve.sh"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        page = _get(f"http://127.0.0.1:{port}/ratings/", time.monotonic() + 90)
+        assert page.status == 200
+        assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+        children = subprocess.run(
+            ["pgrep", "-g", str(process.pid), "-a", "-f", "db_worker|gunicorn"],
+            capture_output=True,
+            text=True,
+        ).stdout
+        assert "db_worker" in children and "gunicorn" in children
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        _stop(process)
+    assert '"GET /ratings/ HTTP/1.1" 200' in output  # the access log, on standard output
+    left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True)
+    assert left.stdout.strip() == ""  # the worker and gunicorn stopped with it
