@@ -590,6 +590,7 @@ class RatingChange(models.Model):
                 fields=["member", "-event_end", "-event_start", "-event"],
                 name="change_member_chain",
             ),
+            models.Index(fields=["event_end", "event_start", "event"], name="change_chain"),
             models.Index(
                 fields=["unsettled"], condition=models.Q(unsettled=True), name="change_unsettled"
             ),

@@ -78,6 +78,10 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='ratingchange',
+            index=models.Index(fields=['event_end', 'event_start', 'event'], name='change_chain'),
+        ),
+        migrations.AddIndex(
+            model_name='ratingchange',
             index=models.Index(condition=models.Q(('unsettled', True)), fields=['unsettled'], name='change_unsettled'),
         ),
     ]

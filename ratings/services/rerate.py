@@ -180,16 +180,14 @@ class Chain:
             return
         self.touched.update(new)
         prior: dict[int, PriorChange] = last_changes_before(self.key, new)
+        for pk, before in prior.items():
+            self.states[str(pk)] = before.state
+            self.last[pk] = (before.event_id, before.event_end, before.change)
         for chunk in chunks(new):
-            for member in Member.objects.filter(pk__in=chunk):
-                if member.merged_into_id is None:
-                    self.active.add(member.pk)
-                before = prior.get(member.pk)
-                if before is None:
-                    self.states[str(member.pk)] = member_initial_state(member, self.system)
-                else:
-                    self.states[str(member.pk)] = before.state
-                    self.last[member.pk] = (before.event_id, before.event_end, before.change)
+            members = Member.objects.filter(pk__in=chunk)
+            self.active.update(members.active().values_list("pk", flat=True))
+            for member in members.exclude(pk__in=prior.keys() & set(chunk)):
+                self.states[str(member.pk)] = member_initial_state(member, self.system)
 
     def rate(self, events: Sequence[Event]) -> tuple[int, int]:
         """Rate a batch of events from the states so far and write its changes."""
