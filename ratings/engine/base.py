@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import chain
@@ -89,6 +89,7 @@ class PlayerState:
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerState))
+_STATE_FIELD_SET = frozenset(STATE_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,5 +304,8 @@ class RatingSystem(ABC):
 
 
 def with_changes(state: PlayerState, **changes: Any) -> PlayerState:
-    """A copy of ``state`` with some fields changed (``dataclasses.replace``)."""
-    return replace(state, **changes)
+    """A copy of ``state`` with some fields changed: ``dataclasses.replace(state, **changes)``
+    at half its cost (a big history makes a new state for each player in each event)."""
+    if not changes.keys() <= _STATE_FIELD_SET:
+        raise TypeError(f"PlayerState has no field {sorted(changes.keys() - _STATE_FIELD_SET)}")
+    return PlayerState(*[changes[n] if n in changes else getattr(state, n) for n in STATE_FIELDS])

@@ -8,7 +8,7 @@ after each rated event from the ratings before it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter
 
@@ -68,7 +68,7 @@ class NzClubElo(RatingSystem):
     def display(self, player: PlayerState) -> str:
         if player.rating is None:
             return ""
-        return str(int(_round(player.rating, 0, round_half_up)))
+        return str(int(_round_half_up(player.rating, 0)))
 
     def k_factor(self, games_played: int) -> float:
         p = self.params
@@ -121,8 +121,8 @@ class NzClubElo(RatingSystem):
                     opponent,
                     score,
                     theirs,
-                    _round(expected, 4),
-                    _round(change, 2),
+                    round(expected, 4),
+                    round(change, 2),
                     True,
                     game.round,
                     {"k": k[pid]},
@@ -135,13 +135,13 @@ class NzClubElo(RatingSystem):
                 new = old
             else:
                 new = current[pid] if by_game else max(floor, old + moved[pid])
-                new = _round(new, decimals, round_half_up)
+                new = _round_half_up(new, decimals)
             players[pid] = with_changes(state, rating=new, games=played[pid])
             detail = {
                 "k": k[pid],
                 "played": len(lines[pid]),
                 "score": sum(line.score for line in lines[pid]),
-                "expected": _round(sum(line.expected or 0.0 for line in lines[pid]), 4),
+                "expected": round(sum(line.expected or 0.0 for line in lines[pid]), 4),
             }
             if state.guest:
                 detail["guest"] = True
@@ -172,13 +172,13 @@ def _expected(own: float, opponent: float) -> float:
     return expected
 
 
-def _round(value: float, ndigits: int, exact: Callable[[float, int], float] = round) -> float:
-    """``exact(value, ndigits)`` (by default ``round``, halves to even), fast away from ties.
+def _round_half_up(value: float, ndigits: int) -> float:
+    """``round_half_up(value, ndigits)``, fast away from ties.
 
-    ``round`` and ``round_half_up`` go through decimal strings (about a microsecond each);
-    away from a tie, rounding the scaled value to a whole number and scaling back gives the
-    same float (the division of two exact integers is correctly rounded), so only values
-    within a hair of a tie take the exact road.
+    ``round_half_up`` goes through Decimal (a few microseconds); away from a tie, rounding
+    the scaled value to a whole number and scaling back gives the same float (the division
+    of two exact integers is correctly rounded), so only values within a hair of a tie
+    take the exact road.
     """
     if ndigits < len(_SCALES) and -1e7 < value < 1e7:
         scale = _SCALES[ndigits]
@@ -186,7 +186,7 @@ def _round(value: float, ndigits: int, exact: Callable[[float, int], float] = ro
         n = round(y)
         if -0.499 < y - n < 0.499:
             return n / scale
-    return exact(value, ndigits)
+    return round_half_up(value, ndigits)
 
 
 _SCALES = (1.0, 10.0, 100.0, 1000.0, 10000.0)
