@@ -733,7 +733,7 @@ def test_bad_parameters_are_refused() -> None:
 
 def test_every_line_has_one_shape() -> None:
     # P and K lines alike: the same detail fields (null where they do not apply) and no
-    # ``change``, so the JSON writer's fast path takes a whole month at once.
+    # ``change``, so a report can show them in one table.
     result = run(
         [full("f", 1800), partial("p", 1600, 5, 1600, 2.5)],
         [Game("n", "f", 1.0, 1), Game("p", "f", 0.5, 2), Game("n", "p", 0.0, 3)],
