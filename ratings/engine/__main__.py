@@ -13,7 +13,7 @@ import sys
 
 from . import get_system
 from .base import EngineError
-from .io import load_document, parse_input, write_result
+from .io import load_document, parse_input, write_output
 
 #: Exit status for input the engine cannot rate.
 BAD_INPUT = 2
@@ -71,7 +71,7 @@ def run(argv: list[str] | None = None, *, exit_at_once: bool = False) -> int:
             _problem(problem)
         return BAD_INPUT
     out = sys.stdout.buffer
-    write_result(result, out, explain=not args.no_explain)
+    write_output(result, out, explain=not args.no_explain)
     out.write(b"\n")
     out.flush()
     if exit_at_once:

@@ -25,7 +25,7 @@ from .codec import (
     state_to_dict,
 )
 
-__all__ = ["TITLES", "load_document", "parse_input", "result_to_dict", "write_result"]
+__all__ = ["TITLES", "load_document", "parse_input", "result_to_dict", "write_output"]
 
 _SCORES = {1: 1.0, 0.5: 0.5, 0: 0.0}
 _GAME_KEYS = frozenset(("a", "b", "score", "round"))
@@ -230,7 +230,7 @@ def _encode(value: object) -> bytes:
         return json.dumps(value, separators=(",", ":")).encode()
 
 
-def write_result(result: RatingResult, out: IO[bytes], *, explain: bool = True) -> None:
+def write_output(result: RatingResult, out: IO[bytes], *, explain: bool = True) -> None:
     """Write ``result_to_dict(result)`` to ``out`` as JSON, an event at a time (a big
     history's output never sits whole in memory as dicts)."""
     players = [_player_to_dict(result, p) for p in result.players]

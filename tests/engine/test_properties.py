@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from ratings.engine import SYSTEMS, Event, Game, PlayerState, RatingResult, get_system
 from ratings.engine.codec import state_from_dict, state_to_dict
-from ratings.engine.io import result_to_dict, write_result
+from ratings.engine.io import result_to_dict, write_output
 
 ALL = list(SYSTEMS)
 #: PROPERTY_EXAMPLES=1000 for a deeper hunt; 60 keeps the suite quick.
@@ -288,7 +288,7 @@ def final(result: RatingResult) -> dict[str, dict[str, Any]]:
 def written(result: RatingResult, *, explain: bool = True) -> bytes:
     """The command line's output for ``result``."""
     out = io.BytesIO()
-    write_result(result, out, explain=explain)
+    write_output(result, out, explain=explain)
     return out.getvalue()
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ratings.engine.base import EventResult, GameLine, PlayerChange, PlayerState, RatingResult
-from ratings.engine.io import result_to_dict, write_result
+from ratings.engine.io import result_to_dict, write_output
 
 
 def _result(lines: list[GameLine], player: str = "ann") -> RatingResult:
@@ -44,7 +44,7 @@ LINES: dict[str, list[GameLine]] = {
 
 def _written(result: RatingResult, explain: bool) -> bytes:
     out = io.BytesIO()
-    write_result(result, out, explain=explain)
+    write_output(result, out, explain=explain)
     return out.getvalue()
 
 
