@@ -13,7 +13,7 @@ import sys
 
 from . import get_system
 from .base import EngineError
-from .io import StreamingRenderer, expected_lines_of, load_document, parse_input
+from .io import load_document, parse_input, write_output
 
 #: Exit status for input the engine cannot rate.
 BAD_INPUT = 2
@@ -61,27 +61,17 @@ def run(argv: list[str] | None = None, *, exit_at_once: bool = False) -> int:
         _problem(f"(document): not valid JSON: {error}")
         return BAD_INPUT
     del text
-    # The output is rendered while the rating goes on, by forked processes (see
-    # StreamingRenderer), and whole before anything is written: on an error, standard
-    # output stays empty.
-    explain = not args.no_explain
-    renderer = StreamingRenderer(explain=explain)
+    # On an error standard output stays empty: nothing is written before the rating ends.
     try:
         system_id, params, players, events = parse_input(document)
         del document
-        renderer.expected_lines = expected_lines_of(events, explain=explain)
-        system = get_system(system_id, params)
-        result = system.rate(players, events, on_period=renderer.rated)
+        result = get_system(system_id, params).rate(players, events)
     except EngineError as error:
-        renderer.abort()
         for problem in error.problems:
             _problem(problem)
         return BAD_INPUT
-    except BaseException:
-        renderer.abort()
-        raise
     out = sys.stdout.buffer
-    renderer.write(result, out)
+    write_output(result, out, explain=not args.no_explain)
     out.write(b"\n")
     out.flush()
     if exit_at_once:

@@ -33,7 +33,7 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
-    state_copier,
+    with_changes,
 )
 
 NEW = "new"
@@ -59,9 +59,19 @@ _LIST_OF_MONTH = {
     10: (12, 0),
 }
 
-#: ``_rated(state, status, rating, games, avg_opp, score)``: ``state`` with its acf-1993
-#: fields replaced (``with_changes``, without the keywords).
-_rated = state_copier("status", "rating", "games", "avg_opp", "score")
+
+def _rated(
+    state: PlayerState,
+    status: str,
+    rating: float | None,
+    games: int,
+    avg_opp: float | None,
+    score: float | None,
+) -> PlayerState:
+    """``state`` with its acf-1993 fields replaced."""
+    return with_changes(
+        state, status=status, rating=rating, games=games, avg_opp=avg_opp, score=score
+    )
 
 
 DEFAULT_BONUS_ROWS = ",".join(f"{start}:{margin}" for start, _, margin in BONUS_ROWS)
@@ -377,56 +387,11 @@ class Acf1993(RatingSystem):
         for event in events:
             sides: dict[str, _Side] = {}
             for game in event.games:
-                a, b, score_a, round_ = game.a, game.b, game.score, game.round
+                a, b, score, round_ = game.a, game.b, game.score, game.round
                 rating_a, rating_b = usable_get(a), usable_get(b)
-                # a's side, then b's (written out twice: this loop sees every game).
-                side = sides.get(a)
-                if side is None:
-                    side = sides[a] = _Side()
-                if rating_b is None:
-                    side.lines.append(GameLine(b, score_a, None, None, None, False, round_))
-                else:
-                    own = established_get(a)
-                    if (
-                        own is not None
-                        and cap is not None
-                        and not own - cap <= rating_b <= own + cap
-                    ):
-                        # the 336 rule: the line shows the rating used and the one held
-                        held = rating_b
-                        rating_b = half_up(own + cap if held > own else own - cap, scale)
-                        detail = {"held_from": held}
-                        line = GameLine(b, score_a, rating_b, None, None, True, round_, detail)
-                    else:
-                        line = GameLine(b, score_a, rating_b, None, None, True, round_)
-                    side.n += 1
-                    side.s += score_a
-                    side.sr += rating_b
-                    side.lines.append(line)
-                score_b = 1.0 - score_a
-                side = sides.get(b)
-                if side is None:
-                    side = sides[b] = _Side()
-                if rating_a is None:
-                    side.lines.append(GameLine(a, score_b, None, None, None, False, round_))
-                else:
-                    own = established_get(b)
-                    if (
-                        own is not None
-                        and cap is not None
-                        and not own - cap <= rating_a <= own + cap
-                    ):
-                        # the 336 rule: the line shows the rating used and the one held
-                        held = rating_a
-                        rating_a = half_up(own + cap if held > own else own - cap, scale)
-                        detail = {"held_from": held}
-                        line = GameLine(a, score_b, rating_a, None, None, True, round_, detail)
-                    else:
-                        line = GameLine(a, score_b, rating_a, None, None, True, round_)
-                    side.n += 1
-                    side.s += score_b
-                    side.sr += rating_a
-                    side.lines.append(line)
+                own_a, own_b = established_get(a), established_get(b)
+                self._take_side(sides, a, b, score, rating_b, own_a, cap, round_)
+                self._take_side(sides, b, a, 1.0 - score, rating_a, own_b, cap, round_)
             details: dict[str, dict[str, Any]] = {}
             for pid, side in sides.items():
                 tally = tallies.get(pid)
@@ -493,6 +458,35 @@ class Acf1993(RatingSystem):
                 )
             results.append(EventResult(id=event.id, period=period, changes=changes))
         return results
+
+    def _take_side(
+        self,
+        sides: dict[str, _Side],
+        pid: str,
+        opponent: str,
+        score: float,
+        rating: float | None,
+        own: float | None,
+        cap: float | None,
+        round_: int | None,
+    ) -> None:
+        """One side of a game: the line of ``pid`` (confirmed at ``own``, else None)
+        against ``opponent``, rated at ``rating`` (None: no usable rating, not rated)."""
+        side = sides.get(pid)
+        if side is None:
+            side = sides[pid] = _Side()
+        if rating is None:
+            side.lines.append(GameLine(opponent, score, None, None, None, False, round_))
+            return
+        detail: dict[str, Any] = {}
+        if own is not None and cap is not None and not own - cap <= rating <= own + cap:
+            # the 336 rule: the line shows the rating used and the one held
+            detail["held_from"] = rating
+            rating = half_up(own + cap if rating > own else own - cap, self._scale)
+        side.n += 1
+        side.s += score
+        side.sr += rating
+        side.lines.append(GameLine(opponent, score, rating, None, None, True, round_, detail))
 
     def _accumulated_avg(self, opening: PlayerState, new_sum: float, games: int) -> float:
         """AR over the old games and the new: (ARo NGo + SR) / (NGo + NG), to the decimals."""

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from functools import cache
 from itertools import chain
 from operator import attrgetter
-from typing import Any, ClassVar, overload
+from typing import Any, ClassVar
 
 #: A game's score from player ``a``'s side.
 SCORES = (1.0, 0.5, 0.0)
@@ -90,6 +89,7 @@ class PlayerState:
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerState))
+_STATE_FIELD_SET = frozenset(STATE_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,118 +122,6 @@ class GameLine:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
-#: The values that open each game line in ``GameRows.values``, in this order.
-GAME_ROW_FIELDS = ("opponent", "score", "opponent_rating", "expected", "change", "round")
-_ROW = len(GAME_ROW_FIELDS)
-
-
-class GameRows(Sequence[GameLine]):
-    """A player's game lines in one event, kept as plain values until someone reads them.
-
-    A big history has two game lines a game; building a ``GameLine`` for each costs the
-    rating more than the rating itself, and the command line's writer only needs the
-    figures (``io`` writes them straight out). ``values`` is flat, a line after another:
-    the six ``GAME_ROW_FIELDS`` (of the types ``GameLine`` gives them: str, float, float or
-    None three times, int or None), then a value for each of ``keys``. A line's detail is
-    ``detail`` (shared by all the lines) followed by its own values of ``keys``. Read as a
-    sequence, it is the list of ``GameLine``s, all rated; with no ``keys`` they share one
-    detail dict (treat it as read-only).
-
-    ``GameRows.later`` takes a function that gives the values when they are first read:
-    the rating chain then leaves the breakdown's arithmetic to whoever reads it (the
-    command line's writer, in forked processes).
-    """
-
-    __slots__ = ("_build", "_lines", "_values", "_width", "detail", "keys", "line_count")
-
-    def __init__(
-        self, values: list[Any], detail: dict[str, Any], keys: tuple[str, ...] = ()
-    ) -> None:
-        self._values: list[Any] | None = values
-        self._build: Callable[[], list[Any]] | None = None
-        self.detail = detail
-        self.keys = keys
-        self._width = _ROW + len(keys)
-        #: How many lines (read without working the values out).
-        self.line_count = len(values) // self._width
-        self._lines: list[GameLine] | None = None
-
-    @classmethod
-    def later(
-        cls,
-        build: Callable[[], list[Any]],
-        count: int,
-        detail: dict[str, Any],
-        keys: tuple[str, ...] = (),
-    ) -> GameRows:
-        """``count`` lines whose values ``build()`` gives, called when they are first read."""
-        rows = cls.__new__(cls)
-        rows._values = None
-        rows._build = build
-        rows.detail = detail
-        rows.keys = keys
-        rows._width = _ROW + len(keys)
-        rows.line_count = count
-        rows._lines = None
-        return rows
-
-    @property
-    def values(self) -> list[Any]:
-        values = self._values
-        if values is None:
-            assert self._build is not None
-            values = self._build()
-            if len(values) != self.line_count * self._width:
-                raise ValueError(f"GameRows: {len(values)} values for {self.line_count} lines")
-            self._values = values
-            self._build = None
-        return values
-
-    def lines(self) -> list[GameLine]:
-        if self._lines is None:
-            v = self.values
-            width = self._width
-            shared = self.detail
-            keys = self.keys
-            self._lines = [
-                GameLine(
-                    v[i], v[i + 1], v[i + 2], v[i + 3], v[i + 4], True, v[i + 5],
-                    {**shared, **dict(zip(keys, v[i + _ROW : i + width], strict=True))}
-                    if keys
-                    else shared,
-                )
-                for i in range(0, len(v), width)
-            ]  # fmt: skip
-        return self._lines
-
-    def __len__(self) -> int:
-        return self.line_count
-
-    @overload
-    def __getitem__(self, index: int) -> GameLine: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[GameLine]: ...
-
-    def __getitem__(self, index: int | slice) -> GameLine | list[GameLine]:
-        return self.lines()[index]
-
-    def __iter__(self) -> Iterator[GameLine]:
-        return iter(self.lines())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, GameRows):
-            return self.lines() == other.lines()
-        if isinstance(other, list):
-            return self.lines() == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the list it stands for
-
-    def __repr__(self) -> str:
-        return f"GameRows({self.lines()!r})"
-
-
 @dataclass(slots=True)
 class PlayerChange:
     """A player's rating before and after an event (or the period holding it)."""
@@ -243,7 +131,7 @@ class PlayerChange:
     after: float | None
     display_before: str
     display_after: str
-    games: list[GameLine] | GameRows = field(default_factory=list)
+    games: list[GameLine] = field(default_factory=list)
     detail: dict[str, Any] = field(default_factory=dict)
     #: The player's whole state after the event (after its period, for period systems),
     #: filled in by the driver: the web app restarts the chain from it.
@@ -380,15 +268,8 @@ class RatingSystem(ABC):
         self,
         players: Iterable[PlayerState],
         events: Sequence[Event],
-        *,
-        on_period: Callable[[Sequence[EventResult]], object] | None = None,
     ) -> RatingResult:
-        """Rate ``events`` in order from ``players``' states.
-
-        ``on_period``, if given, is called after each period (each event, for per-event
-        systems) with the results so far, final from then on: the command line starts
-        writing them out while the rating goes on.
-        """
+        """Rate ``events`` in order from ``players``' states."""
         states: dict[str, PlayerState] = {}
         for player in players:
             states[player.id] = self.prepare(player)
@@ -407,8 +288,6 @@ class RatingSystem(ABC):
                 for change in event_result.changes:
                     change.state = states[change.player]
             results.extend(rated)
-            if on_period is not None:
-                on_period(results)
         ordered = list(states.values())
         return RatingResult(
             system=self.id,
@@ -433,74 +312,9 @@ class RatingSystem(ABC):
         return list(groups.items())
 
 
-# -- copying states --------------------------------------------------------------------
-#
-# Rating a long history makes a new PlayerState per player per event (or period): the
-# engine's most frequent allocation after the games. ``dataclasses.replace`` and the frozen
-# dataclass's ``__init__`` (one ``object.__setattr__`` call per field) are slow for that.
-# ``state_copier`` generates, once per set of fields, a function that fills an unfrozen
-# object with PlayerState's slots and then relabels it a PlayerState (allowed: same slots,
-# same base): about four times faster than the constructor and twenty times faster than
-# ``replace``. The code is generated from PlayerState's fields, so a new field is copied
-# without anyone remembering it, and each copier is checked against ``dataclasses.replace``
-# when it is made (if the trick ever stops working, ``replace`` is used).
-
-
-class _Draft:
-    """PlayerState's slots without its frozen ``__setattr__``: filled in, then relabelled."""
-
-    __slots__ = STATE_FIELDS
-
-
-_PROBE = PlayerState(
-    id="probe", rating=1.0, games=1, guest=True, born=date(2000, 1, 2), gender="F",
-    title="WIM", status="new", avg_opp=2.0, score=3.0, category="full", points=4.0,
-    last_played=date(2020, 3, 4), rapid_rating=5.0,
-)  # fmt: skip
-
-
-def _generate_copier(names: tuple[str, ...]) -> Callable[..., PlayerState]:
-    params = "".join(f", _v{i}" for i in range(len(names)))
-    lines = [f"def copy(state{params}):"]
-    lines.append("    new = _Draft()")
-    for name in STATE_FIELDS:
-        value = f"_v{names.index(name)}" if name in names else f"state.{name}"
-        lines.append(f"    new.{name} = {value}")
-    lines += ["    new.__class__ = PlayerState", "    return new", ""]
-    namespace: dict[str, Any] = {"_Draft": _Draft, "PlayerState": PlayerState}
-    exec("\n".join(lines), namespace)
-    copier: Callable[..., PlayerState] = namespace["copy"]
-    return copier
-
-
-@cache
-def state_copier(*names: str) -> Callable[..., PlayerState]:
-    """A fast ``(state, value, ...) -> copy of state`` setting the fields ``names``, in order.
-
-    ``state_copier("rating", "games")(state, 1612.0, 41)`` equals
-    ``dataclasses.replace(state, rating=1612.0, games=41)``.
-    """
-    unknown = [name for name in names if name not in STATE_FIELDS]
-    if unknown or len(set(names)) != len(names):
-        raise TypeError(f"state_copier: unknown or repeated fields {names!r}")
-
-    def slow(state: PlayerState, *values: Any) -> PlayerState:
-        return replace(state, **dict(zip(names, values, strict=True)))
-
-    values = tuple(f"new-{name}" for name in names)
-    try:
-        fast = _generate_copier(names)
-        copied = fast(_PROBE, *values)
-        works = type(copied) is PlayerState and copied == slow(_PROBE, *values)
-        works = works and hash(copied) == hash(slow(_PROBE, *values))
-    except (TypeError, AttributeError, SyntaxError):  # pragma: no cover - layout changed
-        works = False
-    return fast if works else slow
-
-
 def with_changes(state: PlayerState, **changes: Any) -> PlayerState:
-    """A copy of ``state`` with some fields changed: ``dataclasses.replace``, faster.
-
-    For hot loops, ``state_copier`` saves the keyword handling too.
-    """
-    return state_copier(*changes)(state, *changes.values())
+    """A copy of ``state`` with some fields changed: ``dataclasses.replace(state, **changes)``
+    at half its cost (a big history makes a new state for each player in each event)."""
+    if not changes.keys() <= _STATE_FIELD_SET:
+        raise TypeError(f"PlayerState has no field {sorted(changes.keys() - _STATE_FIELD_SET)}")
+    return PlayerState(*[changes[n] if n in changes else getattr(state, n) for n in STATE_FIELDS])

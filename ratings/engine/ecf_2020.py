@@ -21,22 +21,20 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
 from fractions import Fraction
-from functools import partial
-from itertools import chain, repeat
-from operator import add, floordiv, mul, sub, truediv
+from itertools import repeat
+from operator import add
 from typing import Any, NamedTuple
 
 from .base import (
-    GAME_ROW_FIELDS,
     EngineError,
     Event,
     EventResult,
-    GameRows,
+    GameLine,
     Parameter,
     PlayerChange,
     PlayerState,
     RatingSystem,
-    state_copier,
+    with_changes,
 )
 from .ecf_tables import D_MAX, D_OFFSET_FIFTHS, D_OFFSET_SIGNED, DP_BY_P
 
@@ -59,11 +57,8 @@ TITLE_PARAMETERS = {
     "WCM": "default_wcm",
 }
 
-#: Each game line's own breakdown (GameRows keys): null on a P rated player's lines.
+#: Each game line's own breakdown: null on a P rated player's lines.
 LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
-_WIDTH = len(GAME_ROW_FIELDS) + len(LINE_KEYS)
-#: The detail every game line shares: none (read-only).
-_NO_SHARED_DETAIL: dict[str, Any] = {}
 
 #: Rating differences the padded offset table takes (either way), far beyond any rating.
 _PAD = 8192
@@ -85,120 +80,6 @@ def _fits_padded_table(ratings: Iterable[float]) -> bool:
     return spread < _PAD - 2  # (NaN compares False: not taken)
 
 
-class _Plain(dict[float, float | int]):
-    """``_plain`` of rating differences, remembered (a month's K lines repeat them)."""
-
-    def __missing__(self, value: float) -> float | int:
-        shown = _plain(value)
-        assert shown is not None
-        if len(self) < 100_000:
-            self[value] = shown
-        return shown
-
-
-class _MonthLines:
-    """A player's game lines this month, as GameRows values, worked out on first reading."""
-
-    __slots__ = ("_values", "opponents", "rounds", "scores")
-
-    def __init__(
-        self, opponents: list[str], scores: list[float], rounds: list[int | None]
-    ) -> None:
-        self.opponents = opponents
-        self.scores = scores
-        self.rounds = rounds
-        self._values: list[Any] | None = None
-
-    def values(self) -> list[Any]:
-        if self._values is None:
-            self._values = self._work()
-        return self._values
-
-    def run(self, start: int, end: int) -> list[Any]:
-        """The values of the lines ``start`` to ``end`` (one event's games)."""
-        return self.values()[start * _WIDTH : end * _WIDTH]
-
-    def _work(self) -> list[Any]:
-        raise NotImplementedError
-
-    def _rows(self, ratings: Iterable[float], *breakdown: Iterable[Any]) -> list[Any]:
-        """The values, line after line: GAME_ROW_FIELDS, then the LINE_KEYS ones."""
-        nones = repeat(None)
-        return list(
-            chain.from_iterable(
-                zip(
-                    self.opponents,
-                    self.scores,
-                    ratings,
-                    nones,  # expected
-                    nones,  # change
-                    self.rounds,
-                    *breakdown,
-                    strict=False,  # ``nones`` never ends
-                )
-            )
-        )
-
-
-class _PLines(_MonthLines):
-    """A P rated player's lines: opponents at their pass 2 ratings, no K breakdown."""
-
-    __slots__ = ("ratings",)
-
-    def __init__(
-        self,
-        opponents: list[str],
-        scores: list[float],
-        rounds: list[int | None],
-        ratings: dict[str, float],
-    ) -> None:
-        super().__init__(opponents, scores, rounds)
-        self.ratings = ratings
-
-    def _work(self) -> list[Any]:
-        no_breakdown = [repeat(None)] * len(LINE_KEYS)
-        return self._rows(map(self.ratings.__getitem__, self.opponents), *no_breakdown)
-
-
-class _KLines(_MonthLines):
-    """A K rated player's lines: D, the offsets (held in fifths) and each increment."""
-
-    __slots__ = ("k_rating",)
-
-    def __init__(
-        self,
-        opponents: list[str],
-        scores: list[float],
-        rounds: list[int | None],
-        k_rating: tuple[list[float], list[int], list[int], float, int, int, _Plain],
-    ) -> None:
-        super().__init__(opponents, scores, rounds)
-        #: Opponents' ratings, D offsets and score offsets (fifths), own rating, K as
-        #: k_num / k_den, and the month's cache of D as shown.
-        self.k_rating = k_rating
-
-    def _work(self) -> list[Any]:
-        theirs, offsets, score_offsets, own, k_num, k_den, plain = self.k_rating
-        # Each game's increment, (D offset + score offset) x K / 20 (to 4 places when K
-        # is a fraction): in fifths, (o + s) / 5 x k_num / k_den / 20.
-        increments = list(
-            map(
-                truediv,
-                map(mul, map(add, offsets, score_offsets), repeat(k_num)),
-                repeat(100 * k_den),
-            )
-        )
-        if k_den != 1:
-            increments = [round(x, 4) for x in increments]
-        return self._rows(
-            theirs,
-            map(plain.__getitem__, map(sub, theirs, repeat(own))),
-            map(truediv, offsets, repeat(5)),
-            map(floordiv, score_offsets, repeat(5)),
-            increments,
-        )
-
-
 _MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
 _DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -211,6 +92,36 @@ def _round_ratio(num: int, den: int) -> int:
 def _cents(value: float) -> int:
     """A rating (or a sum of them) in hundredths, as an exact integer."""
     return round(value * 100)
+
+
+def _no_breakdown() -> dict[str, Any]:
+    """A P rated player's line's breakdown: the K figures, null."""
+    return dict.fromkeys(LINE_KEYS)
+
+
+def _k_line(
+    opponent: str,
+    score: float,
+    round_: int | None,
+    rating: float,
+    own: float,
+    offset: int,
+    score_offset: int,
+    k_num: int,
+    k_den: int,
+) -> GameLine:
+    """A K rated player's line: D, the offsets (given in fifths) and the increment,
+    (D offset + score offset) x K / 20 with K = k_num / k_den (to 4 places if a fraction)."""
+    increment = (offset + score_offset) * k_num / (100 * k_den)
+    if k_den != 1:
+        increment = round(increment, 4)
+    detail = {
+        "d": _plain(rating - own),
+        "d_offset": offset / 5,
+        "score_offset": score_offset // 5,
+        "increment": increment,
+    }
+    return GameLine(opponent, score, rating, None, None, True, round_, detail)
 
 
 def _plain(value: float | None) -> float | int | None:
@@ -239,9 +150,25 @@ def months_before(first: date, months: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
-#: ``_rated(state, rating, games, category, avg_opp, points, last_played)``: ``state``
-#: with the fields a month changes replaced (``with_changes``, without the keywords).
-_rated = state_copier("rating", "games", "category", "avg_opp", "points", "last_played")
+def _rated(
+    state: PlayerState,
+    rating: float,
+    games: int,
+    category: str,
+    avg_opp: float,
+    points: float,
+    last_played: date,
+) -> PlayerState:
+    """``state`` with the fields a month changes replaced."""
+    return with_changes(
+        state,
+        rating=rating,
+        games=games,
+        category=category,
+        avg_opp=avg_opp,
+        points=points,
+        last_played=last_played,
+    )
 
 
 class _Prior(NamedTuple):
@@ -575,10 +502,9 @@ class Ecf2020(RatingSystem):
 
         after: dict[str, PlayerState] = {}
         detail: dict[str, dict[str, Any]] = {}
-        # Each player's game lines this month, worked out when first read (by the
-        # command line's writer, in its forked processes): every line has the same fields
-        # (the K ones, null on a P rated player's lines) and no ``change``.
-        lines: dict[str, _MonthLines] = {}
+        # Each player's game lines this month: every line has the same fields (the K
+        # ones, null on a P rated player's lines) and no ``change``.
+        lines: dict[str, list[GameLine]] = {}
         for pid in p_rated:
             state, rated_a, rated_b = before[pid], pass_a[pid], pass_b[pid]
             played = len(opponents[pid])
@@ -614,7 +540,12 @@ class Ecf2020(RatingSystem):
                 "pass1_p": rated_a.p100 / 100,
                 "pass1_dp": rated_a.dp,
             }
-            lines[pid] = _PLines(opponents[pid], scores[pid], rounds[pid], rating2)
+            lines[pid] = [
+                GameLine(opponent, score, rating2[opponent], None, None, True, r, _no_breakdown())
+                for opponent, score, r in zip(
+                    opponents[pid], scores[pid], rounds[pid], strict=True
+                )
+            ]
 
         score_fifths = int(p["score_offset"]) * 5
         offset_of = {1.0: score_fifths, 0.5: 0, 0.0: -score_fifths}
@@ -624,7 +555,6 @@ class Ecf2020(RatingSystem):
         # The offsets by C-level passes where every rating difference falls in the padded
         # table (always, but for absurd input ratings).
         table = _PADDED_OFFSETS if _fits_padded_table(rating3.values()) else None
-        plain = _Plain()
         k_player, k_junior = int(p["k_player"]), int(p["k_junior"])
         cap = int(p["k_month_cap"])
         adjusting = bool(self._adj_a or self._adj_b)
@@ -686,12 +616,13 @@ class Ecf2020(RatingSystem):
                 "sum_offsets": fifths / 5,
                 "adjustment": adjustment,
             }
-            lines[pid] = _KLines(
-                opponents[pid],
-                scores[pid],
-                rounds[pid],
-                (theirs, offsets, score_offsets, own, k_num, k_den, plain),
-            )
+            lines[pid] = [
+                _k_line(opponent, score, r, their, own, offset, score_offset, k_num, k_den)
+                for opponent, score, r, their, offset, score_offset in zip(
+                    opponents[pid], scores[pid], rounds[pid], theirs, offsets, score_offsets,
+                    strict=True,
+                )
+            ]  # fmt: skip
 
         # The breakdown, event by event: each player's lines for that event's games.
         shown_before = {pid: self.display(state) for pid, state in before.items()}
@@ -705,14 +636,7 @@ class Ecf2020(RatingSystem):
                     after[pid].rating,
                     shown_before[pid],
                     shown_after[pid],
-                    GameRows.later(
-                        lines[pid].values
-                        if at == 0 and end == len(opponents[pid])
-                        else partial(lines[pid].run, at, end),
-                        end - at,
-                        _NO_SHARED_DETAIL,
-                        LINE_KEYS,
-                    ),
+                    lines[pid][at:end],
                     dict(detail[pid]),
                 )
                 for pid, at, end in event_runs

@@ -12,18 +12,15 @@ played. The new rating is the old one plus all of that, rounded to a whole numbe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .base import (
-    GAME_ROW_FIELDS,
     Event,
     EventResult,
-    GameRows,
+    GameLine,
     Parameter,
     PlayerChange,
     PlayerState,
     RatingSystem,
-    state_copier,
     whole,
     with_changes,
 )
@@ -37,12 +34,6 @@ DRAW = "draw"
 #: figures (20.8, 0.052, 42, 20, 0.01), so a total of 28.6 never turns into 28.59999.
 UNIT = 1_000_000
 HALF = UNIT // 2
-
-#: ``with_changes(state, rating=..., games=...)``, fast.
-_moved = state_copier("rating", "games")
-#: Each game line's own detail, kept after its GAME_ROW_FIELDS in GameRows' values.
-_LINE_KEYS = ("rule",)
-_WIDTH = len(GAME_ROW_FIELDS) + len(_LINE_KEYS)
 
 
 def units(points: float) -> int:
@@ -150,7 +141,7 @@ class Nscl(RatingSystem):
 
         before: dict[str, int] = {}  # pre-meet ratings: every game is rated on them
         gained: dict[str, int] = {}  # millionths of a point
-        lines: dict[str, list[Any]] = {}  # GameRows' values (see _LINE_KEYS)
+        lines: dict[str, list[GameLine]] = {}
         for game in event.games:
             a = game.a
             b = game.b
@@ -193,27 +184,29 @@ class Nscl(RatingSystem):
                 points = -cap
             gained[a] += points
             gained[b] -= points
-            played_round = game.round
-            # A line's values: GAME_ROW_FIELDS, then its detail (_LINE_KEYS).
-            line_a += (b, score, rb, None, points / UNIT, played_round, rule)
-            line_b += (a, 1.0 - score, ra, None, -points / UNIT, played_round, rule)
+            round_ = game.round
+            change = points / UNIT
+            line_a.append(GameLine(b, score, rb, None, change, True, round_, {"rule": rule}))
+            line_b.append(
+                GameLine(a, 1.0 - score, ra, None, -change, True, round_, {"rule": rule})
+            )
 
         threshold = units(p["bonus1_threshold"])
         limit = int(p["bonus2_limit"])
         rate = units(p["bonus2_rate"])
         after_games_basis = p["bonus2_basis"] == "after-games"
         changes = []
-        for pid, values in lines.items():
+        for pid, own_lines in lines.items():
             state = players[pid]
             old = before[pid]
             total = gained[pid]
-            played = len(values) // _WIDTH
+            played = len(own_lines)
             after_games = whole_units(old * UNIT + total)
             bonus1 = total - threshold if total > threshold else 0
             basis = after_games if after_games_basis else old
             bonus2 = played * rate * (limit - basis) if basis < limit else 0
             new = whole_units(old * UNIT + total + bonus1 + bonus2)
-            players[pid] = _moved(state, float(new), state.games + played)
+            players[pid] = with_changes(state, rating=float(new), games=state.games + played)
             changes.append(
                 PlayerChange(
                     pid,
@@ -221,14 +214,14 @@ class Nscl(RatingSystem):
                     float(new),
                     str(old),
                     str(new),
-                    GameRows(values, {}, _LINE_KEYS),
+                    own_lines,
                     {
                         "gained": total / UNIT,
                         "after_games": after_games,
                         "bonus1": bonus1 / UNIT,
                         "bonus2": bonus2 / UNIT,
                         "played": played,
-                        "score": sum(values[1::_WIDTH]),
+                        "score": sum(line.score for line in own_lines),
                     },
                 )
             )

@@ -12,19 +12,16 @@ the '*' marker) from 5 games. Ratings are whole numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .base import (
-    GAME_ROW_FIELDS,
     Event,
     EventResult,
     Game,
-    GameRows,
+    GameLine,
     Parameter,
     PlayerChange,
     PlayerState,
     RatingSystem,
-    state_copier,
     whole,
     with_changes,
 )
@@ -35,12 +32,6 @@ FORMULA = "formula"  # at_risk +- the shift, no override needed
 MIN_GAIN = "min-2"  # the winner's gain / loser's loss was raised to ``min_gain``
 MAX_CHANGE = "max-41"  # the change was cut to ``max_change``
 FLOOR = "floor"  # the rating stopped at ``floor``
-
-#: ``with_changes(state, rating=..., games=...)``, fast.
-_moved = state_copier("rating", "games")
-#: Each game line's own detail, kept after its GAME_ROW_FIELDS in GameRows' values.
-_LINE_KEYS = ("shift", "rule")
-_WIDTH = len(GAME_ROW_FIELDS) + len(_LINE_KEYS)
 
 
 def _round_key(game: Game) -> int:
@@ -154,7 +145,7 @@ class StCharles(RatingSystem):
 
         start: dict[str, int] = {}  # ratings before the event
         current: dict[str, int] = {}  # ratings now, after the games taken so far
-        lines: dict[str, list[Any]] = {}  # GameRows' values (see _LINE_KEYS)
+        lines: dict[str, list[GameLine]] = {}
         for game in _in_round_order(event.games):
             a = game.a
             b = game.b
@@ -218,21 +209,22 @@ class StCharles(RatingSystem):
                 rule_b = FLOOR
             current[a] = new_a
             current[b] = new_b
-            played_round = game.round
-            # A line's values: GAME_ROW_FIELDS, then its detail (_LINE_KEYS).
-            line_a += (b, score, rb, None, change_a, played_round, shift, rule_a)
-            line_b += (a, 1.0 - score, ra, None, change_b, played_round, -shift, rule_b)
+            round_ = game.round
+            detail_a = {"shift": shift, "rule": rule_a}
+            detail_b = {"shift": -shift, "rule": rule_b}
+            line_a.append(GameLine(b, score, rb, None, change_a, True, round_, detail_a))
+            line_b.append(GameLine(a, 1.0 - score, ra, None, change_b, True, round_, detail_b))
 
         official = int(p["official_games"])
         mark = str(p["provisional_mark"])
         changes = []
-        for pid, values in lines.items():
+        for pid, own_lines in lines.items():
             state = players[pid]
             old = start[pid]
             new = current[pid]
-            played = len(values) // _WIDTH
+            played = len(own_lines)
             games = state.games + played
-            players[pid] = _moved(state, float(new), games)
+            players[pid] = with_changes(state, rating=float(new), games=games)
             changes.append(
                 PlayerChange(
                     pid,
@@ -240,10 +232,10 @@ class StCharles(RatingSystem):
                     float(new),
                     f"{old}{mark}" if state.games < official else str(old),
                     f"{new}{mark}" if games < official else str(new),
-                    GameRows(values, {}, _LINE_KEYS),
+                    own_lines,
                     {
                         "played": played,
-                        "score": sum(values[1::_WIDTH]),
+                        "score": sum(line.score for line in own_lines),
                         "official": games >= official,
                     },
                 )

@@ -36,7 +36,7 @@ from ratings.engine.acf_tables import (
     TABLE_2,
 )
 from ratings.engine.base import round_half_up
-from ratings.engine.io import parse_input, result_to_json
+from ratings.engine.io import parse_input, result_to_dict
 
 #: One day in each of three consecutive periods.
 APRIL_94 = date(1994, 1, 15)
@@ -929,7 +929,7 @@ def test_output_fed_back_as_input_gives_the_same_result_as_rating_at_once() -> N
 
     def run_json(doc: dict[str, Any]) -> dict[str, Any]:
         system_id, params, states, parsed = parse_input(doc)
-        return result_to_json(get_system(system_id, params).rate(states, parsed))
+        return result_to_dict(get_system(system_id, params).rate(states, parsed))
 
     whole = run_json(document)
     first = run_json({**document, "events": events[:2]})

@@ -1,20 +1,13 @@
-"""The shared plumbing in ratings.engine.base: the fast state copy and exact rounding."""
+"""The shared plumbing in ratings.engine.base: copying a state and exact rounding."""
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, replace
+from dataclasses import replace
 from datetime import date
-from typing import Any
 
 import pytest
 
-from ratings.engine.base import (
-    STATE_FIELDS,
-    PlayerState,
-    round_half_up,
-    state_copier,
-    with_changes,
-)
+from ratings.engine.base import PlayerState, round_half_up, with_changes
 
 FULL = PlayerState(
     id="ann", rating=1.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
@@ -23,33 +16,11 @@ FULL = PlayerState(
 )  # fmt: skip
 
 
-def test_the_probe_state_sets_every_field() -> None:
-    assert {name for name in STATE_FIELDS if getattr(FULL, name) is None} == set()
-
-
-@pytest.mark.parametrize(
-    "names",
-    [(), ("rating", "games"), ("status", "rating", "games", "avg_opp", "score"), STATE_FIELDS],
-)
-def test_a_state_copier_is_dataclasses_replace(names: tuple[str, ...]) -> None:
-    values: list[Any] = [f"v{i}" for i in range(len(names))]
-    changes: dict[str, Any] = dict(zip(names, values, strict=True))
-    copied = state_copier(*names)(FULL, *values)
-    assert type(copied) is PlayerState
-    assert copied == replace(FULL, **changes)
-    assert hash(copied) == hash(replace(FULL, **changes))
-    assert state_copier(*names).__name__ == "copy"  # generated, not the fallback
-    with pytest.raises(FrozenInstanceError):
-        copied.rating = 9.0  # type: ignore[misc]
-
-
 def test_with_changes_is_dataclasses_replace() -> None:
     assert with_changes(FULL) == FULL
     assert with_changes(FULL, games=9, rating=None) == replace(FULL, games=9, rating=None)
     with pytest.raises(TypeError):
         with_changes(FULL, bogus=1)
-    with pytest.raises(TypeError):
-        state_copier("rating", "rating")
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from ratings.engine import SYSTEMS, get_system
-from ratings.engine.io import parse_input, render_result, result_to_json
+from ratings.engine import SYSTEMS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,18 +159,6 @@ def test_no_explain_leaves_out_the_per_game_breakdown_only() -> None:
         ):
             assert "games" not in change_short
             assert change_short == {k: v for k, v in change_full.items() if k != "games"}
-
-
-@pytest.mark.parametrize("system", list(SYSTEMS))
-@pytest.mark.parametrize("explain", [True, False])
-def test_rendering_in_two_processes_gives_the_same_bytes(system: str, explain: bool) -> None:
-    # The command line forks a second process to render big outputs: same text, either way.
-    system_id, params, players, events = parse_input({"system": system, "events": _history()})
-    result = get_system(system_id, params).rate(players, events)
-    serial = b"".join(render_result(result, explain=explain))
-    parallel = b"".join(render_result(result, explain=explain, parallel=True, min_lines=0))
-    assert parallel == serial
-    assert json.loads(parallel) == json.loads(json.dumps(result_to_json(result, explain=explain)))
 
 
 def test_extreme_but_valid_numbers_are_rated_not_crashed_on() -> None:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from ratings.engine import EngineError, Event, Game, PlayerState, rate
-from ratings.engine.base import RatingResult, state_copier
-from ratings.engine.nscl import Nscl, _moved
+from ratings.engine.base import RatingResult
+from ratings.engine.nscl import Nscl
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2024, 3, 2)
@@ -404,11 +404,6 @@ def test_every_rule_a_club_could_set_differently_is_a_parameter() -> None:
     assert change_of(result, "ann")["bonus2"] == 7.9  # 0.1 * (900 - 821)
     with pytest.raises(EngineError, match="bonus2_basis"):
         Nscl({"bonus2_basis": "after-meet"})
-
-
-def test_the_fast_state_copy_is_in_use() -> None:
-    assert _moved is state_copier("rating", "games")
-    assert _moved.__name__ == "copy"  # the generated copier, not the replace() fallback
 
 
 def test_the_command_line_prints_the_worked_example() -> None:

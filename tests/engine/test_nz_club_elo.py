@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from ratings.engine import Event, Game, PlayerChange, PlayerState, RatingResult, rate
-from ratings.engine.nz_club_elo import _WHOLE
+from ratings.engine.base import round_half_up
+from ratings.engine.nz_club_elo import _round_half_up
 
 DAY = date(2024, 3, 2)
 
@@ -452,20 +453,20 @@ def test_the_contract_example_ann_beats_guest_gus() -> None:
 
 _ROUNDING_CASES = [0.0, -0.0, 0.3, -0.3, 0.5, -0.5, 1.5, 2.5, -2.5, 4999.5, 5000.5, 1234.49]
 _ROUNDING_CASES += [-1234.51, 9999.999, 3200.0, -3200.0, 1e12 - 0.5, -(1e12 - 0.5)]
-_ROUNDING_CASES += [2.0**51 - 0.5, 0.49999999999999994, -0.49999999999999994]
+_ROUNDING_CASES += [2.0**51 - 0.5, 0.49999999999999994, -0.49999999999999994, 2.675, 1.005]
+_ROUNDING_CASES += [0.125, 0.00005, 1605.755, 1605.765, -1605.745, 1e7 - 0.005, 1e300]
 
 
 @pytest.mark.parametrize("y", _ROUNDING_CASES)
-def test_the_float_arithmetic_rounding_is_round(y: float) -> None:
-    """The event loop rounds with ``(y + _WHOLE) - _WHOLE``: Python's ``round`` exactly."""
-    n = (y + _WHOLE) - _WHOLE
-    assert n == round(y)
-    assert repr(n / 100.0) == repr(round(y) / 100.0)
-    assert repr(n / 10000.0) == repr(round(y) / 10000.0)
+@pytest.mark.parametrize("ndigits", [0, 2, 4, 6])
+def test_the_fast_rounding_is_round_half_up(y: float, ndigits: int) -> None:
+    # The same float (a zero's sign aside: -0.0 and 0.0 are written alike).
+    assert repr(_round_half_up(y, ndigits) + 0.0) == repr(round_half_up(y, ndigits) + 0.0)
 
 
-def test_the_float_arithmetic_rounding_is_round_on_many_values() -> None:
+def test_the_fast_rounding_is_exact_on_many_values() -> None:
     rng = random.Random(20240302)
     for _ in range(100_000):
-        y = rng.uniform(-1e6, 1e6) if rng.random() < 0.5 else rng.randrange(-20000, 20000) / 2
-        assert repr(((y + _WHOLE) - _WHOLE) / 100.0) == repr(round(y) / 100.0)
+        y = rng.uniform(-1e4, 1e4) if rng.random() < 0.5 else rng.randrange(-20000, 20000) / 200
+        ndigits = rng.choice((0, 2, 4))
+        assert repr(_round_half_up(y, ndigits) + 0.0) == repr(round_half_up(y, ndigits) + 0.0)

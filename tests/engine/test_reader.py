@@ -1,8 +1,8 @@
-"""``io.load_document``: ``json.loads`` made fast for the command line, with the same result.
+"""``io.load_document``: msgspec's decoding for the command line, with ``json.loads``'s result.
 
 Whatever it reads, ``parse_input`` must see what it would see from ``json.loads``: the same
-players, events and games, or the same problems (a document the fast decoder does not take
-is read again with ``json.loads``).
+players, events and games, or the same problems (a document msgspec does not take is read
+again with ``json.loads``).
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from ratings.engine import EngineError, Event, Game, PlayerState, rate
-from ratings.engine.base import STATE_FIELDS, RatingResult, state_copier
-from ratings.engine.st_charles import StCharles, _moved
+from ratings.engine.base import STATE_FIELDS, RatingResult
+from ratings.engine.st_charles import StCharles
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2024, 3, 2)
@@ -369,20 +369,20 @@ def test_every_rule_a_club_could_set_differently_is_a_parameter() -> None:
 # -- plumbing -----------------------------------------------------------------------
 
 
-def test_the_fast_state_copy_keeps_every_field() -> None:
-    assert _moved is state_copier("rating", "games")
-    assert _moved.__name__ == "copy"  # the generated copier, not the replace() fallback
+def test_rating_keeps_every_other_field_of_the_state() -> None:
     full = PlayerState(
-        id="ann", rating=1.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
+        id="ann", rating=1000.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
         title="WCM", status="confirmed", avg_opp=3.0, score=4.0, category="partial",
         points=5.0, last_played=date(2023, 1, 2), rapid_rating=6.0,
     )  # fmt: skip
     assert {name for name in STATE_FIELDS if getattr(full, name) is None} == set()
-    moved = _moved(full, 7.0, 8)
-    assert type(moved) is PlayerState
-    assert moved == replace(full, rating=7.0, games=8)
-    with pytest.raises(AttributeError):
-        moved.rating = 9.0  # type: ignore[misc]
+    result = rate(
+        "st-charles",
+        players=[full],
+        events=[Event("e1", date(2024, 1, 6), (Game("ann", "bob", 1.0),))],
+    )
+    (moved,) = [p for p in result.players if p.id == "ann"]
+    assert moved == replace(full, rating=1002.0, games=3)  # a win over a new player
 
 
 def test_the_command_line_prints_the_published_list() -> None:
