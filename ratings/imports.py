@@ -21,7 +21,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from . import services
-from .engine.io import TITLES
+from .engine.codec import TITLES
 from .models import (
     EARLIEST_DATE,
     ClubSettings,

@@ -22,7 +22,7 @@ from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
 from .engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
-from .engine.io import TITLES
+from .engine.codec import TITLES
 
 SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
 

@@ -16,7 +16,6 @@ import msgspec
 
 from .base import EngineError, Event, EventResult, Game, PlayerState, RatingResult
 from .codec import (
-    TITLES,
     _change_figures,
     _is_number,
     _parse_date,
@@ -25,7 +24,7 @@ from .codec import (
     state_to_dict,
 )
 
-__all__ = ["TITLES", "load_document", "parse_input", "result_to_dict", "write_output"]
+__all__ = ["load_document", "parse_input", "result_to_dict", "write_output"]
 
 _SCORES = {1: 1.0, 0.5: 0.5, 0: 0.0}
 _GAME_KEYS = frozenset(("a", "b", "score", "round"))
@@ -241,17 +240,3 @@ def write_output(result: RatingResult, out: IO[bytes], *, explain: bool = True) 
             out.write(b",")
         out.write(_encode(_event_to_dict(event, explain)))
     out.write(b"]}")
-
-
-# The app's old names, until it calls ratings.engine.codec.
-player_to_json = state_to_dict
-change_to_json = change_to_dict
-
-
-# The app's old names, until it calls ratings.engine.codec.
-def parse_player(raw: Any, path: str, problems: list[str]) -> PlayerState | None:
-    try:
-        return state_from_dict(raw, path)
-    except EngineError as error:
-        problems += error.problems
-        return None

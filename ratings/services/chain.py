@@ -17,7 +17,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
-from ..engine.io import parse_player
+from ..engine.codec import state_from_dict
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
 
 Position = tuple[dt.date, dt.date, int]
@@ -166,14 +166,8 @@ def state_fields(state: PlayerState) -> dict[str, Any]:
 
 
 def state_from_json(data: dict[str, Any] | str) -> PlayerState:
-    if isinstance(data, str):  # some backends hand JSON from a subquery back as text
-        data = json.loads(data)
-    assert isinstance(data, dict)
-    problems: list[str] = []
-    state = parse_player({k: v for k, v in data.items() if k != "display"}, "state", problems)
-    if state is None or problems:
-        raise ValueError("; ".join(problems) or "bad stored state")
-    return state
+    """A stored state (some backends hand JSON from a subquery back as text)."""
+    return state_from_dict(json.loads(data) if isinstance(data, str) else data)
 
 
 def engine_events(events: Sequence[Event]) -> list[EngineEvent]:

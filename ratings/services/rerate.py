@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from ..breakdowns import breakdown_json
 from ..engine import PlayerState, RatingSystem
-from ..engine.io import player_to_json
+from ..engine.codec import state_to_dict
 from ..models import (
     ClubSettings,
     Event,
@@ -223,7 +223,7 @@ class Chain:
                         sum(1 for line in lines if line.rated),
                         sum(line.score for line in lines),
                         _json(breakdown_json(change)),
-                        _json(player_to_json(state)),
+                        _json(state_to_dict(state)),
                         end,
                         start,
                         opening(state) != state,
@@ -253,7 +253,7 @@ class Chain:
                     state.rating,
                     display,
                     state.games,
-                    _json(player_to_json(state)),
+                    _json(state_to_dict(state)),
                     event_id,
                     date(played),
                     change,

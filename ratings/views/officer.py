@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from .. import explain, services, trf
-from ..engine.io import TITLES
+from ..engine.codec import TITLES
 from ..forms import (
     FLIP,
     GRID_AS_WHITE,
