@@ -52,9 +52,14 @@ def born_after_for(group: str, day: dt.date | None = None) -> dt.date:
 
 def age_group(member: Member, day: dt.date | None = None) -> str:
     """The youngest group a member is in ("U12"), or "" for an adult or unknown age."""
-    age = member.age_on(year_start(day))
-    if age is None:
+    return age_group_of(member.born, year_start(day))
+
+
+def age_group_of(born: dt.date | None, start: dt.date) -> str:
+    """``age_group`` from a birth date and the year's first day (``year_start``)."""
+    if born is None:
         return ""
+    age = start.year - born.year - ((start.month, start.day) < (born.month, born.day))
     fitting = [g for g, limit in AGE_GROUPS.items() if age < limit]
     return fitting[-1] if fitting else ""
 
@@ -88,6 +93,11 @@ def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
         )
         .order_by("unrated", "-rating_value", "name")
     )
+
+
+def listed_count(members: QuerySet[Member]) -> int:
+    """How many rows ``with_ratings(members)`` has, counted without ranking them."""
+    return members.listable().count()
 
 
 def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:

@@ -12,7 +12,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -25,12 +25,14 @@ from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
 from ..tables import (
     ActiveTable,
+    CountedPaginator,
     ImproversTable,
     JuniorReportTable,
     OfficerRatingTable,
     RatingListTable,
     ReportTable,
     change_html,
+    reason_of,
 )
 from .officer import officer_required
 
@@ -80,9 +82,20 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
     # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
     table = table_class(reports.with_ratings(filters.qs))
     if _wants_csv(request):
-        RequestConfig(request, paginate=False).configure(table)
-        return _csv(table, f"rating-list-{timezone.localdate():%Y-%m-%d}.csv")
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        RequestConfig(request, paginate=False).configure(table)  # the reader's order
+        return _list_csv(
+            table.data.data,
+            officer=table_class is OfficerRatingTable,
+            filename=f"rating-list-{timezone.localdate():%Y-%m-%d}.csv",
+        )
+    RequestConfig(
+        request,
+        paginate={
+            "per_page": PER_PAGE,
+            "paginator_class": CountedPaginator,
+            "count": lambda: reports.listed_count(filters.qs),
+        },
+    ).configure(table)
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(
@@ -98,6 +111,78 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
             "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
         },
     )
+
+
+def _cell(value: Any) -> Any:
+    """One cell of a streamed CSV as written: the one place cells pass on their way out."""
+    return "" if value is None else value
+
+
+class _Lines:
+    """A file for csv.writer that hands back what it is given."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+#: The list's CSV columns (as the page's table heads them) and the fields they come from.
+LIST_CSV = ("#", "Name", "Rating", "Games", "Last change", "Region", "Junior", "Last played")
+OFFICER_LIST_CSV = ("#", "Name", "Rating", "Published?", *LIST_CSV[3:])
+_LIST_FIELDS = (
+    "rank",
+    "unrated",
+    "name",
+    "rating_state__display",
+    "rating_state__games",
+    "last_change",
+    "region",
+    "born",
+    "rating_state__last_played",
+    "merged_into_id",
+    "is_guest",
+    "is_financial",
+)
+
+
+def _list_csv_rows(members: Any, *, officer: bool) -> Any:
+    """The list's rows as the CSV has them, read in chunks straight from the query."""
+    start = reports.year_start()
+    rows = members.values_list(*_LIST_FIELDS).iterator(chunk_size=2000)
+    for rank, unrated, name, display, games, change, region, born, played, *why in rows:
+        row = [
+            "" if unrated else rank,
+            name,
+            display,
+            games,
+            None if change is None else round(change),
+            region,
+            reports.age_group_of(born, start),
+            played,
+        ]
+        if officer:
+            merged, guest, financial = why
+            row.insert(3, reason_of(merged=bool(merged), guest=guest, financial=financial))
+        yield row
+
+
+def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpResponse:
+    """The list, every row in the reader's order, streamed: rows are written as they are
+    read, 500 to a chunk, never held all at once."""
+
+    def chunks() -> Any:
+        writer = csv.writer(_Lines())
+        yield writer.writerow(OFFICER_LIST_CSV if officer else LIST_CSV)
+        lines = []
+        for row in _list_csv_rows(members, officer=officer):
+            lines.append(writer.writerow([_cell(value) for value in row]))
+            if len(lines) == 500:
+                yield "".join(lines)
+                lines = []
+        yield "".join(lines)
+
+    response = StreamingHttpResponse(chunks(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def published_list(request: HttpRequest) -> HttpResponse:

@@ -37,7 +37,7 @@ def test_the_officer_list_downloads_with_the_published_column(
 ):
     paid_up(alice, current_season)
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    lines = officer_client.get(OFFICER_LIST, {"_export": "csv"}).content.decode().splitlines()
+    lines = officer_client.get(OFFICER_LIST, {"_export": "csv"}).getvalue().decode().splitlines()
     assert lines[0].startswith("#,Name,Rating,Published?")
     assert "Bob Brown,1484,no: in arrears" in lines[2]
 
