@@ -12,7 +12,8 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -488,16 +489,34 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
 # -- the calculator --------------------------------------------------------------------
 
 
-def _calculator_members(officer: bool) -> list[tuple[int, str]]:
+def _calculator_members(officer: bool) -> QuerySet[Member]:
     """The members one may pick: the published ones (an officer: everyone rated)."""
     members = Member.objects.published() if not officer else Member.objects.active()
-    rows = (
-        members.filter(rating_state__isnull=False)
-        .exclude(rating_state__display="")
-        .order_by("name")
-        .values_list("pk", "name", "rating_state__display")
-    )
-    return [(pk, f"{name} ({display})") for pk, name, display in rows]
+    return members.filter(rating_state__isnull=False).exclude(rating_state__display="")
+
+
+#: The most members the search box offers at once, and the fewest letters it searches on.
+SEARCH_LIMIT = 20
+SEARCH_MIN = 2
+
+
+def member_search(request: HttpRequest) -> JsonResponse:
+    """The calculator's search box: up to 20 members one may pick whose name (every word
+    typed) or number matches ``q``, with their rating as the list shows it."""
+    query = request.GET.get("q", "").strip()[:60]
+    if len(query) < SEARCH_MIN:
+        return JsonResponse({"members": []})
+    members = _calculator_members(_is_officer(request))
+    for word in query.split():
+        members = members.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
+    rows = members.order_by("name", "member_number").values_list(
+        "member_number", "name", "rating_state__display"
+    )[:SEARCH_LIMIT]
+    found = [
+        {"number": number, "name": name, "rating": display, "label": f"{name} ({number})"}
+        for number, name, display in rows
+    ]
+    return JsonResponse({"members": found})
 
 
 def _initial(request: HttpRequest) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -517,28 +536,27 @@ def _initial(request: HttpRequest) -> tuple[dict[str, Any], list[dict[str, Any]]
 
 def calculator(request: HttpRequest) -> HttpResponse:
     """What if I beat her? A GET form, so a what-if can be bookmarked and shared."""
-    choices = _calculator_members(_is_officer(request))
-    labels = dict(choices)
+    members = _calculator_members(_is_officer(request))
     outcome = None
     if "add" in request.GET:
         player_initial, games_initial = _initial(request)
-        player_form = CalculatorPlayerForm(initial=player_initial, members=choices, prefix="p")
+        player_form = CalculatorPlayerForm(initial=player_initial, members=members, prefix="p")
         formset = CalculatorGameFormSet(
-            initial=games_initial, prefix="g", form_kwargs={"members": choices}
+            initial=games_initial, prefix="g", form_kwargs={"members": members}
         )
         formset.extra = 0
     elif "go" in request.GET:
-        player_form = CalculatorPlayerForm(request.GET, members=choices, prefix="p")
-        formset = CalculatorGameFormSet(request.GET, prefix="g", form_kwargs={"members": choices})
+        player_form = CalculatorPlayerForm(request.GET, members=members, prefix="p")
+        formset = CalculatorGameFormSet(request.GET, prefix="g", form_kwargs={"members": members})
         if player_form.is_valid() and formset.is_valid():
-            outcome = _calculate(player_form.cleaned_data, formset, labels)
+            outcome = _calculate(player_form.cleaned_data, formset)
             if outcome is None:
                 player_form.add_error(
                     "member", "You cannot play yourself: choose another opponent."
                 )
     else:
-        player_form = CalculatorPlayerForm(members=choices, prefix="p")
-        formset = CalculatorGameFormSet(prefix="g", form_kwargs={"members": choices})
+        player_form = CalculatorPlayerForm(members=members, prefix="p")
+        formset = CalculatorGameFormSet(prefix="g", form_kwargs={"members": members})
     return render(
         request,
         "ratings/public/calculator.html",
@@ -551,26 +569,25 @@ def calculator(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _calculate(
-    player: dict[str, Any], formset: Any, labels: dict[int, str]
-) -> dict[str, Any] | None:
+def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
     rows = [f.cleaned_data for f in formset.forms if not f.is_blank]
-    member_ids = {row["opponent"] for row in rows if row["opponent"] is not None}
+    picked = {row["opponent"].pk: row["opponent"] for row in rows if row["opponent"] is not None}
+    labels = {pk: f"{m.name} ({m.rating_state.display})" for pk, m in picked.items()}
     if player["member"] is not None:
-        if player["member"] in member_ids:
+        if player["member"].pk in picked:
             return None
-        member_ids.add(player["member"])
-    states = services.calculator_states(members=Member.objects.filter(pk__in=member_ids))
+        picked[player["member"].pk] = player["member"]
+    states = services.calculator_states(members=picked.values())
     if player["member"] is not None:
-        me = states[player["member"]]
+        me = states[player["member"].pk]
     else:
         me = services.calculator_typed(key="you", rating=player["rating"], games=player["games"])
     games = []
     names = {}
     for number, row in enumerate(rows, 1):
         if row["opponent"] is not None:
-            opponent = states[row["opponent"]]
-            names[opponent.id] = labels.get(row["opponent"], "")
+            opponent = states[row["opponent"].pk]
+            names[opponent.id] = labels[row["opponent"].pk]
         else:
             opponent = services.calculator_typed(
                 key=f"typed-{number}",
@@ -615,5 +632,6 @@ urlpatterns = [
     path("reports/", report_index, name="reports"),
     path("reports/<slug:slug>/", report_detail, name="report"),
     path("calculator/", calculator, name="calculator"),
+    path("calculator/members/", member_search, name="member_search"),
     path("officer/ratings/", officer_list, name="officer-ratings"),
 ]
