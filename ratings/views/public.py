@@ -21,6 +21,7 @@ from django_tables2 import RequestConfig, Table
 
 from .. import explain, reports, services
 from ..charts import Point, period_points, rating_history_svg
+from ..context_processors import club
 from ..filters import RatingListFilter
 from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
@@ -60,7 +61,7 @@ def _wants_csv(request: HttpRequest) -> bool:
 
 def home(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine()
-    recent = Event.objects.filter(rating_changes__isnull=False).distinct()[:5]
+    recent = reports.rated_events()[:5]
     top = reports.published_ratings().filter(unrated=0)[:10]
     return render(
         request,
@@ -72,8 +73,14 @@ def home(request: HttpRequest) -> HttpResponse:
 # -- the published list ---------------------------------------------------------------
 
 
+def _club(request: HttpRequest) -> ClubSettings:
+    """The club's settings, read once a request (the context processor reads these too)."""
+    club(request)
+    return request._club_settings  # type: ignore[attr-defined,no-any-return]
+
+
 def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
-    system = ClubSettings.load().engine()
+    system = _club(request).engine()
     # Only the regions of the members this list can show: a region of unpublished members
     # alone would filter the public list down to nobody.
     regions = list(
@@ -81,14 +88,16 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
     )
     filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
     # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
-    table = table_class(reports.with_ratings(filters.qs))
     if _wants_csv(request):
+        table = table_class(reports.with_ratings(filters.qs))
         RequestConfig(request, paginate=False).configure(table)  # the reader's order
         return _list_csv(
             table.data.data,
             officer=table_class is OfficerRatingTable,
             filename=f"rating-list-{timezone.localdate():%Y-%m-%d}.csv",
         )
+    # A page ranks its own rows (one query), not every member the list holds.
+    table = table_class(reports.with_ratings(filters.qs, ranked=False))
     RequestConfig(
         request,
         paginate={
@@ -97,6 +106,10 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
             "count": lambda: reports.listed_count(filters.qs),
         },
     ).configure(table)
+    by_rating = {o.bare for o in table.order_by or ()} <= {"rating", "rank"}
+    reports.rank_page(
+        [row.record for row in table.page.object_list], filters.qs, by_rating=by_rating
+    )
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(
