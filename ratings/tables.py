@@ -274,6 +274,7 @@ class OfficerEventTable(tables.Table):
     )
     kind = tables.Column("Type", attrs=WIDE)
     player_count = tables.Column("Players", attrs=NUMBER)
+    games_count = tables.Column("Games", attrs=WIDE_NUMBER)
     status = tables.Column("Status", empty_values=(), orderable=False)
 
     class Meta:
