@@ -12,7 +12,8 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.core.paginator import Paginator
+from django.db.models import Case, F, JSONField, Q, QuerySet, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
@@ -219,31 +220,98 @@ def officer_list(request: HttpRequest) -> HttpResponse:
 # -- a member's page --------------------------------------------------------------------
 
 
+#: Events a page of a member's history shows (with their games).
+MEMBER_EVENTS_PER_PAGE = 25
+
+
+class _ChartChange:
+    """A rating change as the chart reads it: no breakdown, no state, no model."""
+
+    __slots__ = ("after", "before", "display_before", "event", "period")
+
+    def __init__(self, period: str, before: Any, after: Any, display_before: str, event: Any):
+        self.period, self.before, self.after = period, before, after
+        self.display_before, self.event = display_before, event
+
+
+class _ChartEvent:
+    __slots__ = ("end_date", "name", "pk", "start_date")
+
+    def __init__(self, pk: int, name: str, start_date: Any, end_date: Any) -> None:
+        self.pk, self.name, self.start_date, self.end_date = pk, name, start_date, end_date
+
+
 def member_detail(request: HttpRequest, number: str) -> HttpResponse:
+    """A member's rating, its whole history as a chart, and their events newest first,
+    50 a page with the page's games. The same few queries however long the history: the
+    chart reads one row per change (no breakdowns), the page reads its own events."""
     member = get_object_or_404(
         Member.objects.with_financial().select_related("rating_state", "merged_into"),
         member_number=number,
     )
     if member.merged_into_id:
         return redirect(member.merged_into)
-    system = ClubSettings.load().engine()
+    system = _club(request).engine()
     published = member.is_financial and not member.is_guest
     show_rating = published or _is_officer(request)
     state = getattr(member, "rating_state", None)
-    changes = list(
-        RatingChange.objects.filter(member=member)
-        .select_related("event")
-        .order_by("event__end_date", "event__start_date", "event_id")
-    )
-    entries = list(
+    event_ids = list(
         Entry.objects.filter(member=member)
-        .select_related("event")
         .order_by("-event__end_date", "-event__start_date", "-event_id")
+        .values_list("event_id", flat=True)
     )
-    by_event = {c.event_id: c for c in changes}
-    for change in changes:
-        change.change_html = change_html(change.change)  # type: ignore[attr-defined]
-    events = [(entry.event, by_event.get(entry.event_id)) for entry in entries]
+    page = Paginator(event_ids, MEMBER_EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    on_page = list(page.object_list)
+    page_events = Event.objects.in_bulk(on_page)
+    # Every change, for the chart, in one pass; the breakdowns of this page's only.
+    rows = (
+        RatingChange.objects.filter(member=member)
+        .order_by("event_end", "event_start", "event_id")
+        .annotate(
+            page_breakdown=Case(
+                When(event_id__in=on_page, then=F("breakdown")),
+                default=None,
+                output_field=JSONField(),
+            )
+        )
+        .values_list(
+            "event_id",
+            "event__name",
+            "event_start",
+            "event_end",
+            "period",
+            "before",
+            "after",
+            "display_before",
+            "display_after",
+            "played",
+            "score",
+            "page_breakdown",
+        )
+    )
+    chart_changes = []
+    by_event: dict[int, RatingChange] = {}
+    for event_id, name, start, end, period, before, after, shown, shown_after, *rest in rows:
+        chart_event = _ChartEvent(event_id, name, start, end)
+        chart_changes.append(_ChartChange(period, before, after, shown, chart_event))
+        if event_id in page_events:
+            played, score, breakdown = rest
+            change = RatingChange(
+                member=member,
+                event=page_events[event_id],
+                period=period,
+                before=before,
+                after=after,
+                display_before=shown,
+                display_after=shown_after,
+                played=played,
+                score=score,
+                breakdown=breakdown or {},
+            )
+            change.change_html = change_html(change.change)  # type: ignore[attr-defined]
+            by_event[event_id] = change
+    events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
+    page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
     officer = _is_officer(request)
     context: dict[str, Any] = {
         "member": member,
@@ -252,6 +320,8 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "state": state,
         "events": events,
         "event_groups": _event_groups(events, system),
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
         "system": system,
         "membership": _membership(member) if officer else "",
     }
@@ -259,11 +329,11 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         context.update(
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
-            games=(games := _game_lines(changes, officer=officer)),
+            games=(games := _game_lines(page_changes, officer=officer)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
             withheld=any(game["hidden"] and game["rated"] for game in games),
-            chart=_chart(member, changes),
+            chart=_chart(member, chart_changes),
             legend=reports.legend(system),
         )
     return render(request, "ratings/public/member.html", context)
@@ -382,7 +452,7 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
     return lines
 
 
-def _chart(member: Member, changes: list[RatingChange]) -> str:
+def _chart(member: Member, changes: list[Any]) -> str:
     """One point per rated event; for period systems one per rating period (every change
     of a period holds the period's after, so one point per event would repeat it)."""
     if any(c.period for c in changes):
