@@ -127,7 +127,12 @@ def rating_history_svg(
     )
     years = sorted({p.day.year for p in points})
     if len(years) > 2:
-        ticks = [(dt.date(yr, 1, 1), str(yr)) for yr in years if dt.date(yr, 1, 1) >= first]
+        every = math.ceil(len(years) / 8)  # a long history labels every n-th year
+        ticks = [
+            (dt.date(yr, 1, 1), str(yr))
+            for yr in years
+            if dt.date(yr, 1, 1) >= first and (yr - years[0]) % every == 0
+        ]
     else:
         ticks = [(first, f"{first:%-d %b %Y}")]
         if last != first:

@@ -833,7 +833,11 @@ class MemberPickField(forms.CharField):
 class CalculatorPlayerForm(forms.Form):
     """Whose rating: a member (their stored rating), or a typed rating and games played."""
 
-    member = MemberPickField(required=False, label="Member")
+    member = MemberPickField(
+        required=False,
+        label="Member",
+        help_text="Type two letters of a name and pick from the list, or a member number.",
+    )
     rating = forms.FloatField(
         required=False,
         min_value=0,

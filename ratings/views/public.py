@@ -608,9 +608,15 @@ def member_search(request: HttpRequest) -> JsonResponse:
     members = _calculator_members(_is_officer(request))
     for word in query.split():
         members = members.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
-    rows = members.order_by("name", "member_number").values_list(
-        "member_number", "name", "rating_state__display"
-    )[:SEARCH_LIMIT]
+    # Names that begin as typed first ("ben ch": Ben Chen before Ben Archer).
+    first = Case(
+        When(Q(name__istartswith=query) | Q(member_number__iexact=query), then=0), default=1
+    )
+    rows = (
+        members.annotate(first=first)
+        .order_by("first", "name", "member_number")
+        .values_list("member_number", "name", "rating_state__display")[:SEARCH_LIMIT]
+    )
     found = [
         {"number": number, "name": name, "rating": display, "label": f"{name} ({number})"}
         for number, name, display in rows

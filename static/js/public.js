@@ -46,7 +46,8 @@ if (window.location.hash === "#print") {
     members.forEach(function (member) {
       var option = document.createElement("option");
       option.value = member.label;
-      option.label = member.rating ? member.label + " · " + member.rating : member.label;
+      // The browser shows the value (name and number) with this beside it.
+      option.label = member.rating ? "rated " + member.rating : "";
       option.textContent = option.label;
       options.appendChild(option);
     });

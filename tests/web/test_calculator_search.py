@@ -88,6 +88,9 @@ def test_the_search_wants_two_letters_and_offers_twenty_at_most(client, current_
     assert found(client, "s") == []
     assert found(client, "sam") == [f"S{n:02d}" for n in range(20)]
     assert found(client, "sam 24") == ["S24"]
+    rated(paid_up(MemberFactory(member_number="X1", name="Ada Samson"), current_season))
+    assert found(client, "sam")[:2] == ["S00", "S01"]  # names that begin "sam" first
+    assert found(client, "ada sam") == ["X1"]
 
 
 def test_a_member_is_typed_by_number_name_or_the_search_boxs_label(
