@@ -72,6 +72,23 @@ def _nice_step(span: float) -> int:
     return 1000
 
 
+#: A chart 720 wide has no room for more: a long history's line keeps every n-th point
+#: (and the first and last), and at most this many of them are dots one can hover.
+MAX_LINE = 720
+MAX_DOTS = 120
+
+
+def _thin(points: Sequence[Point], most: int) -> Sequence[Point]:
+    """Every n-th point, the first and the last among them, ``most`` at most."""
+    if len(points) <= most:
+        return points
+    step = math.ceil((len(points) - 1) / (most - 1))
+    kept = list(points[::step])
+    if kept[-1] is not points[-1]:
+        kept[-1] = points[-1]
+    return kept
+
+
 def rating_history_svg(
     points: Sequence[Point], *, title: str, width: int = 720, height: int = 300
 ) -> SafeString:
@@ -110,7 +127,12 @@ def rating_history_svg(
     )
     years = sorted({p.day.year for p in points})
     if len(years) > 2:
-        ticks = [(dt.date(yr, 1, 1), str(yr)) for yr in years if dt.date(yr, 1, 1) >= first]
+        every = math.ceil(len(years) / 8)  # a long history labels every n-th year
+        ticks = [
+            (dt.date(yr, 1, 1), str(yr))
+            for yr in years
+            if dt.date(yr, 1, 1) >= first and (yr - years[0]) % every == 0
+        ]
     else:
         ticks = [(first, f"{first:%-d %b %Y}")]
         if last != first:
@@ -123,13 +145,13 @@ def rating_history_svg(
             for day, label in ticks
         ),
     )
-    line = " ".join(f"{x(p.day):.1f},{y(p.rating):.1f}" for p in points)
+    line = " ".join(f"{x(p.day):.1f},{y(p.rating):.1f}" for p in _thin(points, MAX_LINE))
     dots = format_html_join(
         "",
         '<circle class="point" cx="{}" cy="{}" r="3.5"><title>{}: {} ({})</title></circle>',
         (
             (_n(x(p.day)), _n(y(p.rating)), p.label, round(p.rating), p.day.isoformat())
-            for p in points
+            for p in _thin(points, MAX_DOTS)
         ),
     )
     desc = (

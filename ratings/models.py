@@ -130,8 +130,18 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return self.annotate(is_financial=Exists(paid))
 
     def published(self, day: dt.date | None = None) -> MemberQuerySet:
-        """Members whose rating the public may see: financial, not guests, not merged."""
-        return self.active().with_financial(day).filter(is_financial=True, is_guest=False)
+        """Members whose rating the public may see: financial, not guests, not merged.
+
+        The paid-up members are one list the database makes once (``pk IN (...)``), not a
+        lookup per member: the list's deep pages read every member.
+        """
+        day = day or timezone.localdate()
+        paid = Subscription.objects.filter(season__start__lte=day, season__end__gte=day)
+        return (
+            self.active()
+            .filter(is_guest=False, pk__in=paid.values("member_id"))
+            .annotate(is_financial=models.Value(True, output_field=models.BooleanField()))
+        )
 
 
 #: The highest initial rating a member may be given. No system here rates anywhere near it
@@ -358,6 +368,10 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["-end_date", "-start_date", "-pk"]
+        # The events' own order: the officer's list and the newest rated event read it.
+        indexes = [
+            models.Index(fields=["-end_date", "-start_date", "-id"], name="event_newest_first")
+        ]
 
     def __str__(self) -> str:
         return self.name

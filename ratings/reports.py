@@ -7,14 +7,17 @@ each query is a fixed number of SQL statements whatever the size of the club.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
     Case,
+    Count,
+    Exists,
     F,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
     Sum,
@@ -52,9 +55,14 @@ def born_after_for(group: str, day: dt.date | None = None) -> dt.date:
 
 def age_group(member: Member, day: dt.date | None = None) -> str:
     """The youngest group a member is in ("U12"), or "" for an adult or unknown age."""
-    age = member.age_on(year_start(day))
-    if age is None:
+    return age_group_of(member.born, year_start(day))
+
+
+def age_group_of(born: dt.date | None, start: dt.date) -> str:
+    """``age_group`` from a birth date and the year's first day (``year_start``)."""
+    if born is None:
         return ""
+    age = start.year - born.year - ((start.month, start.day) < (born.month, born.day))
     fitting = [g for g, limit in AGE_GROUPS.items() if age < limit]
     return fitting[-1] if fitting else ""
 
@@ -62,15 +70,16 @@ def age_group(member: Member, day: dt.date | None = None) -> str:
 # -- the list ---------------------------------------------------------------------------
 
 
-def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
+def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[Member]:
     """Members with a rating state, annotated for sorting: usable ratings first, highest first.
 
     Left out: new players yet to play (no rated event, no games, no starting rating).
 
     ``rank`` is the place among the members given (ties share a place); members
-    without a usable rating have none.
+    without a usable rating have none. ``ranked=False`` leaves it out: ranking is a
+    window over every member, which a page of the list does not need (``rank_page``).
     """
-    return (
+    rows = (
         members.listable()
         .select_related("rating_state")
         .annotate(
@@ -83,15 +92,69 @@ def with_ratings(members: QuerySet[Member]) -> QuerySet[Member]:
             rating_value=Coalesce(F("rating_state__rating"), Value(0.0)),
             last_change=F("rating_state__last_change"),
         )
-        .annotate(
+    )
+    if ranked:
+        rows = rows.annotate(
             rank=Window(Rank(), order_by=[F("unrated").asc(), F("rating_value").desc()]),
         )
-        .order_by("unrated", "-rating_value", "name")
+    return rows.order_by("unrated", "-rating_value", "name")
+
+
+def rank_page(
+    records: Sequence[Member], members: QuerySet[Member], *, by_rating: bool = False
+) -> None:
+    """Set ``rank`` on a page of ``with_ratings(members, ranked=False)``, as the window
+    would: one more than the members given with a better usable rating; None without one.
+
+    One query, counting the members above the page's ratings. ``by_rating``: the page is
+    in rating order (either way), so every usable rating between its highest and lowest
+    is on it, and two counts at its highest rating place the rest.
+    """
+    for record in records:
+        record.rank = None  # type: ignore[attr-defined]
+    rated = [r for r in records if not r.unrated]
+    if not rated:
+        return
+    ratings = sorted({r.rating_value for r in rated}, reverse=True)
+    top = ratings[0]
+    usable = members.listable().filter(
+        rating_state__usable=True, rating_state__rating__isnull=False
     )
+    above = {rating: 0 for rating in ratings}
+    if by_rating:
+        counts = usable.aggregate(
+            above=Count("pk", filter=Q(rating_state__rating__gt=top)),
+            at_or_above=Count("pk", filter=Q(rating_state__rating__gte=top)),
+        )
+        for rating in ratings:
+            between = sum(1 for r in rated if rating < r.rating_value < top)
+            above[rating] = counts["above"] if rating == top else counts["at_or_above"] + between
+    else:
+        counts = usable.aggregate(
+            **{
+                f"above_{i}": Count("pk", filter=Q(rating_state__rating__gt=rating))
+                for i, rating in enumerate(ratings)
+            }
+        )
+        above = {rating: counts[f"above_{i}"] for i, rating in enumerate(ratings)}
+    for record in rated:
+        record.rank = 1 + above[record.rating_value]  # type: ignore[attr-defined]
+
+
+def listed_count(members: QuerySet[Member]) -> int:
+    """How many rows ``with_ratings(members)`` has, counted without ranking them."""
+    return members.listable().count()
 
 
 def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:
     return with_ratings(Member.objects.published(day))
+
+
+def rated_events() -> QuerySet[Event]:
+    """Events with ratings, newest first: read down the events' date index, each one
+    checked for a change, so the newest are found without reading every change."""
+    rated = RatingChange.objects.filter(event=OuterRef("pk"))
+    return Event.objects.filter(Exists(rated)).order_by("-end_date", "-start_date", "-pk")
 
 
 def list_basis(system: RatingSystem) -> str:
@@ -105,9 +168,7 @@ def list_basis(system: RatingSystem) -> str:
         if period is None:
             return "no rating period has been closed yet"
         return f"rating period {period.label} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
-    event = Event.objects.filter(rating_changes__isnull=False).order_by(
-        "-end_date", "-start_date", "-pk"
-    )[:1]
+    event = rated_events()[:1]
     last = next(iter(event), None)
     if last is None:
         return "no event has been rated yet"

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
+from django.core.paginator import Paginator
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.formats import date_format
+from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
@@ -32,6 +34,23 @@ def change_html(value: float | None) -> str:
     shown = round(value)
     css = "change-up" if shown > 0 else "change-down" if shown < 0 else ""
     return format_html('<span class="{}">{}</span>', css, f"{shown:+d}" if shown else "0")
+
+
+class CountedPaginator(Paginator):
+    """A paginator told how to count its rows.
+
+    The list's rows carry a window rank: counting them as they are would rank every
+    member once more just to learn how many there are. ``count`` is a callable that
+    counts the same rows without the rank (``reports.listed_count``).
+    """
+
+    def __init__(self, object_list: Any, per_page: int, *args: Any, **kwargs: Any) -> None:
+        self._count = kwargs.pop("count", None)
+        super().__init__(object_list, per_page, *args, **kwargs)
+
+    @cached_property
+    def count(self) -> int:
+        return self._count() if self._count is not None else super().count
 
 
 class RatingListTable(tables.Table):
@@ -132,11 +151,20 @@ SHORT_REASONS = {
 
 
 def published_reason(member: Member) -> str:
-    if member.merged_into_id:
+    return reason_of(
+        merged=bool(member.merged_into_id),
+        guest=member.is_guest,
+        financial=getattr(member, "is_financial", False),
+    )
+
+
+def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
+    """Why a member's rating is (not) published, in the words of the officer's list."""
+    if merged:
         return "no: merged into another record"
-    if member.is_guest:
+    if guest:
         return "no: guest"
-    if not getattr(member, "is_financial", False):
+    if not financial:
         return "no: in arrears"
     return "published"
 
@@ -254,6 +282,7 @@ class OfficerEventTable(tables.Table):
     )
     kind = tables.Column("Type", attrs=WIDE)
     player_count = tables.Column("Players", attrs=NUMBER)
+    games_count = tables.Column("Games", attrs=WIDE_NUMBER)
     status = tables.Column("Status", empty_values=(), orderable=False)
 
     class Meta:

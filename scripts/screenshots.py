@@ -131,16 +131,33 @@ def log_in(page: Page, base: str, who: tuple[str, str]) -> None:
     page.wait_for_load_state()
 
 
+def pick_member(page: Page, name: str, nth: int) -> None:
+    """Type into a calculator member box until its search offers members; take one."""
+    box = page.locator(f"input[name={name}]")
+    for query in ("an", "ar", "er", "in", "on"):
+        box.fill("")
+        box.press_sequentially(query)
+        try:
+            page.wait_for_function(
+                "document.querySelectorAll('#member-options option').length > 0", timeout=3000
+            )
+        except Exception:  # nothing found for these letters: try others
+            continue
+        offered = page.locator("#member-options option").evaluate_all(
+            "options => options.map(o => o.value)"
+        )
+        box.fill(offered[min(nth, len(offered) - 1)])
+        return
+
+
 def open_page(page: Page, base: str, path: str) -> None:
     if path == "calc":
         page.goto(base + "/calculator/")
-        member = page.locator("select[name=p-member]")
-        member.select_option(index=3)
+        pick_member(page, "p-member", 0)
         rows = page.locator(".game-row")
         for i in range(min(rows.count(), 3)):
-            opponent = page.locator(f"select[name=g-{i}-opponent]")
-            if opponent.count():
-                opponent.select_option(index=5 + 4 * i)
+            if page.locator(f"input[name=g-{i}-opponent]").count():
+                pick_member(page, f"g-{i}-opponent", 1 + i)
             page.locator(f"[name=g-{i}-result]").select_option(index=1 + i % 3)
         page.get_by_role("button", name="Work it out").click()
         page.wait_for_load_state()

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.db.models import Count, F, Prefetch, Q
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
@@ -39,6 +40,7 @@ from ..forms import (
 )
 from ..models import (
     ClubSettings,
+    Entry,
     Event,
     Game,
     Member,
@@ -185,14 +187,47 @@ def member_subscribe(request: HttpRequest, pk: int) -> HttpResponse:
 # -- events -----------------------------------------------------------------------------
 
 
+def _event_counts(events: Any) -> Any:
+    """Each event's players and games, and whether it has been rated: a count per event
+    (an index lookup each), not a join of every entry with every game."""
+    return events.annotate(
+        player_count=Coalesce(
+            Subquery(
+                Entry.objects.filter(event=OuterRef("pk"))
+                .values("event")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            0,
+        ),
+        games_count=Coalesce(
+            Subquery(
+                Game.objects.filter(event=OuterRef("pk"))
+                .values("event")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            0,
+        ),
+        rated_changes=Exists(RatingChange.objects.filter(event=OuterRef("pk"))),
+    )
+
+
 @officer_required
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.annotate(
-        player_count=Count("entries", distinct=True),
-        rated_changes=Count("rating_changes", distinct=True),
-    ).order_by("-end_date", "-start_date", "-pk")
+    """Every event, newest first, 50 a page; only the page's events are counted (sorting by
+    the number of players counts them all, as it must)."""
+    events = Event.objects.order_by("-end_date", "-start_date", "-pk")
+    sorts = {o.lstrip("-") for o in request.GET.get("sort", "").split(",")}
+    if sorts & {"player_count", "games_count"}:
+        events = _event_counts(events)
     table = OfficerEventTable(events)
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    page = [row.record for row in table.page.object_list]
+    counted = {e.pk: e for e in _event_counts(Event.objects.filter(pk__in=[e.pk for e in page]))}
+    for event in page:
+        for name in ("player_count", "games_count", "rated_changes"):
+            setattr(event, name, getattr(counted[event.pk], name))
     return render(request, "ratings/officer/events.html", {"table": table})
 
 

@@ -12,7 +12,9 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.paginator import Paginator
+from django.db.models import Case, F, JSONField, Q, QuerySet, When
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
@@ -20,18 +22,21 @@ from django_tables2 import RequestConfig, Table
 
 from .. import explain, reports, services
 from ..charts import Point, period_points, rating_history_svg
-from ..csvsafe import csv_safe_row
+from ..context_processors import club
+from ..csvsafe import csv_safe, csv_safe_row
 from ..filters import RatingListFilter
 from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
 from ..tables import (
     ActiveTable,
+    CountedPaginator,
     ImproversTable,
     JuniorReportTable,
     OfficerRatingTable,
     RatingListTable,
     ReportTable,
     change_html,
+    reason_of,
 )
 from .officer import officer_required
 
@@ -58,7 +63,7 @@ def _wants_csv(request: HttpRequest) -> bool:
 
 def home(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine()
-    recent = Event.objects.filter(rating_changes__isnull=False).distinct()[:5]
+    recent = reports.rated_events()[:5]
     top = reports.published_ratings().filter(unrated=0)[:10]
     return render(
         request,
@@ -70,8 +75,14 @@ def home(request: HttpRequest) -> HttpResponse:
 # -- the published list ---------------------------------------------------------------
 
 
+def _club(request: HttpRequest) -> ClubSettings:
+    """The club's settings, read once a request (the context processor reads these too)."""
+    club(request)
+    return request._club_settings  # type: ignore[attr-defined,no-any-return]
+
+
 def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
-    system = ClubSettings.load().engine()
+    system = _club(request).engine()
     # Only the regions of the members this list can show: a region of unpublished members
     # alone would filter the public list down to nobody.
     regions = list(
@@ -79,11 +90,28 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
     )
     filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
     # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
-    table = table_class(reports.with_ratings(filters.qs))
     if _wants_csv(request):
-        RequestConfig(request, paginate=False).configure(table)
-        return _csv(table, f"rating-list-{timezone.localdate():%Y-%m-%d}.csv")
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+        table = table_class(reports.with_ratings(filters.qs))
+        RequestConfig(request, paginate=False).configure(table)  # the reader's order
+        return _list_csv(
+            table.data.data,
+            officer=table_class is OfficerRatingTable,
+            filename=f"rating-list-{timezone.localdate():%Y-%m-%d}.csv",
+        )
+    # A page ranks its own rows (one query), not every member the list holds.
+    table = table_class(reports.with_ratings(filters.qs, ranked=False).only(*LIST_FIELDS))
+    RequestConfig(
+        request,
+        paginate={
+            "per_page": PER_PAGE,
+            "paginator_class": CountedPaginator,
+            "count": lambda: reports.listed_count(filters.qs),
+        },
+    ).configure(table)
+    by_rating = {o.bare for o in table.order_by or ()} <= {"rating", "rank"}
+    reports.rank_page(
+        [row.record for row in table.page.object_list], filters.qs, by_rating=by_rating
+    )
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(
@@ -99,6 +127,94 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
             "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
         },
     )
+
+
+#: What a page of the list shows: every member's row is sorted, so none goes in it unread.
+LIST_FIELDS = (
+    "member_number",
+    "name",
+    "born",
+    "region",
+    "title",
+    "is_guest",
+    "merged_into",
+    "rating_state__display",
+    "rating_state__games",
+    "rating_state__last_played",
+    "rating_state__rating",
+)
+
+
+def _cell(value: Any) -> Any:
+    """One cell of a streamed CSV as written: the one place cells pass on their way out."""
+    return "" if value is None else csv_safe(value)
+
+
+class _Lines:
+    """A file for csv.writer that hands back what it is given."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+#: The list's CSV columns (as the page's table heads them) and the fields they come from.
+LIST_CSV = ("#", "Name", "Rating", "Games", "Last change", "Region", "Junior", "Last played")
+OFFICER_LIST_CSV = ("#", "Name", "Rating", "Published?", *LIST_CSV[3:])
+_LIST_FIELDS = (
+    "rank",
+    "unrated",
+    "name",
+    "rating_state__display",
+    "rating_state__games",
+    "last_change",
+    "region",
+    "born",
+    "rating_state__last_played",
+    "merged_into_id",
+    "is_guest",
+    "is_financial",
+)
+
+
+def _list_csv_rows(members: Any, *, officer: bool) -> Any:
+    """The list's rows as the CSV has them, read in chunks straight from the query."""
+    start = reports.year_start()
+    rows = members.values_list(*_LIST_FIELDS).iterator(chunk_size=2000)
+    for rank, unrated, name, display, games, change, region, born, played, *why in rows:
+        row = [
+            "" if unrated else rank,
+            name,
+            display,
+            games,
+            None if change is None else round(change),
+            region,
+            reports.age_group_of(born, start),
+            played,
+        ]
+        if officer:
+            merged, guest, financial = why
+            row.insert(3, reason_of(merged=bool(merged), guest=guest, financial=financial))
+        yield row
+
+
+def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpResponse:
+    """The list, every row in the reader's order, streamed: rows are written as they are
+    read, 500 to a chunk, never held all at once."""
+
+    def chunks() -> Any:
+        writer = csv.writer(_Lines())
+        yield writer.writerow(OFFICER_LIST_CSV if officer else LIST_CSV)
+        lines = []
+        for row in _list_csv_rows(members, officer=officer):
+            lines.append(writer.writerow([_cell(value) for value in row]))
+            if len(lines) == 500:
+                yield "".join(lines)
+                lines = []
+        yield "".join(lines)
+
+    response = StreamingHttpResponse(chunks(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def published_list(request: HttpRequest) -> HttpResponse:
@@ -121,31 +237,98 @@ def officer_list(request: HttpRequest) -> HttpResponse:
 # -- a member's page --------------------------------------------------------------------
 
 
+#: Events a page of a member's history shows (with their games).
+MEMBER_EVENTS_PER_PAGE = 25
+
+
+class _ChartChange:
+    """A rating change as the chart reads it: no breakdown, no state, no model."""
+
+    __slots__ = ("after", "before", "display_before", "event", "period")
+
+    def __init__(self, period: str, before: Any, after: Any, display_before: str, event: Any):
+        self.period, self.before, self.after = period, before, after
+        self.display_before, self.event = display_before, event
+
+
+class _ChartEvent:
+    __slots__ = ("end_date", "name", "pk", "start_date")
+
+    def __init__(self, pk: int, name: str, start_date: Any, end_date: Any) -> None:
+        self.pk, self.name, self.start_date, self.end_date = pk, name, start_date, end_date
+
+
 def member_detail(request: HttpRequest, number: str) -> HttpResponse:
+    """A member's rating, its whole history as a chart, and their events newest first,
+    50 a page with the page's games. The same few queries however long the history: the
+    chart reads one row per change (no breakdowns), the page reads its own events."""
     member = get_object_or_404(
         Member.objects.with_financial().select_related("rating_state", "merged_into"),
         member_number=number,
     )
     if member.merged_into_id:
         return redirect(member.merged_into)
-    system = ClubSettings.load().engine()
+    system = _club(request).engine()
     published = member.is_financial and not member.is_guest
     show_rating = published or _is_officer(request)
     state = getattr(member, "rating_state", None)
-    changes = list(
-        RatingChange.objects.filter(member=member)
-        .select_related("event")
-        .order_by("event__end_date", "event__start_date", "event_id")
-    )
-    entries = list(
+    event_ids = list(
         Entry.objects.filter(member=member)
-        .select_related("event")
         .order_by("-event__end_date", "-event__start_date", "-event_id")
+        .values_list("event_id", flat=True)
     )
-    by_event = {c.event_id: c for c in changes}
-    for change in changes:
-        change.change_html = change_html(change.change)  # type: ignore[attr-defined]
-    events = [(entry.event, by_event.get(entry.event_id)) for entry in entries]
+    page = Paginator(event_ids, MEMBER_EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    on_page = list(page.object_list)
+    page_events = Event.objects.in_bulk(on_page)
+    # Every change, for the chart, in one pass; the breakdowns of this page's only.
+    rows = (
+        RatingChange.objects.filter(member=member)
+        .order_by("event_end", "event_start", "event_id")
+        .annotate(
+            page_breakdown=Case(
+                When(event_id__in=on_page, then=F("breakdown")),
+                default=None,
+                output_field=JSONField(),
+            )
+        )
+        .values_list(
+            "event_id",
+            "event__name",
+            "event_start",
+            "event_end",
+            "period",
+            "before",
+            "after",
+            "display_before",
+            "display_after",
+            "played",
+            "score",
+            "page_breakdown",
+        )
+    )
+    chart_changes = []
+    by_event: dict[int, RatingChange] = {}
+    for event_id, name, start, end, period, before, after, shown, shown_after, *rest in rows:
+        chart_event = _ChartEvent(event_id, name, start, end)
+        chart_changes.append(_ChartChange(period, before, after, shown, chart_event))
+        if event_id in page_events:
+            played, score, breakdown = rest
+            change = RatingChange(
+                member=member,
+                event=page_events[event_id],
+                period=period,
+                before=before,
+                after=after,
+                display_before=shown,
+                display_after=shown_after,
+                played=played,
+                score=score,
+                breakdown=breakdown or {},
+            )
+            change.change_html = change_html(change.change)  # type: ignore[attr-defined]
+            by_event[event_id] = change
+    events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
+    page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
     officer = _is_officer(request)
     context: dict[str, Any] = {
         "member": member,
@@ -154,6 +337,8 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "state": state,
         "events": events,
         "event_groups": _event_groups(events, system),
+        "page": page,
+        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
         "system": system,
         "membership": _membership(member) if officer else "",
         "officer": officer,
@@ -162,11 +347,11 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         context.update(
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
-            games=(games := _game_lines(changes, officer=officer)),
+            games=(games := _game_lines(page_changes, officer=officer)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
             withheld=any(game["hidden"] and game["rated"] for game in games),
-            chart=_chart(member, changes),
+            chart=_chart(member, chart_changes),
             legend=reports.legend(system),
         )
     return render(request, "ratings/public/member.html", context)
@@ -285,7 +470,7 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
     return lines
 
 
-def _chart(member: Member, changes: list[RatingChange]) -> str:
+def _chart(member: Member, changes: list[Any]) -> str:
     """One point per rated event; for period systems one per rating period (every change
     of a period holds the period's after, so one point per event would repeat it)."""
     if any(c.period for c in changes):
@@ -405,16 +590,40 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
 # -- the calculator --------------------------------------------------------------------
 
 
-def _calculator_members(officer: bool) -> list[tuple[int, str]]:
+def _calculator_members(officer: bool) -> QuerySet[Member]:
     """The members one may pick: the published ones (an officer: everyone rated)."""
     members = Member.objects.published() if not officer else Member.objects.active()
-    rows = (
-        members.filter(rating_state__isnull=False)
-        .exclude(rating_state__display="")
-        .order_by("name")
-        .values_list("pk", "name", "rating_state__display")
+    return members.listable().exclude(rating_state__display="")
+
+
+#: The most members the search box offers at once, and the fewest letters it searches on.
+SEARCH_LIMIT = 20
+SEARCH_MIN = 2
+
+
+def member_search(request: HttpRequest) -> JsonResponse:
+    """The calculator's search box: up to 20 members one may pick whose name (every word
+    typed) or number matches ``q``, with their rating as the list shows it."""
+    query = request.GET.get("q", "").strip()[:60]
+    if len(query) < SEARCH_MIN:
+        return JsonResponse({"members": []})
+    members = _calculator_members(_is_officer(request))
+    for word in query.split():
+        members = members.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
+    # Names that begin as typed first ("ben ch": Ben Chen before Ben Archer).
+    first = Case(
+        When(Q(name__istartswith=query) | Q(member_number__iexact=query), then=0), default=1
     )
-    return [(pk, f"{name} ({display})") for pk, name, display in rows]
+    rows = (
+        members.annotate(first=first)
+        .order_by("first", "name", "member_number")
+        .values_list("member_number", "name", "rating_state__display")[:SEARCH_LIMIT]
+    )
+    found = [
+        {"number": number, "name": name, "rating": display, "label": f"{name} ({number})"}
+        for number, name, display in rows
+    ]
+    return JsonResponse({"members": found})
 
 
 def _initial(request: HttpRequest) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -434,28 +643,27 @@ def _initial(request: HttpRequest) -> tuple[dict[str, Any], list[dict[str, Any]]
 
 def calculator(request: HttpRequest) -> HttpResponse:
     """What if I beat her? A GET form, so a what-if can be bookmarked and shared."""
-    choices = _calculator_members(_is_officer(request))
-    labels = dict(choices)
+    members = _calculator_members(_is_officer(request))
     outcome = None
     if "add" in request.GET:
         player_initial, games_initial = _initial(request)
-        player_form = CalculatorPlayerForm(initial=player_initial, members=choices, prefix="p")
+        player_form = CalculatorPlayerForm(initial=player_initial, members=members, prefix="p")
         formset = CalculatorGameFormSet(
-            initial=games_initial, prefix="g", form_kwargs={"members": choices}
+            initial=games_initial, prefix="g", form_kwargs={"members": members}
         )
         formset.extra = 0
     elif "go" in request.GET:
-        player_form = CalculatorPlayerForm(request.GET, members=choices, prefix="p")
-        formset = CalculatorGameFormSet(request.GET, prefix="g", form_kwargs={"members": choices})
+        player_form = CalculatorPlayerForm(request.GET, members=members, prefix="p")
+        formset = CalculatorGameFormSet(request.GET, prefix="g", form_kwargs={"members": members})
         if player_form.is_valid() and formset.is_valid():
-            outcome = _calculate(player_form.cleaned_data, formset, labels)
+            outcome = _calculate(player_form.cleaned_data, formset)
             if outcome is None:
                 player_form.add_error(
                     "member", "You cannot play yourself: choose another opponent."
                 )
     else:
-        player_form = CalculatorPlayerForm(members=choices, prefix="p")
-        formset = CalculatorGameFormSet(prefix="g", form_kwargs={"members": choices})
+        player_form = CalculatorPlayerForm(members=members, prefix="p")
+        formset = CalculatorGameFormSet(prefix="g", form_kwargs={"members": members})
     return render(
         request,
         "ratings/public/calculator.html",
@@ -468,26 +676,25 @@ def calculator(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _calculate(
-    player: dict[str, Any], formset: Any, labels: dict[int, str]
-) -> dict[str, Any] | None:
+def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
     rows = [f.cleaned_data for f in formset.forms if not f.is_blank]
-    member_ids = {row["opponent"] for row in rows if row["opponent"] is not None}
+    picked = {row["opponent"].pk: row["opponent"] for row in rows if row["opponent"] is not None}
+    labels = {pk: f"{m.name} ({m.rating_state.display})" for pk, m in picked.items()}
     if player["member"] is not None:
-        if player["member"] in member_ids:
+        if player["member"].pk in picked:
             return None
-        member_ids.add(player["member"])
-    states = services.calculator_states(members=Member.objects.filter(pk__in=member_ids))
+        picked[player["member"].pk] = player["member"]
+    states = services.calculator_states(members=picked.values())
     if player["member"] is not None:
-        me = states[player["member"]]
+        me = states[player["member"].pk]
     else:
         me = services.calculator_typed(key="you", rating=player["rating"], games=player["games"])
     games = []
     names = {}
     for number, row in enumerate(rows, 1):
         if row["opponent"] is not None:
-            opponent = states[row["opponent"]]
-            names[opponent.id] = labels.get(row["opponent"], "")
+            opponent = states[row["opponent"].pk]
+            names[opponent.id] = labels[row["opponent"].pk]
         else:
             opponent = services.calculator_typed(
                 key=f"typed-{number}",
@@ -532,5 +739,6 @@ urlpatterns = [
     path("reports/", report_index, name="reports"),
     path("reports/<slug:slug>/", report_detail, name="report"),
     path("calculator/", calculator, name="calculator"),
+    path("calculator/members/", member_search, name="member_search"),
     path("officer/ratings/", officer_list, name="officer-ratings"),
 ]

@@ -24,3 +24,63 @@ if (window.location.hash === "#print") {
     window.print();
   });
 }
+
+// The calculator's member boxes: typing two letters of a name (or a number) offers up to
+// 20 members one may pick, as "Name (number)", with their rating. Without this script the
+// boxes still take a member number or an exact name, which the server looks up.
+(function () {
+  var form = document.querySelector("form[data-member-search-url]");
+  var options = document.getElementById("member-options");
+  if (!form || !options || !window.fetch) return;
+  var url = form.getAttribute("data-member-search-url");
+  var timer = null;
+  var pending = null;
+  var lastQuery = "";
+
+  function fill(members) {
+    options.textContent = "";
+    members.forEach(function (member) {
+      var option = document.createElement("option");
+      option.value = member.label;
+      // The browser shows the value (name and number) with this beside it.
+      option.label = member.rating ? "rated " + member.rating : "";
+      option.textContent = option.label;
+      options.appendChild(option);
+    });
+  }
+
+  function search(input) {
+    var query = input.value.trim();
+    if (query === lastQuery) return;
+    lastQuery = query;
+    if (query.length < 2 || /\([\w.-]+\)$/.test(query)) {
+      fill([]);
+      return;
+    }
+    if (pending) pending.abort();
+    pending = window.AbortController ? new AbortController() : null;
+    fetch(url + "?q=" + encodeURIComponent(query), {
+      headers: { Accept: "application/json" },
+      signal: pending ? pending.signal : undefined,
+    })
+      .then(function (response) { return response.ok ? response.json() : { members: [] }; })
+      .then(function (data) { if (input.value.trim() === query) fill(data.members); })
+      .catch(function () {});
+  }
+
+  form.addEventListener("input", function (event) {
+    var input = event.target;
+    if (!input.matches || !input.matches("[data-member-search]")) return;
+    input.setAttribute("list", "member-options");
+    window.clearTimeout(timer);
+    timer = window.setTimeout(function () { search(input); }, 150);
+  });
+  form.addEventListener("focusin", function (event) {
+    var input = event.target;
+    if (input.matches && input.matches("[data-member-search]")) {
+      input.setAttribute("list", "member-options");
+      lastQuery = "";
+      fill([]);
+    }
+  });
+})();

@@ -66,6 +66,9 @@ def test_a_member_sorts_filters_and_searches_the_list_then_opens_a_member(page, 
     screenshot(page, "public-member-desktop")
 
 
+DUNS = ("Dave Dunn", "Jun Junior", "Yara Young")  # "un" finds them, and Una Unpaid
+
+
 def test_the_public_pages_read_on_a_phone(phone_page, club_history):
     phone_page.goto("/")
     screenshot(phone_page, "public-home-phone")
@@ -81,7 +84,14 @@ def test_the_public_pages_read_on_a_phone(phone_page, club_history):
     phone_page.goto("/calculator/")
     phone_page.get_by_role("button", name="Add a game").click()
     assert phone_page.locator(".game-row").count() == 4  # added in place, no reload
-    phone_page.locator("#id_p-member").select_option(index=1)
+    # The search box offers published members as one types; never Una, who is unpaid.
+    phone_page.locator("#id_p-member").press_sequentially("un")
+    phone_page.wait_for_function("document.querySelectorAll('#member-options option').length")
+    offered = phone_page.locator("#member-options option").evaluate_all(
+        "options => options.map(o => o.value)"
+    )
+    assert offered == [f"{m.name} ({m.member_number})" for m in club_history if m.name in DUNS]
+    phone_page.locator("#id_p-member").fill(offered[0])
     phone_page.locator("#id_g-0-rating").fill("1600")
     phone_page.locator("#id_g-0-result").select_option("1")
     phone_page.get_by_role("button", name="Work it out").click()

@@ -65,11 +65,17 @@ def _setting(name: str, **env: str) -> str:
 POSTGRES = "postgres://club@db.invalid/club"
 
 
-def test_database_connections_are_kept_for_conn_max_age_from_the_environment():
-    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES) == "60"
-    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES, CONN_MAX_AGE="0") == "0"
-    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES, CONN_MAX_AGE="15") == "15"
-    assert _setting("CONN_HEALTH_CHECKS", DATABASE_URL=POSTGRES) == "True"
+def test_database_connections_come_from_a_bounded_pool_by_default():
+    assert _setting("CONN_MAX_AGE", DATABASE_URL=POSTGRES) == "0"
+    assert "'max_size': 4" in _setting("OPTIONS", DATABASE_URL=POSTGRES)
+
+
+def test_without_a_pool_connections_are_kept_for_conn_max_age_from_the_environment():
+    plain = {"DATABASE_URL": POSTGRES, "DB_POOL_MAX": "0"}
+    assert _setting("CONN_MAX_AGE", **plain) == "60"
+    assert _setting("CONN_MAX_AGE", **plain, CONN_MAX_AGE="0") == "0"
+    assert _setting("CONN_MAX_AGE", **plain, CONN_MAX_AGE="15") == "15"
+    assert _setting("CONN_HEALTH_CHECKS", **plain) == "True"
     # SQLite is a file: nothing to keep open.
     assert _setting("CONN_MAX_AGE", DATABASE_URL="sqlite:////tmp/x.sqlite3") == "0"
 

@@ -256,4 +256,4 @@ def test_the_page_takes_the_same_few_queries_however_many_opponents_and_events(
         )
     with django_assert_max_num_queries(6):
         response = page_of(client, alice)
-    assert len(response.context["games"]) == size
+    assert len(response.context["games"]) == min(size, 25)  # 25 events a page

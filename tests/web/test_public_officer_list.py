@@ -37,7 +37,7 @@ def test_the_officer_list_downloads_with_the_published_column(
 ):
     paid_up(alice, current_season)
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    lines = officer_client.get(OFFICER_LIST, {"_export": "csv"}).content.decode().splitlines()
+    lines = officer_client.get(OFFICER_LIST, {"_export": "csv"}).getvalue().decode().splitlines()
     assert lines[0].startswith("#,Name,Rating,Published?")
     assert "Bob Brown,1484,no: in arrears" in lines[2]
 
@@ -63,6 +63,7 @@ def test_the_officer_csv_neutralises_a_name_a_spreadsheet_would_run_as_a_formula
 ):
     paid_up(alice, current_season)
     rated_event([(1, alice, MemberFactory(name="+1+cmd"), Game.Result.WHITE_WIN)])
-    text = officer_client.get(OFFICER_LIST, {"_export": "csv"}).content.decode()
+    response = officer_client.get(OFFICER_LIST, {"_export": "csv"})
+    text = b"".join(response.streaming_content).decode()
     assert ",'+1+cmd," in text
     assert ",+1+cmd," not in text

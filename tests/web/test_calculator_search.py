@@ -1,0 +1,168 @@
+"""The calculator picks members by a search box: published members only, typed or found."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game, Member
+
+from ..factories import MemberFactory, paid_up, rating_state
+
+pytestmark = pytest.mark.django_db
+
+CALCULATOR = reverse("ratings:calculator")
+SEARCH = reverse("ratings:member_search")
+
+
+def rated(member: Member, display: str = "1500") -> Member:
+    rating_state(member, rating=float(display), display=display, games=20)
+    return member
+
+
+def found(client, q: str) -> list[str]:  # type: ignore[no-untyped-def]
+    response = client.get(SEARCH, {"q": q})
+    assert response["Content-Type"] == "application/json"
+    return [m["number"] for m in response.json()["members"]]
+
+
+def ask(client, player: dict[str, object], games: list[dict[str, object]], **extra):  # type: ignore[no-untyped-def]
+    data: dict[str, object] = {"go": "1", "g-TOTAL_FORMS": len(games), "g-INITIAL_FORMS": 0}
+    data.update({f"p-{k}": v for k, v in player.items()})
+    for i, game in enumerate(games):
+        data.update({f"g-{i}-{k}": v for k, v in game.items()})
+    data.update(extra)
+    return client.get(CALCULATOR, data)
+
+
+def test_the_search_offers_published_members_with_their_rating(client, current_season, alice):
+    rated(paid_up(alice, current_season), "1612")
+    response = client.get(SEARCH, {"q": "ali"})
+    assert response.json() == {
+        "members": [
+            {
+                "number": "A1",
+                "name": "Alice Archer",
+                "rating": "1612",
+                "label": "Alice Archer (A1)",
+            }
+        ]
+    }
+
+
+def test_the_search_never_offers_an_unpublished_member(client, current_season, rated_event):
+    """In arrears, a guest, merged, or never rated: none of them, by name or by number."""
+    paid = rated(paid_up(MemberFactory(member_number="P1", name="Pat Paid"), current_season))
+    arrears = rated(MemberFactory(member_number="P2", name="Pat Arrears"))
+    guest = rated(
+        paid_up(MemberFactory(member_number="P3", name="Pat Guest", is_guest=True), current_season)
+    )
+    merged = rated(paid_up(MemberFactory(member_number="P4", name="Pat Merged"), current_season))
+    merged.merged_into = paid
+    merged.save()
+    paid_up(MemberFactory(member_number="P5", name="Pat Unrated"), current_season)
+    assert found(client, "pat") == ["P1"]
+    for member in (arrears, guest, merged):
+        assert found(client, member.member_number) == []
+        assert found(client, member.name) == []
+        response = ask(client, {"member": member.member_number}, [{"rating": 1500, "result": "1"}])
+        assert response.context["outcome"] is None
+        assert "member" in response.context["player_form"].errors
+    # An opponent is looked up the same way.
+    response = ask(client, {"member": "P1"}, [{"opponent": "P2", "result": "1"}])
+    assert "opponent" in response.context["formset"].forms[0].errors
+
+
+def test_an_officer_may_pick_anyone_rated(officer_client, current_season):
+    rated(MemberFactory(member_number="P2", name="Pat Arrears"))
+    assert found(officer_client, "pat") == ["P2"]
+
+
+def test_the_search_wants_two_letters_and_offers_twenty_at_most(client, current_season):
+    for n in range(25):
+        rated(
+            paid_up(MemberFactory(member_number=f"S{n:02d}", name=f"Sam {n:02d}"), current_season)
+        )
+    assert found(client, "s") == []
+    assert found(client, "sam") == [f"S{n:02d}" for n in range(20)]
+    assert found(client, "sam 24") == ["S24"]
+    rated(paid_up(MemberFactory(member_number="X1", name="Ada Samson"), current_season))
+    assert found(client, "sam")[:2] == ["S00", "S01"]  # names that begin "sam" first
+    assert found(client, "ada sam") == ["X1"]
+
+
+def test_a_member_is_typed_by_number_name_or_the_search_boxs_label(
+    client, current_season, rated_event, alice, bob
+):
+    paid_up(alice, current_season)
+    paid_up(bob, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    for typed in ("A1", "a1", "alice archer", "Alice Archer (A1)", " Alice Archer "):
+        response = ask(client, {"member": typed}, [{"opponent": "B2", "result": "0.5"}])
+        outcome = response.context["outcome"]
+        assert outcome is not None, typed
+        assert outcome["change"].before == 1516.0
+        assert outcome["lines"][0]["opponent"] == "Bob Brown (1484)"
+
+
+def test_a_name_two_members_share_asks_for_the_number(client, current_season):
+    for number in ("J1", "J2"):
+        rated(paid_up(MemberFactory(member_number=number, name="Jo Smith"), current_season))
+    response = ask(client, {"member": "Jo Smith"}, [{"rating": 1500, "result": "1"}])
+    assert response.context["player_form"].errors["member"] == [
+        "More than one member is called Jo Smith: type the member number (J1, J2)."
+    ]
+    response = ask(client, {"member": "Jo Smith (J2)"}, [{"rating": 1500, "result": "1"}])
+    assert response.context["outcome"] is not None
+
+
+def test_a_million_game_rows_are_refused_at_once(client, club, django_assert_max_num_queries):
+    data = {
+        "go": "1",
+        "p-rating": "1500",
+        "p-games": "30",
+        "g-TOTAL_FORMS": "1000000",
+        "g-INITIAL_FORMS": "0",
+        "g-0-rating": "1500",
+        "g-0-result": "1",
+    }
+    started = time.perf_counter()
+    with django_assert_max_num_queries(5):
+        response = client.get(CALCULATOR, data)
+    assert time.perf_counter() - started < 2
+    formset = response.context["formset"]
+    assert len(formset.forms) == 40
+    assert formset.non_form_errors() == ["A calculation takes at most 40 games: leave some out."]
+    assert response.context["outcome"] is None
+    assert "at most 40 games" in response.content.decode()
+
+
+def test_forty_games_are_taken(client, club):
+    games = [{"rating": 1500, "result": "0.5"} for _ in range(40)]
+    response = ask(client, {"rating": 1500, "games": 30}, games)
+    assert len(response.context["outcome"]["lines"]) == 40
+
+
+@pytest.mark.parametrize("page", ["calculator", "search"])
+def test_the_calculator_takes_the_same_queries_and_bytes_however_many_members(
+    client, current_season, page
+):
+    def measure() -> tuple[int, int]:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        url, query = (CALCULATOR, {}) if page == "calculator" else (SEARCH, {"q": "zz"})
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, query)
+        return len(queries), len(response.content)
+
+    def add(count: int, start: int) -> None:
+        for n in range(start, start + count):
+            rated(paid_up(MemberFactory(member_number=f"Q{n}", name=f"Quinn {n}"), current_season))
+
+    add(3, 0)
+    small = measure()
+    add(60, 3)
+    assert measure() == small

@@ -1,0 +1,138 @@
+"""The list's pages stay the same few queries however long the list, and rank as ever."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.db import connection
+from django.http import StreamingHttpResponse
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django_tables2 import RequestConfig
+
+from ratings import reports
+from ratings.models import Member
+from ratings.tables import OfficerRatingTable, RatingListTable
+
+from ..factories import MemberFactory, paid_up, rating_state
+
+pytestmark = pytest.mark.django_db
+
+LIST = reverse("ratings:list")
+OFFICER_LIST = reverse("ratings:officer-ratings")
+
+
+def club_of(count: int, season, start: int = 0) -> None:  # type: ignore[no-untyped-def]
+    """Members rated in steps of 10 with ties (three to a rating), some unrated ("Unr"),
+    some in arrears, one a guest."""
+    for n in range(start, start + count):
+        member = MemberFactory(member_number=f"S{n:04d}", name=f"Player {n:04d}", region="North")
+        if n % 7 != 3:
+            paid_up(member, season)
+        if n % 11 == 5:
+            member.is_guest = True
+            member.save()
+        usable = n % 9 != 4
+        rating = 2000 - 10 * (n // 3)
+        rating_state(
+            member,
+            rating=rating,
+            display=str(rating) if usable else "Unr",
+            games=20,
+        )
+
+
+def ranks_on(client, url: str, **query: object) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    response = client.get(url, query)
+    return [
+        (row.record.name, row.get_cell_value("rank") or "")
+        for row in response.context["table"].page
+    ]
+
+
+def windowed(members) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {m.name: ("" if m.unrated else str(m.rank)) for m in reports.with_ratings(members)}
+
+
+@pytest.mark.parametrize("sort", ["", "rating", "-rating", "rank", "-rank", "name", "-games"])
+def test_a_page_ranks_its_rows_as_the_whole_list_would(client, current_season, sort):
+    club_of(130, current_season)
+    expected = windowed(Member.objects.published())
+    seen = {}
+    for page in (1, 2, 3):
+        query = {"page": page, **({"sort": sort} if sort else {})}
+        for name, rank in ranks_on(client, LIST, **query):
+            seen[name] = rank
+    assert seen == expected
+    assert len(set(expected.values()) - {""}) < len(expected)  # ties share a place
+
+
+def test_the_officer_list_ranks_everyone_as_the_whole_list_would(officer_client, current_season):
+    club_of(70, current_season)
+    expected = windowed(Member.objects.with_financial())
+    seen = dict(
+        ranks_on(officer_client, OFFICER_LIST) + ranks_on(officer_client, OFFICER_LIST, page=2)
+    )
+    assert seen == expected
+
+
+def count_queries(client, url: str, **query: object) -> int:  # type: ignore[no-untyped-def]
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, query)
+        if isinstance(response, StreamingHttpResponse):
+            b"".join(response.streaming_content)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    "url, query",
+    [
+        (LIST, {}),
+        (LIST, {"page": 2}),
+        (LIST, {"page": -1, "sort": "name"}),
+        (LIST, {"region": "North", "sort": "-rating", "page": 2}),
+        (LIST, {"_export": "csv"}),
+        (OFFICER_LIST, {"page": 2}),
+        (OFFICER_LIST, {"_export": "csv"}),
+    ],
+)
+def test_the_list_takes_the_same_queries_with_ten_times_the_members(
+    officer_client, current_season, url, query
+):
+    club_of(60, current_season)
+    few = count_queries(officer_client, url, **query)
+    club_of(540, current_season, start=60)
+    assert count_queries(officer_client, url, **query) == few
+
+
+@pytest.mark.parametrize("url", [LIST, OFFICER_LIST])
+def test_the_csv_streams_the_rows_of_the_pages_in_their_order(officer_client, current_season, url):
+    club_of(160, current_season)
+    response = officer_client.get(url, {"_export": "csv", "sort": "-rating"})
+    assert isinstance(response, StreamingHttpResponse)
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].startswith('attachment; filename="rating-list-')
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
+    # The same rows as django-tables2's export of the whole ranked table gave.
+    request = RequestFactory().get(url, {"sort": "-rating"})
+    table_class, members = (
+        (RatingListTable, Member.objects.published())
+        if url == LIST
+        else (OfficerRatingTable, Member.objects.with_financial())
+    )
+    table = table_class(reports.with_ratings(members))
+    RequestConfig(request, paginate=False).configure(table)
+    assert rows == [
+        ["" if cell is None else str(cell) for cell in row] for row in table.as_values()
+    ]
+    assert len(rows) > 100
+    # And the page's rows, in the page's order.
+    page = officer_client.get(url, {"sort": "-rating", "page": 2}).context["table"].page
+    assert [row[1] for row in rows[51:101]] == [row.record.name for row in page]
+    assert [row[0] for row in rows[51:101]] == [
+        str(row.get_cell_value("rank") or "") for row in page
+    ]
