@@ -86,7 +86,8 @@ def test_the_public_pages_read_on_a_phone(phone_page, club_history):
     assert phone_page.locator(".game-row").count() == 4  # added in place, no reload
     # The search box offers published members as one types; never Una, who is unpaid.
     phone_page.locator("#id_p-member").press_sequentially("un")
-    phone_page.wait_for_function("document.querySelectorAll('#member-options option').length")
+    # A selector, not wait_for_function: the page's CSP refuses evaluating a string.
+    phone_page.wait_for_selector("#member-options option", state="attached")
     offered = phone_page.locator("#member-options option").evaluate_all(
         "options => options.map(o => o.value)"
     )
