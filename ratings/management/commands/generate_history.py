@@ -581,7 +581,11 @@ def _wipe() -> None:
     tables = [table for model in models for table in _tables(model)]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
+            # Rows written earlier in this transaction (a test's) leave deferred foreign-key
+            # checks pending, and TRUNCATE refuses to run over them: check them now.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute(f"TRUNCATE {', '.join(map(quote, tables))} CASCADE")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
         else:
             for table in tables:
                 cursor.execute(f"DELETE FROM {quote(table)}")
