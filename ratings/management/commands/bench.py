@@ -17,7 +17,6 @@ import datetime as dt
 import os
 import random
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -50,6 +49,23 @@ TRF_PLAYERS = 300
 TRF_ROUNDS = 7
 #: The correction is made to an event about this many days back.
 CORRECTION_DAYS_BACK = 365
+
+
+#: The child process of the memory figure: ``manage.py rerate`` once Django is set up,
+#: then its resident size before the re-rate and its high-water mark, in kB.
+CHILD = """
+import django
+django.setup()
+from django.core.management import call_command
+
+def kb(key):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(key + ":"))
+
+base = kb("VmRSS")
+call_command("rerate")
+print("memory:", base, kb("VmHWM"))
+"""
 
 
 class Command(BaseCommand):
@@ -155,32 +171,42 @@ class Bench:
         self.say(f"  {run.events_rated} events, {run.games_rated} games with {system.id}")
 
     def peak_memory(self) -> None:
-        """Peak RSS of ``manage.py rerate`` in a child process, over a child that only starts
-        Django: the memory a full re-rate takes on top of the running app."""
+        """The peak memory of ``manage.py rerate`` in a child process, over what it holds
+        once Django is set up: the memory a full re-rate takes on top of the running app.
+
+        Read by the child from its own /proc/self/status (VmHWM, VmRSS). Not from
+        getrusage: Linux hands a process's high-water mark on through exec, so a child of
+        this (big) process would report this process's size as its own peak.
+        """
         url = _database_url()
         if url is None:
             raise CommandError("An in-memory database: no child process sees it (--no-memory).")
+        if not Path("/proc/self/status").exists():
+            raise CommandError("Peak memory is read from /proc (Linux): pass --no-memory.")
         env = {
             **os.environ,
             "DATABASE_URL": url,
             "DEBUG": "False",
             "SECRET_KEY": settings.SECRET_KEY,
             "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": os.environ.get(
+                "DJANGO_SETTINGS_MODULE", "clubratings.settings"
+            ),
         }
-        manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
-        self.say("Full re-rate in a child process, for its memory...")
-        # RUSAGE_CHILDREN's maxrss is the largest of the children waited for: the small
-        # one first, read, then the re-rate.
-        subprocess.run([*manage, "check"], env=env, check=True, capture_output=True)
-        base = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        self.say("Full re-rate in a child process (manage.py rerate), for its memory...")
         clock = time.perf_counter()
-        subprocess.run([*manage, "rerate"], env=env, check=True, capture_output=True)
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD],
+            cwd=settings.BASE_DIR,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         seconds = time.perf_counter() - clock
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        # Linux gives kilobytes (macOS bytes).
-        scale = 1024 * 1024 if sys.platform == "darwin" else 1024
-        self.figure("full_rerate_peak_mb", (peak - base) / scale, "MB")
-        self.figure("full_rerate_rss_mb", peak / scale, "MB")
+        base, peak = map(int, done.stdout.split("memory:")[-1].split())
+        self.figure("full_rerate_peak_mb", (peak - base) / 1024, "MB")
+        self.figure("full_rerate_rss_mb", peak / 1024, "MB")
         self.figure("full_rerate_child_s", seconds, "s")
 
     def new_event(self) -> None:
