@@ -39,11 +39,23 @@ from django.utils import timezone
 from ratings import services, trf
 from ratings.accounts import officer_create
 from ratings.forms import TrfConfirmForm
-from ratings.models import ClubSettings, Entry, Event, Game, Member, RatingChange, RatingRun
+from ratings.models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingRun,
+    RatingState,
+)
 
 from .generate_history import DEFAULT_SEED, GIVEN_F, GIVEN_M, MARKER, SURNAMES, marker
 
 OFFICER = "bench-officer"
+#: The names of the events the bench adds (and takes out again).
+NEW_EVENT = "Bench: new event"
+TRF_EVENT = "Bench Open"
 NEW_EVENT_PLAYERS = 50
 TRF_PLAYERS = 300
 TRF_ROUNDS = 7
@@ -120,6 +132,7 @@ class Bench:
 
     def run(self) -> None:
         self.history()
+        self.leftovers()
         self.full_rerate()
         if not self.options["no_memory"]:
             self.peak_memory()
@@ -159,6 +172,21 @@ class Bench:
         )
         self.figure("generate_s", time.perf_counter() - clock, "s")
 
+    def leftovers(self) -> None:
+        """What an interrupted run left: its new event or imported tournament."""
+        events = list(Event.objects.filter(name__in=[NEW_EVENT, TRF_EVENT]).in_rating_order())
+        if not events:
+            return
+        rated = [e for e in events if e.rating_changes.exists()]
+        self.say(f"Taking out {len(events)} event(s) an interrupted run left...")
+        Entry.objects.filter(event__in=events).delete()
+        Game.objects.filter(event__in=events).delete()
+        position = services.rating_key(rated[0]) if rated else None
+        for event in events:
+            event.delete()
+        if position is not None:
+            services.ratings_rerate(start=position, reason="bench: leftovers taken out")
+
     # -- re-rates ---------------------------------------------------------------------------
 
     def full_rerate(self) -> None:
@@ -169,6 +197,13 @@ class Bench:
         run = services.ratings_rerate(reason="bench: full re-rate")
         self.figure("full_rerate_1m_s", time.perf_counter() - clock, "s")
         self.say(f"  {run.events_rated} events, {run.games_rated} games with {system.id}")
+        if connection.vendor == "postgresql":
+            # Every rating row is new: the planner's statistics are those of before. In
+            # production autovacuum analyses them within a minute or so; a server with it
+            # off (a test server) would plan every later query from stale figures.
+            with connection.cursor() as cursor:
+                for model in (RatingChange, RatingState):
+                    cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
     def peak_memory(self) -> None:
         """The peak memory of ``manage.py rerate`` in a child process, over what it holds
@@ -220,7 +255,7 @@ class Bench:
         )
         players = self.rng.sample(pool, min(NEW_EVENT_PLAYERS, len(pool)))
         event = Event.objects.create(
-            name="Bench: new event",
+            name=NEW_EVENT,
             kind=Event.Kind.SWISS,
             start_date=today,
             end_date=today,
@@ -439,7 +474,7 @@ class Bench:
                 results[b].append(f"  {a:4d} b {back}")
         today = timezone.localdate()
         lines = [
-            "012 Bench Open",
+            f"012 {TRF_EVENT}",
             "022 Bench City",
             f"042 {today:%Y/%m/%d}",
             f"052 {today:%Y/%m/%d}",
