@@ -1,0 +1,510 @@
+"""bench: how fast the club's pages and re-rates are on a big history (docs/performance.md).
+
+Runs against the database configured: point DATABASE_URL at a database of its own
+(``sqlite:///bench/bench.sqlite3``, or a PostgreSQL database made for it). An empty one
+(or one generated with other arguments) gets a history from ``generate_history`` first.
+Prints one line per figure, exactly ``NAME: VALUE UNIT``; what it is doing goes to stderr.
+
+The bench changes the database it measures (a new event, a corrected game, an imported
+tournament) and undoes each change afterwards, so the history is the same for the next
+run; the runs it logs and the audit trail of its changes stay. Treat the database as
+disposable all the same.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
+from django.db.models import Count
+from django.test import Client, override_settings
+from django.urls import resolve, reverse
+from django.utils import timezone
+
+from ratings import services, trf
+from ratings.accounts import officer_create
+from ratings.forms import TrfConfirmForm
+from ratings.models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingRun,
+    RatingState,
+)
+
+from .generate_history import DEFAULT_SEED, GIVEN_F, GIVEN_M, MARKER, SURNAMES, marker
+
+OFFICER = "bench-officer"
+#: The names of the events the bench adds (and takes out again).
+NEW_EVENT = "Bench: new event"
+TRF_EVENT = "Bench Open"
+NEW_EVENT_PLAYERS = 50
+TRF_PLAYERS = 300
+TRF_ROUNDS = 7
+#: The correction is made to an event about this many days back.
+CORRECTION_DAYS_BACK = 365
+
+
+#: The child process of the memory figure: ``manage.py rerate`` once Django is set up,
+#: then its resident size before the re-rate and its high-water mark, in kB.
+CHILD = """
+import django
+django.setup()
+from django.core.management import call_command
+
+def kb(key):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(key + ":"))
+
+base = kb("VmRSS")
+call_command("rerate")
+print("memory:", base, kb("VmHWM"))
+"""
+
+
+class Command(BaseCommand):
+    help = (
+        "Measure the re-rates and the pages on a generated history (made first if the "
+        "database has none): prints NAME: VALUE UNIT lines."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=1_000_000, help="default 1,000,000")
+        parser.add_argument("--members", type=int, default=20_000, help="default 20,000")
+        parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+        parser.add_argument(
+            "--reuse",
+            action="store_true",
+            help="Measure the history the database holds, whatever its size or origin.",
+        )
+        parser.add_argument(
+            "--no-memory",
+            action="store_true",
+            help="Skip the peak memory of a re-rate (a child process; tests use this).",
+        )
+        parser.add_argument(
+            "--repeat", type=int, default=5, help="Runs of each page, the median kept (5)."
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        # Production settings where they change the figures: no SQL logged (DEBUG), every
+        # re-rate in this process rather than queued for a worker.
+        hosts = [*settings.ALLOWED_HOSTS, "testserver"]
+        # WhiteNoise warns of an uncollected static folder: nothing the figures depend on.
+        warnings.filterwarnings("ignore", "No directory at", UserWarning)
+        with override_settings(DEBUG=False, RERATE_FOREGROUND_SECONDS=1e9, ALLOWED_HOSTS=hosts):
+            Bench(self, options).run()
+
+
+class Bench:
+    def __init__(self, command: BaseCommand, options: dict[str, Any]) -> None:
+        self.command = command
+        self.options = options
+        self.repeat = max(1, options["repeat"])
+        self.rng = random.Random(options["seed"])
+        self.client = Client()
+
+    def say(self, message: str) -> None:
+        self.command.stderr.write(message)
+
+    def figure(self, name: str, value: float, unit: str) -> None:
+        digits = {"ms": 1, "s": 2, "MB": 0}[unit]
+        self.command.stdout.write(f"{name}: {value:.{digits}f} {unit}")
+        self.command.stdout.flush()
+
+    def run(self) -> None:
+        self.history()
+        self.leftovers()
+        self.full_rerate()
+        if not self.options["no_memory"]:
+            self.peak_memory()
+        self.new_event()
+        self.correction()
+        self.pages()
+        self.trf_import()
+
+    # -- the history ----------------------------------------------------------------------
+
+    def history(self) -> None:
+        members, games, seed = (self.options[k] for k in ("members", "games", "seed"))
+        name = ClubSettings.load().name
+        has = Member.objects.exists()
+        if has and self.options["reuse"]:
+            self.say(f"Measuring the history here ({name}).")
+            return
+        if has and name == marker(members=members, games=games, seed=seed):
+            self.say(f"Reusing the history here ({name}).")
+            return
+        if has and not name.startswith(MARKER):
+            raise CommandError(
+                f"This database holds a club ({name}) that generate_history did not make: "
+                "the bench would wipe it. Point DATABASE_URL at a database of its own "
+                "(e.g. sqlite:///bench/bench.sqlite3), or pass --reuse to measure it as it is."
+            )
+        self.say(f"Generating {members} members, {games} games (seed {seed})...")
+        clock = time.perf_counter()
+        call_command(
+            "generate_history",
+            members=members,
+            games=games,
+            seed=seed,
+            rate=False,
+            force=has,
+            stdout=self.command.stderr,
+        )
+        self.figure("generate_s", time.perf_counter() - clock, "s")
+
+    def leftovers(self) -> None:
+        """What an interrupted run left: its new event or imported tournament."""
+        events = list(Event.objects.filter(name__in=[NEW_EVENT, TRF_EVENT]).in_rating_order())
+        if not events:
+            return
+        rated = [e for e in events if e.rating_changes.exists()]
+        self.say(f"Taking out {len(events)} event(s) an interrupted run left...")
+        Entry.objects.filter(event__in=events).delete()
+        Game.objects.filter(event__in=events).delete()
+        position = services.rating_key(rated[0]) if rated else None
+        for event in events:
+            event.delete()
+        if position is not None:
+            services.ratings_rerate(start=position, reason="bench: leftovers taken out")
+
+    # -- re-rates ---------------------------------------------------------------------------
+
+    def full_rerate(self) -> None:
+        system = ClubSettings.load().engine()
+        services.periods_close_past(system=system)
+        self.say("Full re-rate...")
+        clock = time.perf_counter()
+        run = services.ratings_rerate(reason="bench: full re-rate")
+        self.figure("full_rerate_1m_s", time.perf_counter() - clock, "s")
+        self.say(f"  {run.events_rated} events, {run.games_rated} games with {system.id}")
+        if connection.vendor == "postgresql":
+            # Every rating row is new: the planner's statistics are those of before. In
+            # production autovacuum analyses them within a minute or so; a server with it
+            # off (a test server) would plan every later query from stale figures.
+            with connection.cursor() as cursor:
+                for model in (RatingChange, RatingState):
+                    cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+    def peak_memory(self) -> None:
+        """The peak memory of ``manage.py rerate`` in a child process, over what it holds
+        once Django is set up: the memory a full re-rate takes on top of the running app.
+
+        Read by the child from its own /proc/self/status (VmHWM, VmRSS). Not from
+        getrusage: Linux hands a process's high-water mark on through exec, so a child of
+        this (big) process would report this process's size as its own peak.
+        """
+        url = _database_url()
+        if url is None:
+            raise CommandError("An in-memory database: no child process sees it (--no-memory).")
+        if not Path("/proc/self/status").exists():
+            raise CommandError("Peak memory is read from /proc (Linux): pass --no-memory.")
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DEBUG": "False",
+            "SECRET_KEY": settings.SECRET_KEY,
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": os.environ.get(
+                "DJANGO_SETTINGS_MODULE", "clubratings.settings"
+            ),
+        }
+        self.say("Full re-rate in a child process (manage.py rerate), for its memory...")
+        clock = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD],
+            cwd=settings.BASE_DIR,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - clock
+        base, peak = map(int, done.stdout.split("memory:")[-1].split())
+        self.figure("full_rerate_peak_mb", (peak - base) / 1024, "MB")
+        self.figure("full_rerate_rss_mb", peak / 1024, "MB")
+        self.figure("full_rerate_child_s", seconds, "s")
+
+    def new_event(self) -> None:
+        """A 50-player, 5-round event today, completed and rated (then taken out again)."""
+        today = timezone.localdate()
+        pool = list(
+            Member.objects.active()
+            .filter(rating_state__isnull=False)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        players = self.rng.sample(pool, min(NEW_EVENT_PLAYERS, len(pool)))
+        event = Event.objects.create(
+            name=NEW_EVENT,
+            kind=Event.Kind.SWISS,
+            start_date=today,
+            end_date=today,
+            rounds=5,
+            rated=True,
+            status=Event.Status.DRAFT,
+        )
+        Entry.objects.bulk_create(Entry(event=event, member_id=pk) for pk in players)
+        games = []
+        for round_ in range(1, 6):
+            order = players[:]
+            self.rng.shuffle(order)
+            for board, at in enumerate(range(0, len(order) - 1, 2), 1):
+                games.append(
+                    Game(
+                        event=event,
+                        round=round_,
+                        board=board,
+                        white_id=order[at],
+                        black_id=order[at + 1],
+                        result=self.rng.choice(Game.PLAYED),
+                    )
+                )
+        Game.objects.bulk_create(games)
+        position = services.rating_key(event)
+        self.say(f"New event: {len(players)} players, {len(games)} games, completing...")
+        clock = time.perf_counter()
+        run = services.event_complete(event=event)
+        if run is None:  # a period system: the event waits for its period, closed here
+            period = services.period_for(event, ClubSettings.load().engine())
+            assert period is not None
+            run = services.period_close(period=period)
+        seconds = time.perf_counter() - clock
+        rated = RatingChange.objects.filter(event=event).count()
+        if run.status != RatingRun.Status.DONE or rated != len(players):
+            raise CommandError(f"The new event was not rated: {rated} of {len(players)} ratings.")
+        self.figure("new_event_s", seconds, "s")
+        self.say("  taking it out again (re-rate from its place)...")
+        event.delete()
+        services.ratings_rerate(start=position, reason="bench: new event taken out")
+
+    def correction(self) -> None:
+        """One game's result changed in an event a year back, then changed back."""
+        back = timezone.localdate() - dt.timedelta(days=CORRECTION_DAYS_BACK)
+        event = (
+            Event.objects.filter(rated=True, status=Event.Status.COMPLETE, end_date__lte=back)
+            .order_by("-end_date", "-start_date", "-pk")
+            .first()
+        ) or Event.objects.filter(rated=True, status=Event.Status.COMPLETE).in_rating_order()[0]
+        game = (
+            event.games.filter(result__in=Game.PLAYED, black__isnull=False)
+            .order_by("round", "board", "pk")
+            .first()
+        )
+        if game is None:
+            raise CommandError(f"{event} has no played game to correct.")
+        was = game.result
+        other = {Game.Result.WHITE_WIN: Game.Result.BLACK_WIN}.get(was, Game.Result.WHITE_WIN)
+        later = Event.objects.filter(
+            services.rateable_q(ClubSettings.load().engine()), end_date__gte=event.end_date
+        )
+        self.say(
+            f"Correction: {event} ({event.end_date}), round {game.round}: {was} to {other}; "
+            f"{later.count()} events to re-rate..."
+        )
+        times = []
+        for result in (other, was):
+            games = [
+                Game(
+                    round=g.round,
+                    board=g.board,
+                    white_id=g.white_id,
+                    black_id=g.black_id,
+                    result=result if g.pk == game.pk else g.result,
+                    colours_known=g.colours_known,
+                )
+                for g in event.games.filter(round=game.round).order_by("board", "pk")
+            ]
+            clock = time.perf_counter()
+            run = services.games_replace(event=event, games=games, rounds=[game.round])
+            times.append(time.perf_counter() - clock)
+            stored = event.games.get(pk=game.pk).result
+            if run is None or run.status != RatingRun.Status.DONE or stored != result:
+                raise CommandError("The corrected game was not re-rated in this process.")
+        self.say(f"  change {times[0]:.2f}s, change back {times[1]:.2f}s")
+        self.figure("correction_s", statistics.median(times), "s")
+
+    # -- pages --------------------------------------------------------------------------------
+
+    def get(self, url: str) -> tuple[float, bytes]:
+        """Seconds to GET ``url`` and read the whole body (a streamed one to its end)."""
+        clock = time.perf_counter()
+        response = self.client.get(url)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        seconds = time.perf_counter() - clock
+        if response.status_code != 200:
+            raise CommandError(f"GET {url}: status {response.status_code}")
+        return seconds, body
+
+    def timed(self, url: str) -> tuple[float, bytes]:
+        """The median of ``--repeat`` GETs of ``url``, and the last body."""
+        times, body = [], b""
+        for _ in range(self.repeat):
+            seconds, body = self.get(url)
+            times.append(seconds)
+        return statistics.median(times), body
+
+    def pages(self) -> None:
+        self.client.logout()
+        listed = reverse("ratings:list")
+        self.say(f"Pages, {self.repeat} GETs each...")
+        seconds, body = self.timed(listed)
+        self.figure("list_page_ms", seconds * 1000, "ms")
+        pages = [int(n) for n in re.findall(rb"[?&;]page=(\d+)", body)]
+        last = max(pages, default=1)
+        self.say(f"  the list has {last} pages")
+        seconds, _ = self.timed(f"{listed}?page={last}")
+        self.figure("list_last_page_ms", seconds * 1000, "ms")
+        seconds, body = self.timed(f"{listed}?_export=csv")
+        self.say(f"  CSV: {len(body.splitlines())} lines")
+        self.figure("list_csv_s", seconds, "s")
+        number = self.busiest_member()
+        seconds, _ = self.timed(reverse("ratings:member", args=[number]))
+        self.figure("member_page_ms", seconds * 1000, "ms")
+        seconds, _ = self.timed(reverse("ratings:calculator"))
+        self.figure("calculator_ms", seconds * 1000, "ms")
+
+    def busiest_member(self) -> str:
+        games: Counter[int] = Counter()
+        for side in ("white_id", "black_id"):
+            rows = Game.objects.exclude(**{side: None}).values_list(side).annotate(n=Count("pk"))
+            games.update(dict(rows.order_by()))
+        active = set(Member.objects.active().values_list("pk", flat=True))
+        pk, count = next((pk, n) for pk, n in games.most_common() if pk in active)
+        member = Member.objects.get(pk=pk)
+        self.say(f"  the member with most games: {member} ({member.member_number}), {count}")
+        return member.member_number
+
+    # -- TRF import ---------------------------------------------------------------------------
+
+    def trf_import(self) -> None:
+        """A 300-player, 7-round file through the officer's pages: upload, preview, confirm."""
+        officer = officer_create(username=OFFICER, password=None)
+        self.client.force_login(officer)
+        text = self.trf_text()
+        times = []
+        for _ in range(max(1, min(self.repeat, 3))):
+            times.append(self.import_once(text))
+        self.figure("trf_import_s", statistics.median(times), "s")
+        self.client.logout()
+
+    def import_once(self, text: str) -> float:
+        before = Member.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        upload = reverse("ratings:officer-import")
+        preview = reverse("ratings:officer-import-preview")
+        clock = time.perf_counter()
+        response = self.client.post(
+            upload, {"file": SimpleUploadedFile("bench.trf", text.encode())}
+        )
+        self.expect(response, 302, "upload")
+        response = self.client.get(preview)
+        self.expect(response, 200, "preview")
+        seconds = time.perf_counter() - clock
+        # What the officer's browser sends back: the page's choices as they stand (the
+        # matches it proposes), read here outside the timing.
+        form = TrfConfirmForm(tournament=trf.parse(text))
+        data = {name: form[name].value() for name in form.fields}
+        data["rated"] = "on"
+        clock = time.perf_counter()
+        response = self.client.post(preview, data)
+        seconds += time.perf_counter() - clock
+        self.expect(response, 302, "confirm")
+        event = Event.objects.get(pk=resolve(response["Location"]).kwargs["pk"])
+        matched = event.entries.filter(member__pk__lte=before).count()
+        games = event.games.count()
+        self.say(f"  imported {event}: {matched} players matched, {games} games; taking it out")
+        event.delete()
+        Member.objects.filter(pk__gt=before).delete()
+        return seconds
+
+    def expect(self, response: Any, status: int, step: str) -> None:
+        if response.status_code != status:
+            raise CommandError(f"TRF import, {step}: status {response.status_code}")
+
+    def trf_text(self) -> str:
+        """A Swiss tournament report: four in five players are members here (by name)."""
+        rng = self.rng
+        members = list(
+            Member.objects.active()
+            .filter(is_guest=False)
+            .order_by("pk")
+            .values_list("name", flat=True)
+        )
+        names = rng.sample(members, min(len(members), TRF_PLAYERS * 4 // 5))
+        while len(names) < TRF_PLAYERS:
+            # Double-barrelled: no generated member has such a name, so these are new.
+            names.append(
+                f"{rng.choice(GIVEN_F + GIVEN_M)} {rng.choice(SURNAMES)}-{rng.choice(SURNAMES)}"
+            )
+        ranks = range(1, len(names) + 1)
+        score = dict.fromkeys(ranks, 0.0)
+        results: dict[int, list[str]] = {rank: [] for rank in ranks}
+        met: set[tuple[int, int]] = set()
+        for _ in range(TRF_ROUNDS):
+            order = sorted(ranks, key=lambda r: (-score[r], r))
+            while order:
+                a = order.pop(0)
+                at = next((i for i, b in enumerate(order) if (a, b) not in met), 0)
+                b = order.pop(at)
+                met |= {(a, b), (b, a)}
+                code = rng.choice("1=0")
+                back = {"1": "0", "=": "=", "0": "1"}[code]
+                score[a] += trf.CODE_POINTS[code]
+                score[b] += trf.CODE_POINTS[back]
+                results[a].append(f"  {b:4d} w {code}")
+                results[b].append(f"  {a:4d} b {back}")
+        today = timezone.localdate()
+        lines = [
+            f"012 {TRF_EVENT}",
+            "022 Bench City",
+            f"042 {today:%Y/%m/%d}",
+            f"052 {today:%Y/%m/%d}",
+            "092 Individual: Swiss-System",
+            f"XXR {TRF_ROUNDS}",
+        ]
+        place = {r: n for n, r in enumerate(sorted(ranks, key=lambda r: -score[r]), 1)}
+        for rank, name in zip(ranks, names, strict=True):
+            first, _, last = name.rpartition(" ")
+            rating = f"{rng.randint(1000, 2400):4d}" if rng.random() < 0.5 else "    "
+            lines.append(
+                f"001 {rank:4d}      {f'{last}, {first}'[:33]:<33} {rating} NZL "
+                f"{'':>11} {'':>10} {score[rank]:4.1f} {place[rank]:4d}" + "".join(results[rank])
+            )
+        return "\n".join(lines) + "\n"
+
+
+def _database_url() -> str | None:
+    """The database this process uses, as a DATABASE_URL a child process can use."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        name = str(db["NAME"])
+        if connection.is_in_memory_db() or name.startswith("file:"):
+            return None
+        return f"sqlite:///{Path(name).resolve()}"
+    if connection.vendor == "postgresql":
+        auth = db["USER"] or ""
+        if db["PASSWORD"]:
+            auth += f":{db['PASSWORD']}"
+        host = db["HOST"] or "localhost"
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        return f"postgres://{auth}{'@' if auth else ''}{host}{port}/{db['NAME']}"
+    return None
