@@ -261,6 +261,9 @@ def games_replace(
 
     who = audit_user(user)
     with transaction.atomic():
+        # One save of an event's results at a time: a second officer saving the same
+        # round waits, then finds the first one's games and matches them, not pairs anew.
+        Event.objects.select_for_update().filter(pk=event.pk).first()
         old = event.games.order_by("round", "board", "pk")
         if rounds is not None:
             old = old.filter(round__in=list(rounds))
