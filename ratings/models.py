@@ -571,8 +571,14 @@ class RatingState(models.Model):
 class RatingChange(models.Model):
     """A member's rating before and after one rated event, with the engine's breakdown."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rating_changes")
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_changes")
+    # No index of their own: the unique (event, member) and the member's chain index below
+    # serve their lookups, and every index is written for every change a re-rate writes.
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     period = models.CharField(max_length=20, blank=True)
     before = models.FloatField(null=True, blank=True)
     after = models.FloatField(null=True, blank=True)
@@ -599,7 +605,6 @@ class RatingChange(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["member", "event"]),
             models.Index(
                 fields=["member", "-event_end", "-event_start", "-event"],
                 name="change_member_chain",
