@@ -293,9 +293,12 @@ def _stale_members(key: Position, system: RatingSystem) -> set[int]:
     return members
 
 
-def _analyse(rows: int) -> None:
-    """Refresh the planner's statistics after a rewrite big enough to move them."""
-    if rows < 50_000:
+def _analyse(*, lines: int, everyone: bool) -> None:
+    """Refresh the planner's statistics after a rewrite big enough to move them: a full
+    re-rate of a sizeable club, or a re-rate of half a million game lines or more (not a
+    correction a year back: ANALYZE would cost a tenth of it, for statistics it hardly
+    moves)."""
+    if lines < (20_000 if everyone else 500_000):
         return
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -327,7 +330,7 @@ def _chain_rerate(
         report(10 + 80 * done // total, f"Rated {done} of {len(scope.events)} events")
     report(92, "Saving current ratings")
     chain.write_states(everyone=everyone)
-    _analyse(games_rated * 2 + (len(chain.active) if everyone else 0))
+    _analyse(lines=games_rated * 2, everyone=everyone)
     return events_rated, games_rated
 
 
