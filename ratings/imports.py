@@ -462,6 +462,10 @@ def members_import(
         report.financial, report.arrears = len(financial), len(arrears)
         if moves_ratings:
             report.run = services.ratings_rerate(user=user, reason="Members imported")
+        else:
+            # New members (a rating brought in shows at once) and changed starting details
+            # of members yet to play: their states alone.
+            services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
     return report
 
 

@@ -83,6 +83,12 @@ def test_import_members_needs_only_id_and_name(write):
     assert Member.objects.count() == 2
 
 
+def test_imported_members_have_their_current_state_at_once(write):
+    run("import_members", write("id,name\nR7,Ana Tuilagi\n"))
+    ana = Member.objects.get(member_number="R7")
+    assert RatingState.objects.filter(member=ana).exists()
+
+
 def test_reimporting_a_member_updates_them_by_id(write, alice):
     run("import_members", write("id,name,region\nA1,Alice Archer-Smith,West\n"))
     alice.refresh_from_db()
