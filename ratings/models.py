@@ -660,6 +660,14 @@ class RatingRun(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     message = models.TextField(blank=True)
+    #: The last sign of life of the worker carrying a background run out.
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    #: Seconds the run was expected to take when it was queued.
+    estimate = models.FloatField(null=True, blank=True)
+    #: What it re-rates, to carry it out again: the restart position ([end, start, pk] or
+    #: null for everything) and the members named along.
+    start = models.JSONField(null=True, blank=True)
+    members = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-started", "-pk"]
@@ -676,3 +684,16 @@ class RatingRun(models.Model):
             self.status == self.Status.QUEUED
             and timezone.now() - self.started > self.STALLED_AFTER
         )
+
+    #: A running run with no sign of its worker for this long (or three times its estimate,
+    #: if longer) lost its worker: killed, or its machine restarted.
+    DEAD_AFTER = dt.timedelta(minutes=2)
+
+    @property
+    def dead(self) -> bool:
+        if self.status != self.Status.RUNNING:
+            return False
+        # On SQLite the worker cannot write while its re-rate holds the write lock, so a
+        # long run may go quiet for about its whole length: allow for its estimate.
+        allowed = max(self.DEAD_AFTER, dt.timedelta(seconds=3 * (self.estimate or 0)))
+        return timezone.now() - (self.heartbeat or self.started) > allowed

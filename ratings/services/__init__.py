@@ -68,7 +68,9 @@ from .rerate import (
     ratings_update,
     rerate_estimate,
     rerate_run,
+    run_check_alive,
     run_progress,
+    run_retry,
 )
 
 __all__ = [
@@ -118,7 +120,9 @@ __all__ = [
     "rerate_estimate",
     "rerate_run",
     "rerate_scope",
+    "run_check_alive",
     "run_progress",
+    "run_retry",
     "state_from_json",
     "states_before",
     "trf_import",

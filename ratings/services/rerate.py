@@ -439,23 +439,62 @@ def ratings_rerate_soon(
     """
     members = list(members)
     limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
-    if rerate_estimate(start=start) <= limit:
+    estimate = rerate_estimate(start=start)
+    if estimate <= limit:
         return ratings_rerate(start=start, members=members, user=user, reason=reason)
-    from ..tasks import rerate_in_background
-
-    system = ClubSettings.load().engine()
     run = RatingRun.objects.create(
         user=user if getattr(user, "is_authenticated", False) else None,
         reason=reason[:200],
-        system=system.id,
+        system=ClubSettings.load().rating_system,
         from_event=start if isinstance(start, Event) else None,
         status=RatingRun.Status.QUEUED,
         message="Waiting for the worker",
+        estimate=round(estimate, 3),
+        start=position_json(start),
+        members=members,
     )
-    where = position_json(start)
+    _enqueue(run)
+    return run
+
+
+def _enqueue(run: RatingRun) -> None:
+    """Hand a queued run to the task worker once the transaction that queued it commits."""
+    from ..tasks import rerate_in_background
+
     transaction.on_commit(
-        lambda: rerate_in_background.enqueue(run_pk=run.pk, start=where, members=members)
+        lambda: rerate_in_background.enqueue(run_pk=run.pk, start=run.start, members=run.members)
     )
+
+
+def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
+    """Queue a failed background run's re-rate again (its worker died, or it failed)."""
+    with transaction.atomic():
+        again = RatingRun.objects.create(
+            user=user if getattr(user, "is_authenticated", False) else None,
+            reason=f"{run.reason} (again)"[:200],
+            system=ClubSettings.load().rating_system,
+            from_event=run.from_event,
+            status=RatingRun.Status.QUEUED,
+            message="Waiting for the worker",
+            estimate=run.estimate,
+            start=run.start,
+            members=run.members,
+        )
+        _enqueue(again)
+    return again
+
+
+def run_check_alive(*, run: RatingRun) -> RatingRun:
+    """Mark a running run whose worker has gone quiet for too long as failed (and say so)."""
+    if run.dead:
+        RatingRun.objects.filter(pk=run.pk, status=RatingRun.Status.RUNNING).update(
+            status=RatingRun.Status.FAILED,
+            finished=timezone.now(),
+            message="The worker stopped during this run (no sign of it since "
+            f"{timezone.localtime(run.heartbeat or run.started):%H:%M:%S}); nothing it did "
+            "was saved. Run it again.",
+        )
+        run.refresh_from_db()
     return run
 
 
@@ -478,15 +517,17 @@ def run_progress(*, run: RatingRun, percent: int, message: str, using: Any = Non
     ``using``: the connection of ``progress_connection``, outside the run's transaction
     (which commits only at the end); none, the current one.
     """
-    values = {"progress": percent, "message": message[:500]}
+    now = timezone.now()
+    values = {"progress": percent, "message": message[:500], "heartbeat": now}
     if using is None:
         RatingRun.objects.filter(pk=run.pk).update(**values)
         return
     try:
         with using.cursor() as cursor:
             cursor.execute(
-                "UPDATE ratings_ratingrun SET progress = %s, message = %s WHERE id = %s",
-                [percent, message[:500], run.pk],
+                "UPDATE ratings_ratingrun SET progress = %s, message = %s, heartbeat = %s "
+                "WHERE id = %s",
+                [percent, message[:500], using.ops.adapt_datetimefield_value(now), run.pk],
             )
     except DatabaseError:
         # SQLite: the re-rate holds the database's one write lock once it writes, and
@@ -514,8 +555,9 @@ def rerate_run(
     queues its own re-rate, which waits for this one's lock on the club's settings and
     then rates from the record as it stands: the saved ratings always match the games.
     """
+    now = timezone.now()
     RatingRun.objects.filter(pk=run.pk).update(
-        status=RatingRun.Status.RUNNING, started=timezone.now(), progress=1
+        status=RatingRun.Status.RUNNING, started=now, heartbeat=now, progress=1
     )
     run.refresh_from_db()
 

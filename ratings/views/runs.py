@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.views.decorators.http import require_POST
 
+from .. import services
 from ..models import RatingRun
 from .officer import officer_required
 
@@ -23,13 +26,24 @@ def run_list(request: HttpRequest) -> HttpResponse:
 @officer_required
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(RatingRun.objects.select_related("user", "from_event"), pk=pk)
+    run = services.run_check_alive(run=run)
     return render(request, "ratings/runs/detail.html", {"run": run})
+
+
+@officer_required
+@require_POST
+def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Run a failed background re-rate again (its worker was killed, say)."""
+    run = get_object_or_404(RatingRun, pk=pk, status=RatingRun.Status.FAILED)
+    again = services.run_retry(run=run, user=request.user)
+    messages.info(request, "The re-rate is queued again.")
+    return redirect("ratings:run", pk=again.pk)
 
 
 @officer_required
 def run_status(request: HttpRequest, pk: int) -> JsonResponse:
     """What the progress bar polls (static/js/progress.js)."""
-    run = get_object_or_404(RatingRun, pk=pk)
+    run = services.run_check_alive(run=get_object_or_404(RatingRun, pk=pk))
     return JsonResponse(
         {
             "status": run.status,
@@ -49,4 +63,5 @@ urlpatterns = [
     path("officer/runs/", run_list, name="runs"),
     path("officer/runs/<int:pk>/", run_detail, name="run"),
     path("officer/runs/<int:pk>/status/", run_status, name="run-status"),
+    path("officer/runs/<int:pk>/retry/", run_retry, name="run-retry"),
 ]

@@ -29,6 +29,7 @@
       bar.classList.remove("progress-bar-striped", "progress-bar-animated");
       bar.classList.add(run.status === "failed" ? "bg-danger" : "bg-success");
       field("waiting").classList.add("d-none");
+      field("retry").classList.toggle("d-none", run.status !== "failed");
     }
   }
 

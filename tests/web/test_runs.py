@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import RatingRun, RatingState
+from ratings.models import Game, RatingRun, RatingState
 from ratings.services import rerate
 
 from ..factories import MemberFactory, paid_up
@@ -261,3 +261,68 @@ def test_a_run_queued_a_moment_ago_is_not_called_stalled(officer_client, db):
     assert (
         officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()["stalled"] is False
     )
+
+
+# -- a worker that died mid-run ---------------------------------------------------------------
+
+
+def _run_whose_worker_died(**fields):  # type: ignore[no-untyped-def]
+    quiet = timezone.now() - dt.timedelta(minutes=10)
+    values = {
+        "reason": "Club night 1: results changed",
+        "system": "nz-club-elo",
+        "status": RatingRun.Status.RUNNING,
+        "progress": 5,
+        "started": quiet,
+        "heartbeat": quiet,
+        "estimate": 3.0,
+        "start": None,
+    }
+    return RatingRun.objects.create(**{**values, **fields})
+
+
+def test_a_run_whose_worker_went_quiet_is_shown_as_failed_with_a_retry(officer_client, db):
+    run = _run_whose_worker_died()
+    status = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
+    assert (status["status"], status["finished"]) == ("failed", True)
+    assert "worker stopped" in status["message"]
+    page = officer_client.get(reverse("ratings:run", args=[run.pk])).content.decode()
+    assert reverse("ratings:run-retry", args=[run.pk]) in page
+
+
+def test_a_run_whose_worker_is_alive_is_not_failed(officer_client, db):
+    run = _run_whose_worker_died()
+    RatingRun.objects.filter(pk=run.pk).update(heartbeat=timezone.now())
+    status = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
+    assert status["status"] == "running"
+
+
+def test_a_long_run_gets_three_times_its_estimate_before_it_counts_as_dead(officer_client, db):
+    run = _run_whose_worker_died()
+    RatingRun.objects.filter(pk=run.pk).update(estimate=400.0)  # 20 minutes allowed
+    status = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
+    assert status["status"] == "running"
+
+
+def test_retrying_a_dead_run_re_rates_from_where_it_was_to_start(
+    officer_client, season_of_games, django_capture_on_commit_callbacks
+):
+    game = Game.objects.filter(event=season_of_games[2]).first()
+    Game.objects.filter(pk=game.pk).update(result="0-1")  # corrected, never re-rated
+    run = _run_whose_worker_died(
+        start=services.position_json(season_of_games[2]), from_event=season_of_games[2]
+    )
+    officer_client.get(reverse("ratings:run", args=[run.pk]))  # found dead
+    with django_capture_on_commit_callbacks(execute=True):
+        response = officer_client.post(reverse("ratings:run-retry", args=[run.pk]))
+    again = RatingRun.objects.latest("pk")
+    assert response["Location"] == reverse("ratings:run", args=[again.pk])
+    assert again.status == RatingRun.Status.DONE and again.from_event == season_of_games[2]
+    assert ratings_now() == full_rerate()
+
+
+def test_a_run_that_has_not_failed_cannot_be_retried(officer_client, season_of_games):
+    run = RatingRun.objects.latest("pk")
+    assert run.status == RatingRun.Status.DONE
+    response = officer_client.post(reverse("ratings:run-retry", args=[run.pk]))
+    assert response.status_code == 404
