@@ -6,7 +6,9 @@ import datetime as dt
 import io
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.urls import reverse
 
 from ratings import services, trf
 from ratings.engine.codec import TITLES
@@ -207,3 +209,24 @@ def test_the_lines_have_fides_columns(alice, bob):
     ]  # fmt: skip
     assert lines[7].endswith("  0.0    2     1 w 0")  # no blank rounds after the last
     assert lines[8] == "XXR 3"
+
+
+def test_an_officer_downloads_the_file(officer_client, rated_event, alice, bob):
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    event.name = "Club Night: 12 May"
+    event.save()
+    response = officer_client.get(reverse("ratings:officer-event-trf", args=[event.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="club-night-12-may.trf"'
+    assert len(trf.parse(response.content).players) == 2
+    page = officer_client.get(reverse("ratings:officer-event", args=[event.pk]))
+    assert reverse("ratings:officer-event-trf", args=[event.pk]) in page.content.decode()
+
+
+def test_the_file_is_for_officers_only(client, rated_event, alice, bob):
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    url = reverse("ratings:officer-event-trf", args=[event.pk])
+    assert client.get(url)["Location"] == f"/accounts/login/?next={url}"
+    client.force_login(User.objects.create_user("member", password="x"))
+    assert client.get(url).status_code == 403
