@@ -18,10 +18,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from .. import explain, services, trf
+from .. import explain, services, trf, trf_export
 from ..engine.codec import TITLES
 from ..forms import (
     FLIP,
@@ -988,6 +989,18 @@ def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no
     return services.trf_import(event=event, games=games, players=players, user=user)
 
 
+@officer_required
+def event_trf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The event as a FIDE tournament report file (TRF16), to download."""
+    event = get_object_or_404(Event, pk=pk)
+    response = HttpResponse(
+        trf_export.event_to_trf(event).encode("utf-8"), content_type="text/plain; charset=utf-8"
+    )
+    filename = f"{slugify(event.name) or f'event-{event.pk}'}.trf"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 # -- reports (public) -------------------------------------------------------------------
 
 
@@ -1172,6 +1185,7 @@ urlpatterns = [
     path("officer/events/<int:pk>/paste/", round_paste, name="officer-round-paste"),
     path("officer/events/<int:pk>/grid/", round_robin_grid, name="officer-grid"),
     path("officer/events/<int:pk>/complete/", event_complete, name="officer-event-complete"),
+    path("officer/events/<int:pk>/trf/", event_trf, name="officer-event-trf"),
     path("officer/periods/", period_list, name="officer-periods"),
     path("officer/periods/<str:label>/close/", period_close, name="officer-period-close"),
     path("officer/import/", trf_upload, name="officer-import"),
