@@ -278,7 +278,8 @@ def _stale_members(key: Position, system: RatingSystem) -> set[int]:
     )
     members: set[int] = set()
     for stale in (later, unrateable):
-        members.update(stale.values_list("member_id", flat=True).distinct())
+        # order_by(): the model's ordering would join the DISTINCT and make it one row a change.
+        members.update(stale.order_by().values_list("member_id", flat=True).distinct())
         stale.delete()
     members.update(
         RatingState.objects.filter(last_played__gte=end).values_list("member_id", flat=True)
@@ -287,6 +288,7 @@ def _stale_members(key: Position, system: RatingSystem) -> set[int]:
     members.update(
         RatingChange.objects.filter(unsettled=True)
         .filter(change_before_q(key))
+        .order_by()
         .values_list("member_id", flat=True)
         .distinct()
     )
