@@ -11,7 +11,7 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -251,6 +251,54 @@ def _member_id(value: str, line: int, column: str, problems: list[Problem]) -> b
 def _longest(value: str, limit: int, line: int, column: str, problems: list[Problem]) -> None:
     if len(value) > limit:
         problems.append(Problem(line, column, f"longer than {limit} characters"))
+
+
+# -- players of tournament files --------------------------------------------------------
+
+
+def name_key(name: str) -> str:
+    """A name for matching: its words in lower case and in order, punctuation left out."""
+    return " ".join(sorted(re.findall(r"\w+", name.casefold())))
+
+
+def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
+    """Members for a file's players, given as (key, name, FIDE id): by FIDE id first, then
+    by member number (a player named by their number), then by the one member of that name.
+
+    Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
+    Azer"); a member whose FIDE id differs from the player's is another person. The web
+    import (``TrfConfirmForm``) and the ``import_trf``/``import_pgn`` commands share it.
+    """
+    members = list(Member.objects.active().only("pk", "name", "fide_id", "member_number"))
+    by_id: dict[str, list[Member]] = {}
+    by_name: dict[str, list[Member]] = {}
+    by_number: dict[str, Member] = {}
+    for member in members:
+        if member.fide_id:
+            by_id.setdefault(member.fide_id.lstrip("0"), []).append(member)
+        by_name.setdefault(name_key(member.name), []).append(member)
+        by_number[member.member_number.lower()] = member
+    out: dict[Any, Member] = {}
+    for key, name, fide_id in players:
+        fide_id = fide_id.lstrip("0")
+        same_id = by_id.get(fide_id, []) if fide_id else []
+        if len(same_id) == 1:
+            out[key] = same_id[0]
+            continue
+        numbered = by_number.get(name.strip().lower())
+        if numbered is not None and not (
+            fide_id and numbered.fide_id and numbered.fide_id.lstrip("0") != fide_id
+        ):
+            out[key] = numbered
+            continue
+        named = [
+            m
+            for m in by_name.get(name_key(name), [])
+            if not (fide_id and m.fide_id and m.fide_id.lstrip("0") != fide_id)
+        ]
+        if len(named) == 1:
+            out[key] = named[0]
+    return out
 
 
 # -- members ---------------------------------------------------------------------------------
