@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -724,3 +725,252 @@ def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
             )
     assert len(created) == len(saved)
     return ResultsReport(events=saved, games=len(games), run=run)
+
+
+# -- tournament files (import_trf, import_pgn) ---------------------------------------------
+
+
+@dataclass
+class FilePlayer:
+    """A player of a tournament file: ``key`` is what the file's games name them by."""
+
+    key: int
+    name: str
+    fide_id: str = ""
+    title: str = ""
+    sex: str = ""
+    rating: int | None = None
+    line: int = 0
+
+
+@dataclass
+class FileEvent:
+    """One event read from a file, ready to import: its games are (round, white key, black
+    key or None, result, colours known)."""
+
+    source: str  # the file, for messages
+    name: str
+    start: dt.date
+    end: dt.date
+    rounds: int
+    kind: str = Event.Kind.SWISS
+    time_control: str = ""
+    players: list[FilePlayer] = field(default_factory=list)
+    games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
+
+
+class FilesRefused(Exception):
+    """Tournament files with problems: nothing was saved. One problem a line."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        super().__init__(
+            f"Refused, nothing saved ({count} problem{'s' * (count != 1)}):\n"
+            + "\n".join(self.problems)
+        )
+
+
+@dataclass
+class FilesReport:
+    players: int = 0
+    new: int = 0
+    games: int = 0
+    unplayed: int = 0
+    events: int = 0
+    dry_run: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return (
+            f"{'would import' if self.dry_run else 'imported'}: {self.players} players "
+            f"({self.new} new), {self.games} games rated, {self.unplayed} unplayed, "
+            f"{self.events} events"
+        )
+
+
+def _is_rated_game(result: str, black: int | None) -> bool:
+    return black is not None and result in Game.PLAYED
+
+
+def files_import(
+    events: Sequence[FileEvent],
+    *,
+    problems: Sequence[str] = (),
+    create_missing: bool = False,
+    as_guests: bool = False,
+    dry_run: bool = False,
+    user: Any = None,
+) -> FilesReport:
+    """Import events read from tournament files, complete and rated, all or nothing.
+
+    Players are matched to members by ``match_players`` (as the web import does); those
+    who match no one stop the import unless ``create_missing`` (new members) or
+    ``as_guests`` (new guests). An event already recorded (same name, start and end) is
+    left alone and said so. ``problems`` are those found reading the files: any problem
+    raises ``FilesRefused`` listing them all, nothing saved.
+    """
+    from .forms import next_member_numbers
+
+    problems = list(problems)
+    report = FilesReport(dry_run=dry_run)
+    todo: list[tuple[FileEvent, dict[int, Member | None]]] = []
+    seen: dict[tuple[str, dt.date, dt.date], str] = {}
+    rating_field = Member._meta.get_field("initial_rating")
+    for event in events:
+        key = (event.name, event.start, event.end)
+        existing = Event.objects.filter(
+            name=event.name, start_date=event.start, end_date=event.end
+        ).first()
+        if existing is not None:
+            report.notes.append(
+                f'{event.source}: already imported as "{existing.name}" '
+                f"({existing.start_date}); nothing done"
+            )
+            continue
+        if key in seen:
+            report.notes.append(
+                f'{event.source}: the same event as {seen[key]} ("{event.name}", '
+                f"{event.start}); nothing done"
+            )
+            continue
+        seen[key] = event.source
+        if problem := name_problem(event.name):
+            problems.append(f"{event.source}: event name: {problem}")
+        try:
+            Event(name=event.name, start_date=event.start, end_date=event.end).clean()
+        except ValidationError as error:
+            for messages in error.message_dict.values():
+                problems += [f"{event.source}: {m}" for m in messages]
+        matches = match_players((p.key, p.name, p.fide_id) for p in event.players)
+        missing = [p for p in event.players if p.key not in matches]
+        if missing and not (create_missing or as_guests):
+            problems.append(
+                f"{event.source}: {len(missing)} player(s) match no member "
+                "(give --create-missing or --as-guests to add them):"
+            )
+            problems += [f"{event.source}, line {p.line}: {p.name}" for p in missing]
+        twice: dict[int, FilePlayer] = {}
+        for player in event.players:
+            member = matches.get(player.key)
+            if member is None:
+                if (create_missing or as_guests) and player.rating is not None:
+                    try:
+                        rating_field.run_validators(player.rating)
+                    except ValidationError as error:
+                        problems.append(
+                            f"{event.source}, line {player.line}: {player.name}'s rating "
+                            f"{player.rating}: {' '.join(error.messages)}"
+                        )
+                continue
+            if member.pk in twice:
+                other = twice[member.pk]
+                problems.append(
+                    f"{event.source}, line {player.line}: {player.name} and {other.name} "
+                    f"(line {other.line}) are both member {member.member_number}"
+                )
+            twice[member.pk] = player
+        new_names: dict[str, FilePlayer] = {}
+        for player in missing:
+            other = new_names.setdefault(name_key(player.name), player)
+            if other is not player:
+                problems.append(
+                    f"{event.source}, line {player.line}: {player.name} has the name of "
+                    f"line {other.line} and matches no member: which is which?"
+                )
+        todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
+    if problems:
+        raise FilesRefused(problems)
+    # Players new here, by name, across the files: one new member each.
+    new_members: dict[str, Member] = {}
+    members: set[int] = set()
+    for event, matched in todo:
+        for player in event.players:
+            member = matched[player.key]
+            if member is not None:
+                members.add(member.pk)
+            elif name_key(player.name) not in new_members:
+                new_members[name_key(player.name)] = Member(
+                    name=player.name,
+                    is_guest=as_guests and not create_missing,
+                    fide_id=player.fide_id if player.fide_id.isdigit() else "",
+                    title=player.title if player.title in TITLES else "",
+                    gender={"m": "M", "w": "F", "f": "F"}.get(player.sex.lower(), ""),
+                    initial_rating=player.rating,
+                )
+        report.games += sum(_is_rated_game(g[3], g[2]) for g in event.games)
+        report.unplayed += sum(not _is_rated_game(g[3], g[2]) for g in event.games)
+    report.players = len(members) + len(new_members)
+    report.new = len(new_members)
+    report.events = len(todo)
+    if dry_run or not todo:
+        return report
+    guest = as_guests and not create_missing
+    numbers = iter(next_member_numbers("G" if guest else "N", len(new_members)))
+    for member in new_members.values():
+        member.member_number = next(numbers)
+    with transaction.atomic():
+        saved = []
+        for event, matched in todo:
+            players = {
+                p.key: matched[p.key] or new_members[name_key(p.name)] for p in event.players
+            }
+            record = Event(
+                name=event.name,
+                kind=event.kind,
+                start_date=event.start,
+                end_date=event.end,
+                rounds=min(max(event.rounds, 1), 99),
+                time_control=event.time_control[:40],
+                status=Event.Status.COMPLETE,
+                rated=True,
+            )
+            saved.append(
+                services.trf_import(event=record, games=event.games, players=players, user=user)
+            )
+        saved.sort(key=services.rating_key)
+        system = ClubSettings.load().engine()
+        services.periods_close_past(system=system)
+        services.ratings_rerate(
+            start=saved[0], user=user, reason=f"Tournament files imported: {len(saved)} events"
+        )
+    return report
+
+
+def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
+    """The event in a TRF file (``trf.parse``, as the web import reads it), or its problems."""
+    from . import trf
+    from .forms import KIND_FROM_TRF
+
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]
+    try:
+        tournament = trf.parse(data)
+    except trf.TrfError as error:
+        return None, [f"{source}: {p}" for p in error.problems]
+    problems = []
+    if tournament.start is None:
+        problems.append(f"{source}: no start date (line 042, or the round dates of line 132)")
+    if not tournament.name:
+        problems.append(f"{source}: no tournament name (line 012)")
+    if problems:
+        return None, problems
+    assert tournament.start is not None
+    kind = next(
+        (k for word, k in KIND_FROM_TRF if word in tournament.kind.lower()), Event.Kind.SWISS
+    )
+    event = FileEvent(
+        source=source,
+        name=tournament.name[:120],
+        start=tournament.start,
+        end=tournament.end or tournament.start,
+        rounds=tournament.rounds,
+        kind=kind,
+        time_control=tournament.time_control,
+        players=[
+            FilePlayer(p.rank, p.name, p.fide_id, p.title, p.sex, p.rating, p.line)
+            for p in tournament.players
+        ],
+        games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
+    )
+    return event, []
