@@ -741,6 +741,10 @@ class FilePlayer:
     sex: str = ""
     rating: int | None = None
     line: int = 0
+    where: str = ""  # where the file names them, when not a line ("game 3")
+
+    def __post_init__(self) -> None:
+        self.where = self.where or f"line {self.line}"
 
 
 @dataclass
@@ -849,7 +853,7 @@ def files_import(
                 f"{event.source}: {len(missing)} player(s) match no member "
                 "(give --create-missing or --as-guests to add them):"
             )
-            problems += [f"{event.source}, line {p.line}: {p.name}" for p in missing]
+            problems += [f"{event.source}, {p.where}: {p.name}" for p in missing]
         twice: dict[int, FilePlayer] = {}
         for player in event.players:
             member = matches.get(player.key)
@@ -859,15 +863,15 @@ def files_import(
                         rating_field.run_validators(player.rating)
                     except ValidationError as error:
                         problems.append(
-                            f"{event.source}, line {player.line}: {player.name}'s rating "
+                            f"{event.source}, {player.where}: {player.name}'s rating "
                             f"{player.rating}: {' '.join(error.messages)}"
                         )
                 continue
             if member.pk in twice:
                 other = twice[member.pk]
                 problems.append(
-                    f"{event.source}, line {player.line}: {player.name} and {other.name} "
-                    f"(line {other.line}) are both member {member.member_number}"
+                    f"{event.source}, {player.where}: {player.name} and {other.name} "
+                    f"({other.where}) are both member {member.member_number}"
                 )
             twice[member.pk] = player
         new_names: dict[str, FilePlayer] = {}
@@ -875,8 +879,8 @@ def files_import(
             other = new_names.setdefault(name_key(player.name), player)
             if other is not player:
                 problems.append(
-                    f"{event.source}, line {player.line}: {player.name} has the name of "
-                    f"line {other.line} and matches no member: which is which?"
+                    f"{event.source}, {player.where}: {player.name} has the name of "
+                    f"{other.name} ({other.where}) and matches no member: which is which?"
                 )
         todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
     if problems:
@@ -974,3 +978,134 @@ def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
         games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
     )
     return event, []
+
+
+PGN_RESULTS = {
+    "1-0": Game.Result.WHITE_WIN,
+    "0-1": Game.Result.BLACK_WIN,
+    "1/2-1/2": Game.Result.DRAW,
+}
+
+
+def _pgn_date(text: str) -> dt.date | None:
+    try:
+        return dt.datetime.strptime(text.strip(), "%Y.%m.%d").date()
+    except ValueError:
+        return None
+
+
+def pgn_events(
+    source: str, data: bytes, *, event_name: str | None = None
+) -> tuple[list[FileEvent], list[str]]:
+    """The events of a PGN file, from its games' headers only (python-chess's
+    ``read_headers``: the moves are skipped, so big files are quick): one event per
+    Event and Site (its dates spanning its games'), or all in ``event_name``. Problems
+    name the game by its number in the file."""
+    import chess.pgn
+
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return [], [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # PGN's own character set (the standard's 4.1)
+    if "\x00" in text:
+        return [], [f"{source}: holds NUL characters: not a text file"]
+    stream = io.StringIO(text)
+    problems: list[str] = []
+    groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int, str]]] = {}
+    number = 0
+    while (headers := chess.pgn.read_headers(stream)) is not None:
+        number += 1
+        white, black = headers.get("White", "").strip(), headers.get("Black", "").strip()
+        where = f"{source}, game {number} ({white or '?'} - {black or '?'})"
+        before = len(problems)
+        for colour, name in (("White", white), ("Black", black)):
+            if not name or name == "?":
+                problems.append(f"{where}: no {colour} player")
+        result = headers.get("Result", "*").strip()
+        if result == "*":
+            problems.append(f"{where}: no result (*): finish or remove the game")
+        elif result not in PGN_RESULTS:
+            problems.append(f"{where}: {result!r} is not a result (1-0, 0-1, 1/2-1/2)")
+        day = _pgn_date(headers.get("Date", "")) or _pgn_date(headers.get("EventDate", ""))
+        if day is None:
+            problems.append(f"{where}: no date (Date {headers.get('Date', '')!r})")
+        elif problem := event_date_problem(day):
+            problems.append(f"{where}: {problem}")
+        round_text = headers.get("Round", "").strip().split(".")[0]
+        if not (round_text.isdigit() and 1 <= int(round_text) <= 99):
+            problems.append(f"{where}: {headers.get('Round', '')!r} is not a round (1 to 99)")
+        if white and white == black:
+            problems.append(f"{where}: {white} cannot play themselves")
+        name = event_name or headers.get("Event", "").strip()
+        if not name or name == "?":
+            problems.append(f"{where}: no Event header: name the event with --event")
+        if len(problems) == before:
+            assert day is not None
+            key = (name, "" if event_name else headers.get("Site", "").strip())
+            groups.setdefault(key, []).append(
+                (number, headers, day, int(round_text), PGN_RESULTS[result])
+            )
+    if number == 0:
+        problems.append(f"{source}: no games: not a PGN file")
+    events = []
+    if event_name:
+        for games in groups.values():
+            _renumber_rounds(games)
+    sites = [name for name, _site in groups]
+    for (name, site), games in groups.items():
+        # One Event at several Sites is several events: the site tells them apart.
+        label = name if sites.count(name) == 1 else f"{name} ({site or '?'})"
+        event = FileEvent(
+            source=f"{source}, event {label!r}",
+            name=label[:120],
+            start=min(g[2] for g in games),
+            end=max(g[2] for g in games),
+            rounds=max(g[3] for g in games),
+        )
+        keys: dict[str, FilePlayer] = {}
+        playing: dict[tuple[int, str], int] = {}
+        for number, headers, _day, round_, result in games:
+            sides = []
+            for colour in ("White", "Black"):
+                player_name = headers[colour].strip()
+                player = keys.get(player_name)
+                if player is None:
+                    elo = headers.get(f"{colour}Elo", "")
+                    player = keys[player_name] = FilePlayer(
+                        key=len(keys) + 1,
+                        name=player_name,
+                        fide_id=headers.get(f"{colour}FideId", "").strip(),
+                        title=headers.get(f"{colour}Title", "").strip().upper(),
+                        rating=int(elo) if elo.isdigit() and int(elo) > 0 else None,
+                        line=number,
+                        where=f"game {number}",
+                    )
+                first = playing.setdefault((round_, player_name), number)
+                if first != number:
+                    problems.append(
+                        f"{source}, game {number}: {player_name} already plays round "
+                        f"{round_} of {label!r} in game {first}"
+                    )
+                sides.append(player.key)
+            event.games.append((round_, sides[0], sides[1], result, True))
+        event.players = list(keys.values())
+        events.append(event)
+    return events, problems
+
+
+def _renumber_rounds(games: list[tuple[int, Any, dt.date, int, str]]) -> None:
+    """Games of several events put in one (``--event``): their rounds, in date order, become
+    the one event's rounds 1, 2, 3... (one event's own rounds are kept)."""
+    origin = {(h.get("Event", ""), h.get("Site", "")) for _n, h, _d, _r, _res in games}
+    if len(origin) < 2:
+        return
+    first: dict[tuple[str, str, int], dt.date] = {}
+    for _n, headers, day, round_, _res in games:
+        key = (headers.get("Event", ""), headers.get("Site", ""), round_)
+        first[key] = min(first.get(key, day), day)
+    order = {key: i for i, key in enumerate(sorted(first, key=lambda k: (first[k], k)), 1)}
+    for i, (number, headers, day, round_, result) in enumerate(games):
+        key = (headers.get("Event", ""), headers.get("Site", ""), round_)
+        games[i] = (number, headers, day, order[key], result)
