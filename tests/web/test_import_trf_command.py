@@ -205,3 +205,30 @@ def test_a_file_that_is_not_a_report_is_refused(tmp_path):
     with pytest.raises(CommandError) as error:
         run(path)
     assert "no player (001) lines" in str(error.value)
+
+
+def test_players_match_by_fide_id_then_member_number_then_name(tmp_path):
+    by_id = MemberFactory(name="Somebody Else", fide_id="13400304")
+    by_number = MemberFactory(member_number="R2001", name="Ana Tuilagi")
+    by_name = MemberFactory(name="John Smith")
+
+    def line(rank, name, fide, points, opponent, colour, result):  # TRF16 columns
+        return (
+            f"001 {rank:>4}      {name:<33} 1500     {fide:>11}            {points:>4.1f} "
+            f"{rank:>4}  {opponent:>4} {colour} {result}\n"
+        )
+
+    text = (
+        "012 Club night\n042 2026/03/03\n"
+        + line(1, "Mirzoev Azer", "13400304", 1, "2", "w", "1")
+        + line(2, "r2001", "", 0, "1", "b", "0")
+        + line(3, "SMITH, John", "", 1, "0000", "-", "U")
+    )
+    path = damaged(tmp_path, "club.trf", text.encode())
+    out = run(path)
+    assert last_line(out) == SUMMARY.format(3, 0, 1, 1, 1)
+    assert set(Event.objects.get().players.all()) == {by_id, by_number, by_name}
+
+
+def last_line(out: str) -> str:
+    return out.strip().splitlines()[-1]
