@@ -22,12 +22,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", type=Path, help="the TRF files")
         parser.add_argument("--dry-run", action="store_true", help="check and count only")
-        parser.add_argument(
+        missing = parser.add_mutually_exclusive_group()
+        missing.add_argument(
             "--create-missing",
             action="store_true",
             help="players who match no member become new members",
         )
-        parser.add_argument(
+        missing.add_argument(
             "--as-guests", action="store_true", help="players who match no member become guests"
         )
 
