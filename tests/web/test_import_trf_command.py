@@ -232,3 +232,20 @@ def test_players_match_by_fide_id_then_member_number_then_name(tmp_path):
 
 def last_line(out: str) -> str:
     return out.strip().splitlines()[-1]
+
+
+def test_a_player_new_in_two_files_is_one_new_member(tmp_path):
+    text = GROS.read_bytes().replace(b"XX Open Internacional de Gros", b"XXI Open de Gros")
+    second = damaged(tmp_path, "gros-again.trf", text)
+    out = run("--create-missing", str(GROS), second)
+    rated, unplayed = counts(trf.parse(GROS.read_bytes()))
+    assert last_line(out) == SUMMARY.format(52, 52, 2 * rated, 2 * unplayed, 2)
+    assert Member.objects.count() == 52
+    assert Event.objects.count() == 2
+
+
+def test_the_same_file_twice_in_one_run_is_imported_once():
+    out = run("--create-missing", str(GROS), str(GROS))
+    assert f"{GROS}: the same event as {GROS}" in out
+    assert last_line(out).endswith(", 1 events")
+    assert Event.objects.count() == 1
