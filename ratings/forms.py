@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from .imports import RESULT_SPELLINGS, allowed_results, read_result
+from .imports import RESULT_SPELLINGS, allowed_results, match_players, read_result
 from .models import ClubSettings, Event, Game, Member, Season, Subscription, name_problem
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -713,11 +713,6 @@ class TrfUploadForm(forms.Form):
         return data
 
 
-def name_key(name: str) -> str:
-    """A name for matching: its words in lower case and in order, punctuation left out."""
-    return " ".join(sorted(re.findall(r"\w+", name.casefold())))
-
-
 KIND_FROM_TRF = (
     ("round", Event.Kind.ROUND_ROBIN),
     ("robin", Event.Kind.ROUND_ROBIN),
@@ -763,33 +758,9 @@ class TrfConfirmForm(forms.Form):
 
     @staticmethod
     def _match(players) -> dict[int, Member]:  # type: ignore[no-untyped-def]
-        """Members for the file's players: by FIDE id first, then by the one member of that name.
-
-        Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
-        Azer"); a member whose FIDE id differs from the player's is another person.
-        """
-        members = list(Member.objects.active().only("pk", "name", "fide_id", "member_number"))
-        by_id: dict[str, list[Member]] = {}
-        by_name: dict[str, list[Member]] = {}
-        for member in members:
-            if member.fide_id:
-                by_id.setdefault(member.fide_id.lstrip("0"), []).append(member)
-            by_name.setdefault(name_key(member.name), []).append(member)
-        out = {}
-        for player in players:
-            fide_id = player.fide_id.lstrip("0")
-            same_id = by_id.get(fide_id, []) if fide_id else []
-            if len(same_id) == 1:
-                out[player.rank] = same_id[0]
-                continue
-            named = [
-                m
-                for m in by_name.get(name_key(player.name), [])
-                if not (fide_id and m.fide_id and m.fide_id.lstrip("0") != fide_id)
-            ]
-            if len(named) == 1:
-                out[player.rank] = named[0]
-        return out
+        """Members for the file's players (``imports.match_players``, shared with the
+        ``import_trf`` and ``import_pgn`` commands)."""
+        return match_players((p.rank, p.name, p.fide_id) for p in players)
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"]

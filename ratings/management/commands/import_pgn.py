@@ -1,0 +1,47 @@
+"""import_pgn FILE: the games of a PGN file (its headers), complete and rated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ratings.imports import FilesRefused, files_import, pgn_events
+
+from .import_members import read_file
+
+
+class Command(BaseCommand):
+    help = (
+        "Import the games of a PGN file from their headers (Event, Site, Date, Round, White, "
+        "Black, Result, WhiteFideId/BlackFideId): one event per Event and Site unless "
+        "--event names one, created complete and rated, players matched to members as the "
+        "TRF import does. Any problem refuses the file whole, nothing saved."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path, help="the PGN file")
+        parser.add_argument("--event", metavar="NAME", help="every game in this one event")
+        parser.add_argument("--dry-run", action="store_true", help="check and count only")
+        parser.add_argument(
+            "--create-missing",
+            action="store_true",
+            help="players who match no member become new members",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = options["file"]
+        events, problems = pgn_events(str(path), read_file(path), event_name=options["event"])
+        try:
+            report = files_import(
+                events,
+                problems=problems,
+                create_missing=options["create_missing"],
+                dry_run=options["dry_run"],
+            )
+        except FilesRefused as refused:
+            raise CommandError(str(refused)) from None
+        for note in report.notes:
+            self.stdout.write(note)
+        self.stdout.write(self.style.SUCCESS(str(report)))

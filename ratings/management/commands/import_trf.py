@@ -1,0 +1,54 @@
+"""import_trf FILE...: each tournament report file one event, complete and rated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ratings.imports import FilesRefused, files_import, trf_event
+
+from .import_members import read_file
+
+
+class Command(BaseCommand):
+    help = (
+        "Import FIDE tournament report files (TRF16, TRF-2026): each file one event, created "
+        "complete and rated, its players matched to members as the web import does. Any "
+        "problem in any file refuses them all, nothing saved."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="+", type=Path, help="the TRF files")
+        parser.add_argument("--dry-run", action="store_true", help="check and count only")
+        missing = parser.add_mutually_exclusive_group()
+        missing.add_argument(
+            "--create-missing",
+            action="store_true",
+            help="players who match no member become new members",
+        )
+        missing.add_argument(
+            "--as-guests", action="store_true", help="players who match no member become guests"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        events, problems = [], []
+        for path in options["files"]:
+            event, found = trf_event(str(path), read_file(path))
+            problems += found
+            if event is not None:
+                events.append(event)
+        try:
+            report = files_import(
+                events,
+                problems=problems,
+                create_missing=options["create_missing"],
+                as_guests=options["as_guests"],
+                dry_run=options["dry_run"],
+            )
+        except FilesRefused as refused:
+            raise CommandError(str(refused)) from None
+        for note in report.notes:
+            self.stdout.write(note)
+        self.stdout.write(self.style.SUCCESS(str(report)))
