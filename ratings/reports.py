@@ -7,6 +7,7 @@ each query is a fixed number of SQL statements whatever the size of the club.
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -130,13 +131,15 @@ def rank_page(
             between = sum(1 for r in rated if rating < r.rating_value < top)
             above[rating] = counts["above"] if rating == top else counts["at_or_above"] + between
     else:
-        counts = usable.aggregate(
-            **{
-                f"above_{i}": Count("pk", filter=Q(rating_state__rating__gt=rating))
-                for i, rating in enumerate(ratings)
-            }
+        # A page in another order holds ratings from anywhere on the list: read the usable
+        # ratings from the lowest on the page up (one column, one query) and place each
+        # page rating among them, rather than one filtered count per rating on the page.
+        higher = sorted(
+            usable.filter(rating_state__rating__gt=ratings[-1])
+            .order_by()
+            .values_list("rating_state__rating", flat=True)
         )
-        above = {rating: counts[f"above_{i}"] for i, rating in enumerate(ratings)}
+        above = {rating: len(higher) - bisect_right(higher, rating) for rating in ratings}
     for record in rated:
         record.rank = 1 + above[record.rating_value]  # type: ignore[attr-defined]
 
