@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 import django_tables2 as tables
@@ -11,6 +12,7 @@ from django.utils.formats import date_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django_tables2.rows import BoundRows
 
 from .models import Event, Member, is_usable
 from .reports import age_group, is_inactive
@@ -36,21 +38,62 @@ def change_html(value: float | None) -> str:
     return format_html('<span class="{}">{}</span>', css, f"{shown:+d}" if shown else "0")
 
 
-class CountedPaginator(Paginator):
-    """A paginator told how to count its rows.
+class ListPaginator(Paginator):
+    """The published list's paginator: one read of the list's order, then the page's rows.
 
-    The list's rows carry a window rank: counting them as they are would rank every
-    member once more just to learn how many there are. ``count`` is a callable that
-    counts the same rows without the rank (``reports.listed_count``).
+    Counting the rows, finding a page's rows at an offset and ranking them each had the
+    database read and join every listed member again. Instead the ordered rows' keys
+    (pk, unrated, rating) are read once: their number is the count, a slice of them is
+    the page (its members then read by primary key), and their ratings place the page's
+    members (``rank``) without another query. A page too long for one ``pk IN`` (the
+    print view's whole list) is read by offset as before.
     """
 
+    #: The most rows a page reads by primary key; longer pages are sliced in the query.
+    MAX_BY_KEY = 500
+
     def __init__(self, object_list: Any, per_page: int, *args: Any, **kwargs: Any) -> None:
-        self._count = kwargs.pop("count", None)
         super().__init__(object_list, per_page, *args, **kwargs)
+        self._queryset = object_list.data.data
+
+    @cached_property
+    def keys(self) -> list[tuple[int, int, float]]:
+        return list(self._queryset.values_list("pk", "unrated", "rating_value"))
 
     @cached_property
     def count(self) -> int:
-        return self._count() if self._count is not None else super().count
+        return len(self.keys)
+
+    @cached_property
+    def _better(self) -> list[float]:
+        """Every usable rating on the list, lowest first."""
+        return sorted(rating for _, unrated, rating in self.keys if not unrated)
+
+    def rank(self, rating: float) -> int:
+        """One more than the members on the list with a better usable rating."""
+        return 1 + len(self._better) - bisect_right(self._better, rating)
+
+    def page(self, number: Any) -> Any:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        if top - bottom > self.MAX_BY_KEY:
+            rows = self.object_list[bottom:top]
+        else:
+            ids = [pk for pk, _, _ in self.keys[bottom:top]]
+            found = {m.pk: m for m in self._queryset.order_by().filter(pk__in=ids)}
+            rows = BoundRows(
+                data=[found[pk] for pk in ids if pk in found],
+                table=self.object_list.table,
+                pinned_data=self.object_list.pinned_data,
+            )
+        page = self._get_page(rows, number, self)
+        for row in rows:
+            record = row.record
+            record.rank = None if record.unrated else self.rank(record.rating_value)
+        return page
 
 
 #: The list's columns read from the member's rating state, and the field each reads.
