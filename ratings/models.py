@@ -136,7 +136,10 @@ class MemberQuerySet(models.QuerySet["Member"]):
         lookup per member: the list's deep pages read every member.
         """
         day = day or timezone.localdate()
-        paid = Subscription.objects.filter(season__start__lte=day, season__end__gte=day)
+        # The seasons covering the day first (a handful), then their members down the
+        # (season, member) index: not every subscription ever paid, each with its season.
+        seasons = Season.objects.filter(start__lte=day, end__gte=day).values("pk")
+        paid = Subscription.objects.filter(season__in=seasons)
         return (
             self.active()
             .filter(is_guest=False, pk__in=paid.values("member_id"))
@@ -299,6 +302,9 @@ class Subscription(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["member", "season"], name="one_subscription_a_season")
         ]
+        #: A season's members in one index: the published list reads who has paid for
+        #: today's season without touching the subscriptions themselves.
+        indexes = [models.Index(fields=["season", "member"], name="subscription_season_member")]
 
     def __str__(self) -> str:
         return f"{self.member} — {self.season}"

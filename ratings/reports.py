@@ -7,13 +7,12 @@ each query is a fixed number of SQL statements whatever the size of the club.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
     Case,
-    Count,
     Exists,
     F,
     IntegerField,
@@ -77,7 +76,8 @@ def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[
 
     ``rank`` is the place among the members given (ties share a place); members
     without a usable rating have none. ``ranked=False`` leaves it out: ranking is a
-    window over every member, which a page of the list does not need (``rank_page``).
+    window over every member, which a page of the list does not need
+    (``tables.ListPaginator`` ranks a page).
     """
     rows = (
         members.listable()
@@ -98,52 +98,6 @@ def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[
             rank=Window(Rank(), order_by=[F("unrated").asc(), F("rating_value").desc()]),
         )
     return rows.order_by("unrated", "-rating_value", "name")
-
-
-def rank_page(
-    records: Sequence[Member], members: QuerySet[Member], *, by_rating: bool = False
-) -> None:
-    """Set ``rank`` on a page of ``with_ratings(members, ranked=False)``, as the window
-    would: one more than the members given with a better usable rating; None without one.
-
-    One query, counting the members above the page's ratings. ``by_rating``: the page is
-    in rating order (either way), so every usable rating between its highest and lowest
-    is on it, and two counts at its highest rating place the rest.
-    """
-    for record in records:
-        record.rank = None  # type: ignore[attr-defined]
-    rated = [r for r in records if not r.unrated]
-    if not rated:
-        return
-    ratings = sorted({r.rating_value for r in rated}, reverse=True)
-    top = ratings[0]
-    usable = members.listable().filter(
-        rating_state__usable=True, rating_state__rating__isnull=False
-    )
-    above = {rating: 0 for rating in ratings}
-    if by_rating:
-        counts = usable.aggregate(
-            above=Count("pk", filter=Q(rating_state__rating__gt=top)),
-            at_or_above=Count("pk", filter=Q(rating_state__rating__gte=top)),
-        )
-        for rating in ratings:
-            between = sum(1 for r in rated if rating < r.rating_value < top)
-            above[rating] = counts["above"] if rating == top else counts["at_or_above"] + between
-    else:
-        counts = usable.aggregate(
-            **{
-                f"above_{i}": Count("pk", filter=Q(rating_state__rating__gt=rating))
-                for i, rating in enumerate(ratings)
-            }
-        )
-        above = {rating: counts[f"above_{i}"] for i, rating in enumerate(ratings)}
-    for record in rated:
-        record.rank = 1 + above[record.rating_value]  # type: ignore[attr-defined]
-
-
-def listed_count(members: QuerySet[Member]) -> int:
-    """How many rows ``with_ratings(members)`` has, counted without ranking them."""
-    return members.listable().count()
 
 
 def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:

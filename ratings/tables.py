@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 import django_tables2 as tables
 from django.core.paginator import Paginator
+from django.db import connections
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.formats import date_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django_tables2.rows import BoundRows
 
 from .models import Event, Member, is_usable
 from .reports import age_group, is_inactive
@@ -36,21 +39,72 @@ def change_html(value: float | None) -> str:
     return format_html('<span class="{}">{}</span>', css, f"{shown:+d}" if shown else "0")
 
 
-class CountedPaginator(Paginator):
-    """A paginator told how to count its rows.
+class ListPaginator(Paginator):
+    """The published list's paginator: one read of the list's order, then the page's rows.
 
-    The list's rows carry a window rank: counting them as they are would rank every
-    member once more just to learn how many there are. ``count`` is a callable that
-    counts the same rows without the rank (``reports.listed_count``).
+    Counting the rows, finding a page's rows at an offset and ranking them each had the
+    database read and join every listed member again. Instead the ordered rows' keys
+    (pk, unrated, rating) are read once: their number is the count, a slice of them is
+    the page (its members then read by primary key), and their ratings place the page's
+    members (``rank``) without another query. A page too long for one ``pk IN`` (the
+    print view's whole list) is read by offset as before.
     """
 
+    #: The most rows a page reads by primary key; longer pages are sliced in the query.
+    MAX_BY_KEY = 500
+
     def __init__(self, object_list: Any, per_page: int, *args: Any, **kwargs: Any) -> None:
-        self._count = kwargs.pop("count", None)
         super().__init__(object_list, per_page, *args, **kwargs)
+        self._queryset = object_list.data.data
+
+    @cached_property
+    def keys(self) -> list[tuple[int, int, float]]:
+        # Read straight from the cursor: the values are plain ints and floats already, and
+        # the ORM's per-value converters cost as much as the query on a federation's list.
+        keys = self._queryset.values_list("pk", "unrated", "rating_value")
+        sql, params = keys.query.sql_with_params()
+        with connections[keys.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
 
     @cached_property
     def count(self) -> int:
-        return self._count() if self._count is not None else super().count
+        return len(self.keys)
+
+    @cached_property
+    def _better(self) -> list[float]:
+        """Every usable rating on the list, lowest first."""
+        return sorted(rating for _, unrated, rating in self.keys if not unrated)
+
+    def rank(self, rating: float) -> int:
+        """One more than the members on the list with a better usable rating."""
+        return 1 + len(self._better) - bisect_right(self._better, rating)
+
+    def page(self, number: Any) -> Any:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        if top - bottom > self.MAX_BY_KEY:
+            rows = self.object_list[bottom:top]
+        else:
+            ids = [pk for pk, _, _ in self.keys[bottom:top]]
+            found = {m.pk: m for m in self._queryset.order_by().filter(pk__in=ids)}
+            rows = BoundRows(
+                data=[found[pk] for pk in ids if pk in found],
+                table=self.object_list.table,
+                pinned_data=self.object_list.pinned_data,
+            )
+        page = self._get_page(rows, number, self)
+        for row in rows:
+            record = row.record
+            record.rank = None if record.unrated else self.rank(record.rating_value)
+        return page
+
+
+#: The list's columns read from the member's rating state, and the field each reads.
+_STATE_COLUMNS = {"rating": "display", "games": "games", "last_played": "last_played"}
 
 
 class RatingListTable(tables.Table):
@@ -65,11 +119,56 @@ class RatingListTable(tables.Table):
     last_played = tables.Column("Last played", accessor="rating_state__last_played", attrs=WIDE)
 
     class Meta:
-        template_name = "django_tables2/bootstrap5-responsive.html"
+        template_name = "ratings/public/_list_table.html"
         attrs = {"class": "table table-sm table-striped table-hover align-middle rating-list"}
         order_by = "rating"
         orderable = True
         empty_text = "No member matches."
+
+    def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The page's rows as the template writes them: each row's class and its cells, each
+        cell's ``<td>`` attributes and content. The same cells django-tables2 renders, but
+        with the render methods called directly: its per-cell path (an accessor, a
+        signature inspected for every call) took as long as the page's queries."""
+        columns = [
+            (bound.name, mark_safe(bound.attrs["td"].as_html()), bound) for bound in self.columns
+        ]
+        rows = []
+        for row in self.paginated_rows:
+            record = row.record
+            cells = []
+            for name, td, bound in columns:
+                value = self._cell_value(name, record)
+                if value in bound.column.empty_values:
+                    cell: Any = bound.default
+                else:
+                    cell = self._render_cell(name, record, value)
+                if name == "name":
+                    cell = format_html('<a href="{}">{}</a>', record.get_absolute_url(), cell)
+                cells.append((td, cell))
+            rows.append((row.get_even_odd_css_class(), cells))
+        return rows
+
+    def _cell_value(self, name: str, record: Member) -> Any:
+        state = getattr(record, "rating_state", None)
+        if name in _STATE_COLUMNS:
+            return None if state is None else getattr(state, _STATE_COLUMNS[name])
+        if name == "age":
+            return record.born
+        return getattr(record, name, None)
+
+    def _render_cell(self, name: str, record: Member, value: Any) -> Any:
+        if name == "rank":
+            return self.render_rank(record, value)
+        if name == "name":
+            return self.render_name(record, value)
+        if name == "rating":
+            return self.render_rating(record, value)
+        if name == "last_change":
+            return self.render_last_change(value)
+        if name == "age":
+            return self.render_age(record)
+        return value
 
     def render_rank(self, record: Member, value: int) -> str:
         return str(value) if not record.unrated else ""
@@ -129,6 +228,11 @@ class OfficerRatingTable(RatingListTable):
 
     class Meta(RatingListTable.Meta):
         sequence = ("rank", "name", "rating", "published", "...")
+
+    def _render_cell(self, name: str, record: Member, value: Any) -> Any:
+        if name == "published":
+            return self.render_published(record)
+        return super()._render_cell(name, record, value)
 
     def render_published(self, record: Member) -> str:
         # Short words that fit a phone's column; the CSV has the reason in full.

@@ -29,9 +29,9 @@ from ..forms import CalculatorGameFormSet, CalculatorPlayerForm
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingChange
 from ..tables import (
     ActiveTable,
-    CountedPaginator,
     ImproversTable,
     JuniorReportTable,
+    ListPaginator,
     OfficerRatingTable,
     RatingListTable,
     ReportTable,
@@ -98,20 +98,12 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
             officer=table_class is OfficerRatingTable,
             filename=f"rating-list-{timezone.localdate():%Y-%m-%d}.csv",
         )
-    # A page ranks its own rows (one query), not every member the list holds.
+    # One read of the list's order counts it, finds the page and ranks its rows
+    # (``ListPaginator``); the page's members are then read by primary key.
     table = table_class(reports.with_ratings(filters.qs, ranked=False).only(*LIST_FIELDS))
     RequestConfig(
-        request,
-        paginate={
-            "per_page": PER_PAGE,
-            "paginator_class": CountedPaginator,
-            "count": lambda: reports.listed_count(filters.qs),
-        },
+        request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
     ).configure(table)
-    by_rating = {o.bare for o in table.order_by or ()} <= {"rating", "rank"}
-    reports.rank_page(
-        [row.record for row in table.page.object_list], filters.qs, by_rating=by_rating
-    )
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(

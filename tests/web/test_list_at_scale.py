@@ -15,7 +15,7 @@ from django_tables2 import RequestConfig
 
 from ratings import reports
 from ratings.models import Member
-from ratings.tables import OfficerRatingTable, RatingListTable
+from ratings.tables import ListPaginator, OfficerRatingTable, RatingListTable
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -77,6 +77,20 @@ def test_the_officer_list_ranks_everyone_as_the_whole_list_would(officer_client,
         ranks_on(officer_client, OFFICER_LIST) + ranks_on(officer_client, OFFICER_LIST, page=2)
     )
     assert seen == expected
+
+
+@pytest.mark.parametrize("sort", ["", "name", "-last_played"])
+def test_a_page_too_long_to_read_by_key_is_read_in_the_same_order_with_the_same_ranks(
+    client, current_season, sort, monkeypatch
+):
+    """The print view's whole list on one page is read by offset, not by primary key."""
+    club_of(40, current_season)
+    query = {"per_page": 40, **({"sort": sort} if sort else {})}
+    by_key = ranks_on(client, LIST, **query)
+    assert len(by_key) > 10
+    monkeypatch.setattr(ListPaginator, "MAX_BY_KEY", 10)
+    assert ranks_on(client, LIST, **query) == by_key
+    assert by_key == [(n, windowed(Member.objects.published())[n]) for n, _ in by_key]
 
 
 def count_queries(client, url: str, **query: object) -> int:  # type: ignore[no-untyped-def]
