@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0005_event_order_index"),
+        ("ratings", "0007_rating_run_heartbeat_and_retry"),
     ]
 
     operations = [
