@@ -541,6 +541,9 @@ def progress_connection() -> Any:
     """A connection of its own, in autocommit, for a run's progress (closed by the caller)."""
     default = connections[DEFAULT_DB_ALIAS]
     params = copy.deepcopy(default.settings_dict)
+    # A plain connection of its own, closed when the run ends: not one of the pool's.
+    params.setdefault("OPTIONS", {}).pop("pool", None)
+    params["CONN_MAX_AGE"] = 0
     if default.vendor == "sqlite":
         params.setdefault("OPTIONS", {})["timeout"] = 0.05
         params["OPTIONS"].pop("transaction_mode", None)
