@@ -13,8 +13,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from .imports import RESULT_SPELLINGS, allowed_results, match_players, read_result
+from .imports import RESULT_SPELLINGS, allowed_results, read_result
 from .models import ClubSettings, Event, Game, Member, Season, Subscription, name_problem
+from .tournament_files import match_players
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -758,7 +759,7 @@ class TrfConfirmForm(forms.Form):
 
     @staticmethod
     def _match(players) -> dict[int, Member]:  # type: ignore[no-untyped-def]
-        """Members for the file's players (``imports.match_players``, shared with the
+        """Members for the file's players (``tournament_files.match_players``, shared with the
         ``import_trf`` and ``import_pgn`` commands)."""
         return match_players((p.rank, p.name, p.fide_id) for p in players)
 

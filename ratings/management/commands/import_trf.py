@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.imports import FilesRefused, files_import, trf_event
+from ratings.tournament_files import FilesRefused, files_import, trf_event
 
 from .import_members import read_file
 

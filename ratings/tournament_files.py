@@ -1,0 +1,457 @@
+"""Tournament files from pairing programs (TRF, PGN): their players matched to members,
+and the command-line imports (``import_trf``, ``import_pgn``): every file checked first,
+then all saved and rated in one transaction, or nothing.
+
+The web TRF import (``forms.TrfConfirmForm``) uses the same matcher, ``match_players``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from . import services
+from .engine.codec import TITLES
+from .models import (
+    ClubSettings,
+    Event,
+    Game,
+    Member,
+    event_date_problem,
+)
+
+# -- players of tournament files --------------------------------------------------------
+
+
+def name_key(name: str) -> str:
+    """A name for matching: its words in lower case and in order, punctuation left out."""
+    return " ".join(sorted(re.findall(r"\w+", name.casefold())))
+
+
+def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
+    """Members for a file's players, given as (key, name, FIDE id): by FIDE id first, then
+    by member number (a player named by their number), then by the one member of that name.
+
+    Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
+    Azer"); a member whose FIDE id differs from the player's is another person. The web
+    import (``TrfConfirmForm``) and the ``import_trf``/``import_pgn`` commands share it.
+    """
+    members = list(Member.objects.active().only("pk", "name", "fide_id", "member_number"))
+    by_id: dict[str, list[Member]] = {}
+    by_name: dict[str, list[Member]] = {}
+    by_number: dict[str, Member] = {}
+    for member in members:
+        if member.fide_id:
+            by_id.setdefault(member.fide_id.lstrip("0"), []).append(member)
+        by_name.setdefault(name_key(member.name), []).append(member)
+        by_number[member.member_number.lower()] = member
+    out: dict[Any, Member] = {}
+    for key, name, fide_id in players:
+        fide_id = fide_id.lstrip("0")
+        same_id = by_id.get(fide_id, []) if fide_id else []
+        if len(same_id) == 1:
+            out[key] = same_id[0]
+            continue
+        numbered = by_number.get(name.strip().lower())
+        if numbered is not None and not (
+            fide_id and numbered.fide_id and numbered.fide_id.lstrip("0") != fide_id
+        ):
+            out[key] = numbered
+            continue
+        named = [
+            m
+            for m in by_name.get(name_key(name), [])
+            if not (fide_id and m.fide_id and m.fide_id.lstrip("0") != fide_id)
+        ]
+        if len(named) == 1:
+            out[key] = named[0]
+    return out
+
+
+# -- tournament files (import_trf, import_pgn) ---------------------------------------------
+
+
+@dataclass
+class FilePlayer:
+    """A player of a tournament file: ``key`` is what the file's games name them by."""
+
+    key: int
+    name: str
+    fide_id: str = ""
+    title: str = ""
+    sex: str = ""
+    rating: int | None = None
+    line: int = 0
+    where: str = ""  # where the file names them, when not a line ("game 3")
+
+    def __post_init__(self) -> None:
+        self.where = self.where or f"line {self.line}"
+
+
+@dataclass
+class FileEvent:
+    """One event read from a file, ready to import: its games are (round, white key, black
+    key or None, result, colours known)."""
+
+    source: str  # the file, for messages
+    name: str
+    start: dt.date
+    end: dt.date
+    rounds: int
+    kind: str = Event.Kind.SWISS
+    time_control: str = ""
+    players: list[FilePlayer] = field(default_factory=list)
+    games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
+
+
+class FilesRefused(Exception):
+    """Tournament files with problems: nothing was saved. One problem a line."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        count = len(self.problems)
+        super().__init__(
+            f"Refused, nothing saved ({count} problem{'s' * (count != 1)}):\n"
+            + "\n".join(self.problems)
+        )
+
+
+@dataclass
+class FilesReport:
+    players: int = 0
+    new: int = 0
+    games: int = 0
+    unplayed: int = 0
+    events: int = 0
+    dry_run: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return (
+            f"{'would import' if self.dry_run else 'imported'}: {self.players} players "
+            f"({self.new} new), {self.games} games rated, {self.unplayed} unplayed, "
+            f"{self.events} events"
+        )
+
+
+def _is_rated_game(result: str, black: int | None) -> bool:
+    return black is not None and result in Game.PLAYED
+
+
+def files_import(
+    events: Sequence[FileEvent],
+    *,
+    problems: Sequence[str] = (),
+    create_missing: bool = False,
+    as_guests: bool = False,
+    dry_run: bool = False,
+    user: Any = None,
+) -> FilesReport:
+    """Import events read from tournament files, complete and rated, all or nothing.
+
+    Players are matched to members by ``match_players`` (as the web import does); those
+    who match no one stop the import unless ``create_missing`` (new members) or
+    ``as_guests`` (new guests). An event already recorded (same name, start and end) is
+    left alone and said so. ``problems`` are those found reading the files: any problem
+    raises ``FilesRefused`` listing them all, nothing saved.
+    """
+    from .forms import next_member_numbers
+
+    problems = list(problems)
+    report = FilesReport(dry_run=dry_run)
+    todo: list[tuple[FileEvent, dict[int, Member | None]]] = []
+    seen: dict[tuple[str, dt.date, dt.date], str] = {}
+    rating_field = Member._meta.get_field("initial_rating")
+    for event in events:
+        key = (event.name, event.start, event.end)
+        existing = Event.objects.filter(
+            name=event.name, start_date=event.start, end_date=event.end
+        ).first()
+        if existing is not None:
+            report.notes.append(
+                f'{event.source}: already imported as "{existing.name}" '
+                f"({existing.start_date}); nothing done"
+            )
+            continue
+        if key in seen:
+            report.notes.append(
+                f'{event.source}: the same event as {seen[key]} ("{event.name}", '
+                f"{event.start}); nothing done"
+            )
+            continue
+        seen[key] = event.source
+        try:  # the event form's rules: name, dates in order, no mistyped year
+            Event(name=event.name, start_date=event.start, end_date=event.end).clean()
+        except ValidationError as error:
+            for messages in error.message_dict.values():
+                problems += [f"{event.source}: {m}" for m in messages]
+        matches = match_players((p.key, p.name, p.fide_id) for p in event.players)
+        missing = [p for p in event.players if p.key not in matches]
+        if missing and not (create_missing or as_guests):
+            problems.append(
+                f"{event.source}: {len(missing)} player(s) match no member "
+                "(give --create-missing or --as-guests to add them):"
+            )
+            problems += [f"{event.source}, {p.where}: {p.name}" for p in missing]
+        twice: dict[int, FilePlayer] = {}
+        for player in event.players:
+            member = matches.get(player.key)
+            if member is None:
+                if (create_missing or as_guests) and player.rating is not None:
+                    try:
+                        rating_field.run_validators(player.rating)
+                    except ValidationError as error:
+                        problems.append(
+                            f"{event.source}, {player.where}: {player.name}'s rating "
+                            f"{player.rating}: {' '.join(error.messages)}"
+                        )
+                continue
+            if member.pk in twice:
+                other = twice[member.pk]
+                problems.append(
+                    f"{event.source}, {player.where}: {player.name} and {other.name} "
+                    f"({other.where}) are both member {member.member_number}"
+                )
+            twice[member.pk] = player
+        new_names: dict[str, FilePlayer] = {}
+        for player in missing:
+            other = new_names.setdefault(name_key(player.name), player)
+            if other is not player:
+                problems.append(
+                    f"{event.source}, {player.where}: {player.name} has the name of "
+                    f"{other.name} ({other.where}) and matches no member: which is which?"
+                )
+        todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
+    if problems:
+        raise FilesRefused(problems)
+    # Players new here, by name, across the files: one new member each.
+    new_members: dict[str, Member] = {}
+    members: set[int] = set()
+    for event, matched in todo:
+        for player in event.players:
+            member = matched[player.key]
+            if member is not None:
+                members.add(member.pk)
+            elif name_key(player.name) not in new_members:
+                new_members[name_key(player.name)] = Member(
+                    name=player.name,
+                    is_guest=as_guests and not create_missing,
+                    fide_id=player.fide_id if player.fide_id.isdigit() else "",
+                    title=player.title if player.title in TITLES else "",
+                    gender={"m": "M", "w": "F", "f": "F"}.get(player.sex.lower(), ""),
+                    initial_rating=player.rating,
+                )
+        report.games += sum(_is_rated_game(g[3], g[2]) for g in event.games)
+        report.unplayed += sum(not _is_rated_game(g[3], g[2]) for g in event.games)
+    report.players = len(members) + len(new_members)
+    report.new = len(new_members)
+    report.events = len(todo)
+    if dry_run or not todo:
+        return report
+    guest = as_guests and not create_missing
+    numbers = iter(next_member_numbers("G" if guest else "N", len(new_members)))
+    for member in new_members.values():
+        member.member_number = next(numbers)
+    with transaction.atomic():
+        saved = []
+        for event, matched in todo:
+            players = {
+                p.key: matched[p.key] or new_members[name_key(p.name)] for p in event.players
+            }
+            record = Event(
+                name=event.name,
+                kind=event.kind,
+                start_date=event.start,
+                end_date=event.end,
+                rounds=min(max(event.rounds, 1), 99),
+                time_control=event.time_control[:40],
+                status=Event.Status.COMPLETE,
+                rated=True,
+            )
+            saved.append(
+                services.trf_import(event=record, games=event.games, players=players, user=user)
+            )
+        saved.sort(key=services.rating_key)
+        system = ClubSettings.load().engine()
+        services.periods_close_past(system=system)
+        services.ratings_rerate(
+            start=saved[0], user=user, reason=f"Tournament files imported: {len(saved)} events"
+        )
+    return report
+
+
+def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
+    """The event in a TRF file (``trf.parse``, as the web import reads it), or its problems."""
+    from . import trf
+    from .forms import KIND_FROM_TRF
+
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]
+    try:
+        tournament = trf.parse(data)
+    except trf.TrfError as error:
+        return None, [f"{source}: {p}" for p in error.problems]
+    problems = []
+    if tournament.start is None:
+        problems.append(f"{source}: no start date (line 042, or the round dates of line 132)")
+    if not tournament.name:
+        problems.append(f"{source}: no tournament name (line 012)")
+    if problems:
+        return None, problems
+    assert tournament.start is not None
+    kind = next(
+        (k for word, k in KIND_FROM_TRF if word in tournament.kind.lower()), Event.Kind.SWISS
+    )
+    event = FileEvent(
+        source=source,
+        name=tournament.name[:120],
+        start=tournament.start,
+        end=tournament.end or tournament.start,
+        rounds=tournament.rounds,
+        kind=kind,
+        time_control=tournament.time_control,
+        players=[
+            FilePlayer(p.rank, p.name, p.fide_id, p.title, p.sex, p.rating, p.line)
+            for p in tournament.players
+        ],
+        games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
+    )
+    return event, []
+
+
+PGN_RESULTS = {
+    "1-0": Game.Result.WHITE_WIN,
+    "0-1": Game.Result.BLACK_WIN,
+    "1/2-1/2": Game.Result.DRAW,
+}
+
+
+def _pgn_date(text: str) -> dt.date | None:
+    try:
+        return dt.datetime.strptime(text.strip(), "%Y.%m.%d").date()
+    except ValueError:
+        return None
+
+
+def pgn_events(
+    source: str, data: bytes, *, event_name: str | None = None
+) -> tuple[list[FileEvent], list[str]]:
+    """The events of a PGN file, from its games' headers only (python-chess's
+    ``read_headers``: the moves are skipped, so big files are quick): one event per
+    Event and Site (its dates spanning its games'), or all in ``event_name``. Problems
+    name the game by its number in the file."""
+    import chess.pgn
+
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return [], [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")  # PGN's own character set (the standard's 4.1)
+    if "\x00" in text:
+        return [], [f"{source}: holds NUL characters: not a text file"]
+    stream = io.StringIO(text)
+    problems: list[str] = []
+    groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int, str]]] = {}
+    number = 0
+    while (headers := chess.pgn.read_headers(stream)) is not None:
+        number += 1
+        white, black = headers.get("White", "").strip(), headers.get("Black", "").strip()
+        where = f"{source}, game {number} ({white or '?'} - {black or '?'})"
+        before = len(problems)
+        for colour, name in (("White", white), ("Black", black)):
+            if not name or name == "?":
+                problems.append(f"{where}: no {colour} player")
+        result = headers.get("Result", "*").strip()
+        if result == "*":
+            problems.append(f"{where}: no result (*): finish or remove the game")
+        elif result not in PGN_RESULTS:
+            problems.append(f"{where}: {result!r} is not a result (1-0, 0-1, 1/2-1/2)")
+        day = _pgn_date(headers.get("Date", "")) or _pgn_date(headers.get("EventDate", ""))
+        if day is None:
+            problems.append(f"{where}: no date (Date {headers.get('Date', '')!r})")
+        elif problem := event_date_problem(day):
+            problems.append(f"{where}: {problem}")
+        round_text = headers.get("Round", "").strip().split(".")[0]
+        if not (round_text.isdigit() and 1 <= int(round_text) <= 99):
+            problems.append(f"{where}: {headers.get('Round', '')!r} is not a round (1 to 99)")
+        if white and white == black:
+            problems.append(f"{where}: {white} cannot play themselves")
+        name = event_name or headers.get("Event", "").strip()
+        if not name or name == "?":
+            problems.append(f"{where}: no Event header: name the event with --event")
+        if len(problems) == before:
+            assert day is not None
+            key = (name, "" if event_name else headers.get("Site", "").strip())
+            groups.setdefault(key, []).append(
+                (number, headers, day, int(round_text), PGN_RESULTS[result])
+            )
+    if number == 0:
+        problems.append(f"{source}: no games: not a PGN file")
+    events = []
+    if event_name:
+        for games in groups.values():
+            _renumber_rounds(games)
+    sites = [name for name, _site in groups]
+    for (name, site), games in groups.items():
+        # One Event at several Sites is several events: the site tells them apart.
+        label = name if sites.count(name) == 1 else f"{name} ({site or '?'})"
+        event = FileEvent(
+            source=f"{source}, event {label!r}",
+            name=label[:120],
+            start=min(g[2] for g in games),
+            end=max(g[2] for g in games),
+            rounds=max(g[3] for g in games),
+        )
+        keys: dict[str, FilePlayer] = {}
+        playing: dict[tuple[int, str], int] = {}
+        for number, headers, _day, round_, result in games:
+            sides = []
+            for colour in ("White", "Black"):
+                player_name = headers[colour].strip()
+                player = keys.get(player_name)
+                if player is None:
+                    elo = headers.get(f"{colour}Elo", "")
+                    player = keys[player_name] = FilePlayer(
+                        key=len(keys) + 1,
+                        name=player_name,
+                        fide_id=headers.get(f"{colour}FideId", "").strip(),
+                        title=headers.get(f"{colour}Title", "").strip().upper(),
+                        rating=int(elo) if elo.isdigit() and int(elo) > 0 else None,
+                        line=number,
+                        where=f"game {number}",
+                    )
+                first = playing.setdefault((round_, player_name), number)
+                if first != number:
+                    problems.append(
+                        f"{source}, game {number}: {player_name} already plays round "
+                        f"{round_} of {label!r} in game {first}"
+                    )
+                sides.append(player.key)
+            event.games.append((round_, sides[0], sides[1], result, True))
+        event.players = list(keys.values())
+        events.append(event)
+    return events, problems
+
+
+def _renumber_rounds(games: list[tuple[int, Any, dt.date, int, str]]) -> None:
+    """Games of several events put in one (``--event``): their rounds, in date order, become
+    the one event's rounds 1, 2, 3... (one event's own rounds are kept)."""
+    origin = {(h.get("Event", ""), h.get("Site", "")) for _n, h, _d, _r, _res in games}
+    if len(origin) < 2:
+        return
+    first: dict[tuple[str, str, int], dt.date] = {}
+    for _n, headers, day, round_, _res in games:
+        key = (headers.get("Event", ""), headers.get("Site", ""), round_)
+        first[key] = min(first.get(key, day), day)
+    order = {key: i for i, key in enumerate(sorted(first, key=lambda k: (first[k], k)), 1)}
+    for i, (number, headers, day, round_, result) in enumerate(games):
+        key = (headers.get("Event", ""), headers.get("Site", ""), round_)
+        games[i] = (number, headers, day, order[key], result)
