@@ -1,5 +1,85 @@
-from .views import officer, public, runs
+"""Every page of the app, in one table: public pages first, then the officer's."""
+
+from django.urls import path
+
+from .views import (
+    calculator,
+    event_pages,
+    lists,
+    member_page,
+    officer_events,
+    officer_import,
+    officer_members,
+    officer_rating,
+    officer_results,
+    reports,
+    runs,
+)
 
 app_name = "ratings"
 
-urlpatterns = [*public.urlpatterns, *officer.urlpatterns, *runs.urlpatterns]
+urlpatterns = [
+    # What members read.
+    path("", lists.home, name="home"),
+    path("ratings/", lists.published_list, name="list"),
+    path("members/<str:number>/", member_page.member_detail, name="member"),
+    path("events/<int:pk>/", event_pages.event_detail, name="event"),
+    path("events/<int:pk>/report/", event_pages.event_report, name="event-report"),
+    path("events/<int:pk>/crosstable/", event_pages.event_crosstable, name="event-crosstable"),
+    path("reports/", reports.report_index, name="reports"),
+    path("reports/<slug:slug>/", reports.report_detail, name="report"),
+    path("calculator/", calculator.calculator, name="calculator"),
+    path("calculator/members/", calculator.member_search, name="member_search"),
+    # The officer's pages (login and the officer permission).
+    path("officer/", officer_members.officer_home, name="officer-home"),
+    path("officer/ratings/", lists.officer_list, name="officer-ratings"),
+    path("officer/members/", officer_members.member_list, name="officer-members"),
+    path("officer/members/add/", officer_members.member_add, name="officer-member-add"),
+    path("officer/members/<int:pk>/", officer_members.member_edit, name="officer-member"),
+    path(
+        "officer/members/<int:pk>/subscribe/",
+        officer_members.member_subscribe,
+        name="officer-member-subscribe",
+    ),
+    path("officer/events/", officer_events.event_list, name="officer-events"),
+    path("officer/events/add/", officer_events.event_add, name="officer-event-add"),
+    path("officer/events/<int:pk>/", officer_events.event_detail, name="officer-event"),
+    path("officer/events/<int:pk>/edit/", officer_events.event_edit, name="officer-event-edit"),
+    path(
+        "officer/events/<int:pk>/players/",
+        officer_events.event_players,
+        name="officer-event-players",
+    ),
+    path(
+        "officer/events/<int:pk>/players/<int:member>/remove/",
+        officer_events.event_player_remove,
+        name="officer-event-player-remove",
+    ),
+    path(
+        "officer/events/<int:pk>/rounds/<int:number>/",
+        officer_results.round_entry,
+        name="officer-round",
+    ),
+    path(
+        "officer/events/<int:pk>/paste/", officer_results.round_paste, name="officer-round-paste"
+    ),
+    path("officer/events/<int:pk>/grid/", officer_results.round_robin_grid, name="officer-grid"),
+    path(
+        "officer/events/<int:pk>/complete/",
+        officer_rating.event_complete,
+        name="officer-event-complete",
+    ),
+    path("officer/events/<int:pk>/trf/", officer_import.event_trf, name="officer-event-trf"),
+    path("officer/periods/", officer_rating.period_list, name="officer-periods"),
+    path(
+        "officer/periods/<str:label>/close/",
+        officer_rating.period_close,
+        name="officer-period-close",
+    ),
+    path("officer/import/", officer_import.trf_upload, name="officer-import"),
+    path("officer/import/preview/", officer_import.trf_preview, name="officer-import-preview"),
+    path("officer/runs/", runs.run_list, name="runs"),
+    path("officer/runs/<int:pk>/", runs.run_detail, name="run"),
+    path("officer/runs/<int:pk>/status/", runs.run_status, name="run-status"),
+    path("officer/runs/<int:pk>/retry/", runs.run_retry, name="run-retry"),
+]

@@ -6,14 +6,11 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
 from django.views.decorators.http import require_POST
 
 from .. import services
 from ..models import RatingRun
-from .officer import officer_required
-
-PER_PAGE = 50
+from .common import PER_PAGE, officer_required
 
 
 @officer_required
@@ -57,11 +54,3 @@ def run_status(request: HttpRequest, pk: int) -> JsonResponse:
             "stalled": run.stalled,
         }
     )
-
-
-urlpatterns = [
-    path("officer/runs/", run_list, name="runs"),
-    path("officer/runs/<int:pk>/", run_detail, name="run"),
-    path("officer/runs/<int:pk>/status/", run_status, name="run-status"),
-    path("officer/runs/<int:pk>/retry/", run_retry, name="run-retry"),
-]

@@ -1,0 +1,203 @@
+"""What every admin page shares: an audit trail, and a re-rate after a correction."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.defaultfilters import pluralize
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
+from simple_history.admin import SimpleHistoryAdmin
+
+from .. import services
+from ..models import (
+    Event,
+    RatingChange,
+    RatingRun,
+    RatingState,
+)
+
+admin.site.site_header = "Club Ratings: corrections"
+admin.site.site_title = "Club Ratings admin"
+admin.site.index_title = "Corrections"
+
+Position = services.Position
+#: A request's pending re-rate that starts from the very beginning.
+EVERYTHING = "everything"
+
+
+def _counts(event: Event) -> bool:
+    """Whether a change to ``event`` can move ratings: it is rated, or was until now."""
+    return (event.rated and event.status == Event.Status.COMPLETE) or (
+        event.pk is not None and event.rating_changes.exists()
+    )
+
+
+class RerateAdmin(admin.ModelAdmin):
+    """Collects where the chain must restart during one request, and re-rates once.
+
+    The hooks note positions (``_rerate_from``); ``response_add``/``response_change``
+    and the delete hooks run the one re-rate, inside the admin's own transaction.
+    """
+
+    def _rerate_from(self, request: HttpRequest, start: Position | str | None) -> None:
+        if start is None:
+            return
+        pending = getattr(request, "_rerate_start", None)
+        if pending == EVERYTHING or start == EVERYTHING:
+            request._rerate_start = EVERYTHING  # type: ignore[attr-defined]
+        else:
+            request._rerate_start = start if pending is None else min(pending, start)  # type: ignore[attr-defined]
+
+    def _rerate_now(self, request: HttpRequest, reason: str) -> None:
+        pending = getattr(request, "_rerate_start", None)
+        if pending is None:
+            return
+        request._rerate_start = None  # type: ignore[attr-defined]
+        start = None if pending == EVERYTHING else pending
+        with transaction.atomic():
+            run = services.ratings_rerate_soon(start=start, user=request.user, reason=reason)
+        _tell_about_run(request, run)
+
+    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None):  # type: ignore[no-untyped-def]
+        self._rerate_now(request, f"Admin: {obj._meta.verbose_name} “{obj}” added")
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request: HttpRequest, obj: Any):  # type: ignore[no-untyped-def]
+        self._rerate_now(request, f"Admin: {obj._meta.verbose_name} “{obj}” changed")
+        return super().response_change(request, obj)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with transaction.atomic():
+            self._note_delete(request, [obj])
+            super().delete_model(request, obj)
+            self._rerate_now(request, f"Admin: {obj._meta.verbose_name} “{obj}” deleted")
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        with transaction.atomic():
+            objects = list(queryset)
+            self._note_delete(request, objects)
+            # One by one, so each deletion is in the audit trail.
+            for obj in objects:
+                obj.delete()
+            name = self.model._meta.verbose_name_plural
+            self._rerate_now(request, f"Admin: {len(objects)} {name} deleted")
+
+    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
+        """Note where deleting ``objects`` restarts the chain (nothing, by default)."""
+
+    def delete_rerate_count(self, objects: list[Any]) -> int:
+        """How many events deleting ``objects`` re-rates: said on the confirmation page."""
+        noted = SimpleNamespace()
+        self._note_delete(noted, objects)  # type: ignore[arg-type]
+        pending = getattr(noted, "_rerate_start", None)
+        if pending is None:
+            return 0
+        scope = services.rerate_scope(start=None if pending == EVERYTHING else pending)
+        # Deleted events are not re-rated: they go.
+        gone = {obj.pk for obj in objects} if self.model is Event else set()
+        return sum(1 for event in scope.events if event.pk not in gone)
+
+    def delete_view(  # type: ignore[override]
+        self, request: HttpRequest, object_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        if request.method != "POST":
+            obj = self.get_object(request, unquote(object_id))
+            if obj is not None:
+                extra_context = {
+                    **(extra_context or {}),
+                    "rerate_events": self.delete_rerate_count([obj]),
+                }
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            _, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_selected_saying_rerate, name, description)
+        return actions
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest):  # type: ignore[no-untyped-def]
+        # Derived ratings go with their event or member and are re-rated: deleting them
+        # needs no permission of its own (nobody has it: they are read-only).
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        derived = {m._meta.verbose_name for m in (RatingChange, RatingState)}
+        return deleted, counts, perms_needed - derived, protected
+
+
+def delete_selected_saying_rerate(
+    modeladmin: RerateAdmin, request: HttpRequest, queryset: QuerySet[Any]
+) -> HttpResponse | None:
+    """Django's "Delete selected", whose confirmation page says how many events it re-rates."""
+    response = delete_selected(modeladmin, request, queryset)
+    if isinstance(response, TemplateResponse) and response.context_data is not None:
+        response.context_data["rerate_events"] = modeladmin.delete_rerate_count(list(queryset))
+    return response  # type: ignore[no-any-return]
+
+
+delete_selected_saying_rerate.allowed_permissions = ("delete",)  # type: ignore[attr-defined]
+
+
+def _tell_about_run(request: HttpRequest, run: Any) -> None:
+    if run.status == RatingRun.Status.DONE:
+        messages.info(
+            request,
+            f"Ratings re-rated: {run.events_rated} event{pluralize(run.events_rated)}, "
+            f"{run.games_rated} game{pluralize(run.games_rated)} ({run.seconds:.2f}s).",
+        )
+    else:
+        messages.warning(
+            request,
+            format_html(
+                "Re-rating in the background; the published list shows the previous "
+                'ratings until it finishes. <a href="{}">Follow its progress</a>.',
+                reverse("ratings:run", args=[run.pk]),
+            ),
+        )
+
+
+class AuditAdmin(SimpleHistoryAdmin):
+    """A record whose every change is kept: its history page shows before → after."""
+
+    object_history_list_template = "admin/ratings/object_history_list.html"
+
+    def history_form_view(  # type: ignore[no-untyped-def]
+        self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
+    ):
+        # simple-history lets anyone who may *view* a record POST a revert of it: a
+        # revert is a change, so it needs the change permission (an officer reads the
+        # club settings but must not switch the rating system through their history).
+        if request.method == "POST":
+            obj = self.get_object(request, unquote(object_id))
+            if (
+                self.revert_disabled(request, obj)
+                or not self.has_change_permission(request, obj)
+                or not self.has_change_history_permission(request, obj)
+            ):
+                raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+
+# -- derived rows: viewed, never edited -------------------------------------------------------
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Ratings are derived from the games: correct the games and the chain is re-rated."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

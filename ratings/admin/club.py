@@ -1,0 +1,114 @@
+"""The club's settings (one row): the rating system and its parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+
+from .. import services
+from ..models import (
+    ClubSettings,
+    Event,
+)
+from .base import AuditAdmin, _tell_about_run
+
+# -- club settings (one row) ----------------------------------------------------------
+
+
+class ClubSettingsForm(forms.ModelForm):
+    class Meta:
+        model = ClubSettings
+        fields = ["name", "rating_system", "system_params", "season_start_month"]
+
+
+@admin.register(ClubSettings)
+class ClubSettingsAdmin(AuditAdmin):
+    """The one row of settings. Changing the system re-rates everything, after a warning."""
+
+    form = ClubSettingsForm
+    list_display = ["name", "rating_system", "season_start_month"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return not ClubSettings.objects.exists() and super().has_add_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+        # One row: its list would be a page with one link on it.
+        settings = ClubSettings.load()
+        return HttpResponseRedirect(
+            reverse("admin:ratings_clubsettings_change", args=[settings.pk])
+        )
+
+    def change_view(  # type: ignore[override]
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: Any = None,
+    ) -> HttpResponse:
+        if request.method == "POST" and "_confirm_rerate" not in request.POST:
+            obj = self.get_object(request, object_id)
+            form = self.get_form(request, obj)(request.POST, instance=obj)
+            if obj is not None and form.is_valid() and _system_changed(form):
+                return self._confirm_rerate(request, form)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _confirm_rerate(self, request: HttpRequest, form: forms.ModelForm) -> HttpResponse:
+        new = form.instance
+        system = new.engine()
+        waiting = 0
+        if system.period_based:
+            # Past periods will be closed (published) by the switch: count their events
+            # too. The current period's events wait for the officer to close it.
+            today = timezone.localdate()
+            events = 0
+            ends = (
+                Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
+                .order_by()
+                .values_list("end_date")
+                .annotate(count=Count("pk"))
+            )
+            for end, count in ends:
+                label = system.period_of(end)
+                if label is not None and system.period_bounds(label)[1] < today:
+                    events += count
+                else:
+                    waiting += count
+        else:
+            events = services.rerate_scope(start=None, system=system).count
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Re-rate everything?",
+            "object": new,
+            "system": system,
+            "events": events,
+            "waiting": waiting,
+            "form": form,
+            "hidden": [(k, v) for k, vs in request.POST.lists() for v in vs if k != "_save"],
+        }
+        return render(request, "admin/ratings/clubsettings/confirm_rerate.html", context)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and _system_changed(form):
+            run = services.rating_system_set(
+                system_id=obj.rating_system,
+                params=obj.system_params,
+                user=request.user,
+                soon=True,
+            )
+            _tell_about_run(request, run)
+
+
+def _system_changed(form: forms.ModelForm) -> bool:
+    return bool({"rating_system", "system_params"} & set(form.changed_data))

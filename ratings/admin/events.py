@@ -1,0 +1,254 @@
+"""Rating periods, events, entries and games: corrections re-rate from where they take effect."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+
+from .. import services
+from ..models import (
+    Entry,
+    Event,
+    Game,
+    RatingPeriod,
+)
+from .base import AuditAdmin, RerateAdmin, _counts
+
+# -- rating periods ------------------------------------------------------------------------
+
+
+@admin.register(RatingPeriod)
+class RatingPeriodAdmin(RerateAdmin):
+    list_display = ["label", "system", "start", "end", "closed_at", "closed_by"]
+    list_filter = ["system", ("closed_at", admin.EmptyFieldListFilter)]
+    search_fields = ["label"]
+    date_hierarchy = "start"
+    list_select_related = ["closed_by"]
+
+    def save_model(self, request: HttpRequest, obj: RatingPeriod, form: Any, change: bool) -> None:
+        # Closing or reopening a period, or moving its dates, changes what is rated.
+        old = RatingPeriod.objects.filter(pk=obj.pk).first() if change else None
+        super().save_model(request, obj, form, change)
+        if {"start", "end", "closed_at", "system"} & set(form.changed_data):
+            first = min(obj.start, old.start) if old else obj.start
+            self._rerate_from(request, (first, dt.date.min, 0))
+
+    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
+        for period in objects:
+            self._rerate_from(request, (period.start, dt.date.min, 0))
+
+
+# -- events, entries and games -------------------------------------------------------------
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    extra = 0
+    fields = ["round", "board", "white", "black", "result", "colours_known"]
+    autocomplete_fields = ["white", "black"]
+    ordering = ["round", "board", "pk"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).select_related("white", "black")
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ["member"]
+    autocomplete_fields = ["member"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+        return super().get_queryset(request).select_related("member")
+
+
+#: Fields an inline row posts besides its own: its id, its event and its DELETE box.
+INLINE_ROW_EXTRA_FIELDS = 3
+#: The fields the inline rows of an event's change form may post between them. The rest
+#: of the form (the event's own fields, the management forms) is a few dozen, so the
+#: whole stays well under Django's DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000): above it, saving
+#: the form fails with 400 TooManyFieldsSent (and a big page never loads).
+INLINE_FIELD_BUDGET = 800
+
+
+def inline_row_fields(inline: type[admin.TabularInline]) -> int:
+    """The fields one row of ``inline`` posts."""
+    return len(inline.fields or []) + INLINE_ROW_EXTRA_FIELDS
+
+
+def inlines_left_out(event: Event) -> set[type[admin.TabularInline]]:
+    """The inlines too big to put on ``event``'s change form, the biggest left out first.
+
+    Their rows are edited in the game or entry list filtered to the event instead.
+    """
+    rows = {
+        GameInline: _annotated(event, "games_n", "games"),
+        EntryInline: _annotated(event, "players_n", "entries"),
+    }
+    fields = {inline: (n + inline.extra) * inline_row_fields(inline) for inline, n in rows.items()}
+    left_out: set[type[admin.TabularInline]] = set()
+    for inline in sorted(fields, key=fields.__getitem__, reverse=True):
+        if sum(n for i, n in fields.items() if i not in left_out) <= INLINE_FIELD_BUDGET:
+            break
+        left_out.add(inline)
+    return left_out
+
+
+def _annotated(event: Event, annotation: str, related: str) -> int:
+    value = getattr(event, annotation, None)
+    return value if value is not None else getattr(event, related).count()  # type: ignore[no-any-return]
+
+
+@admin.register(Event)
+class EventAdmin(RerateAdmin, AuditAdmin):
+    list_display = [
+        "name",
+        "kind",
+        "start_date",
+        "end_date",
+        "rounds",
+        "status",
+        "rated",
+        "player_count",
+        "game_count",
+    ]
+    list_filter = ["status", "rated", "kind"]
+    search_fields = ["name"]
+    date_hierarchy = "end_date"
+    inlines = [GameInline, EntryInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                players_n=Count("entries", distinct=True), games_n=Count("games", distinct=True)
+            )
+        )
+
+    def get_inline_instances(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        instances = super().get_inline_instances(request, obj)
+        if obj is None or obj.pk is None:
+            return instances
+        left_out = inlines_left_out(obj)
+        return [inline for inline in instances if type(inline) not in left_out]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.pk is not None:
+            fields += ["games_here", "entries_here"]
+        return fields
+
+    @admin.display(description="games")
+    def games_here(self, obj: Event) -> str:
+        return _rows_line(obj, GameInline, "game", "admin:ratings_game_changelist")
+
+    @admin.display(description="entries")
+    def entries_here(self, obj: Event) -> str:
+        return _rows_line(obj, EntryInline, "entry", "admin:ratings_entry_changelist")
+
+    @admin.display(description="players", ordering="players_n")
+    def player_count(self, obj: Event) -> int:
+        return obj.players_n  # type: ignore[attr-defined,no-any-return]
+
+    @admin.display(description="games", ordering="games_n")
+    def game_count(self, obj: Event) -> int:
+        return obj.games_n  # type: ignore[attr-defined,no-any-return]
+
+    def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
+        old = Event.objects.filter(pk=obj.pk).first() if change else None
+        counted_before = old is not None and _counts(old)
+        old_key = services.rating_key(old) if old else None
+        super().save_model(request, obj, form, change)
+        request._event_counted = counted_before  # type: ignore[attr-defined]
+        if change and services.EVENT_RATING_FIELDS & set(form.changed_data):
+            if counted_before or _counts(obj):
+                assert old_key is not None
+                self._rerate_from(request, min(old_key, services.rating_key(obj)))
+        elif not change and _counts(obj):
+            self._rerate_from(request, services.rating_key(obj))
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        super().save_formset(request, form, formset, change)
+        event = form.instance
+        games_changed = formset.model is Game and (
+            formset.new_objects or formset.changed_objects or formset.deleted_objects
+        )
+        if games_changed and (getattr(request, "_event_counted", False) or _counts(event)):
+            self._rerate_from(request, services.rating_key(event))
+
+    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
+        for event in objects:
+            if _counts(event):
+                self._rerate_from(request, services.rating_key(event))
+
+
+def _rows_line(event: Event, inline: type[admin.TabularInline], noun: str, changelist: str) -> str:
+    """The read-only line of an event's games or entries: how many, and where to edit them."""
+    related = "games" if inline is GameInline else "entries"
+    count = getattr(event, related).count()
+    url = f"{reverse(changelist)}?event__id__exact={event.pk}"
+    plural = "entries" if noun == "entry" else f"{noun}s"
+    counted = f"{count} {noun if count == 1 else plural}"
+    if inline in inlines_left_out(event):
+        return format_html(
+            '{}: too many to edit on this page; <a href="{}">edit them in the list of {}</a>.',
+            counted,
+            url,
+            plural,
+        )
+    return format_html('{}, below; <a href="{}">also in the list of {}</a>.', counted, url, plural)
+
+
+@admin.register(Entry)
+class EntryAdmin(AuditAdmin):
+    list_display = ["member", "event", "event_date"]
+    list_filter = ["event__status"]
+    search_fields = ["member__name", "member__member_number", "event__name"]
+    autocomplete_fields = ["member", "event"]
+    date_hierarchy = "event__end_date"
+    list_select_related = ["member", "event"]
+
+    @admin.display(description="date", ordering="event__end_date")
+    def event_date(self, obj: Entry) -> dt.date:
+        return obj.event.end_date
+
+
+@admin.register(Game)
+class GameAdmin(RerateAdmin, AuditAdmin):
+    # Players and result first: on a phone the table scrolls and these show.
+    list_display = ["white", "black", "result", "event", "event_date", "round", "board"]
+    list_display_links = ["white", "black", "result"]
+    list_filter = ["result", "event__rated", "event__status"]
+    search_fields = [
+        "event__name",
+        "white__name",
+        "black__name",
+        "white__member_number",
+        "black__member_number",
+    ]
+    autocomplete_fields = ["event", "white", "black"]
+    date_hierarchy = "event__end_date"
+    list_select_related = ["event", "white", "black"]
+
+    @admin.display(description="date", ordering="event__end_date")
+    def event_date(self, obj: Game) -> dt.date:
+        return obj.event.end_date
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        old = Game.objects.select_related("event").filter(pk=obj.pk).first() if change else None
+        super().save_model(request, obj, form, change)
+        for event in {obj.event, old.event if old else obj.event}:
+            if _counts(event):
+                self._rerate_from(request, services.rating_key(event))
+
+    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
+        for game in objects:
+            if _counts(game.event):
+                self._rerate_from(request, services.rating_key(game.event))

@@ -1,0 +1,182 @@
+"""Seasons, members (with merging duplicates) and subscriptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .. import services
+from ..models import (
+    Member,
+    Season,
+    Subscription,
+)
+from .base import AuditAdmin, RerateAdmin, _tell_about_run
+
+# -- seasons, members and subscriptions -------------------------------------------------------
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "start", "end", "subscribers"]
+    search_fields = ["name"]
+    date_hierarchy = "start"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
+        return super().get_queryset(request).annotate(subscriber_count=Count("subscriptions"))
+
+    @admin.display(description="subscribers", ordering="subscriber_count")
+    def subscribers(self, obj: Season) -> int:
+        return obj.subscriber_count  # type: ignore[attr-defined,no-any-return]
+
+
+class SubscriptionInline(admin.TabularInline):
+    model = Subscription
+    extra = 0
+    autocomplete_fields = ["season"]
+
+
+class MergedFilter(admin.SimpleListFilter):
+    title = "record"
+    parameter_name = "merged"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("no", "Current"), ("yes", "Merged into another")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Member]) -> QuerySet[Member]:
+        if self.value() == "no":
+            return queryset.filter(merged_into__isnull=True)
+        if self.value() == "yes":
+            return queryset.filter(merged_into__isnull=False)
+        return queryset
+
+
+@admin.register(Member)
+class MemberAdmin(RerateAdmin, AuditAdmin):
+    list_display = [
+        "member_number",
+        "name",
+        "region",
+        "rating",
+        "financial",
+        "is_guest",
+        "merged_into",
+    ]
+    list_display_links = ["member_number", "name"]
+    list_filter = [MergedFilter, "is_guest", "gender", "region", "title"]
+    search_fields = ["name", "member_number", "fide_id"]
+    # Only the merge action may set it: it moves the games and re-rates in one step.
+    readonly_fields = ["merged_into"]
+    date_hierarchy = "created"
+    inlines = [SubscriptionInline]
+    actions = ["merge_members"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Member]:
+        return (
+            super()
+            .get_queryset(request)
+            .with_financial()
+            .select_related("rating_state", "merged_into")
+        )
+
+    @admin.display(description="rating", ordering="rating_state__rating")
+    def rating(self, obj: Member) -> str:
+        state = getattr(obj, "rating_state", None)
+        return state.display if state else "–"
+
+    @admin.display(description="paid up", boolean=True, ordering="is_financial")
+    def financial(self, obj: Member) -> bool:
+        return bool(getattr(obj, "is_financial", False))
+
+    def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and services.MEMBER_RATING_FIELDS & set(form.changed_data):
+            services.member_states_write(member_ids=[obj.pk])
+            self._rerate_from(request, services.member_rerate_start(member=obj))
+        namesakes = obj.namesakes() if not change or "name" in form.changed_data else []
+        if namesakes:
+            # Two people may share a name: a warning, not a refusal.
+            self.message_user(
+                request,
+                f"Another member is also called {obj.name} ({', '.join(namesakes)}). If they "
+                "are the same person, select both in the list and merge them.",
+                messages.WARNING,
+            )
+
+    @admin.action(description="Merge selected duplicate members…", permissions=["change"])
+    def merge_members(
+        self, request: HttpRequest, queryset: QuerySet[Member]
+    ) -> HttpResponse | None:
+        members = list(queryset.order_by("created", "pk"))
+        if len(members) < 2:
+            self.message_user(request, "Select two or more records of one person to merge.")
+            return None
+        keep_pk = request.POST.get("keep")
+        if keep_pk:
+            target = next((m for m in members if str(m.pk) == keep_pk), None)
+            if target is None:
+                self.message_user(request, "Keep one of the selected records.", messages.ERROR)
+                return None
+            sources = [m for m in members if m.pk != target.pk]
+            try:
+                run = services.members_merge(sources=sources, target=target, user=request.user)
+            except services.MergeRefused as refusal:
+                self.message_user(request, str(refusal), messages.ERROR)
+                return None
+            names = ", ".join(f"{m} ({m.member_number})" for m in sources)
+            self.message_user(
+                request,
+                f"Merged {names} into {target} ({target.member_number}).",
+                messages.SUCCESS,
+            )
+            if run is not None:
+                _tell_about_run(request, run)
+            return None
+        problem = services.merge_problem(members)
+        counted = list(
+            Member.objects.filter(pk__in=[m.pk for m in members])
+            .annotate(
+                games_white=Count("games_as_white", distinct=True),
+                games_black=Count("games_as_black", distinct=True),
+                entry_count=Count("entries", distinct=True),
+                subscription_count=Count("subscriptions", distinct=True),
+            )
+            .order_by("created", "pk")
+        )
+        if problem is None:
+            for member in counted:
+                # What keeping this record means: the events re-rated, the blanks filled.
+                others = [m for m in counted if m.pk != member.pk]
+                start = services.merge_rerate_start(sources=others, target=member)
+                member.rerate_events = (  # type: ignore[attr-defined]
+                    services.rerate_scope(start=start).count if start is not None else 0
+                )
+                member.fills = [  # type: ignore[attr-defined]
+                    (Member._meta.get_field(field).verbose_name, value, source)
+                    for field, (source, value) in services.merge_fills(
+                        sources=others, target=member
+                    ).items()
+                ]
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Merge duplicate members",
+            "members": counted,
+            "problem": problem,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return render(request, "admin/ratings/member/merge.html", context)
+
+
+@admin.register(Subscription)
+class SubscriptionAdmin(AuditAdmin):
+    list_display = ["member", "season", "paid_on", "amount"]
+    list_filter = ["season"]
+    search_fields = ["member__name", "member__member_number"]
+    autocomplete_fields = ["member", "season"]
+    date_hierarchy = "paid_on"
+    list_select_related = ["member", "season"]

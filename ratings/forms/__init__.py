@@ -1,0 +1,108 @@
+"""Forms: each one validates everything the page needs, with its message beside the field.
+
+One module per page family; what callers use is re-exported here.
+"""
+
+from .calculator import (
+    CALCULATOR_MAX_GAMES,
+    CALCULATOR_RESULTS,
+    BaseCalculatorGameFormSet,
+    CalculatorGameForm,
+    CalculatorGameFormSet,
+    CalculatorPlayerForm,
+    MemberPickField,
+    member_label,
+)
+from .events import EntriesForm, EventForm, resolve_players
+from .grid import (
+    FLIP,
+    GRID_AS_WHITE,
+    GRID_CHOICES,
+    MIRRORED,
+    WHITE_AS_GRID,
+    GridCell,
+    GridForm,
+    GridRow,
+    short_name,
+)
+from .members import (
+    DATE,
+    MemberForm,
+    QuickMemberForm,
+    SubscriptionForm,
+    initial_rating_help,
+    next_member_number,
+    next_member_numbers,
+    number_taken,
+)
+from .paste import (
+    PASTE_RESULT,
+    PASTE_VERSUS,
+    RESULT_JOINS,
+    VERSUS_TOKEN,
+    PasteRoundForm,
+    paste_line_split,
+    paste_unknown_result,
+    paste_versus,
+    read_spaced_result,
+)
+from .results import (
+    ALLOWED,
+    RESULT_CHOICES,
+    RESULT_LABELS,
+    BaseRoundFormSet,
+    Pairing,
+    PairingForm,
+    RoundFormSet,
+)
+from .tournament_file import KIND_FROM_TRF, TrfConfirmForm, TrfUploadForm
+
+__all__ = [
+    "ALLOWED",
+    "CALCULATOR_MAX_GAMES",
+    "CALCULATOR_RESULTS",
+    "DATE",
+    "FLIP",
+    "GRID_AS_WHITE",
+    "GRID_CHOICES",
+    "KIND_FROM_TRF",
+    "MIRRORED",
+    "PASTE_RESULT",
+    "PASTE_VERSUS",
+    "RESULT_CHOICES",
+    "RESULT_JOINS",
+    "RESULT_LABELS",
+    "VERSUS_TOKEN",
+    "WHITE_AS_GRID",
+    "BaseCalculatorGameFormSet",
+    "BaseRoundFormSet",
+    "CalculatorGameForm",
+    "CalculatorGameFormSet",
+    "CalculatorPlayerForm",
+    "EntriesForm",
+    "EventForm",
+    "GridCell",
+    "GridForm",
+    "GridRow",
+    "MemberForm",
+    "MemberPickField",
+    "Pairing",
+    "PairingForm",
+    "PasteRoundForm",
+    "QuickMemberForm",
+    "RoundFormSet",
+    "SubscriptionForm",
+    "TrfConfirmForm",
+    "TrfUploadForm",
+    "initial_rating_help",
+    "member_label",
+    "next_member_number",
+    "next_member_numbers",
+    "number_taken",
+    "paste_line_split",
+    "paste_unknown_result",
+    "paste_versus",
+    "read_spaced_result",
+    "resolve_players",
+    "short_name",
+]

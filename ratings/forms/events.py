@@ -1,0 +1,110 @@
+"""Forms for an event and its players."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Q
+
+from ..models import Event, Member
+from .members import DATE
+
+# -- events -----------------------------------------------------------------------------
+
+
+class EventForm(forms.ModelForm):
+    class Meta:
+        model = Event
+        fields = ["name", "kind", "start_date", "end_date", "rounds", "time_control", "rated"]
+        widgets = {"start_date": DATE, "end_date": DATE}
+        help_texts = {"rated": "Untick for a friendly or casual event: games kept, not rated."}
+
+    def clean_rounds(self) -> int:
+        rounds = self.cleaned_data["rounds"]
+        if self.instance.pk:
+            played = self.instance.games.aggregate(last=Max("round"))["last"] or 0
+            if rounds < played:
+                raise ValidationError(
+                    f"Round {played} has games already: remove them before cutting the rounds."
+                )
+        return rounds
+
+
+def resolve_players(
+    tokens: Iterable[str], members: Iterable[Member]
+) -> tuple[dict[str, Member], dict[str, str]]:
+    """Names or member numbers to members: (found by token, problem by token).
+
+    A member number matches exactly, else in any case (if only one member's number is
+    it in another case: two are reported, never one picked); a name matches exactly,
+    else as the one name that contains it.
+    """
+    members = list(members)
+    by_exact_number = {m.member_number: m for m in members}
+    by_number: dict[str, list[Member]] = {}
+    for member in members:
+        by_number.setdefault(member.member_number.lower(), []).append(member)
+    found: dict[str, Member] = {}
+    problems: dict[str, str] = {}
+    for token in tokens:
+        key = token.strip().lower()
+        if not key:
+            continue
+        if token.strip() in by_exact_number:
+            found[token] = by_exact_number[token.strip()]
+            continue
+        numbered = by_number.get(key, [])
+        if len(numbered) == 1:
+            found[token] = numbered[0]
+            continue
+        if numbered:
+            names = ", ".join(f"{m.name} ({m.member_number})" for m in numbered[:4])
+            problems[token] = (
+                f"“{token.strip()}” could be {names}: type the number in its exact case."
+            )
+            continue
+        exact = [m for m in members if m.name.lower() == key]
+        close = exact or [m for m in members if key in m.name.lower()]
+        if len(close) == 1:
+            found[token] = close[0]
+        elif close:
+            names = ", ".join(f"{m.name} ({m.member_number})" for m in close[:4])
+            problems[token] = f"“{token.strip()}” could be {names}: use the member number."
+        else:
+            problems[token] = f"“{token.strip()}” is not a member here."
+    return found, problems
+
+
+class EntriesForm(forms.Form):
+    """Players for an event, typed as names or member numbers (a comma or a line each)."""
+
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "A1, Bob Brown, 1044"}),
+        help_text="Member numbers or names, separated by commas or new lines.",
+    )
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_players(self) -> list[Member]:
+        tokens = [t for t in re.split(r"[,\n]", self.cleaned_data["players"]) if t.strip()]
+        keys = [t.strip().lower() for t in tokens]
+        candidates = Member.objects.active().filter(
+            Q(member_number__in=[t.strip() for t in tokens])
+            | Q(member_number__iregex=_any_of(keys))
+            | Q(name__iregex=_any_of(keys))
+        )
+        found, problems = resolve_players(tokens, candidates)
+        if problems:
+            raise ValidationError(list(problems.values()))
+        members = list(dict.fromkeys(found.values()))
+        entered = set(self.event.entries.values_list("member_id", flat=True))
+        return [m for m in members if m.pk not in entered]
+
+
+def _any_of(keys: Sequence[str]) -> str:
+    return "(" + "|".join(re.escape(k) for k in keys if k) + ")" if keys else "^$"

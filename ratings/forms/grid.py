@@ -1,0 +1,88 @@
+"""A round-robin's results entered as a crosstable grid."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django import forms
+
+from ..models import Member
+
+GRID_CHOICES = [
+    ("", ""),
+    ("1", "1"),
+    ("=", "½"),
+    ("0", "0"),
+    ("+", "+ (forfeit win)"),
+    ("-", "− (forfeit loss)"),
+    ("--", "−− (both forfeit)"),
+]
+#: A grid cell (the row player's score) as the result with the row player as white.
+GRID_AS_WHITE = {"1": "1-0", "=": "1/2-1/2", "0": "0-1", "+": "+/-", "-": "-/+", "--": "-/-"}
+WHITE_AS_GRID = {v: k for k, v in GRID_AS_WHITE.items()}
+FLIP = {"1-0": "0-1", "0-1": "1-0", "+/-": "-/+", "-/+": "+/-"}
+
+
+class GridForm(forms.Form):
+    """A round robin's crosstable: one cell a pair, the row player's score."""
+
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.players = list(players)
+        for i, row in enumerate(self.players):
+            for col in self.players[i + 1 :]:
+                self.fields[self.cell(row, col)] = forms.ChoiceField(
+                    choices=GRID_CHOICES,
+                    required=False,
+                    label=f"{row.name} v {col.name}",
+                    error_messages={"invalid_choice": "Not a result: 1, ½, 0, +, − or −−."},
+                    widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+                )
+
+    @staticmethod
+    def cell(row: Member, col: Member) -> str:
+        return f"g_{row.pk}_{col.pk}"
+
+    def rows(self) -> Iterable[GridRow]:
+        """The grid for the template: above the diagonal a field for each pair; below it
+        the same game seen from the other side (the column player's cell, mirrored)."""
+        for i, row in enumerate(self.players):
+            cells = []
+            for j, col in enumerate(self.players):
+                if j > i:
+                    cells.append(GridCell(field=self[self.cell(row, col)]))
+                elif j < i:
+                    above = self[self.cell(col, row)]
+                    shown = MIRRORED.get(str(above.value() or ""), "")
+                    cells.append(GridCell(mirror=above, shown=shown, opponent=col))
+                else:
+                    cells.append(GridCell())
+            yield GridRow(row, short_name(row.name), cells)
+
+
+#: The row player's score shown below the diagonal, from the cell above it.
+MIRRORED = {"1": "0", "=": "½", "0": "1", "+": "−", "-": "+", "--": "−−"}
+
+
+@dataclass
+class GridCell:
+    field: forms.BoundField | None = None
+    mirror: forms.BoundField | None = None
+    shown: str = ""
+    opponent: Member | None = None
+
+
+@dataclass
+class GridRow:
+    player: Member
+    short: str
+    cells: list[GridCell]
+
+
+def short_name(name: str) -> str:
+    """A name for a narrow column: "Tomasz Kowalski" is "T. Kowalski"."""
+    words = name.split()
+    if len(words) < 2:
+        return name
+    return f"{words[0][0]}. {words[-1]}"

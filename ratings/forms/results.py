@@ -1,0 +1,150 @@
+"""A round's results as the officer enters them: pairings, results, the round's formset."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from ..models import Game, Member
+
+# -- results ----------------------------------------------------------------------------
+
+RESULT_CHOICES = [("", "—")] + [(value, value) for value in Game.Result.values]
+RESULT_LABELS = {
+    "1-0": "1-0",
+    "1/2-1/2": "½-½",
+    "0-1": "0-1",
+    "+/-": "+/− forfeit",
+    "-/+": "−/+ forfeit",
+    "-/-": "−/− both forfeit",
+    "1-0 nr": "1-0 not rated",
+    "1/2-1/2 nr": "½-½ not rated",
+    "0-1 nr": "0-1 not rated",
+    "bye": "Bye (1)",
+    "half-bye": "Bye (½)",
+    "zero-bye": "Absent (0)",
+}
+ALLOWED = ", ".join(RESULT_LABELS[v] for v in Game.Result.values)
+
+
+@dataclass
+class Pairing:
+    """A game as the officer enters it, before it is saved."""
+
+    board: int | None
+    white: Member
+    black: Member | None
+    result: str
+    colours_known: bool = True
+
+    @property
+    def result_label(self) -> str:
+        """The result as the round page's menu words it (½-½, not 1/2-1/2)."""
+        return RESULT_LABELS.get(self.result, self.result)
+
+
+class PairingForm(forms.Form):
+    # Hidden, so only a tampered page sends a bad one; Game.board is a small integer.
+    board = forms.IntegerField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid": "The board number must be a whole number from 1 to 32767.",
+            "min_value": "The board number must be a whole number from 1 to 32767.",
+            "max_value": "The board number must be a whole number from 1 to 32767.",
+        },
+    )
+    white = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    black = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    result = forms.ChoiceField(
+        choices=[("", "—")] + [(v, RESULT_LABELS[v]) for v in Game.Result.values],
+        required=False,
+        error_messages={"invalid_choice": f"Not a result. Allowed: {ALLOWED}."},
+    )
+
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(m.pk, f"{m.name} ({m.member_number})") for m in players]
+        for name in ("white", "black"):
+            field = self.fields[name]
+            field.choices = choices
+            field.error_messages["invalid_choice"] = "That player is not in this event."
+            field.widget.attrs["class"] = "form-select form-select-sm"
+        self.fields["result"].widget.attrs["class"] = "form-select form-select-sm result"
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        white, black, result = data.get("white"), data.get("black"), data.get("result")
+        if "white" in self.errors:
+            return data  # e.g. not in this event: that message says it all
+        if white is None:
+            if black is not None or result:
+                self.add_error("white", "Choose white (or the player with the bye).")
+            return data
+        if not result:
+            if "result" not in self.errors:
+                self.add_error("result", "Enter the result.")
+            return data
+        if "black" in self.errors:
+            return data  # a black chosen but refused: not a missing black
+        if black is not None and black == white:
+            self.add_error("black", "A player cannot play themselves.")
+        elif result in Game.BYES and black is not None:
+            self.add_error("result", "A bye has one player only: leave black empty.")
+        elif result not in Game.BYES and black is None:
+            self.add_error("black", "Choose black, or record a bye.")
+        return data
+
+
+class BaseRoundFormSet(forms.BaseFormSet):
+    """The games of one round: nobody plays twice."""
+
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        self.players = list(players)
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index):  # type: ignore[no-untyped-def]
+        return {**super().get_form_kwargs(index), "players": self.players}
+
+    def clean(self) -> None:
+        # Checked whatever else is wrong on the page, so every problem shows at once.
+        seen: dict[int, int] = {}
+        twice = False
+        for number, form in enumerate(self.forms, start=1):
+            data = getattr(form, "cleaned_data", {})
+            for side in ("white", "black"):
+                pk = data.get(side)
+                if pk is None:
+                    continue
+                if pk in seen and seen[pk] != number:
+                    name = next(m.name for m in self.players if m.pk == pk)
+                    form.add_error(side, f"{name} is already paired on board {seen[pk]}.")
+                    twice = True
+                seen.setdefault(pk, number)
+        if twice:
+            raise ValidationError("A player is paired twice in this round.")
+
+    def pairings(self) -> list[Pairing]:
+        by_pk = {m.pk: m for m in self.players}
+        out = []
+        for number, form in enumerate(self.forms, start=1):
+            data = form.cleaned_data
+            if data.get("white") is None:
+                continue
+            out.append(
+                Pairing(
+                    board=data.get("board") or number,
+                    white=by_pk[data["white"]],
+                    black=by_pk.get(data["black"]) if data.get("black") else None,
+                    result=data["result"],
+                )
+            )
+        return out
+
+
+RoundFormSet = forms.formset_factory(PairingForm, formset=BaseRoundFormSet, extra=0)

@@ -1,0 +1,49 @@
+"""The club's record: members, subscriptions, events and games.
+
+Games are the record; ratings (RatingState, RatingChange) are derived from them by
+the engine through ``ratings.services`` and never edited by hand.
+"""
+
+from .club import SYSTEM_CHOICES, ClubSettings, Season
+from .events import (
+    EVENT_DAYS_AHEAD,
+    Entry,
+    Event,
+    EventQuerySet,
+    Game,
+    RatingPeriod,
+    event_date_problem,
+)
+from .members import (
+    EARLIEST_DATE,
+    MAX_INITIAL_RATING,
+    Member,
+    MemberQuerySet,
+    Subscription,
+    name_problem,
+)
+from .rating import USABLE, RatingChange, RatingRun, RatingState, is_usable
+
+__all__ = [
+    "EARLIEST_DATE",
+    "EVENT_DAYS_AHEAD",
+    "MAX_INITIAL_RATING",
+    "SYSTEM_CHOICES",
+    "USABLE",
+    "ClubSettings",
+    "Entry",
+    "Event",
+    "EventQuerySet",
+    "Game",
+    "Member",
+    "MemberQuerySet",
+    "RatingChange",
+    "RatingPeriod",
+    "RatingRun",
+    "RatingState",
+    "Season",
+    "Subscription",
+    "event_date_problem",
+    "is_usable",
+    "name_problem",
+]

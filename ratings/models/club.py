@@ -1,0 +1,95 @@
+"""The club's settings (its rating system) and its seasons."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
+
+SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
+
+
+class ClubSettings(models.Model):
+    """The club's one row of settings; ``ClubSettings.load()`` always returns it."""
+
+    name = models.CharField(max_length=120, default="Our Chess Club")
+    rating_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM)
+    system_params = models.JSONField(
+        "system parameters",
+        default=dict,
+        blank=True,
+        help_text='Overrides of the system\'s documented parameters, e.g. {"floor": 900}.',
+    )
+    season_start_month = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text="The month a subscription season starts (1 = January).",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = "club settings"
+        verbose_name_plural = "club settings"
+        permissions = [("officer", "Can keep members, enter results and rate events")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def load(cls) -> ClubSettings:
+        obj, _ = cls.objects.get_or_create(pk=1)
+        return obj
+
+    def clean(self) -> None:
+        if not isinstance(self.system_params, dict):
+            raise ValidationError({"system_params": "Must be a JSON object."})
+        system = SYSTEMS.get(self.rating_system)
+        if system is not None:
+            problems = system.check_params(self.system_params, path="")
+            if problems:
+                raise ValidationError({"system_params": [p.lstrip(".") for p in problems]})
+
+    def engine(self) -> RatingSystem:
+        return get_system(self.rating_system, self.system_params)
+
+    def season_for(self, day: dt.date) -> tuple[str, dt.date, dt.date]:
+        """The name, first and last day of the season containing ``day``."""
+        month = self.season_start_month
+        year = day.year if day.month >= month else day.year - 1
+        start = dt.date(year, month, 1)
+        end = dt.date(year + 1, month, 1) - dt.timedelta(days=1)
+        name = str(year) if month == 1 else f"{year}/{str(year + 1)[-2:]}"
+        return name, start, end
+
+
+class Season(models.Model):
+    """A subscription season: paying for it makes a member financial within its dates."""
+
+    name = models.CharField(max_length=20, unique=True)
+    start = models.DateField()
+    end = models.DateField()
+
+    class Meta:
+        ordering = ["-start"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.start and self.end and self.end < self.start:
+            raise ValidationError({"end": "A season cannot end before it starts."})
+
+    @classmethod
+    def for_day(cls, day: dt.date) -> Season:
+        """The season covering ``day``, created from the club settings if need be."""
+        existing = cls.objects.filter(start__lte=day, end__gte=day).first()
+        if existing:
+            return existing
+        name, start, end = ClubSettings.load().season_for(day)
+        season, _ = cls.objects.get_or_create(name=name, defaults={"start": start, "end": end})
+        return season

@@ -1,0 +1,188 @@
+"""What the re-rate writes: each member's current state, each game's change, each run."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from .club import SYSTEM_CHOICES
+from .events import Event
+from .members import Member
+
+#: A rating a tournament organiser can seed on: a number, perhaps with one marker
+#: ("1486p", "1540P", "412*"). acf-1993's "4 R" (games still to play) and "Unr" are not.
+USABLE = r"^[0-9]+[^0-9 ]?$"
+_USABLE = re.compile(USABLE)
+
+
+def is_usable(display: str) -> bool:
+    return bool(_USABLE.match(display or ""))
+
+
+class RatingState(models.Model):
+    """A member's current rating: the engine's state after every rated event."""
+
+    member = models.OneToOneField(
+        Member, on_delete=models.CASCADE, primary_key=True, related_name="rating_state"
+    )
+    rating = models.FloatField(null=True, blank=True)
+    display = models.CharField(max_length=12, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict)
+    last_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
+    last_played = models.DateField(null=True, blank=True)
+    #: The change at ``last_event`` (after − before), kept here so the list reads one row a
+    #: member instead of looking up each member's last RatingChange.
+    last_change = models.FloatField(null=True, blank=True)
+    #: A rating others can seed on (``reports.is_usable`` of ``display``): the list ranks these.
+    usable = models.BooleanField(default=False)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.member}: {self.display}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.usable = is_usable(self.display)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display" in fields:
+            kwargs["update_fields"] = {*fields, "usable"}
+        super().save(*args, **kwargs)
+
+
+class RatingChange(models.Model):
+    """A member's rating before and after one rated event, with the engine's breakdown."""
+
+    # No index of their own: the unique (event, member) and the member's chain index below
+    # serve their lookups, and every index is written for every change a re-rate writes.
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
+    member = models.ForeignKey(
+        Member, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
+    period = models.CharField(max_length=20, blank=True)
+    before = models.FloatField(null=True, blank=True)
+    after = models.FloatField(null=True, blank=True)
+    display_before = models.CharField(max_length=12, blank=True)
+    display_after = models.CharField(max_length=12, blank=True)
+    played = models.PositiveSmallIntegerField(default=0)
+    score = models.FloatField(default=0)
+    breakdown = models.JSONField(default=dict)
+    state_after = models.JSONField(default=dict)
+    #: The event's place in the chain, copied so that a member's last change before a
+    #: point is one index lookup (``member``, then these) rather than a join per member.
+    #: A change is re-created whenever its event moves, so the copy never goes stale.
+    event_end = models.DateField()
+    event_start = models.DateField()
+    #: ``state_after`` is one the next rating period's opening changes even without games
+    #: (acf-1993's zero-score reset): a re-rate from a later point takes this member in.
+    unsettled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event_end", "event_start", "event_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "member"], name="one_change_a_member_an_event"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["member", "-event_end", "-event_start", "-event"],
+                name="change_member_chain",
+            ),
+            models.Index(fields=["event_end", "event_start", "event"], name="change_chain"),
+            models.Index(
+                fields=["unsettled"], condition=models.Q(unsettled=True), name="change_unsettled"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} in {self.event}: {self.display_before} → {self.display_after}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.event_end is None or self.event_start is None:
+            self.event_end, self.event_start = self.event.end_date, self.event.start_date
+        super().save(*args, **kwargs)
+
+    @property
+    def detail(self) -> dict[str, Any]:
+        """The breakdown as the engine's JSON has it: its figures, its game lines as dicts."""
+        from ..breakdowns import breakdown_read
+
+        return breakdown_read(self.breakdown)
+
+    @property
+    def change(self) -> float | None:
+        if self.before is None or self.after is None:
+            return None
+        return self.after - self.before
+
+
+class RatingRun(models.Model):
+    """One run of the engine over the chain of events: the officers' log."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    started = models.DateTimeField(default=timezone.now)
+    finished = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    reason = models.CharField(max_length=200)
+    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    from_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
+    events_rated = models.PositiveIntegerField(default=0)
+    games_rated = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    message = models.TextField(blank=True)
+    #: The last sign of life of the worker carrying a background run out.
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    #: Seconds the run was expected to take when it was queued.
+    estimate = models.FloatField(null=True, blank=True)
+    #: What it re-rates, to carry it out again: the restart position ([end, start, pk] or
+    #: null for everything) and the members named along.
+    start = models.JSONField(null=True, blank=True)
+    members = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["-started", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.started:%Y-%m-%d %H:%M} {self.reason}"
+
+    #: A queued run no worker has taken after this long means no worker is running.
+    STALLED_AFTER = dt.timedelta(minutes=1)
+
+    @property
+    def stalled(self) -> bool:
+        return (
+            self.status == self.Status.QUEUED
+            and timezone.now() - self.started > self.STALLED_AFTER
+        )
+
+    #: A running run with no sign of its worker for this long (or three times its estimate,
+    #: if longer) lost its worker: killed, or its machine restarted.
+    DEAD_AFTER = dt.timedelta(minutes=2)
+
+    @property
+    def dead(self) -> bool:
+        if self.status != self.Status.RUNNING:
+            return False
+        # On SQLite the worker cannot write while its re-rate holds the write lock, so a
+        # long run may go quiet for about its whole length: allow for its estimate.
+        allowed = max(self.DEAD_AFTER, dt.timedelta(seconds=3 * (self.estimate or 0)))
+        return timezone.now() - (self.heartbeat or self.started) > allowed

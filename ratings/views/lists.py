@@ -1,0 +1,195 @@
+"""The home page and the rating lists: the published list (page, CSV), the officer's list.
+
+Members in arrears and guests are rated like everyone else, but their ratings are not
+published: the public list reads ``Member.objects.published()``; an officer sees
+everyone, marked.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django_tables2 import RequestConfig, Table
+
+from .. import reports
+from ..csvsafe import csv_safe
+from ..filters import RatingListFilter
+from ..models import (
+    ClubSettings,
+    Member,
+)
+from ..tables import (
+    ListPaginator,
+    OfficerRatingTable,
+    RatingListTable,
+    reason_of,
+)
+from .common import club_of, officer_required, wants_csv
+
+PER_PAGE = 50
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    system = ClubSettings.load().engine()
+    recent = reports.rated_events()[:5]
+    top = reports.published_ratings().filter(unrated=0)[:10]
+    return render(
+        request,
+        "ratings/home.html",
+        {"recent_events": recent, "top": top, "basis": reports.list_basis(system)},
+    )
+
+
+# -- the published list ---------------------------------------------------------------
+
+
+def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
+    system = club_of(request).engine()
+    # Only the regions of the members this list can show: a region of unpublished members
+    # alone would filter the public list down to nobody.
+    regions = list(
+        members.exclude(region="").values_list("region", flat=True).distinct().order_by("region")
+    )
+    filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
+    # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
+    if wants_csv(request):
+        table = table_class(reports.with_ratings(filters.qs))
+        RequestConfig(request, paginate=False).configure(table)  # the reader's order
+        return _list_csv(
+            table.data.data,
+            officer=table_class is OfficerRatingTable,
+            filename=f"rating-list-{timezone.localdate():%Y-%m-%d}.csv",
+        )
+    # One read of the list's order counts it, finds the page and ranks its rows
+    # (``ListPaginator``); the page's members are then read by primary key.
+    table = table_class(reports.with_ratings(filters.qs, ranked=False).only(*LIST_FIELDS))
+    RequestConfig(
+        request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
+    ).configure(table)
+    export = request.GET.copy()
+    export["_export"] = "csv"
+    return render(
+        request,
+        template,
+        {
+            "table": table,
+            "filter": filters,
+            "system": system,
+            "basis": reports.list_basis(system),
+            "legend": reports.legend(system),
+            "export_query": export.urlencode(),
+            "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
+        },
+    )
+
+
+#: What a page of the list shows: every member's row is sorted, so none goes in it unread.
+LIST_FIELDS = (
+    "member_number",
+    "name",
+    "born",
+    "region",
+    "title",
+    "is_guest",
+    "merged_into",
+    "rating_state__display",
+    "rating_state__games",
+    "rating_state__last_played",
+    "rating_state__rating",
+)
+
+
+def _cell(value: Any) -> Any:
+    """One cell of a streamed CSV as written: the one place cells pass on their way out."""
+    return "" if value is None else csv_safe(value)
+
+
+class _Lines:
+    """A file for csv.writer that hands back what it is given."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+#: The list's CSV columns (as the page's table heads them) and the fields they come from.
+LIST_CSV = ("#", "Name", "Rating", "Games", "Last change", "Region", "Junior", "Last played")
+OFFICER_LIST_CSV = ("#", "Name", "Rating", "Published?", *LIST_CSV[3:])
+_LIST_FIELDS = (
+    "rank",
+    "unrated",
+    "name",
+    "rating_state__display",
+    "rating_state__games",
+    "last_change",
+    "region",
+    "born",
+    "rating_state__last_played",
+    "merged_into_id",
+    "is_guest",
+    "is_financial",
+)
+
+
+def _list_csv_rows(members: Any, *, officer: bool) -> Any:
+    """The list's rows as the CSV has them, read in chunks straight from the query."""
+    start = reports.year_start()
+    rows = members.values_list(*_LIST_FIELDS).iterator(chunk_size=2000)
+    for rank, unrated, name, display, games, change, region, born, played, *why in rows:
+        row = [
+            "" if unrated else rank,
+            name,
+            display,
+            games,
+            None if change is None else round(change),
+            region,
+            reports.age_group_of(born, start),
+            played,
+        ]
+        if officer:
+            merged, guest, financial = why
+            row.insert(3, reason_of(merged=bool(merged), guest=guest, financial=financial))
+        yield row
+
+
+def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpResponse:
+    """The list, every row in the reader's order, streamed: rows are written as they are
+    read, 500 to a chunk, never held all at once."""
+
+    def chunks() -> Any:
+        writer = csv.writer(_Lines())
+        yield writer.writerow(OFFICER_LIST_CSV if officer else LIST_CSV)
+        lines = []
+        for row in _list_csv_rows(members, officer=officer):
+            lines.append(writer.writerow([_cell(value) for value in row]))
+            if len(lines) == 500:
+                yield "".join(lines)
+                lines = []
+        yield "".join(lines)
+
+    response = StreamingHttpResponse(chunks(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def published_list(request: HttpRequest) -> HttpResponse:
+    return _rating_list(
+        request, Member.objects.published(), RatingListTable, "ratings/public/list.html"
+    )
+
+
+@officer_required
+def officer_list(request: HttpRequest) -> HttpResponse:
+    """Everyone the engine rates, members in arrears and guests too, each marked."""
+    return _rating_list(
+        request,
+        Member.objects.with_financial(),
+        OfficerRatingTable,
+        "ratings/public/officer_list.html",
+    )
+
+
+# -- reports ---------------------------------------------------------------------------

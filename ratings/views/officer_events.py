@@ -1,0 +1,210 @@
+"""The officer's event pages: the list of events, an event's details and its players."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import (
+    Count,
+    Exists,
+    OuterRef,
+    Q,
+    Subquery,
+)
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from .. import services
+from ..forms import (
+    EntriesForm,
+    EventForm,
+    QuickMemberForm,
+)
+from ..models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+)
+from ..tables import (
+    OfficerEventTable,
+)
+from .common import PER_PAGE, officer_required
+from .officer_members import warn_of_namesakes
+from .officer_rating import (
+    missing_rounds,
+    progress_or,
+    provisional_rows,
+    rerated,
+)
+
+# -- events -----------------------------------------------------------------------------
+
+
+def _event_counts(events: Any) -> Any:
+    """Each event's players and games, and whether it has been rated: a count per event
+    (an index lookup each), not a join of every entry with every game."""
+    return events.annotate(
+        player_count=Coalesce(
+            Subquery(
+                Entry.objects.filter(event=OuterRef("pk"))
+                .values("event")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            0,
+        ),
+        games_count=Coalesce(
+            Subquery(
+                Game.objects.filter(event=OuterRef("pk"))
+                .values("event")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            0,
+        ),
+        rated_changes=Exists(RatingChange.objects.filter(event=OuterRef("pk"))),
+    )
+
+
+@officer_required
+def event_list(request: HttpRequest) -> HttpResponse:
+    """Every event, newest first, 50 a page; only the page's events are counted (sorting by
+    the number of players counts them all, as it must)."""
+    events = Event.objects.order_by("-end_date", "-start_date", "-pk")
+    sorts = {o.lstrip("-") for o in request.GET.get("sort", "").split(",")}
+    if sorts & {"player_count", "games_count"}:
+        events = _event_counts(events)
+    table = OfficerEventTable(events)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    page = [row.record for row in table.page.object_list]
+    counted = {e.pk: e for e in _event_counts(Event.objects.filter(pk__in=[e.pk for e in page]))}
+    for event in page:
+        for name in ("player_count", "games_count", "rated_changes"):
+            setattr(event, name, getattr(counted[event.pk], name))
+    return render(request, "ratings/officer/events.html", {"table": table})
+
+
+@officer_required
+def event_add(request: HttpRequest) -> HttpResponse:
+    today = timezone.localdate()
+    form = EventForm(request.POST or None, initial={"start_date": today, "end_date": today})
+    if request.method == "POST" and form.is_valid():
+        event = form.save()
+        messages.success(request, f"{event.name} created: now add its players.")
+        return redirect("ratings:officer-event-players", pk=event.pk)
+    return render(request, "ratings/officer/event_form.html", {"form": form, "event": None})
+
+
+@officer_required
+def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    previous = services.rating_key(event)
+    form = EventForm(request.POST or None, instance=event)
+    scope = None
+    if request.method == "POST" and form.is_valid():
+        rated = event.is_rated or (previous and event.is_complete)
+        moves_ratings = not services.EVENT_RATING_FIELDS.isdisjoint(form.changed_data)
+        if rated and moves_ratings and "confirm" not in request.POST:
+            # Say how much a change re-rates before doing it.
+            new = (form.cleaned_data["end_date"], form.cleaned_data["start_date"], event.pk)
+            scope = services.rerate_scope(start=min(previous, new))
+        else:
+            run = services.event_save(
+                event=form.instance,
+                previous=previous,
+                changed=form.changed_data,
+                user=request.user,
+                soon=True,
+            )
+            messages.success(request, f"{event.name} saved{rerated(run, ' and ')}.")
+            return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
+    return render(
+        request, "ratings/officer/event_form.html", {"form": form, "event": event, "scope": scope}
+    )
+
+
+@officer_required
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    players = Member.objects.filter(entries__event=event).order_by("name")
+    by_round = dict(event.games.values_list("round").annotate(n=Count("pk")))
+    rounds = [(n, by_round.get(n, 0)) for n in range(1, event.rounds + 1)]
+    expected = math.ceil(len(players) / 2)
+    system = ClubSettings.load().engine()
+    period = services.period_for(event, system) if event.is_complete else None
+    is_rated = event.is_rated
+    return render(
+        request,
+        "ratings/officer/event.html",
+        {
+            "event": event,
+            "players": players,
+            "rounds": rounds,
+            "expected": expected,
+            "period": period,
+            "is_rated": is_rated,
+            "system": system,
+            "provisional": provisional_rows(request, event, period, is_rated=is_rated),
+        },
+    )
+
+
+@officer_required
+def event_players(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    form = EntriesForm(request.POST or None, event=event, prefix="entries")
+    quick = QuickMemberForm(prefix="quick")
+    if request.method == "POST" and "quick-name" in request.POST:
+        form = EntriesForm(event=event, prefix="entries")
+        quick = QuickMemberForm(request.POST, prefix="quick")
+        if quick.is_valid():
+            member = quick.save()
+            services.entries_add(event=event, members=[member], user=request.user)
+            kind = "Guest" if member.is_guest else "New member"
+            messages.success(request, f"{kind} {member.name} ({member.member_number}) entered.")
+            warn_of_namesakes(request, member)
+            return redirect("ratings:officer-event-players", pk=event.pk)
+    elif request.method == "POST" and form.is_valid():
+        added = services.entries_add(
+            event=event, members=form.cleaned_data["players"], user=request.user
+        )
+        messages.success(request, f"{added} player{'s' if added != 1 else ''} entered.")
+        return redirect("ratings:officer-event-players", pk=event.pk)
+    entries = event.entries.select_related("member").order_by("member__name")
+    in_games = set(event.games.values_list("white_id", flat=True)) | set(
+        event.games.values_list("black_id", flat=True)
+    )
+    return render(
+        request,
+        "ratings/officer/players.html",
+        {
+            "event": event,
+            "form": form,
+            "quick": quick,
+            "entries": entries,
+            "in_games": in_games,
+            "next_round": next(iter(missing_rounds(event)), None),
+        },
+    )
+
+
+@officer_required
+@require_POST
+def event_player_remove(request: HttpRequest, pk: int, member: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    entry = get_object_or_404(event.entries.select_related("member"), member_id=member)
+    if event.games.filter(Q(white_id=member) | Q(black_id=member)).exists():
+        messages.error(request, f"{entry.member.name} has games here: remove those first.")
+    else:
+        entry.delete()
+        messages.success(request, f"{entry.member.name} removed from {event.name}.")
+    return redirect("ratings:officer-event-players", pk=event.pk)

@@ -1,0 +1,124 @@
+"""Tournament files in and out: a TRF upload with its preview and confirmation, an event as TRF."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+
+from .. import services, trf, trf_export
+from ..engine.codec import TITLES
+from ..forms import (
+    next_member_numbers,
+)
+from ..models import (
+    Event,
+    Member,
+)
+from .common import officer_required
+
+SESSION_KEY = "officer-trf-import"
+
+
+@officer_required
+def trf_upload(request: HttpRequest) -> HttpResponse:
+    from ..forms import TrfUploadForm
+
+    form = TrfUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        request.session[SESSION_KEY] = {
+            "text": form.cleaned_data["text"],
+            "filename": form.cleaned_data["file"].name,
+        }
+        return redirect("ratings:officer-import-preview")
+    return render(request, "ratings/officer/import.html", {"form": form})
+
+
+@officer_required
+def trf_preview(request: HttpRequest) -> HttpResponse:
+    from ..forms import TrfConfirmForm
+
+    stored = request.session.get(SESSION_KEY)
+    if not stored:
+        messages.info(request, "Upload a tournament report file first.")
+        return redirect("ratings:officer-import")
+    tournament = trf.parse(stored["text"])
+    form = TrfConfirmForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        event = _import(form, tournament, request.user)
+        del request.session[SESSION_KEY]
+        messages.success(
+            request,
+            f"{event.name} imported: {len(tournament.players)} players, "
+            f"{event.games.count()} games. Check it, then mark it complete to rate it.",
+        )
+        return redirect("ratings:officer-event", pk=event.pk)
+    games = tournament.games()
+    counts = defaultdict(int)
+    for game in games:
+        counts[game.result] += 1
+    return render(
+        request,
+        "ratings/officer/import_preview.html",
+        {
+            "form": form,
+            "tournament": tournament,
+            "filename": stored["filename"],
+            "games": len(games),
+            "counts": sorted(counts.items()),
+            "rows": form.player_rows(),
+        },
+    )
+
+
+def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no-untyped-def]
+    data = form.cleaned_data
+    event = Event(
+        name=data["name"],
+        kind=data["kind"],
+        start_date=data["start_date"],
+        end_date=data["end_date"],
+        rounds=max(tournament.rounds, 1),
+        time_control=tournament.time_control[:40],
+        rated=data["rated"],
+    )
+    choices = form.choices()
+    new = [p for p in tournament.players if choices[p.rank] in ("new", "guest")]
+    numbers = iter(next_member_numbers("N", len(new)))
+    guest_numbers = iter(next_member_numbers("G", len(new)))
+    members = dict(
+        Member.objects.in_bulk([int(c) for c in choices.values() if c.isdigit()]).items()
+    )
+    players: dict[int, Member] = {}
+    for player in tournament.players:
+        choice = choices[player.rank]
+        if choice.isdigit():
+            players[player.rank] = members[int(choice)]
+            continue
+        guest = choice == "guest"
+        players[player.rank] = Member(
+            member_number=next(guest_numbers if guest else numbers),
+            name=player.name,
+            is_guest=guest,
+            fide_id=player.fide_id if player.fide_id.isdigit() else "",
+            title=player.title if player.title in TITLES else "",
+            gender={"m": "M", "w": "F", "f": "F"}.get(player.sex, ""),
+            initial_rating=player.rating,
+        )
+    games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
+    return services.trf_import(event=event, games=games, players=players, user=user)
+
+
+@officer_required
+def event_trf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The event as a FIDE tournament report file (TRF16), to download."""
+    event = get_object_or_404(Event, pk=pk)
+    response = HttpResponse(
+        trf_export.event_to_trf(event).encode("utf-8"), content_type="text/plain; charset=utf-8"
+    )
+    filename = f"{slugify(event.name) or f'event-{event.pk}'}.trf"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,161 @@
+"""The officer's home and member pages: the register, adding and editing members, subscriptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import (
+    Count,
+    Q,
+)
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from .. import services
+from ..forms import (
+    MemberForm,
+    SubscriptionForm,
+)
+from ..models import (
+    ClubSettings,
+    Event,
+    Member,
+    RatingRun,
+    Season,
+)
+from ..tables import (
+    OfficerMemberTable,
+)
+from .common import PER_PAGE, officer_required
+from .officer_rating import progress_or, rerated
+
+# -- home -------------------------------------------------------------------------------
+
+
+@officer_required
+def officer_home(request: HttpRequest) -> HttpResponse:
+    runs = RatingRun.objects.select_related("user", "from_event")[:8]
+    drafts = (
+        Event.objects.exclude(status=Event.Status.COMPLETE)
+        .annotate(
+            player_count=Count("entries", distinct=True),
+            games_count=Count("games", distinct=True),
+        )
+        .order_by("-start_date", "-pk")[:20]
+    )
+    # Complete and rated by the officer, but no changes yet: a period system's wait.
+    waiting = (
+        Event.objects.filter(status=Event.Status.COMPLETE, rated=True, rating_changes__isnull=True)
+        .order_by("end_date", "pk")
+        .distinct()[:20]
+    )
+    system = ClubSettings.load().engine()
+    waiting_rows = [(e, system.period_of(e.end_date)) for e in waiting]
+    return render(
+        request,
+        "ratings/officer/home.html",
+        {"runs": runs, "drafts": drafts, "waiting": waiting_rows, "system": system},
+    )
+
+
+# -- members ----------------------------------------------------------------------------
+
+
+@officer_required
+def member_list(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()
+    members = Member.objects.active().with_financial().select_related("rating_state")
+    if query:
+        members = members.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
+    table = OfficerMemberTable(members.order_by("name", "member_number"))
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(request, "ratings/officer/members.html", {"table": table, "query": query})
+
+
+@officer_required
+def member_add(request: HttpRequest) -> HttpResponse:
+    form = MemberForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        member = form.save()
+        messages.success(request, f"{member.name} added ({member.member_number}).")
+        warn_of_namesakes(request, member)
+        if "another" in request.POST:
+            return redirect("ratings:officer-member-add")
+        return redirect("ratings:officer-member", pk=member.pk)
+    return render(request, "ratings/officer/member_form.html", {"form": form, "member": None})
+
+
+def warn_of_namesakes(request: HttpRequest, member: Member) -> None:
+    """After adding ``member``: name anyone already recorded under the same name."""
+    namesakes = member.namesakes()
+    if namesakes:
+        # Two people may share a name, so this is a warning, not a refusal.
+        messages.warning(
+            request,
+            f"Another member is also called {member.name} "
+            f"({', '.join(namesakes)}). If they are the same person, merge the two "
+            "records in the admin (Members: select both, then “Merge selected duplicate "
+            "members”).",
+        )
+
+
+@officer_required
+def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk)
+    rated = member.rating_changes.exists()
+    form = MemberForm(request.POST or None, instance=member, prefix="member")
+    scope = None
+    if request.method == "POST" and form.is_valid():
+        moves_ratings = not services.MEMBER_RATING_FIELDS.isdisjoint(form.changed_data)
+        if rated and moves_ratings and "confirm" not in request.POST:
+            # Say how much a change re-rates before doing it.
+            scope = services.rerate_scope(start=services.member_rerate_start(member=member))
+        else:
+            run = services.member_save(
+                member=form.instance, changed=form.changed_data, user=request.user, soon=True
+            )
+            messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
+            return progress_or(run, redirect("ratings:officer-member", pk=member.pk))
+    subscription_form = SubscriptionForm(member=member, initial=_season())
+    return _member_page(request, member, form, subscription_form, scope=scope)
+
+
+def _season() -> dict[str, Any]:
+    return {"season": Season.for_day(timezone.localdate())}
+
+
+def _member_page(request, member, form, subscription_form, scope=None):  # type: ignore[no-untyped-def]
+    today = timezone.localdate()
+    subscriptions = member.subscriptions.select_related("season")
+    return render(
+        request,
+        "ratings/officer/member_form.html",
+        {
+            "form": form,
+            "member": member,
+            "subscriptions": subscriptions,
+            "subscription_form": subscription_form,
+            "financial": member.is_financial_on(today),
+            "today": today,
+            "scope": scope,
+        },
+    )
+
+
+@officer_required
+@require_POST
+def member_subscribe(request: HttpRequest, pk: int) -> HttpResponse:
+    member = get_object_or_404(Member, pk=pk)
+    form = SubscriptionForm(request.POST, member=member)
+    if form.is_valid():
+        subscription = form.save()
+        messages.success(request, f"{member.name} has paid for {subscription.season}.")
+        return redirect("ratings:officer-member", pk=member.pk)
+    return _member_page(request, member, MemberForm(instance=member, prefix="member"), form)
+
+
+# -- TRF import -------------------------------------------------------------------------

@@ -1,0 +1,253 @@
+"""Rating an event (preview and completion) and closing rating periods."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import (
+    Count,
+    F,
+)
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from .. import explain, services
+from ..models import (
+    ClubSettings,
+    Event,
+    Member,
+    RatingPeriod,
+    RatingRun,
+)
+from .common import officer_required, withhold_unpublished
+
+# -- rating -----------------------------------------------------------------------------
+
+
+@officer_required
+def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    system = ClubSettings.load().engine()
+    period = services.period_for(event, system)
+    if request.method == "POST":
+        run = services.event_complete(event=event, user=request.user, soon=True)
+        if run is not None and run.status != RatingRun.Status.DONE:
+            messages.info(request, f"{event.name} is complete: rating it in the background.")
+            return redirect("ratings:run", pk=run.pk)
+        if run is not None:
+            messages.success(
+                request,
+                f"{event.name} rated ({count_phrase(run.games_rated, 'game')}; "
+                f"{count_phrase(run.events_rated, 'event')} rated in all).",
+            )
+            return redirect("ratings:event-report", pk=event.pk)
+        if event.rated and period is not None:
+            messages.info(
+                request,
+                f"{event.name} is complete. Its games wait for rating period {period.label}.",
+            )
+        else:
+            messages.success(request, f"{event.name} is complete.")
+        return redirect("ratings:officer-event", pk=event.pk)
+    result, scope = services.event_preview(event=event) if event.rated else (None, None)
+    rows = change_rows(preview_changes(result), event)
+    return render(
+        request,
+        "ratings/officer/complete.html",
+        {
+            "event": event,
+            "rows": rows,
+            "scope": scope,
+            "period": period,
+            "system": system,
+            "missing_rounds": missing_rounds(event),
+        },
+    )
+
+
+def count_phrase(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def rerated(run: RatingRun | None, joiner: str) -> str:
+    """What saving re-rated, to end the officer's message ("" when it re-rated nothing)."""
+    if run is None:
+        return ""
+    if run.status == RatingRun.Status.DONE:
+        return f"{joiner}re-rated {count_phrase(run.events_rated, 'event')}"
+    return f"{joiner}re-rating in the background"
+
+
+def progress_or(run: RatingRun | None, response: HttpResponse) -> HttpResponse:
+    """A re-rate queued for the background: its progress page. Otherwise ``response``."""
+    if run is not None and run.status != RatingRun.Status.DONE:
+        return redirect("ratings:run", pk=run.pk)
+    return response
+
+
+def missing_rounds(event: Event) -> list[int]:
+    have = set(event.games.values_list("round", flat=True).distinct())
+    return [n for n in range(1, event.rounds + 1) if n not in have]
+
+
+def change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, Any]]:
+    """Each player's change with the engine's game lines, names looked up in one query.
+
+    ``changes`` are dicts with player (member pk), before, after, display_before,
+    display_after and breakdown: a saved RatingChange or a preview, read alike.
+    """
+    names = {m.pk: m for m in Member.objects.filter(entries__event=event)}
+    rows = []
+    for change in changes:
+        breakdown = change["breakdown"]
+        lines = breakdown.get("games", [])
+        # The system's own figures for each game (ecf-2020's offsets, a rule's name), as
+        # columns of their own: what a player needs to check a game by hand.
+        columns = explain.line_columns(lines, breakdown)
+        games = []
+        for line in lines:
+            opponent = str(line.get("opponent", ""))
+            games.append(
+                {
+                    **line,
+                    "opponent": names.get(int(opponent)) if opponent.isdigit() else None,
+                    "change": services.game_line_change(line=line),
+                    "rated": line.get("rated", True),
+                    "extra": [explain.line_text(key, line.get(key)) for key in columns],
+                }
+            )
+        rated = [g for g in games if g["rated"]]
+        # acf-1993 has neither a game's expected score nor its own change
+        has_expected = any(g.get("expected") is not None for g in games)
+        has_change = any(g["change"] is not None for g in games)
+        before, after = change["before"], change["after"]
+        expected = [g.get("expected") for g in rated]
+        rows.append(
+            {
+                "member": names.get(int(change["player"])),
+                "before": change["display_before"],
+                "after": change["display_after"],
+                "change": after - before if before is not None and after is not None else None,
+                "games": games,
+                "columns": [explain.line_label(key) for key in columns],
+                "has_expected": has_expected,
+                "has_change": has_change,
+                "width": 4 + len(columns) + has_expected + has_change,
+                "detail": breakdown,
+                "breakdown": explain.breakdown_items(breakdown),
+                "played": len(rated),
+                "score": sum(g["score"] for g in rated),
+                "expected": sum(expected) if rated and None not in expected else None,
+            }
+        )
+    rows.sort(key=lambda r: (-r["score"], r["member"].name if r["member"] else ""))
+    return rows
+
+
+def preview_changes(result) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+    return [
+        {
+            "player": c.player,
+            "before": c.before,
+            "after": c.after,
+            "display_before": c.display_before,
+            "display_after": c.display_after,
+            "breakdown": services.breakdown_read(services.breakdown_json(c)),
+        }
+        for c in (result.changes if result else [])
+    ]
+
+
+def saved_changes(event: Event) -> list[dict[str, Any]]:
+    changes = event.rating_changes.values(
+        "before", "after", "display_before", "display_after", "breakdown", player=F("member_id")
+    )
+    return [{**c, "breakdown": services.breakdown_read(c["breakdown"])} for c in changes]
+
+
+@officer_required
+def period_list(request: HttpRequest) -> HttpResponse:
+    system = ClubSettings.load().engine()
+    periods: dict[str, dict[str, Any]] = {}
+    if system.period_based:
+        for period in RatingPeriod.objects.filter(system=system.id):
+            periods[period.label] = {"period": period, "events": []}
+        events = Event.objects.filter(rated=True).exclude(status=Event.Status.DRAFT)
+        for event in events.annotate(player_count=Count("entries")).in_rating_order():
+            label = system.period_of(event.end_date)
+            if label not in periods:
+                start, end = system.period_bounds(label)
+                periods[label] = {
+                    "period": RatingPeriod(system=system.id, label=label, start=start, end=end),
+                    "events": [],
+                }
+            periods[label]["events"].append(event)
+    rows = sorted(periods.values(), key=lambda p: p["period"].start, reverse=True)
+    return render(request, "ratings/officer/periods.html", {"system": system, "periods": rows})
+
+
+@officer_required
+def period_close(request: HttpRequest, label: str) -> HttpResponse:
+    system = ClubSettings.load().engine()
+    if not system.period_based:
+        raise Http404("The club's rating system does not rate by period.")
+    period = RatingPeriod.objects.filter(system=system.id, label=label).first()
+    if period is None:
+        try:
+            start, end = system.period_bounds(label)
+        except (ValueError, KeyError, NotImplementedError) as error:
+            raise Http404("No such rating period.") from error
+        period = RatingPeriod(system=system.id, label=label, start=start, end=end)
+    if period.is_closed:
+        messages.info(request, f"Rating period {label} is closed already.")
+        return redirect("ratings:officer-periods")
+    events = Event.objects.filter(
+        rated=True,
+        status=Event.Status.COMPLETE,
+        end_date__gte=period.start,
+        end_date__lte=period.end,
+    ).in_rating_order()
+    if request.method == "POST":
+        run = services.period_close(period=period, user=request.user, soon=True)
+        if run.status != RatingRun.Status.DONE:
+            messages.info(
+                request,
+                f"Rating period {label} closed: rating its events in the background; "
+                "the new list is published when the run finishes.",
+            )
+            return redirect("ratings:run", pk=run.pk)
+        messages.success(
+            request,
+            f"Rating period {label} closed: {run.events_rated} events rated, list published.",
+        )
+        return redirect("ratings:officer-periods")
+    scope = services.rerate_scope(start=(period.start, period.start, 0))
+    return render(
+        request,
+        "ratings/officer/period_close.html",
+        {"period": period, "events": events, "scope": scope},
+    )
+
+
+def provisional_rows(
+    request: HttpRequest, event: Event, period: RatingPeriod | None, *, is_rated: bool
+) -> list[dict[str, Any]] | None:
+    """A complete event waiting for its open rating period: the period's figures as it
+    stands (the preview's computation), for officers only. None when nothing waits.
+
+    They are not published: the public sees only that the event waits.
+    """
+    waiting = (
+        event.rated
+        and event.is_complete
+        and not is_rated
+        and period is not None
+        and not period.is_closed
+    )
+    if not waiting or not request.user.has_perm("ratings.officer"):
+        return None
+    result, _scope = services.event_preview(event=event)
+    rows = change_rows(preview_changes(result), event)
+    withhold_unpublished(request, rows, event)
+    return rows

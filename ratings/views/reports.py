@@ -1,0 +1,68 @@
+"""The club's reports (most active, improvers, juniors...) for members."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django_tables2 import Table
+
+from .. import reports
+from ..models import (
+    ClubSettings,
+)
+from ..tables import (
+    ActiveTable,
+    ImproversTable,
+    JuniorReportTable,
+    ReportTable,
+)
+from .common import table_csv, wants_csv
+
+REPORT_TABLES: dict[str, type[Table]] = {
+    "under-20": JuniorReportTable,
+    "under-16": JuniorReportTable,
+    "under-12": JuniorReportTable,
+    "improvers": ImproversTable,
+    "active": ActiveTable,
+}
+
+
+def report_index(request: HttpRequest) -> HttpResponse:
+    system = ClubSettings.load().engine()
+    return render(
+        request,
+        "ratings/public/reports.html",
+        {"reports": reports.REPORTS.values(), "basis": reports.list_basis(system)},
+    )
+
+
+def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    report = reports.REPORTS.get(slug)
+    if report is None:
+        raise Http404("No such report.")
+    system = ClubSettings.load().engine()
+    span = reports.report_window(system, request.GET.get("since"))
+    rows = report.rows(span)
+    if slug != "active":
+        rows = rows[: reports.TOP]
+    table = REPORT_TABLES.get(slug, ReportTable)(rows)
+    if wants_csv(request):
+        return table_csv(table, f"{slug}-{timezone.localdate():%Y-%m-%d}.csv")
+    export = request.GET.copy()
+    export["_export"] = "csv"
+    return render(
+        request,
+        "ratings/public/report.html",
+        {
+            "report": report,
+            "table": table,
+            "span": span,
+            "system": system,
+            "basis": reports.list_basis(system),
+            "since_choices": reports.SINCE_CHOICES if not system.period_based else {},
+            "since": request.GET.get("since", "3"),
+            "export_query": export.urlencode(),
+            "today": timezone.localdate(),
+        },
+    )
