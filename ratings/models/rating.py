@@ -157,6 +157,11 @@ class RatingRun(models.Model):
     #: null for everything) and the members named along.
     start = models.JSONField(null=True, blank=True)
     members = models.JSONField(default=list, blank=True)
+    #: The one event whose games changed (or that became rateable), when that is all that
+    #: changed: the re-rate follows its ripple (``services/ripple.py``).
+    changed_event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-started", "-pk"]

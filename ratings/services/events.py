@@ -81,7 +81,9 @@ def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> Rat
             period = period_for(event, system)
             if period is None or not period.is_closed:
                 return None
-        return ratings_update(soon=soon, start=event, user=user, reason=f"{event.name} rated")
+        return ratings_update(
+            soon=soon, start=event, changed=event, user=user, reason=f"{event.name} rated"
+        )
 
 
 def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) -> RatingRun:
@@ -291,7 +293,11 @@ def games_replace(
         _entries_create(event=event, member_ids=players, user=user)
         if (gone or updated or created) and event_rerate_needed(event=event):
             return ratings_update(
-                soon=soon, start=event, user=user, reason=f"{event.name}: results changed"
+                soon=soon,
+                start=event,
+                changed=event,
+                user=user,
+                reason=f"{event.name}: results changed",
             )
     return None
 

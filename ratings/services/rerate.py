@@ -29,7 +29,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from ..breakdowns import breakdown_json
-from ..engine import PlayerState, RatingSystem
+from ..engine import EventResult, PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
 from ..models import (
     ClubSettings,
@@ -54,6 +54,7 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
+from .ripple import ripple_possible, ripple_rerate
 
 log = logging.getLogger("ratings")
 
@@ -195,11 +196,18 @@ class Chain:
         self.take_in(players_of(inputs))
         result = self.system.rate(self.states.values(), inputs)
         self.states = {state.id: state for state in result.players}
+        insert_rows(RatingChange, CHANGE_COLUMNS, self.change_rows(events, result.events))
+        return len(inputs), sum(len(e.games) for e in inputs)
+
+    def change_rows(
+        self, events: Sequence[Event], results: Sequence[EventResult]
+    ) -> list[tuple[Any, ...]]:
+        """The rating changes' rows of ``results`` (of ``events``), noting each member's last."""
         by_id = {str(e.pk): e for e in events}
         opening = self.system.period_opening
         date = connection.ops.adapt_datefield_value
         rows = []
-        for event_result in result.events:
+        for event_result in results:
             event = by_id[event_result.id]
             end, start = date(event.end_date), date(event.start_date)
             period = event_result.period or ""
@@ -229,8 +237,7 @@ class Chain:
                         opening(state) != state,
                     )
                 )
-        insert_rows(RatingChange, CHANGE_COLUMNS, rows)
-        return len(inputs), sum(len(e.games) for e in inputs)
+        return rows
 
     def write_states(self, *, everyone: bool) -> None:
         """Rewrite the touched members' current states (``everyone``: the whole table)."""
@@ -343,6 +350,7 @@ def ratings_rerate(
     *,
     start: Event | Position | None = None,
     members: Iterable[int] = (),
+    changed: Event | None = None,
     user: Any = None,
     reason: str,
     progress: Progress | None = None,
@@ -352,8 +360,10 @@ def ratings_rerate(
 
     The chain before ``start`` is left alone; the states as they stood before it are
     the starting point. ``members``: pks of members to rewrite even if no event from
-    ``start`` on touches them (their starting details changed). Returns the RatingRun
-    logged for it.
+    ``start`` on touches them (their starting details changed). ``changed``: the one
+    event (``start`` itself) whose games changed or that became rateable, when nothing
+    else did: only the later events its ripple reaches are rated again
+    (``services/ripple.py``). Returns the RatingRun logged for it.
     """
     clock = time.perf_counter()
     report = progress or (lambda percent, message: None)
@@ -362,9 +372,13 @@ def ratings_rerate(
         system = club.engine()
         report(5, "Finding the events to rate")
         scope = rerate_scope(start=start, system=system)
-        events_rated, games_rated = _chain_rerate(
-            scope=scope, system=system, members=members, report=report
-        )
+        members = list(members)
+        if not members and ripple_possible(scope=scope, system=system, changed=changed):
+            events_rated, games_rated = ripple_rerate(scope=scope, system=system, report=report)
+        else:
+            events_rated, games_rated = _chain_rerate(
+                scope=scope, system=system, members=members, report=report
+            )
         run = run or RatingRun(user=user if getattr(user, "is_authenticated", False) else None)
         run.reason = reason[:200]
         run.system = system.id
@@ -433,6 +447,7 @@ def ratings_rerate_soon(
     *,
     start: Event | Position | None = None,
     members: Iterable[int] = (),
+    changed: Event | None = None,
     user: Any = None,
     reason: str,
 ) -> RatingRun:
@@ -446,7 +461,9 @@ def ratings_rerate_soon(
     limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
     estimate = rerate_estimate(start=start)
     if estimate <= limit:
-        return ratings_rerate(start=start, members=members, user=user, reason=reason)
+        return ratings_rerate(
+            start=start, members=members, changed=changed, user=user, reason=reason
+        )
     run = RatingRun.objects.create(
         user=user if getattr(user, "is_authenticated", False) else None,
         reason=reason[:200],
@@ -457,6 +474,7 @@ def ratings_rerate_soon(
         estimate=round(estimate, 3),
         start=position_json(start),
         members=members,
+        changed_event=changed,
     )
     _enqueue(run)
     return run
@@ -484,6 +502,7 @@ def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
             estimate=run.estimate,
             start=run.start,
             members=run.members,
+            changed_event=run.changed_event,
         )
         _enqueue(again)
     return again
@@ -508,12 +527,13 @@ def ratings_update(
     soon: bool,
     start: Event | Position | None = None,
     members: Iterable[int] = (),
+    changed: Event | None = None,
     user: Any = None,
     reason: str,
 ) -> RatingRun:
     """Re-rate from ``start``: now, or (``soon``) now or in the background, by its estimate."""
     rerate = ratings_rerate_soon if soon else ratings_rerate
-    return rerate(start=start, members=members, user=user, reason=reason)
+    return rerate(start=start, members=members, changed=changed, user=user, reason=reason)
 
 
 def run_progress(*, run: RatingRun, percent: int, message: str, using: Any = None) -> None:
@@ -578,6 +598,7 @@ def rerate_run(
         run = ratings_rerate(
             start=start,
             members=members,
+            changed=run.changed_event,
             user=run.user,
             reason=run.reason,
             progress=report,

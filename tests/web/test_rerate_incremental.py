@@ -14,7 +14,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings import services
-from ratings.models import ClubSettings, Event, RatingChange, RatingPeriod, RatingState
+from ratings.models import (
+    ClubSettings,
+    Event,
+    Game,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    RatingState,
+)
 
 from ..factories import EventFactory, GameFactory, MemberFactory
 from .test_rerate import ratings_now
@@ -139,6 +147,100 @@ def test_acf_players_reset_by_a_later_periods_opening_are_re_rated_with_it(db):
     period = services.period_for(second, system)
     assert period is not None and period.label != RatingPeriod.objects.get().label
     services.period_close(period=period)
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+# -- a correction's ripple (services/ripple.py) ------------------------------------------
+
+
+def _result_corrected(event: Event, result: str = "0-1", *, soon: bool = False) -> None:
+    """The first game's result corrected as the round page saves it (``games_replace``)."""
+    first = event.games.order_by("round", "board", "pk").first()
+    games = [
+        Game(
+            round=g.round,
+            board=g.board,
+            white_id=g.white_id,
+            black_id=g.black_id,
+            result=result if g.pk == first.pk else g.result,
+        )
+        for g in event.games.filter(round=first.round).order_by("board", "pk")
+    ]
+    services.games_replace(event=event, games=games, rounds=[first.round], soon=soon)
+
+
+def _row_pks(event: Event) -> set[int]:
+    return set(RatingChange.objects.filter(event=event).values_list("pk", flat=True))
+
+
+def test_a_correction_leaves_alone_a_later_event_none_of_whose_players_it_changed(
+    club_of_forty, rated_event
+):
+    first = Event.objects.get(name="Week 0")
+    strangers = club_of_forty[20:24]
+    later = rated_event(
+        [(1, strangers[0], strangers[1], "1-0"), (1, strangers[2], strangers[3], "0-1")],
+        date=dt.date(2026, 3, 2),
+        name="Strangers' night",
+    )
+    kept = _row_pks(later)
+    _result_corrected(first)
+    assert _row_pks(later) == kept
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+def test_a_correction_re_rates_a_later_event_where_a_player_it_changed_plays(
+    club_of_forty, rated_event
+):
+    first = Event.objects.get(name="Week 0")
+    corrected = first.games.order_by("round", "board", "pk").first()
+    stranger = club_of_forty[30]
+    later = rated_event(
+        [(1, corrected.white, stranger, "1/2-1/2")], date=dt.date(2026, 3, 2), name="Later"
+    )
+    before = dict(RatingChange.objects.filter(event=later).values_list("member_id", "after"))
+    kept = _row_pks(later)
+    _result_corrected(first)
+    assert _row_pks(later).isdisjoint(kept)
+    after = dict(RatingChange.objects.filter(event=later).values_list("member_id", "after"))
+    assert after[stranger.pk] != before[stranger.pk]  # the draw is now against a lower rating
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+def test_a_game_taken_out_of_an_event_takes_its_players_back_to_where_they_were(
+    club_of_forty, rated_event
+):
+    first = Event.objects.get(name="Week 0")
+    gone = first.games.order_by("round", "board", "pk").first()
+    keep = [
+        Game(
+            round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=g.result
+        )
+        for g in first.games.exclude(pk=gone.pk).order_by("board", "pk")
+    ]
+    services.games_replace(event=first, games=keep, rounds=[gone.round])
+    assert not RatingChange.objects.filter(event=first, member=gone.white).exists()
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+def test_a_queued_correction_keeps_the_event_it_changed_for_the_worker(
+    club_of_forty, settings, django_capture_on_commit_callbacks
+):
+    settings.RERATE_FOREGROUND_SECONDS = 0  # every re-rate to the worker (run at once here)
+    first = Event.objects.get(name="Week 0")
+    with django_capture_on_commit_callbacks(execute=True):
+        _result_corrected(first, soon=True)
+    run = RatingRun.objects.order_by("-pk").first()
+    assert run.changed_event == first
+    assert run.status == RatingRun.Status.DONE
     incremental = ratings_now()
     services.ratings_rerate(reason="from scratch")
     assert ratings_now() == incremental

@@ -84,7 +84,8 @@ def _record(history: list, system_id: str) -> list[Event]:
         event.save()
         if SYSTEMS[system_id].period_based:
             services.periods_close_past(system=SYSTEMS[system_id]())
-        services.ratings_rerate(start=event, reason="completed")
+        # As ``event_complete`` does: a newly rated event ripples on from its place.
+        services.ratings_rerate(start=event, changed=event, reason="completed")
     return events
 
 
@@ -103,7 +104,9 @@ def _correct(events: list[Event], edit: tuple) -> None:
             game.save()
         else:
             game.delete()
-        services.ratings_rerate(start=old, reason=kind)
+        # As ``games_replace`` does: only this event's games changed, so the re-rate
+        # follows the change's ripple (period systems take the full road).
+        services.ratings_rerate(start=old, changed=event, reason=kind)
     elif kind == "move":
         day = max(FIRST_DAY, event.end_date + dt.timedelta(days=value))
         event.start_date = event.end_date = day
@@ -119,7 +122,7 @@ def _correct(events: list[Event], edit: tuple) -> None:
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
 @settings(
-    max_examples=15,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
