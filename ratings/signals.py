@@ -21,4 +21,4 @@ def member_state_on_add(
     if created and not raw:
         from . import services
 
-        services.member_states_write(member_ids=[instance.pk])
+        services.member_states_create(members=[instance])

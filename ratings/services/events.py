@@ -21,6 +21,7 @@ from .chain import (
     rerate_scope,
     states_before,
 )
+from .members import member_states_create
 from .rerate import ratings_update
 
 #: Event fields that move an event in the chain or in or out of it. The name, kind,
@@ -351,9 +352,11 @@ def trf_import(
             if record.pk is None and who is not None:
                 record._history_user = who  # type: ignore[attr-defined]
         event.save()
-        for member in players.values():
-            if member.pk is None:
-                member.save()
+        new = [m for m in players.values() if m.pk is None]
+        if new:
+            # In one statement (and their states in one more): a big open brings dozens.
+            bulk_create_with_history(new, Member, default_user=who)
+            member_states_create(members=new)
         members = {m.pk: m for m in players.values()}.values()
         bulk_create_with_history(
             [Entry(event=event, member=m) for m in members], Entry, default_user=who

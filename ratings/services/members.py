@@ -19,7 +19,7 @@ from ..models import (
     RatingState,
     Subscription,
 )
-from .chain import Position, rating_key
+from .chain import Position, member_initial_state, rating_key
 from .rerate import AFTER_ALL, Chain, ratings_rerate_soon, ratings_update
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
@@ -36,6 +36,20 @@ def member_rerate_start(*, member: Member) -> Position | None:
     """
     first = _first_event([member.pk])
     return rating_key(first) if first is not None else None
+
+
+def member_states_create(*, members: Iterable[Member]) -> None:
+    """Give members just added their current states: as they came in (no change to look
+    up), in one statement however many."""
+    members = [m for m in members if m.merged_into_id is None]
+    if not members:
+        return
+    system = ClubSettings.load().engine()
+    chain = Chain(system, AFTER_ALL)
+    for member in members:
+        chain.states[str(member.pk)] = member_initial_state(member, system)
+    chain.active = chain.touched = {m.pk for m in members}
+    chain.write_states(everyone=False)
 
 
 def member_states_write(*, member_ids: Iterable[int]) -> None:
