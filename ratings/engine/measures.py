@@ -26,6 +26,7 @@ from datetime import date
 #: Expected scores are held to this range for the deviance.
 CLIP_LOW = 0.01
 CLIP_HIGH = 0.99
+_log10 = math.log10
 #: Bins of the calibration chart (expected score 0-0.1, 0.1-0.2, ...).
 BINS = 10
 
@@ -163,13 +164,22 @@ class MeasureTally:
             expected = 0.5
         else:
             self._expected_games += 1
+            bins = self._bins
+            top = self.bins - 1
             for side_expected, side_score in ((expected, score), (1.0 - expected, 1.0 - score)):
-                b_ = self._bins[bin_of(side_expected, self.bins)]
+                i = int(side_expected * self.bins)
+                b_ = bins[0 if i < 0 else top if i > top else i]
                 b_.count += 1
                 b_.expected += side_expected
                 b_.actual += side_score
-        d = deviance(expected, score)
-        for sums in (self._all, self._recent) if month >= self.recent_from else (self._all,):
+        # deviance(expected, score), inlined: this runs once per game of the history
+        e = CLIP_LOW if expected < CLIP_LOW else CLIP_HIGH if expected > CLIP_HIGH else expected
+        d = -(score * _log10(e) + (1.0 - score) * _log10(1.0 - e))
+        sums = self._all
+        sums.games += 1
+        sums.deviance += d
+        if month >= self.recent_from:
+            sums = self._recent
             sums.games += 1
             sums.deviance += d
         here = self._open

@@ -49,6 +49,8 @@ BATCH_GAMES = 50_000
 HISTORY_POINTS = 240
 #: Members "whose ratings differ most" kept in the results.
 DIFFER_KEPT = 40
+#: Members' rows written at a time.
+WRITE_ROWS = 2_000
 RATING_COLUMNS = ("comparison_id", "member_id", "system", "rating", "display", "rank", "history")
 
 
@@ -303,6 +305,7 @@ class _Runner:
     def write(self) -> None:
         """The members' final ratings and ranks, and the results (inside the caller's
         transaction)."""
+        ComparisonRating.objects.filter(comparison=self.comparison).delete()
         published = set(Member.objects.published().values_list("pk", flat=True))
         ranks: dict[str, dict[int, int]] = {}
         rows: list[tuple[Any, ...]] = []
@@ -339,7 +342,9 @@ class _Runner:
                         _json(points.points(HISTORY_POINTS) if points else []),
                     )
                 )
-        ComparisonRating.objects.filter(comparison=self.comparison).delete()
+                if len(rows) >= WRITE_ROWS:  # written as they come: a row holds a history
+                    insert_rows(ComparisonRating, RATING_COLUMNS, rows)
+                    rows = []
         insert_rows(ComparisonRating, RATING_COLUMNS, rows)
         self.comparison.results = self._results(ranks)
 

@@ -217,3 +217,24 @@ def test_a_queued_comparison_shows_its_progress_bar(officer_client, history):
     page = officer_client.get(reverse("ratings:compare-detail", args=[comparison.pk]))
     assert b'id="compare-progress"' in page.content
     assert b"Waiting for the worker" in page.content
+
+
+def test_the_command_compares_now_and_prints_the_measures(history):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("compare_systems", "--params", '{"nscl": {"start_rating": 800}}', stdout=out)
+    comparison = Comparison.objects.get()
+    assert comparison.status == Comparison.Status.DONE
+    assert comparison.params["nscl"] == {"start_rating": 800}
+    assert "Everyone equal (0.5)" in out.getvalue() and "0.3010" in out.getvalue()
+
+
+def test_the_command_refuses_unknown_parameters_and_runs_nothing(history):
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="colour"):
+        call_command("compare_systems", "--params", '{"nscl": {"colour": 1}}')
+    assert not Comparison.objects.exists()
