@@ -138,6 +138,8 @@ def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
         if comparison.club_system in SYSTEMS
         else comparison.club_system,
         "results": comparison.results,
+        "short_history": (comparison.results or {}).get("first_day") is not None
+        and comparison.results["first_day"] >= comparison.results["recent_from"],
     }
 
 

@@ -126,7 +126,7 @@ def test_the_public_page_is_not_found_until_the_officer_publishes(client, office
 
 
 def test_the_public_page_shows_no_unpublished_member(client, history):
-    alice, bob, carol = history
+    alice, _bob, carol = history
     comparison = run()
     compare.comparison_publish(comparison=comparison, publish=True)
     page = client.get(reverse("ratings:compare-public"))
@@ -203,11 +203,9 @@ def test_the_results_pages_read_a_fixed_number_of_queries(
     differ = comparison.results["differ"]
     assert differ  # members ranked differently under some system
     compare.comparison_publish(comparison=comparison, publish=True)
+    detail = reverse("ratings:compare-detail", args=[comparison.pk])
     with django_assert_max_num_queries(20):
-        assert (
-            officer_client.get(reverse("ratings:compare-detail", args=[comparison.pk])).status_code
-            == 200
-        )
+        assert officer_client.get(detail).status_code == 200
     with django_assert_max_num_queries(16):
         assert client.get(reverse("ratings:compare-public")).status_code == 200
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.compare_models import Comparison
 from ratings.engine import SYSTEMS
+from ratings.models import Comparison
 from ratings.services import compare, compare_pages
 
 
