@@ -236,3 +236,10 @@ def test_the_command_refuses_unknown_parameters_and_runs_nothing(history):
     with pytest.raises(CommandError, match="colour"):
         call_command("compare_systems", "--params", '{"nscl": {"colour": 1}}')
     assert not Comparison.objects.exists()
+
+
+def test_the_home_page_links_to_the_comparison_once_published(client, history):
+    comparison = run()
+    assert reverse("ratings:compare-public").encode() not in client.get("/").content
+    compare.comparison_publish(comparison=comparison, publish=True)
+    assert reverse("ratings:compare-public").encode() in client.get("/").content
