@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from ..compare_charts import calibration_svg, ratings_over_time_svg
-from ..compare_forms import ComparisonForm, MemberChoiceForm
 from ..engine import SYSTEMS
+from ..forms import ComparisonForm, MemberChoiceForm
 from ..models import ClubSettings, Comparison, Member
 from ..services import compare, compare_pages
 from .common import officer_required

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from .engine import SYSTEMS
+from ..engine import SYSTEMS
 
 
 def _field_name(system_id: str) -> str:
