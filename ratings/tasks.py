@@ -26,3 +26,16 @@ def rerate_in_background(
         return run.pk  # already carried out (a worker retried it): nothing to do
     services.rerate_run(run=run, start=services.position_from_json(start), members=members or ())
     return run.pk
+
+
+@task()
+def compare_in_background(*, comparison_pk: int) -> int:
+    """Run the queued comparison of systems ``comparison_pk`` (services/compare.py)."""
+    from .models import Comparison
+    from .services.compare import comparison_run
+
+    comparison = Comparison.objects.get(pk=comparison_pk)
+    if comparison.status != Comparison.Status.QUEUED:
+        return comparison.pk  # already carried out (a worker retried it)
+    comparison_run(comparison=comparison)
+    return comparison.pk

@@ -4,6 +4,7 @@ from django.urls import path
 
 from .views import (
     calculator,
+    compare,
     event_pages,
     lists,
     member_page,
@@ -30,6 +31,7 @@ urlpatterns = [
     path("reports/<slug:slug>/", reports.report_detail, name="report"),
     path("calculator/", calculator.calculator, name="calculator"),
     path("calculator/members/", calculator.member_search, name="member_search"),
+    path("compare/", compare.compare_public, name="compare-public"),
     # The officer's pages (login and the officer permission).
     path("officer/", officer_members.officer_home, name="officer-home"),
     path("officer/ratings/", lists.officer_list, name="officer-ratings"),
@@ -82,4 +84,8 @@ urlpatterns = [
     path("officer/runs/<int:pk>/", runs.run_detail, name="run"),
     path("officer/runs/<int:pk>/status/", runs.run_status, name="run-status"),
     path("officer/runs/<int:pk>/retry/", runs.run_retry, name="run-retry"),
+    path("officer/compare/", compare.compare_home, name="compare"),
+    path("officer/compare/<int:pk>/", compare.compare_detail, name="compare-detail"),
+    path("officer/compare/<int:pk>/status/", compare.compare_status, name="compare-status"),
+    path("officer/compare/<int:pk>/publish/", compare.compare_publish, name="compare-publish"),
 ]

@@ -18,6 +18,7 @@ from .base import (
     delete_selected_saying_rerate,
 )
 from .club import ClubSettingsAdmin, ClubSettingsForm
+from .comparison import ComparisonAdmin, ComparisonRatingAdmin
 from .derived import RatingChangeAdmin, RatingRunAdmin, RatingStateAdmin
 from .events import (
     INLINE_FIELD_BUDGET,
@@ -40,6 +41,8 @@ __all__ = [
     "AuditAdmin",
     "ClubSettingsAdmin",
     "ClubSettingsForm",
+    "ComparisonAdmin",
+    "ComparisonRatingAdmin",
     "EntryAdmin",
     "EntryInline",
     "EventAdmin",

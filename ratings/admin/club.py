@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -13,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .. import services
+from ..engine import SYSTEMS
 from ..models import (
     ClubSettings,
     Event,
@@ -40,6 +42,24 @@ class ClubSettingsAdmin(AuditAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def get_form(  # type: ignore[override]
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm]:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        preset = _preselected_system(request) if obj is not None else {}
+        if not preset:
+            return form
+
+        class Preselected(form):  # type: ignore[valid-type,misc]
+            """The switch a comparison of systems links to, its system already chosen."""
+
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                if not self.is_bound:
+                    self.initial.update(preset)
+
+        return Preselected
 
     def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> HttpResponse:
         # One row: its list would be a page with one link on it.
@@ -108,6 +128,21 @@ class ClubSettingsAdmin(AuditAdmin):
                 soon=True,
             )
             _tell_about_run(request, run)
+
+
+def _preselected_system(request: HttpRequest) -> dict[str, Any]:
+    """``?rating_system=...&system_params={...}`` on the settings page (the comparison's
+    "switch to this system"): shown chosen, saved only through the usual confirmation."""
+    if request.method != "GET" or request.GET.get("rating_system") not in SYSTEMS:
+        return {}
+    preset: dict[str, Any] = {"rating_system": request.GET["rating_system"]}
+    try:
+        params = json.loads(request.GET.get("system_params", "{}"))
+    except ValueError:
+        params = None
+    if isinstance(params, dict):
+        preset["system_params"] = params
+    return preset
 
 
 def _system_changed(form: forms.ModelForm) -> bool:

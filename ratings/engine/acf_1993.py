@@ -318,6 +318,26 @@ class Acf1993(RatingSystem):
             return player.rating
         return None
 
+    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+        """Table 2's P, as Se takes it: the opponent's rating held within max_difference
+        (the 336 rule), D = opponent's rating - own, rounded; L column when D >= 0, else H.
+
+        Only between two usable ratings (confirmed, or provisional from publish_games):
+        the rules count no other game, so they expect nothing of it.
+        """
+        own = self.usable_rating(player)
+        theirs = self.usable_rating(opponent)
+        if own is None or theirs is None:
+            return None
+        difference = theirs - own
+        cap = self.params["max_difference"]
+        if cap is not None:
+            difference = max(-float(cap), min(float(cap), difference))
+        difference = half_up(difference, self._scale)
+        index = min(MAX_DIFFERENCE_INDEX, int(half_up(abs(difference))))
+        table = LOW_BY_DIFFERENCE if difference >= 0 else HIGH_BY_DIFFERENCE
+        return table[index] / 100
+
     def period_opening(self, player: PlayerState) -> PlayerState:
         if (
             self.params["reset_zero_score"]

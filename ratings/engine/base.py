@@ -264,6 +264,16 @@ class RatingSystem(ABC):
     def display(self, player: PlayerState) -> str:
         """Exactly what the published list shows for this player."""
 
+    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+        """``player``'s expected score against ``opponent`` on these (prepared) states, in
+        0..1: the system's own expectation (for the comparison of systems). None when the
+        system has no rating to expect from for either of them.
+
+        Each system defines it from its own rules (docs/rating-systems.md, "Expected
+        scores"); opponent's expectation is 1 minus it.
+        """
+        return None
+
     def rate(
         self,
         players: Iterable[PlayerState],

@@ -330,6 +330,26 @@ class Ecf2020(RatingSystem):
             shown += str(self.params["partial_mark"])
         return shown
 
+    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+        """The score at which a K rating stays where it is, on average.
+
+        A game moves a K rating by (D offset + score offset) x K / 20: with the score
+        offset +s for a win, 0 for a draw and -s for a loss, that is 2 s (S - E) x K / 20
+        with E = 1/2 - D offset / (2 s) (D = opponent's rating - own, whole; the offset
+        signed, positive against a stronger opponent): from 0.08 to 0.92 with the
+        documented figures. Only between two ECF ratings (full or partial); a new player
+        has none.
+        """
+        s = int(self.params["score_offset"])
+        if s <= 0 or player.category is None or opponent.category is None:
+            return None
+        if player.rating is None or opponent.rating is None:
+            return None
+        d = _round_ratio(_cents(opponent.rating) - _cents(player.rating), 100)
+        fifths = D_OFFSET_FIFTHS[min(abs(d), D_MAX)]
+        offset = fifths / 5 if d >= 0 else -fifths / 5
+        return min(1.0, max(0.0, 0.5 - offset / (2 * s)))
+
     def category_at(self, player: PlayerState, window_start: date) -> str:
         """FULL, PARTIAL or NEW at the start of a month whose activity window opens then."""
         if player.category is None or player.rating is None:

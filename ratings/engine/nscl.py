@@ -127,6 +127,21 @@ class Nscl(RatingSystem):
         shown = int(rating)
         return str(shown if shown == rating else whole(rating))
 
+    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+        """The score at which the game points leave a rating where it is, on average.
+
+        With d = own rating - opponent's, a win is worth win_points - share d, a draw
+        -share d and a loss -(win_points + share d): that is 2 win_points (S - E) with
+        E = 1/2 + share d / (2 win_points), a straight line (1/2 + d / 800 with the
+        documented figures), held to 0..1. The bonus points and the caps are left out.
+        """
+        win_points = float(self.params["win_points"])
+        if win_points <= 0:
+            return None
+        d = _whole_rating(player) - _whole_rating(opponent)
+        share = float(self.params["difference_share"])
+        return min(1.0, max(0.0, 0.5 + share * d / (2 * win_points)))
+
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:

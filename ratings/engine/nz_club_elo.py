@@ -70,6 +70,15 @@ class NzClubElo(RatingSystem):
             return ""
         return str(int(_round_half_up(player.rating, 0)))
 
+    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+        """The rules' own expectation, on the ratings the event is rated on."""
+        return _expected(self._rating_used(player), self._rating_used(opponent))
+
+    def _rating_used(self, player: PlayerState) -> float:
+        if player.guest:
+            return float(self.params["guest_rating"])
+        return float(player.rating or 0.0)
+
     def k_factor(self, games_played: int) -> float:
         p = self.params
         return float(p["k_established"] if games_played > p["k_games"] else p["k_new"])

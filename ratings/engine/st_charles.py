@@ -127,6 +127,25 @@ class StCharles(RatingSystem):
             return f"{shown}{self.params['provisional_mark']}"
         return str(shown)
 
+    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+        """The score at which the rules leave a rating where it is, on average.
+
+        A win moves the rating by at_risk + shift, a draw by shift and a loss by
+        -at_risk + shift: that is 2 at_risk (S - E) with E = 1/2 - shift / (2 at_risk), a
+        straight line in the rating difference (1/2 + d / 1050 with the documented
+        figures), held to 0..1. The overrides (min-2, max-41, floor) are left out.
+        """
+        at_risk = int(self.params["at_risk"])
+        if at_risk <= 0:
+            return None
+        diff = _whole_rating(opponent) - _whole_rating(player)
+        shift = 0
+        if abs(diff) > int(self.params["band"]):
+            shift = _shift(
+                diff, int(self.params["divisor"]), self.params["shift_rounding"] == "nearest"
+            )
+        return min(1.0, max(0.0, 0.5 - shift / (2 * at_risk)))
+
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
@@ -137,7 +156,6 @@ class StCharles(RatingSystem):
         at_risk = int(p["at_risk"])
         band = int(p["band"])
         divisor = int(p["divisor"])
-        twice = 2 * divisor
         nearest = p["shift_rounding"] == "nearest"
         min_gain = int(p["min_gain"])
         cap = int(p["max_change"])
@@ -170,10 +188,7 @@ class StCharles(RatingSystem):
                 rule = WITHIN
                 change = at_risk if score == 1.0 else -at_risk if score == 0.0 else 0
             else:
-                if diff >= 0:
-                    shift = (2 * diff + divisor) // twice if nearest else diff // divisor
-                else:
-                    shift = -((divisor - 2 * diff) // twice if nearest else -diff // divisor)
+                shift = _shift(diff, divisor, nearest)
                 rule = FORMULA
                 change = (
                     shift + at_risk if score == 1.0 else shift - at_risk if score == 0.0 else shift
@@ -241,6 +256,15 @@ class StCharles(RatingSystem):
                 )
             )
         return EventResult(id=event.id, period=None, changes=changes)
+
+
+def _shift(diff: int, divisor: int, nearest: bool) -> int:
+    """(opponent's rating - own rating) / divisor as a whole number, in integers: to the
+    nearest (halves away from zero) or truncated."""
+    twice = 2 * divisor
+    if diff >= 0:
+        return (2 * diff + divisor) // twice if nearest else diff // divisor
+    return -((divisor - 2 * diff) // twice if nearest else -diff // divisor)
 
 
 def _whole_rating(state: PlayerState) -> int:

@@ -13,6 +13,7 @@ from .calculator import (
     MemberPickField,
     member_label,
 )
+from .comparison import ComparisonForm, MemberChoiceForm
 from .events import EntriesForm, EventForm, resolve_players
 from .grid import (
     FLIP,
@@ -79,11 +80,13 @@ __all__ = [
     "CalculatorGameForm",
     "CalculatorGameFormSet",
     "CalculatorPlayerForm",
+    "ComparisonForm",
     "EntriesForm",
     "EventForm",
     "GridCell",
     "GridForm",
     "GridRow",
+    "MemberChoiceForm",
     "MemberForm",
     "MemberPickField",
     "Pairing",

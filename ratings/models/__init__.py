@@ -5,6 +5,7 @@ the engine through ``ratings.services`` and never edited by hand.
 """
 
 from .club import SYSTEM_CHOICES, ClubSettings, Season
+from .comparison import Comparison, ComparisonRating
 from .events import (
     EVENT_DAYS_AHEAD,
     Entry,
@@ -31,6 +32,8 @@ __all__ = [
     "SYSTEM_CHOICES",
     "USABLE",
     "ClubSettings",
+    "Comparison",
+    "ComparisonRating",
     "Entry",
     "Event",
     "EventQuerySet",

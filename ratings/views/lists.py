@@ -20,6 +20,7 @@ from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
 from ..models import (
     ClubSettings,
+    Comparison,
     Member,
 )
 from ..tables import (
@@ -40,7 +41,12 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ratings/home.html",
-        {"recent_events": recent, "top": top, "basis": reports.list_basis(system)},
+        {
+            "recent_events": recent,
+            "top": top,
+            "basis": reports.list_basis(system),
+            "comparison": Comparison.objects.filter(published__isnull=False).exists(),
+        },
     )
 
 

@@ -1,0 +1,209 @@
+"""What a finished comparison shows: the measures, the top of each system's list side by
+side, the members whose rank differs most, and a member's ratings over time.
+
+A fixed number of queries whatever the club's size; members' ratings appear only for
+members published today (as on the list), whoever reads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+
+from ..engine import SYSTEMS
+from ..models import Comparison, ComparisonRating, Member
+
+#: Places shown of each system's list.
+TOP = 20
+#: Members shown "whose ratings differ most".
+DIFFER_SHOWN = 15
+#: The figures of the measures table: (key in the results, heading, recent?)
+MEASURES = (
+    ("deviance", "Deviance per game"),
+    ("recent_deviance", "Deviance, last 12 months"),
+    ("rmse", "RMSE per player-month"),
+    ("recent_rmse", "RMSE, last 12 months"),
+)
+
+
+def short_title(system_id: str) -> str:
+    """A system's name without its gloss: "Club Elo" for "Club Elo (NZ club rules)"."""
+    return SYSTEMS[system_id].title.split(" (")[0]
+
+
+def system_order(comparison: Comparison) -> list[str]:
+    """The club's system first, then the others in the registry's order."""
+    club = comparison.club_system
+    return [club] * (club in SYSTEMS) + [sid for sid in SYSTEMS if sid != club]
+
+
+@dataclass
+class MeasureRow:
+    system: str | None  # None: everyone equal
+    title: str
+    short: str
+    figures: list[tuple[float | None, bool]]  # (value, best in its column)
+    expected_share: float | None
+    params: str = ""  # the parameters tried, as JSON (none: "")
+    current: bool = False
+
+
+def measure_rows(comparison: Comparison) -> list[MeasureRow]:
+    """One row per system, then the baseline; the best (lowest) figure of each column
+    marked."""
+    results = comparison.results or {}
+    systems = results.get("systems", {})
+    rows = []
+    for sid in system_order(comparison):
+        data = systems.get(sid)
+        if data is None:
+            continue
+        games = data["games"] or 0
+        rows.append(
+            MeasureRow(
+                sid,
+                SYSTEMS[sid].title,
+                short_title(sid),
+                [(data[key], False) for key, _ in MEASURES],
+                data["expected_games"] / games if games else None,
+                json.dumps(comparison.params[sid]) if comparison.params.get(sid) else "",
+                sid == comparison.club_system,
+            )
+        )
+    base = results.get("baseline")
+    if base:
+        rows.append(
+            MeasureRow(
+                None,
+                "Everyone equal (0.5)",
+                "Everyone equal (0.5)",
+                [(base[k], False) for k, _ in MEASURES],
+                None,
+            )
+        )
+    for column in range(len(MEASURES)):
+        values = [r.figures[column][0] for r in rows if r.figures[column][0] is not None]
+        if values:
+            best = min(values)
+            for r in rows:
+                value = r.figures[column][0]
+                r.figures[column] = (value, value is not None and value <= best + 1e-12)
+    return rows
+
+
+@dataclass
+class Place:
+    member: Member
+    display: str
+    rank: int
+    move: int | None  # places up (+) or down (-) against the club's system; None: unranked
+
+    @property
+    def size(self) -> int:
+        return abs(self.move or 0)
+
+
+def top_lists(comparison: Comparison, top: int = TOP) -> list[tuple[str, str, list[Place]]]:
+    """(system, short title, places) for each system: its top ``top`` published members, with
+    their move against the club's system. One query a system, and one for the moves."""
+    published = Member.objects.published().values("pk")
+    lists: list[tuple[str, str, list[ComparisonRating]]] = []
+    for sid in system_order(comparison):
+        rows = list(
+            ComparisonRating.objects.filter(
+                comparison=comparison, system=sid, rank__isnull=False, member__in=published
+            )
+            .select_related("member")
+            .only("rank", "display", "member__name", "member__member_number")
+            .order_by("rank", "member__name")[:top]
+        )
+        lists.append((sid, short_title(sid), rows))
+    shown = {row.member_id for _, _, rows in lists for row in rows}
+    club_ranks = dict(
+        ComparisonRating.objects.filter(
+            comparison=comparison, system=comparison.club_system, member__in=shown
+        ).values_list("member_id", "rank")
+    )
+    result = []
+    for sid, title, rows in lists:
+        places = []
+        for row in rows:
+            reference = club_ranks.get(row.member_id)
+            move = None if reference is None or row.rank is None else reference - row.rank
+            places.append(Place(row.member, row.display, row.rank or 0, move))
+        result.append((sid, title, places))
+    return result
+
+
+@dataclass
+class Differ:
+    member: Member
+    places: list[tuple[int | None, str]]  # (rank, display) per system, in system_order
+    spread: int
+
+
+def differ_most(comparison: Comparison, shown: int = DIFFER_SHOWN) -> list[Differ]:
+    """The published members whose rank differs most between the systems (one query)."""
+    order = (comparison.results or {}).get("differ", [])
+    if not order:
+        return []
+    systems = system_order(comparison)
+    rows = ComparisonRating.objects.filter(
+        comparison=comparison,
+        member__in=order,
+        system__in=systems,
+    ).filter(member__in=Member.objects.published().values("pk"))
+    by_member: dict[int, dict[str, ComparisonRating]] = {}
+    members: dict[int, Member] = {}
+    for row in rows.select_related("member").only(
+        "member_id", "system", "rank", "display", "member__name", "member__member_number"
+    ):
+        by_member.setdefault(row.member_id, {})[row.system] = row
+        members[row.member_id] = row.member
+    result = []
+    for pk in order:
+        if pk not in by_member:
+            continue
+        mine = by_member[pk]
+        places = [(mine[s].rank, mine[s].display) if s in mine else (None, "") for s in systems]
+        ranks = [r for r, _ in places if r is not None]
+        result.append(Differ(members[pk], places, max(ranks) - min(ranks) if ranks else 0))
+        if len(result) == shown:
+            break
+    return result
+
+
+def member_series(
+    comparison: Comparison, member: Member
+) -> list[tuple[str, list[tuple[dt.date, float]]]]:
+    """(system title, [(first of month, rating), ...]) for each system, in system_order."""
+    rows = {
+        r.system: r.history
+        for r in ComparisonRating.objects.filter(comparison=comparison, member=member).only(
+            "system", "history"
+        )
+    }
+    return [
+        (
+            short_title(sid),
+            [(dt.date.fromordinal(int(day)), float(rating)) for day, rating in rows.get(sid, [])],
+        )
+        for sid in system_order(comparison)
+    ]
+
+
+def member_choices(comparison: Comparison) -> list[Member]:
+    """Members to pick for the chart: the published top of the club's system's list."""
+    return [
+        row.member
+        for row in ComparisonRating.objects.filter(
+            comparison=comparison,
+            system=comparison.club_system,
+            rank__isnull=False,
+            member__in=Member.objects.published().values("pk"),
+        )
+        .select_related("member")
+        .only("member__name", "member__member_number")
+        .order_by("rank", "member__name")[:50]
+    ]
