@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0008_subscription_season_member_index'),
+        ('ratings', '0009_rating_run_changed_event'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
