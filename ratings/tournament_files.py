@@ -361,8 +361,12 @@ def pgn_events(
     problems: list[str] = []
     groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int, str]]] = {}
     number = 0
+    untagged: list[str] = []
     while (headers := chess.pgn.read_headers(stream)) is not None:
         number += 1
+        if not headers:  # text without a single tag pair: not a game's headers
+            untagged.append(f"{source}, game {number}: no header tags (Event, White, ...)")
+            continue
         white, black = headers.get("White", "").strip(), headers.get("Black", "").strip()
         where = f"{source}, game {number} ({white or '?'} - {black or '?'})"
         before = len(problems)
@@ -393,8 +397,10 @@ def pgn_events(
             groups.setdefault(key, []).append(
                 (number, headers, day, int(round_text), PGN_RESULTS[result])
             )
-    if number == 0:
+    if number == len(untagged):
         problems.append(f"{source}: no games: not a PGN file")
+    else:
+        problems += untagged
     events = []
     if event_name:
         for games in groups.values():
