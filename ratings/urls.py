@@ -5,6 +5,7 @@ from django.urls import path
 from .views import (
     calculator,
     event_pages,
+    exports,
     lists,
     member_page,
     officer_events,
@@ -22,10 +23,21 @@ urlpatterns = [
     # What members read.
     path("", lists.home, name="home"),
     path("ratings/", lists.published_list, name="list"),
+    path("ratings/print/", exports.printable_list, name="list-print"),
     path("members/<str:number>/", member_page.member_detail, name="member"),
+    path(
+        "members/<str:number>/history.csv",
+        exports.member_history_csv,
+        name="member-history-csv",
+    ),
     path("events/<int:pk>/", event_pages.event_detail, name="event"),
     path("events/<int:pk>/report/", event_pages.event_report, name="event-report"),
     path("events/<int:pk>/crosstable/", event_pages.event_crosstable, name="event-crosstable"),
+    path(
+        "events/<int:pk>/crosstable.csv",
+        exports.event_crosstable_csv,
+        name="event-crosstable-csv",
+    ),
     path("reports/", reports.report_index, name="reports"),
     path("reports/<slug:slug>/", reports.report_detail, name="report"),
     path("calculator/", calculator.calculator, name="calculator"),
