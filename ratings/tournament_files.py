@@ -77,6 +77,21 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
 
 # -- tournament files (import_trf, import_pgn) ---------------------------------------------
 
+#: The largest tournament file taken, on the web or the command line: a 999-player,
+#: 99-round TRF is about 1 MB, and 5 MB of PGN is thousands of games with their moves.
+MAX_FILE_BYTES = 5_000_000
+
+
+def file_size_problem(source: str, size: int) -> str | None:
+    """Why a file of ``size`` bytes is refused before it is read, or None."""
+    if size <= MAX_FILE_BYTES:
+        return None
+    return (
+        f"{source}: the file is {size / 1_000_000:.1f} MB: a tournament file may be at most "
+        f"{MAX_FILE_BYTES // 1_000_000} MB (is it the right file? A PGN of many events can "
+        "be split into several files)"
+    )
+
 
 @dataclass
 class FilePlayer:

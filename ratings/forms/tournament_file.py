@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from ..models import Event, Member, name_problem
 from ..pgn_tournament import is_pgn, pgn_tournaments
-from ..tournament_files import match_players
+from ..tournament_files import MAX_FILE_BYTES, file_size_problem, match_players
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------
@@ -27,7 +27,7 @@ class TrfUploadForm(forms.Form):
         help_text="Left empty, a PGN file gives one event for each Event and Site of its games.",
     )
 
-    MAX_BYTES = 5_000_000
+    MAX_BYTES = MAX_FILE_BYTES
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         from .. import trf
@@ -37,9 +37,15 @@ class TrfUploadForm(forms.Form):
         if upload is None:
             return data
         if upload.size > self.MAX_BYTES:
-            self.add_error("file", "This file is too large for a tournament report.")
+            # Refused before it is read: the upload sits in a temporary file (bigger than
+            # FILE_UPLOAD_MAX_MEMORY_SIZE), not in memory.
+            problem = (file_size_problem("-", upload.size) or "").removeprefix("-: ")
+            self.add_error("file", problem[:1].upper() + problem[1:] + ".")
             return data
         raw = upload.read()
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            self.add_error("file", "The file is UTF-16 text: save it as UTF-8 (or Latin-1).")
+            return data
         data["format"] = "pgn" if is_pgn(upload.name, raw) else "trf"
         if data["format"] == "pgn":
             text = raw.decode("utf-8-sig") if _utf8(raw) else raw.decode("latin-1")
