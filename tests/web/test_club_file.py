@@ -122,3 +122,18 @@ def test_a_document_of_another_version_of_the_app_is_refused(tmp_path):
     path.write_text(json.dumps(document))
     with pytest.raises(CommandError, match="0099_from_the_future"):
         import_(path)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rows_that_do_not_hold_together_refuse_the_import(tmp_path, rated_event):
+    alice, bob = MemberFactory(), MemberFactory()
+    rated_event([(1, alice, bob, "1-0")])
+    path = tmp_path / "club.json"
+    export(path)
+    document = json.loads(path.read_text())
+    document["tables"]["ratings.game"][0]["fields"]["white"] = 999_999  # no such member
+    path.write_text(json.dumps(document))
+    empty_the_database()
+    with pytest.raises(CommandError, match="rows (do not hold together|cannot be stored)"):
+        import_(path, "--no-check")
+    assert not Member.objects.exists()

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from ratings.models import Event, Game
 
-from ..factories import MemberFactory, paid_up
+from ..factories import MemberFactory, paid_up, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +173,13 @@ def test_the_printable_list_is_styled_for_paper_by_a_static_file(client, season_
 def test_the_list_links_to_its_printable_page(client):
     page = client.get(reverse("ratings:list"))
     assert reverse("ratings:list-print") in page.content.decode()
+
+
+def test_the_printable_list_takes_the_same_few_queries_however_many_members(
+    client, current_season, django_assert_max_num_queries
+):
+    for n in range(30):
+        member = paid_up(MemberFactory(), current_season)
+        rating_state(member, rating=1500 + n, display=str(1500 + n), games=5)
+    with django_assert_max_num_queries(6):
+        assert len(client.get(reverse("ratings:list-print")).context["rows"]) == 30
