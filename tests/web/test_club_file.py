@@ -134,6 +134,6 @@ def test_rows_that_do_not_hold_together_refuse_the_import(tmp_path, rated_event)
     document["tables"]["ratings.game"][0]["fields"]["white"] = 999_999  # no such member
     path.write_text(json.dumps(document))
     empty_the_database()
-    with pytest.raises(CommandError, match="rows (do not hold together|cannot be stored)"):
+    with pytest.raises(CommandError, match=r"rows (do not hold together|cannot be stored)"):
         import_(path, "--no-check")
     assert not Member.objects.exists()
