@@ -77,6 +77,21 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
 
 # -- tournament files (import_trf, import_pgn) ---------------------------------------------
 
+#: The largest tournament file taken, on the web or the command line: a 999-player,
+#: 99-round TRF is about 1 MB, and 5 MB of PGN is thousands of games with their moves.
+MAX_FILE_BYTES = 5_000_000
+
+
+def file_size_problem(source: str, size: int) -> str | None:
+    """Why a file of ``size`` bytes is refused before it is read, or None."""
+    if size <= MAX_FILE_BYTES:
+        return None
+    return (
+        f"{source}: the file is {size / 1_000_000:.1f} MB: a tournament file may be at most "
+        f"{MAX_FILE_BYTES // 1_000_000} MB (is it the right file? A PGN of many events can "
+        "be split into several files)"
+    )
+
 
 @dataclass
 class FilePlayer:
@@ -361,8 +376,12 @@ def pgn_events(
     problems: list[str] = []
     groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int, str]]] = {}
     number = 0
+    untagged: list[str] = []
     while (headers := chess.pgn.read_headers(stream)) is not None:
         number += 1
+        if not headers:  # text without a single tag pair: not a game's headers
+            untagged.append(f"{source}, game {number}: no header tags (Event, White, ...)")
+            continue
         white, black = headers.get("White", "").strip(), headers.get("Black", "").strip()
         where = f"{source}, game {number} ({white or '?'} - {black or '?'})"
         before = len(problems)
@@ -393,8 +412,10 @@ def pgn_events(
             groups.setdefault(key, []).append(
                 (number, headers, day, int(round_text), PGN_RESULTS[result])
             )
-    if number == 0:
+    if number == len(untagged):
         problems.append(f"{source}: no games: not a PGN file")
+    else:
+        problems += untagged
     events = []
     if event_name:
         for games in groups.values():

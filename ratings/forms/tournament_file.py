@@ -6,7 +6,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from ..models import Event, Member, name_problem
-from ..tournament_files import match_players
+from ..pgn_tournament import is_pgn, pgn_tournaments
+from ..tournament_files import MAX_FILE_BYTES, file_size_problem, match_players
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------
@@ -14,12 +15,19 @@ from .members import DATE
 
 class TrfUploadForm(forms.Form):
     file = forms.FileField(
-        label="Tournament report file (TRF)",
+        label="Tournament report file (TRF) or games (PGN)",
         help_text="The FIDE report your pairing program exports (Swiss Manager, Vega, "
-        "JaVaFo, bbpPairings, Lichess…): TRF16 or TRF-2026.",
+        "JaVaFo, bbpPairings, Lichess…): TRF16 or TRF-2026; or a PGN file of games, "
+        "read from their headers (Event, Site, Date, Round, White, Black, Result).",
+    )
+    event_name = forms.CharField(
+        label="One event for every game (PGN only)",
+        max_length=120,
+        required=False,
+        help_text="Left empty, a PGN file gives one event for each Event and Site of its games.",
     )
 
-    MAX_BYTES = 5_000_000
+    MAX_BYTES = MAX_FILE_BYTES
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         from .. import trf
@@ -29,17 +37,39 @@ class TrfUploadForm(forms.Form):
         if upload is None:
             return data
         if upload.size > self.MAX_BYTES:
-            self.add_error("file", "This file is too large for a tournament report.")
+            # Refused before it is read: the upload sits in a temporary file (bigger than
+            # FILE_UPLOAD_MAX_MEMORY_SIZE), not in memory.
+            problem = (file_size_problem("-", upload.size) or "").removeprefix("-: ")
+            self.add_error("file", problem[:1].upper() + problem[1:] + ".")
             return data
-        text = trf.decode(upload.read())
+        raw = upload.read()
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            self.add_error("file", "The file is UTF-16 text: save it as UTF-8 (or Latin-1).")
+            return data
+        data["format"] = "pgn" if is_pgn(upload.name, raw) else "trf"
+        if data["format"] == "pgn":
+            text = raw.decode("utf-8-sig") if _utf8(raw) else raw.decode("latin-1")
+        else:
+            text = trf.decode(raw)
         try:
-            tournament = trf.parse(text)
+            if data["format"] == "pgn":
+                tournament = pgn_tournaments(raw, event_name=data.get("event_name", ""))[0]
+            else:
+                tournament = trf.parse(text)
         except trf.TrfError as error:
             self.add_error("file", str(error))
             return data
         data["text"] = text
         data["tournament"] = tournament
         return data
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 KIND_FROM_TRF = (

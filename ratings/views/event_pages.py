@@ -7,6 +7,7 @@ everyone else; these pages withhold their ratings from the public.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import Any
 
 from django.db.models import (
     Prefetch,
@@ -75,6 +76,15 @@ def _points(event: Event) -> dict[int, float]:
 
 def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
+    return render(
+        request,
+        "ratings/officer/crosstable.html",
+        crosstable(event, officer=request.user.has_perm("ratings.officer")),
+    )
+
+
+def crosstable(event: Event, *, officer: bool) -> dict[str, Any]:
+    """The crosstable's rows as the page (and its CSV) shows them to this reader."""
     players = list(
         Member.objects.filter(entries__event=event).prefetch_related(
             Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
@@ -86,7 +96,6 @@ def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     place = {m.pk: i for i, m in enumerate(players, start=1)}
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
-    officer = request.user.has_perm("ratings.officer")
     shown = published_in(event)
     rows = []
     for member in players:
@@ -128,16 +137,12 @@ def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
             ]
         else:
             row["cells"] = [" ".join(cells.get(-n, [])) for n in range(1, event.rounds + 1)]
-    return render(
-        request,
-        "ratings/officer/crosstable.html",
-        {
-            "event": event,
-            "rows": rows,
-            "grid": grid,
-            "columns": range(1, (len(players) if grid else event.rounds) + 1),
-        },
-    )
+    return {
+        "event": event,
+        "rows": rows,
+        "grid": grid,
+        "columns": range(1, (len(players) if grid else event.rounds) + 1),
+    }
 
 
 def _mark(points: float, result: str) -> str:

@@ -19,6 +19,7 @@ from ..models import (
     Member,
 )
 from .common import officer_required
+from .officer_import_pgn import event_choices, next_event, stored_event, stored_tournaments
 
 SESSION_KEY = "officer-trf-import"
 
@@ -32,6 +33,10 @@ def trf_upload(request: HttpRequest) -> HttpResponse:
         request.session[SESSION_KEY] = {
             "text": form.cleaned_data["text"],
             "filename": form.cleaned_data["file"].name,
+            "format": form.cleaned_data["format"],
+            "event_name": form.cleaned_data["event_name"],
+            "event": 0,
+            "done": [],
         }
         return redirect("ratings:officer-import-preview")
     return render(request, "ratings/officer/import.html", {"form": form})
@@ -45,16 +50,20 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
     if not stored:
         messages.info(request, "Upload a tournament report file first.")
         return redirect("ratings:officer-import")
-    tournament = trf.parse(stored["text"])
+    tournaments = stored_tournaments(stored)
+    index = stored_event(request, stored, len(tournaments))
+    tournament = tournaments[index]
     form = TrfConfirmForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         event = _import(form, tournament, request.user)
-        del request.session[SESSION_KEY]
         messages.success(
             request,
             f"{event.name} imported: {len(tournament.players)} players, "
             f"{event.games.count()} games. Check it, then mark it complete to rate it.",
         )
+        if next_event(request, stored, index, len(tournaments)):
+            return redirect("ratings:officer-import-preview")
+        del request.session[SESSION_KEY]
         return redirect("ratings:officer-event", pk=event.pk)
     games = tournament.games()
     counts = defaultdict(int)
@@ -70,6 +79,7 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
             "games": len(games),
             "counts": sorted(counts.items()),
             "rows": form.player_rows(),
+            "events": event_choices(stored, tournaments, index),
         },
     )
 

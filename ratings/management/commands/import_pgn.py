@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.tournament_files import FilesRefused, files_import, pgn_events
+from ratings.tournament_files import FilesRefused, file_size_problem, files_import, pgn_events
 
 from .import_members import read_file
 
@@ -32,6 +32,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
+        if too_big := file_size_problem(str(path), file_size(path)):
+            raise CommandError(str(FilesRefused([too_big])))
         events, problems = pgn_events(str(path), read_file(path), event_name=options["event"])
         try:
             report = files_import(
@@ -45,3 +47,10 @@ class Command(BaseCommand):
         for note in report.notes:
             self.stdout.write(note)
         self.stdout.write(self.style.SUCCESS(str(report)))
+
+
+def file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror}") from None

@@ -7,9 +7,15 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.tournament_files import FilesRefused, files_import, trf_event
+from ratings.tournament_files import (
+    FilesRefused,
+    file_size_problem,
+    files_import,
+    trf_event,
+)
 
 from .import_members import read_file
+from .import_pgn import file_size
 
 
 class Command(BaseCommand):
@@ -35,6 +41,9 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         events, problems = [], []
         for path in options["files"]:
+            if too_big := file_size_problem(str(path), file_size(path)):
+                problems.append(too_big)
+                continue
             event, found = trf_event(str(path), read_file(path))
             problems += found
             if event is not None:

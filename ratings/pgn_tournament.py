@@ -1,0 +1,62 @@
+"""A PGN file as the web import's tournaments: the events ``tournament_files.pgn_events``
+reads (one per Event and Site, or all in one named event) put in the shape of a TRF
+``Tournament``, so the upload → preview → confirm flow, its matching and its checks are
+the TRF import's own.
+"""
+
+from __future__ import annotations
+
+from . import trf
+from .tournament_files import FileEvent, pgn_events
+
+#: A PGN result from white's side: white's code, black's code (TRF result codes).
+CODES = {
+    trf.WHITE_WIN: ("1", "0"),
+    trf.BLACK_WIN: ("0", "1"),
+    trf.DRAW: ("=", "="),
+}
+
+
+def is_pgn(filename: str, data: bytes) -> bool:
+    """A PGN file: named .pgn, or text that begins with a header tag (``[Event "..."]``)."""
+    if filename.lower().endswith(".pgn"):
+        return True
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
+
+
+def pgn_tournaments(data: bytes, *, event_name: str = "") -> list[trf.Tournament]:
+    """Each event of a PGN file as a ``trf.Tournament``; ``trf.TrfError`` listing every
+    problem (by game number) when any game cannot be imported."""
+    events, problems = pgn_events("The file", data, event_name=event_name.strip() or None)
+    if problems:
+        raise trf.TrfError([_sentence(p.removeprefix("The file, ")) for p in problems])
+    return [_tournament(event) for event in events]
+
+
+def _tournament(event: FileEvent) -> trf.Tournament:
+    players = {
+        p.key: trf.Player(
+            rank=p.key, name=p.name, title=p.title, rating=p.rating, fide_id=p.fide_id, line=p.line
+        )
+        for p in event.players
+    }
+    for round_, white, black, result, _colours in event.games:
+        assert black is not None  # a PGN game has both players
+        codes = CODES[result]
+        players[white].results.append(trf.RoundResult(round_, black, "w", codes[0]))
+        players[black].results.append(trf.RoundResult(round_, white, "b", codes[1]))
+    for player in players.values():
+        player.results.sort(key=lambda r: r.round)
+        player.points = sum(trf.CODE_POINTS[r.code] for r in player.results)
+    return trf.Tournament(
+        name=event.name,
+        start=event.start,
+        end=event.end,
+        kind="",
+        declared_rounds=event.rounds,
+        players=list(players.values()),
+    )
+
+
+def _sentence(problem: str) -> str:
+    return problem[:1].upper() + problem[1:] + ("" if problem.endswith(".") else ".")

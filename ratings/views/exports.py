@@ -1,0 +1,164 @@
+"""Downloads for members and federations: a member's history and an event's crosstable as
+CSV, and the published list as a page to print (or save as PDF).
+
+Each withholds what its page withholds: the public gets the history of a published member
+only, and no one's rating that is not published (an opponent's, or a crosstable row's);
+an officer gets everything.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.text import slugify
+
+from .. import reports
+from ..csvsafe import csv_safe_row
+from ..models import Entry, Member, RatingChange
+from .common import club_of, is_officer
+from .event_pages import crosstable
+from .lists import LIST_CSV, _list_csv_rows
+from .member_page import _game_lines
+
+#: The member history's columns: one row a game (an event without games rated: one row).
+HISTORY_CSV = (
+    "Event",
+    "Start",
+    "End",
+    "Rating period",
+    "Rating before",
+    "Rating after",
+    "Round",
+    "Opponent",
+    "Opponent number",
+    "Opponent rating",
+    "Score",
+    "Expected",
+    "Change",
+    "Rated",
+)
+
+
+def _csv_response(filename: str, header: Any, rows: Any) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(csv_safe_row("" if value is None else value for value in row))
+    return response
+
+
+def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
+    """Every event of the member, newest first, with each rated game as the member page
+    lists it; the public gets only a published member's (the page shows the others'
+    events but no rating, so there is no history to give)."""
+    member = get_object_or_404(
+        Member.objects.with_financial().select_related("merged_into"), member_number=number
+    )
+    if member.merged_into_id:
+        return redirect(
+            reverse("ratings:member-history-csv", args=[member.merged_into.member_number])
+        )
+    officer = is_officer(request)
+    if not officer and not (member.is_financial and not member.is_guest):
+        raise Http404("This member's rating is not published.")
+    entries = (
+        Entry.objects.filter(member=member)
+        .select_related("event")
+        .order_by("-event__end_date", "-event__start_date", "-event_id")
+    )
+    events = [entry.event for entry in entries]
+    changes = list(
+        RatingChange.objects.filter(member=member)
+        .select_related("event")
+        .order_by("-event_end", "-event_start", "-event_id")
+    )
+    by_event = {change.event_id: change for change in changes}
+    games: dict[int, list[dict[str, Any]]] = {}
+    for line in _game_lines(changes, officer=officer):
+        games.setdefault(line["event"].pk, []).append(line)
+    rows = []
+    for event in events:
+        change = by_event.get(event.pk)
+        own = [event.name, event.start_date, event.end_date]
+        own += (
+            [change.period, change.display_before, change.display_after]
+            if change
+            else ["", "", ""]
+        )
+        lines = games.get(event.pk) or [None]
+        for game in lines:
+            if game is None:
+                rows.append([*own, *[""] * 8])
+                continue
+            opponent = game["opponent"]
+            rows.append(
+                [
+                    *own,
+                    game["round"],
+                    opponent.name if opponent else "",
+                    opponent.member_number if opponent else "",
+                    _figure(game["opponent_rating"], 0),
+                    "" if game["score"] is None else f"{float(game['score']):g}",
+                    _figure(game["expected"], 2),
+                    game["change"],
+                    "yes" if game["rated"] else "no",
+                ]
+            )
+    return _csv_response(
+        f"{slugify(member.name) or member.member_number}-history.csv", HISTORY_CSV, rows
+    )
+
+
+def _figure(value: Any, places: int) -> Any:
+    if value is None:
+        return ""
+    return round(float(value), places) if places else round(float(value))
+
+
+def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The crosstable as the page shows it to this reader, withheld ratings left empty."""
+    from ..models import Event
+
+    event = get_object_or_404(Event, pk=pk)
+    officer = request.user.has_perm("ratings.officer")
+    table = crosstable(event, officer=officer)
+    columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
+    header = ["#", "Player", "Member number", "Rating", *columns, "Points"]
+    if officer:
+        header.insert(4, "Published?")
+    rows = []
+    for row in table["rows"]:
+        member = row["member"]
+        line = [row["place"], member.name, member.member_number, row["rating"]]
+        if officer:
+            line.append("no" if row["unpublished"] else "yes")
+        rows.append([*line, *row["cells"], f"{row['points']:g}"])
+    return _csv_response(
+        f"{slugify(event.name) or f'event-{event.pk}'}-crosstable.csv", header, rows
+    )
+
+
+def printable_list(request: HttpRequest) -> HttpResponse:
+    """The whole published list on one page laid out for paper (A4, the heads repeated on
+    each sheet): what a club pins on its noticeboard, or saves as PDF from the browser."""
+    system = club_of(request).engine()
+    members = reports.published_ratings()
+    return render(
+        request,
+        "ratings/public/list_print.html",
+        {
+            "columns": LIST_CSV,
+            "rows": list(_list_csv_rows(members, officer=False)),
+            "system": system,
+            "basis": reports.list_basis(system),
+            "legend": reports.legend(system),
+            "printed": timezone.localdate(),
+        },
+    )
