@@ -22,6 +22,7 @@ from .members import (
     Subscription,
     name_problem,
 )
+from .publications import Publication, PublicationEntry
 from .rating import USABLE, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
     "Game",
     "Member",
     "MemberQuerySet",
+    "Publication",
+    "PublicationEntry",
     "RatingChange",
     "RatingPeriod",
     "RatingRun",
