@@ -198,10 +198,11 @@ def changes_bar_svg(
     """
     if not rows:
         return SafeString("")
-    label_w, right, row_h, top = 150, 44, 24, 8
+    # Names, then room for a fall's figure, the bars either side of zero, a rise's figure.
+    label_w, gap, right, row_h, top = 150, 40, 40, 24, 8
     height = top * 2 + row_h * len(rows)
-    zero = label_w + (width - label_w - right) / 2
-    half = (width - label_w - right) / 2
+    half = (width - label_w - gap - right) / 2
+    zero = label_w + gap + half
     most = max(abs(change) for _, change in rows) or 1
     bars = []
     for number, (name, change) in enumerate(rows):

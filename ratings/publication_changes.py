@@ -107,13 +107,11 @@ class Changes:
 
 
 def live_moved(publication: Publication) -> dict[str, Any]:
-    """Whether the live figures have moved since ``publication``: how many of its members'
-    live ratings (mark or games) differ now, and when the ratings last changed."""
-    # Down the state's primary key (the member): no join through the member's row.
-    same = RatingState.objects.filter(
-        member_id=OuterRef("member_id"), display=OuterRef("display"), games=OuterRef("games")
-    )
-    moved = publication.entries.filter(~Exists(same)).count()
+    """Whether the live figures have moved since ``publication``: a member of it whose live
+    mark or games differ now, and when the ratings were last re-rated since.
+
+    Ratings change only in a re-rate, so without one since there is nothing to compare.
+    """
     last_run = (
         RatingRun.objects.filter(
             status=RatingRun.Status.DONE, finished__gt=publication.published_at
@@ -122,4 +120,10 @@ def live_moved(publication: Publication) -> dict[str, Any]:
         .values_list("finished", flat=True)
         .first()
     )
-    return {"members": moved, "since": last_run}
+    if last_run is None:
+        return {"moved": False, "since": None}
+    # Down the state's primary key (the member): no join through the member's row.
+    same = RatingState.objects.filter(
+        member_id=OuterRef("member_id"), display=OuterRef("display"), games=OuterRef("games")
+    )
+    return {"moved": publication.entries.filter(~Exists(same)).exists(), "since": last_run}

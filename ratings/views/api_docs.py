@@ -24,6 +24,11 @@ def _type_of(schema: dict[str, Any]) -> str:
     return f"{kind} ({schema['format']})" if "format" in schema else kind
 
 
+def _plain(text: str) -> str:
+    """A docstring's reST quoting (``name``) read as plain words."""
+    return text.replace("``", "")
+
+
 def api_docs(request: HttpRequest) -> HttpResponse:
     from ..api import api
 
@@ -41,7 +46,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
                     "method": method.upper(),
                     "path": path,
                     "summary": operation.get("summary", ""),
-                    "description": operation.get("description", ""),
+                    "description": _plain(operation.get("description", "")),
                     "tag": (operation.get("tags") or [""])[0],
                     "parameters": [
                         {

@@ -151,7 +151,7 @@ def test_publish_twice_with_a_correction_between_and_read_both_and_the_changes(
         ("1", "Carol Chen", "1516", 1),  # ties share a place
         ("3", "Bob Brown", "1484", 1),
     ]
-    assert "have changed since this list was published" in march_page.content.decode()
+    assert "have changed since it was published" in march_page.content.decode()
     april_page = client.get(april.get_absolute_url())
     assert rows_of(april_page) == [
         ("1", "Bob Brown", "1516", 1),
