@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -22,6 +22,7 @@ router = Router(tags=["events"])
 
 class EventFilters(Schema):
     name: str | None = None
+    time_class: Literal["standard", "rapid", "blitz"] | None = None
     since: dt.date | None = None
     until: dt.date | None = None
 
@@ -35,6 +36,7 @@ def _summary(request: HttpRequest, event: Event) -> dict[str, Any]:
         "end_date": event.end_date,
         "rounds": event.rounds,
         "time_control": event.time_control,
+        "time_class": event.time_class,
         "status": event.status,
         "rated": event.rated,
         "url": request.build_absolute_uri(event.get_absolute_url()),
@@ -51,6 +53,8 @@ def event_index(
     events = Event.objects.order_by("-end_date", "-start_date", "-pk")
     if filters.name:
         events = events.filter(name__icontains=filters.name)
+    if filters.time_class:
+        events = events.filter(time_class=filters.time_class)
     if filters.since:
         events = events.filter(end_date__gte=filters.since)
     if filters.until:

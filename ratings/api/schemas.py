@@ -118,6 +118,7 @@ class EventSummary(Schema):
     end_date: dt.date
     rounds: int
     time_control: str
+    time_class: str
     status: str
     rated: bool
     url: str
