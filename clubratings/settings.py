@@ -179,6 +179,12 @@ AXES_LOCKOUT_CALLABLE = "clubratings.security.locked_out"
 # PROXY_COUNT proxies in front (each appending to X-Forwarded-For), the client's
 # address is read from that header instead.
 PROXY_COUNT = envint("PROXY_COUNT", "0")
+# The read API's throttle counts the client's address behind as many proxies, never a
+# forwarded address a client could write itself.
+NINJA_NUM_PROXIES = PROXY_COUNT
+# Requests an anonymous caller of the read API may make (django-ninja's rate: N/s, N/min,
+# N/hour, N/day); more are answered 429. Counted in each process's cache.
+API_ANON_RATE = os.environ.get("API_ANON_RATE", "120/min")
 AXES_CLIENT_IP_CALLABLE = "clubratings.security.client_ip"
 
 LOGIN_URL = "login"

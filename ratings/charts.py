@@ -187,3 +187,64 @@ def rating_history_svg(
         line=mark_safe(line),  # numbers only, built above
         dots=dots,
     )
+
+
+def changes_bar_svg(
+    rows: Sequence[tuple[str, int]], *, title: str, width: int = 480
+) -> SafeString:
+    """Rises and falls as bars either side of zero, one row a member, largest first.
+
+    A list of signed changes reads faster as bars: who moved, which way and how far.
+    """
+    if not rows:
+        return SafeString("")
+    # Names, then room for a fall's figure, the bars either side of zero, a rise's figure.
+    label_w, gap, right, row_h, top = 150, 40, 40, 24, 8
+    height = top * 2 + row_h * len(rows)
+    half = (width - label_w - gap - right) / 2
+    zero = label_w + gap + half
+    most = max(abs(change) for _, change in rows) or 1
+    bars = []
+    for number, (name, change) in enumerate(rows):
+        y = top + number * row_h
+        length = half * abs(change) / most
+        x = zero if change >= 0 else zero - length
+        css = "bar-up" if change > 0 else "bar-down" if change < 0 else "bar-zero"
+        shown = name if len(name) <= 20 else name[:19] + "…"
+        value_x = zero + length + 4 if change >= 0 else zero - length - 4
+        anchor = "start" if change >= 0 else "end"
+        bars.append(
+            format_html(
+                '<g class="{}"><title>{}: {}</title>'
+                '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>'
+                '<rect x="{}" y="{}" width="{}" height="{}"/>'
+                '<text class="value" x="{}" y="{}" text-anchor="{}">{}</text></g>',
+                css,
+                name,
+                f"{change:+d}",
+                label_w - 8,
+                _n(y + row_h * 0.68),
+                shown,
+                _n(x),
+                _n(y + 3),
+                _n(max(length, 1)),
+                row_h - 6,
+                _n(value_x),
+                _n(y + row_h * 0.68),
+                anchor,
+                f"{change:+d}",
+            )
+        )
+    return format_html(
+        '<svg class="changes-chart" viewBox="0 0 {w} {h}" role="img" '
+        'aria-labelledby="changes-title" preserveAspectRatio="xMinYMin meet">'
+        '<title id="changes-title">{title}</title>{bars}'
+        '<line class="axis" x1="{z}" x2="{z}" y1="{t}" y2="{b}"/></svg>',
+        w=width,
+        h=height,
+        title=title,
+        bars=mark_safe("".join(bars)),  # each built by format_html above
+        z=_n(zero),
+        t=top,
+        b=height - top,
+    )

@@ -8,7 +8,7 @@ import django_filters
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from .models import Member
+from .models import Member, PublicationEntry
 from .reports import AGE_GROUPS, born_after_for
 
 AGE_CHOICES = [(group, f"Under {limit}") for group, limit in AGE_GROUPS.items()]
@@ -58,3 +58,53 @@ class RatingListFilter(django_filters.FilterSet):
             return queryset
         since = timezone.localdate() - dt.timedelta(days=365)
         return queryset.filter(rating_state__last_played__gte=since)
+
+
+class PublicationFilter(django_filters.FilterSet):
+    """The published list's filters over a publication's entries: the same fields, each
+    read as of the publication's date (juniors by its year, activity before it)."""
+
+    name = django_filters.CharFilter(method="filter_name", label="Name")
+    age = django_filters.ChoiceFilter(
+        choices=AGE_CHOICES, method="filter_age", label="Juniors", empty_label="Any age"
+    )
+    women = django_filters.BooleanFilter(
+        method="filter_women",
+        label="Women only",
+        widget=django_filters.widgets.forms.CheckboxInput,
+    )
+    region = django_filters.ChoiceFilter(
+        field_name="member__region", label="Region", empty_label="Any region"
+    )
+    active = django_filters.BooleanFilter(
+        method="filter_active",
+        label="Played in the 12 months before",
+        widget=django_filters.widgets.forms.CheckboxInput,
+    )
+
+    class Meta:
+        model = PublicationEntry
+        fields: list[str] = []
+
+    def __init__(self, *args, day: dt.date, regions: list[str] | None = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.day = day
+        self.filters["region"].extra["choices"] = [(r, r) for r in regions or []]
+
+    def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:  # type: ignore[type-arg]
+        for word in value.split():
+            queryset = queryset.filter(
+                Q(member__name__icontains=word) | Q(member__member_number__iexact=word)
+            )
+        return queryset
+
+    def filter_age(self, queryset: QuerySet, name: str, value: str) -> QuerySet:  # type: ignore[type-arg]
+        return queryset.filter(member__born__gt=born_after_for(value, self.day))
+
+    def filter_women(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:  # type: ignore[type-arg]
+        return queryset.filter(member__gender=Member.Gender.FEMALE) if value else queryset
+
+    def filter_active(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:  # type: ignore[type-arg]
+        if not value:
+            return queryset
+        return queryset.filter(last_played__gte=self.day - dt.timedelta(days=365))

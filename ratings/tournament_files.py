@@ -26,6 +26,7 @@ from .models import (
     Member,
     event_date_problem,
 )
+from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -287,6 +288,7 @@ def files_import(
                 end_date=event.end,
                 rounds=min(max(event.rounds, 1), 99),
                 time_control=event.time_control[:40],
+                time_class=event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
                 rated=True,
             )
@@ -300,6 +302,17 @@ def files_import(
             start=saved[0], user=user, reason=f"Tournament files imported: {len(saved)} events"
         )
     return report
+
+
+def event_time_class(time_control: str, name: str) -> str:
+    """Standard, rapid or blitz, as a file's time control (or failing that its event's
+    name: "Blitz Open") says; standard when neither says."""
+    return time_class_of(time_control) or _named_class(name) or STANDARD
+
+
+def _named_class(name: str) -> str | None:
+    words = set(re.findall(r"[^\W\d_]+", name.lower()))
+    return BLITZ if "blitz" in words else RAPID if "rapid" in words else None
 
 
 def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:

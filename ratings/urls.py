@@ -3,6 +3,7 @@
 from django.urls import path
 
 from .views import (
+    api_docs,
     calculator,
     compare,
     event_pages,
@@ -14,6 +15,7 @@ from .views import (
     officer_members,
     officer_rating,
     officer_results,
+    publications,
     reports,
     runs,
 )
@@ -25,6 +27,14 @@ urlpatterns = [
     path("", lists.home, name="home"),
     path("ratings/", lists.published_list, name="list"),
     path("ratings/print/", exports.printable_list, name="list-print"),
+    path("ratings/live/", lists.live_list, name="live-list"),
+    path("ratings/published/", publications.publication_index, name="publications"),
+    path("ratings/published/<slug:slug>/", publications.publication_detail, name="publication"),
+    path(
+        "ratings/published/<slug:slug>/changes/",
+        publications.publication_changes,
+        name="publication-changes",
+    ),
     path("members/<str:number>/", member_page.member_detail, name="member"),
     path(
         "members/<str:number>/history.csv",
@@ -44,6 +54,9 @@ urlpatterns = [
     path("calculator/", calculator.calculator, name="calculator"),
     path("calculator/members/", calculator.member_search, name="member_search"),
     path("compare/", compare.compare_public, name="compare-public"),
+    # The open read API's documentation page; the API itself (django-ninja, ratings/api/)
+    # is mounted at api/v1/ by clubratings/urls.py: its URL names are ninja's ("api:...").
+    path("api/v1/docs/", api_docs.api_docs, name="api-docs"),
     # The officer's pages (login and the officer permission).
     path("officer/", officer_members.officer_home, name="officer-home"),
     path("officer/ratings/", lists.officer_list, name="officer-ratings"),
@@ -90,6 +103,7 @@ urlpatterns = [
         officer_rating.period_close,
         name="officer-period-close",
     ),
+    path("officer/publish/", publications.officer_publish, name="officer-publish"),
     path("officer/import/", officer_import.trf_upload, name="officer-import"),
     path("officer/import/preview/", officer_import.trf_preview, name="officer-import-preview"),
     path("officer/runs/", runs.run_list, name="runs"),

@@ -27,7 +27,13 @@ from .base import AuditAdmin, _tell_about_run
 class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = ClubSettings
-        fields = ["name", "rating_system", "system_params", "season_start_month"]
+        fields = [
+            "name",
+            "rating_system",
+            "system_params",
+            "season_start_month",
+            "live_list_only",
+        ]
 
 
 @admin.register(ClubSettings)

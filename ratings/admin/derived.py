@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.urls import reverse
 
 from ..models import (
+    Publication,
+    PublicationEntry,
     RatingChange,
     RatingRun,
     RatingState,
@@ -67,3 +69,19 @@ class RatingRunAdmin(ReadOnlyAdmin):
     def view_on_site(self, obj: RatingRun) -> str:
         # The officers' page for the run, with its progress bar while it runs.
         return reverse("ratings:run", args=[obj.pk])
+
+
+@admin.register(Publication)
+class PublicationAdmin(ReadOnlyAdmin):
+    """Published lists are a record: read here, published from the officer's pages."""
+
+    list_display = ["slug", "published_at", "published_by", "system", "size", "note"]
+    search_fields = ["slug", "note"]
+    date_hierarchy = "day"
+
+
+@admin.register(PublicationEntry)
+class PublicationEntryAdmin(ReadOnlyAdmin):
+    list_display = ["publication", "position", "member", "rank", "display", "games"]
+    search_fields = ["member__name", "member__member_number", "publication__slug"]
+    list_select_related = ["publication", "member"]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
 
 from ..models import Event, Member
+from ..time_classes import STANDARD
 from .members import DATE
 
 # -- events -----------------------------------------------------------------------------
@@ -18,9 +20,26 @@ from .members import DATE
 class EventForm(forms.ModelForm):
     class Meta:
         model = Event
-        fields = ["name", "kind", "start_date", "end_date", "rounds", "time_control", "rated"]
+        fields = [
+            "name",
+            "kind",
+            "start_date",
+            "end_date",
+            "rounds",
+            "time_control",
+            "time_class",
+            "rated",
+        ]
         widgets = {"start_date": DATE, "end_date": DATE}
         help_texts = {"rated": "Untick for a friendly or casual event: games kept, not rated."}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form sent without it (a script, an older page) keeps the event's class.
+        self.fields["time_class"].required = False
+
+    def clean_time_class(self) -> str:
+        return self.cleaned_data.get("time_class") or self.instance.time_class or STANDARD
 
     def clean_rounds(self) -> int:
         rounds = self.cleaned_data["rounds"]

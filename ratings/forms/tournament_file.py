@@ -7,7 +7,13 @@ from django.core.exceptions import ValidationError
 
 from ..models import Event, Member, name_problem
 from ..pgn_tournament import is_pgn, pgn_tournaments
-from ..tournament_files import MAX_FILE_BYTES, file_size_problem, match_players
+from ..time_classes import CHOICES as TIME_CLASSES
+from ..tournament_files import (
+    MAX_FILE_BYTES,
+    event_time_class,
+    file_size_problem,
+    match_players,
+)
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------
@@ -87,6 +93,11 @@ class TrfConfirmForm(forms.Form):
     kind = forms.ChoiceField(choices=Event.Kind.choices)
     start_date = forms.DateField(widget=DATE)
     end_date = forms.DateField(widget=DATE)
+    time_class = forms.ChoiceField(
+        label="Standard, rapid or blitz",
+        choices=TIME_CLASSES,
+        help_text="Read from the file's time control where it says; check it.",
+    )
     rated = forms.BooleanField(required=False, initial=True)
 
     def __init__(self, *args, tournament, **kwargs) -> None:  # type: ignore[no-untyped-def]
@@ -100,6 +111,7 @@ class TrfConfirmForm(forms.Form):
             kind=kind,
             start_date=tournament.start,
             end_date=tournament.end or tournament.start,
+            time_class=event_time_class(tournament.time_control, tournament.name),
             rated=True,
         )
         self.matches = self._match(tournament.players)

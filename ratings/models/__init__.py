@@ -23,6 +23,7 @@ from .members import (
     Subscription,
     name_problem,
 )
+from .publications import Publication, PublicationEntry
 from .rating import USABLE, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "Game",
     "Member",
     "MemberQuerySet",
+    "Publication",
+    "PublicationEntry",
     "RatingChange",
     "RatingPeriod",
     "RatingRun",

@@ -30,6 +30,12 @@ class ClubSettings(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(12)],
         help_text="The month a subscription season starts (1 = January).",
     )
+    live_list_only = models.BooleanField(
+        "live list only",
+        default=False,
+        help_text="For a club that publishes continuously: the rating list page shows the "
+        "live ratings and no publications.",
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
+from ..time_classes import CHOICES as TIME_CLASSES
+from ..time_classes import STANDARD
 from .club import SYSTEM_CHOICES
 from .members import EARLIEST_DATE, Member, name_problem
 
@@ -88,6 +90,17 @@ class Event(models.Model):
     )
     time_control = models.CharField(
         max_length=40, blank=True, help_text="e.g. 60+30, G/90, 25 min rapid"
+    )
+    #: Standard, rapid or blitz: the class the rating bodies keep apart. The database's
+    #: own default too, so bulk writers that name no class (generate_history) get standard.
+    time_class = models.CharField(
+        "standard, rapid or blitz",
+        max_length=10,
+        choices=TIME_CLASSES,
+        default=STANDARD,
+        db_default=STANDARD,
+        help_text="FIDE's classes by the time for 60 moves: blitz 10 minutes or less, "
+        "rapid under 60, standard 60 or more.",
     )
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)

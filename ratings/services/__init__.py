@@ -10,6 +10,7 @@ per member or per game.
 - ``events``: previews, completing events, closing periods, results entry, TRF import.
 - ``members``: members' starting details, merging duplicates.
 - ``calculator``: the public what-if.
+- ``publishing``: publishing the list (a publication frozen with its date and note).
 """
 
 from ..breakdowns import breakdown_json, breakdown_read, game_line_change
@@ -61,6 +62,13 @@ from .members import (
     merge_problem,
     merge_rerate_start,
 )
+from .publishing import (
+    PublishRefused,
+    list_publish,
+    list_size,
+    publication_latest,
+    publication_on,
+)
 from .rerate import (
     position_from_json,
     position_json,
@@ -82,6 +90,7 @@ __all__ = [
     "MERGE_FILLED_FIELDS",
     "MergeRefused",
     "Position",
+    "PublishRefused",
     "RerateScope",
     "breakdown_json",
     "breakdown_read",
@@ -97,6 +106,8 @@ __all__ = [
     "event_save",
     "game_line_change",
     "games_replace",
+    "list_publish",
+    "list_size",
     "member_initial_state",
     "member_merge",
     "member_rerate_start",
@@ -112,6 +123,8 @@ __all__ = [
     "periods_close_past",
     "position_from_json",
     "position_json",
+    "publication_latest",
+    "publication_on",
     "rateable_events",
     "rateable_q",
     "rating_key",

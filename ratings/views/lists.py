@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
-from .. import reports
+from .. import reports, services
 from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
 from ..models import (
@@ -23,6 +23,7 @@ from ..models import (
     Comparison,
     Member,
 )
+from ..publication_rule import published_members
 from ..tables import (
     ListPaginator,
     OfficerRatingTable,
@@ -30,6 +31,7 @@ from ..tables import (
     reason_of,
 )
 from .common import club_of, officer_required, wants_csv
+from .publications import publication_page
 
 PER_PAGE = 50
 
@@ -53,7 +55,13 @@ def home(request: HttpRequest) -> HttpResponse:
 # -- the published list ---------------------------------------------------------------
 
 
-def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
+def _rating_list(  # type: ignore[no-untyped-def]
+    request: HttpRequest,
+    members: Any,
+    table_class: type[Table],
+    template: str,
+    extra: dict[str, Any] | None = None,
+):
     system = club_of(request).engine()
     # Only the regions of the members this list can show: a region of unpublished members
     # alone would filter the public list down to nobody.
@@ -89,6 +97,7 @@ def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], t
             "legend": reports.legend(system),
             "export_query": export.urlencode(),
             "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
+            **(extra or {}),
         },
     )
 
@@ -182,8 +191,24 @@ def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpRes
 
 
 def published_list(request: HttpRequest) -> HttpResponse:
+    """The latest publication, or the live list for a club that publishes continuously
+    (``ClubSettings.live_list_only``) or has published nothing yet."""
+    latest = None if club_of(request).live_list_only else services.publication_latest()
+    if latest is not None:
+        return publication_page(request, latest, latest=True)
+    return live_list(request, latest=latest)
+
+
+def live_list(request: HttpRequest, latest: Any = False) -> HttpResponse:
+    """The live list: today's ratings of today's published members, labelled as live."""
+    if latest is False:
+        latest = None if club_of(request).live_list_only else services.publication_latest()
     return _rating_list(
-        request, Member.objects.published(), RatingListTable, "ratings/public/list.html"
+        request,
+        published_members(),
+        RatingListTable,
+        "ratings/public/list.html",
+        extra={"live": True, "latest_publication": latest},
     )
 
 

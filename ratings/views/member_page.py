@@ -147,6 +147,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             withheld=any(game["hidden"] and game["rated"] for game in games),
             chart=_chart(member, chart_changes),
             legend=reports.legend(system),
+            published_ratings=_published_ratings(member),
         )
     return render(request, "ratings/public/member.html", context)
 
@@ -262,6 +263,26 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
                 }
             )
     return lines
+
+
+#: Publications a member's page lists (newest first); the index has every one.
+PUBLISHED_SHOWN = 24
+
+
+def _published_ratings(member: Member) -> list[Any]:
+    """The member's ratings on the club's published lists, newest first: one query."""
+    return list(
+        member.publication_entries.select_related("publication")
+        .only(
+            "rank",
+            "display",
+            "games",
+            "publication__slug",
+            "publication__day",
+            "publication__published_at",
+        )
+        .order_by("-publication__published_at", "-publication_id")[:PUBLISHED_SHOWN]
+    )
 
 
 def _chart(member: Member, changes: list[Any]) -> str:

@@ -93,6 +93,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no
         end_date=data["end_date"],
         rounds=max(tournament.rounds, 1),
         time_control=tournament.time_control[:40],
+        time_class=data["time_class"],
         rated=data["rated"],
     )
     choices = form.choices()

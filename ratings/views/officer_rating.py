@@ -11,6 +11,7 @@ from django.db.models import (
 )
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from .. import explain, services
 from ..models import (
@@ -214,14 +215,15 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
             messages.info(
                 request,
                 f"Rating period {label} closed: rating its events in the background; "
-                "the new list is published when the run finishes.",
+                "publish the list (Publish, above) once the run has finished.",
             )
             return redirect("ratings:run", pk=run.pk)
         messages.success(
             request,
-            f"Rating period {label} closed: {run.events_rated} events rated, list published.",
+            f"Rating period {label} closed: {run.events_rated} events rated. "
+            "Publish the list it leaves here, with a note.",
         )
-        return redirect("ratings:officer-periods")
+        return redirect(f"{reverse('ratings:officer-publish')}?period={label}")
     scope = services.rerate_scope(start=(period.start, period.start, 0))
     return render(
         request,

@@ -36,6 +36,8 @@ from ratings.models import (
     Event,
     Game,
     Member,
+    Publication,
+    PublicationEntry,
     RatingChange,
     RatingPeriod,
     RatingRun,
@@ -154,7 +156,18 @@ COLUMNS: dict[type[Model], tuple[str, ...]] = {
 }
 
 #: The club's record, children first: what ``--force`` wipes (with their audit trails).
-RECORD = (RatingChange, RatingState, RatingRun, Game, Entry, Event, Subscription, Season)
+RECORD = (
+    PublicationEntry,
+    Publication,
+    RatingChange,
+    RatingState,
+    RatingRun,
+    Game,
+    Entry,
+    Event,
+    Subscription,
+    Season,
+)
 
 
 def marker(*, members: int, games: int, seed: int) -> str:

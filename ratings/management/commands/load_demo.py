@@ -23,6 +23,7 @@ from ratings import services
 from ratings.accounts import officer_create
 from ratings.engine import SYSTEMS
 from ratings.models import ClubSettings, Entry, Event, Game, Member, Season, Subscription
+from ratings.time_classes import STANDARD, time_class_of
 
 CLUB_NAME = "Riverside Chess Club"
 OFFICER = ("officer", "officer-demo-2026")
@@ -417,6 +418,7 @@ class DemoClub:
             end_date=end,
             rounds=rounds,
             time_control=time_control,
+            time_class=time_class_of(time_control) or STANDARD,
             rated=rated,
             status=status,
         )

@@ -1,0 +1,130 @@
+"""Events with their results and rating changes; ratings of unpublished players withheld,
+as the event's page withholds them (their names and points stay: they played)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from typing import Any, Literal
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Query, Router, Schema
+
+from ..models import Event, Game, Member
+from ..publication_rule import published_members
+from . import schemas
+from .caching import cacheable
+from .paging import Paging, page_of
+
+router = Router(tags=["events"])
+
+
+class EventFilters(Schema):
+    name: str | None = None
+    time_class: Literal["standard", "rapid", "blitz"] | None = None
+    since: dt.date | None = None
+    until: dt.date | None = None
+
+
+def _summary(request: HttpRequest, event: Event) -> dict[str, Any]:
+    return {
+        "id": event.pk,
+        "name": event.name,
+        "kind": event.kind,
+        "start_date": event.start_date,
+        "end_date": event.end_date,
+        "rounds": event.rounds,
+        "time_control": event.time_control,
+        "time_class": event.time_class,
+        "status": event.status,
+        "rated": event.rated,
+        "url": request.build_absolute_uri(event.get_absolute_url()),
+    }
+
+
+@router.get("/events", response=schemas.EventIndex, summary="Events, newest first")
+@cacheable
+def event_index(
+    request: HttpRequest, filters: Query[EventFilters], paging: Query[Paging]
+) -> dict[str, Any]:
+    """Every event, newest first; ``name`` matches part of the name, ``since`` and
+    ``until`` bound the end date."""
+    events = Event.objects.order_by("-end_date", "-start_date", "-pk")
+    if filters.name:
+        events = events.filter(name__icontains=filters.name)
+    if filters.time_class:
+        events = events.filter(time_class=filters.time_class)
+    if filters.since:
+        events = events.filter(end_date__gte=filters.since)
+    if filters.until:
+        events = events.filter(end_date__lte=filters.until)
+    rows, place = page_of(events, paging)
+    return {**place, "results": [_summary(request, event) for event in rows]}
+
+
+@router.get(
+    "/events/{int:pk}",
+    response={200: schemas.EventDetail, 404: schemas.Problem},
+    summary="An event: results and rating changes",
+)
+@cacheable
+def event_detail(request: HttpRequest, pk: int) -> dict[str, Any]:
+    """The players by place (points, then name), as the event's page lists them, and the
+    games by round."""
+    event = get_object_or_404(Event, pk=pk)
+    members = list(Member.objects.filter(entries__event=event))
+    shown = set(
+        published_members().filter(pk__in=[m.pk for m in members]).values_list("pk", flat=True)
+    )
+    changes = {c.member_id: c for c in event.rating_changes.all()}
+    games = list(event.games.select_related("white", "black").order_by("round", "board", "pk"))
+    points: dict[int, float] = defaultdict(float)
+    played: dict[int, int] = defaultdict(int)
+    for game in games:
+        white, black = Game.POINTS[game.result]
+        points[game.white_id] += white
+        played[game.white_id] += 1
+        if game.black_id is not None:
+            points[game.black_id] += black
+            played[game.black_id] += 1
+    members.sort(key=lambda m: (-points[m.pk], m.name))
+    sharing = Counter(points[m.pk] for m in members)
+    players = []
+    place = 0
+    for index, member in enumerate(members, start=1):
+        if index == 1 or points[member.pk] != points[members[index - 2].pk]:
+            place = index
+        change = changes.get(member.pk) if member.pk in shown else None
+        players.append(
+            {
+                "place": f"{place}=" if sharing[points[member.pk]] > 1 else str(place),
+                "member": member.member_number,
+                "name": member.name,
+                "points": points[member.pk],
+                "games": played[member.pk],
+                "published": member.pk in shown,
+                "rating_before": change.display_before if change else None,
+                "rating_after": change.display_after if change else None,
+                "change": round(change.change, 1)
+                if change and change.change is not None
+                else None,
+            }
+        )
+    return {
+        **_summary(request, event),
+        "players": players,
+        "games": [
+            {
+                "round": game.round,
+                "board": game.board,
+                "white": game.white.member_number,
+                "black": game.black.member_number if game.black else None,
+                "result": game.result,
+            }
+            for game in games
+        ],
+    }
+
+
+__all__ = ["page_of", "router"]

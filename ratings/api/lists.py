@@ -1,0 +1,167 @@
+"""The lists: the live list, every publication and its list, filtered as the pages are."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.db.models import F, Window
+from django.db.models.functions import Rank
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from ninja import Query, Router, Schema
+from ninja.errors import HttpError
+
+from .. import reports, services
+from ..filters import PublicationFilter, RatingListFilter
+from ..models import ClubSettings, Publication
+from ..publication_rule import published_members
+from ..publication_tables import listed
+from . import schemas
+from .caching import cacheable
+from .paging import Paging, page_of
+
+router = Router(tags=["lists"])
+
+
+class ListFilters(Schema):
+    """The list pages' filters: every word of ``name`` matches a name or a member number."""
+
+    name: str | None = None
+    age: Literal["U20", "U16", "U12"] | None = None
+    region: str | None = None
+    women: bool = False
+    active: bool = False
+
+    def data(self) -> dict[str, str]:
+        """As the page's form sends them (django-filter reads both alike)."""
+        values = {"name": self.name, "age": self.age, "region": self.region}
+        out = {key: value for key, value in values.items() if value}
+        out.update({key: "on" for key in ("women", "active") if getattr(self, key)})
+        return out
+
+
+def _url(request: HttpRequest, path: str) -> str:
+    return request.build_absolute_uri(path)
+
+
+def publication_summary(request: HttpRequest, publication: Publication) -> dict[str, Any]:
+    url = _url(request, publication.get_absolute_url())
+    return {
+        "slug": publication.slug,
+        "date": publication.day,
+        "published_at": publication.published_at,
+        "note": publication.note,
+        "system": publication.system,
+        "basis": publication.basis,
+        "members": publication.size,
+        "url": url,
+        "csv": url + "?_export=csv",
+    }
+
+
+@router.get("/list", response=schemas.LiveList, summary="The live list")
+@cacheable
+def live_list(
+    request: HttpRequest, filters: Query[ListFilters], paging: Query[Paging]
+) -> dict[str, Any]:
+    """Today's ratings of today's published members, strongest first: the page
+    ``/ratings/live/``. ``rank`` is the place among the members the filters select."""
+    regions = [filters.region] if filters.region else []
+    chosen = RatingListFilter(filters.data(), queryset=published_members(), regions=regions)
+    rows, place = page_of(reports.with_ratings(chosen.qs), paging)
+    start = reports.year_start()
+    system = ClubSettings.load().engine()
+    results = [
+        {
+            "rank": None if member.unrated else member.rank,
+            "member": member.member_number,
+            "name": member.name,
+            "title": member.title,
+            "rating": member.rating_state.display,
+            "games": member.rating_state.games,
+            "region": member.region,
+            "junior": reports.age_group_of(member.born, start),
+            "last_played": member.rating_state.last_played,
+            "url": _url(request, member.get_absolute_url()),
+        }
+        for member in rows
+    ]
+    return {
+        **place,
+        "system": system.id,
+        "basis": reports.list_basis(system),
+        "results": results,
+    }
+
+
+@router.get("/publications", response=schemas.PublicationIndex, summary="Every publication")
+@cacheable
+def publication_index(request: HttpRequest, paging: Query[Paging]) -> dict[str, Any]:
+    """Every published list, newest first."""
+    rows, place = page_of(Publication.objects.all(), paging)
+    return {**place, "results": [publication_summary(request, p) for p in rows]}
+
+
+def _publication_list(
+    request: HttpRequest, publication: Publication, filters: ListFilters, paging: Paging
+) -> dict[str, Any]:
+    regions = [filters.region] if filters.region else []
+    chosen = PublicationFilter(
+        filters.data(), queryset=listed(publication), day=publication.day, regions=regions
+    )
+    ranked = chosen.qs.annotate(
+        place=Window(Rank(), order_by=[F("unrated").asc(), F("rating_value").desc()])
+    )
+    rows, place = page_of(ranked, paging)
+    start = reports.year_start(publication.day)
+    results = [
+        {
+            "rank": None if entry.unrated else entry.place,
+            "member": entry.member.member_number,
+            "name": entry.member.name,
+            "title": entry.member.title,
+            "rating": entry.display,
+            "games": entry.games,
+            "region": entry.member.region,
+            "junior": reports.age_group_of(entry.member.born, start),
+            "last_played": entry.last_played,
+            "url": _url(request, entry.member.get_absolute_url()),
+        }
+        for entry in rows
+    ]
+    return {**place, "publication": publication_summary(request, publication), "results": results}
+
+
+@router.get(
+    "/publications/latest",
+    response={200: schemas.PublicationList, 404: schemas.Problem},
+    summary="The latest publication's list",
+)
+@cacheable
+def publication_latest(
+    request: HttpRequest, filters: Query[ListFilters], paging: Query[Paging]
+) -> Any:
+    """The list the club published last: what ``/ratings/`` shows by default."""
+    publication = services.publication_latest()
+    if publication is None:
+        raise HttpError(404, "No list has been published yet.")
+    return _publication_list(request, publication, filters, paging)
+
+
+@router.get(
+    "/publications/{slug}",
+    response={200: schemas.PublicationList, 404: schemas.Problem},
+    summary="A publication's list",
+)
+@cacheable
+def publication_detail(
+    request: HttpRequest, slug: str, filters: Query[ListFilters], paging: Query[Paging]
+) -> Any:
+    """A published list by its date (``2026-03-01``; a second one that day ``2026-03-01-2``),
+    as it was frozen. ``rank`` is the place among the members the filters select."""
+    publication = get_object_or_404(Publication, slug=slug)
+    return _publication_list(request, publication, filters, paging)
+
+
+__all__ = ["reverse", "router"]

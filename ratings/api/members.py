@@ -1,0 +1,134 @@
+"""A member: public fields, the rating, its history and the published ratings, withheld
+while the member is not published, as their page withholds them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from ninja import Query, Router
+
+from .. import reports
+from ..models import Member, RatingChange
+from ..publication_rule import is_published
+from ..views.member_page import rating_status
+from . import schemas
+from .caching import cacheable
+from .paging import Paging, page_of
+
+router = Router(tags=["members"])
+
+
+def _member(number: str) -> Member:
+    return get_object_or_404(
+        Member.objects.select_related("rating_state", "merged_into"), member_number=number
+    )
+
+
+def _moved(request: HttpRequest, member: Member, name: str) -> HttpResponseRedirect:
+    """A merged record answers with the member it was merged into, as its page does."""
+    return HttpResponseRedirect(
+        reverse(f"api:{name}", args=[member.merged_into.member_number])  # type: ignore[union-attr]
+    )
+
+
+@router.get(
+    "/members/{number}",
+    response={200: schemas.Member, 404: schemas.Problem},
+    url_name="member",
+    summary="A member",
+)
+@cacheable
+def member_detail(request: HttpRequest, number: str) -> Any:
+    """A member by their number; a merged record redirects to the member it joined."""
+    member = _member(number)
+    if member.merged_into_id:
+        return _moved(request, member, "member")
+    published = is_published(member)
+    state = getattr(member, "rating_state", None)
+    rating = None
+    published_ratings: list[dict[str, Any]] = []
+    if published and state is not None:
+        system = reports.club_system()
+        rating = {
+            "rating": state.display,
+            "games": state.games,
+            "last_played": state.last_played,
+            "status": rating_status(state.display, system, state.last_played),
+        }
+    if published:
+        entries = member.publication_entries.select_related("publication").order_by(
+            "-publication__published_at", "-publication_id"
+        )
+        published_ratings = [
+            {
+                "publication": entry.publication.slug,
+                "date": entry.publication.day,
+                "rank": entry.rank,
+                "rating": entry.display,
+                "games": entry.games,
+            }
+            for entry in entries
+        ]
+    return {
+        "member": member.member_number,
+        "name": member.name,
+        "title": member.title,
+        "region": member.region,
+        "published": published,
+        "rating": rating,
+        "published_ratings": published_ratings,
+        "url": request.build_absolute_uri(member.get_absolute_url()),
+    }
+
+
+@router.get(
+    "/members/{number}/history",
+    response={200: schemas.MemberHistory, 404: schemas.Problem},
+    url_name="member-history",
+    summary="A member's rating history",
+)
+@cacheable
+def member_history(request: HttpRequest, number: str, paging: Query[Paging]) -> Any:
+    """The member's rated events, newest first: the figures of their page's table."""
+    member = _member(number)
+    if member.merged_into_id:
+        return _moved(request, member, "member-history")
+    published = is_published(member)
+    changes = RatingChange.objects.filter(member=member).order_by(
+        "-event_end", "-event_start", "-event_id"
+    )
+    rows, place = page_of(
+        changes.values_list(
+            "event_id",
+            "event__name",
+            "event_end",
+            "period",
+            "played",
+            "score",
+            "display_before",
+            "display_after",
+            "before",
+            "after",
+        ),
+        paging,
+    )
+    results = []
+    for event, name, day, period, played, score, shown_before, shown_after, before, after in rows:
+        figures = published and before is not None and after is not None
+        results.append(
+            {
+                "event": event,
+                "event_name": name,
+                "date": day,
+                "period": period,
+                "games": played,
+                "score": score,
+                "rating_before": shown_before if published else None,
+                "rating_after": shown_after if published else None,
+                "change": round(after - before, 1) if figures else None,
+            }
+        )
+    return {**place, "member": member.member_number, "published": published, "results": results}

@@ -1,0 +1,159 @@
+"""What the read API answers with: the OpenAPI description is generated from these."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ninja import Schema
+
+
+class Page(Schema):
+    """Where a page of results sits in the whole."""
+
+    count: int
+    page: int
+    per_page: int
+    pages: int
+
+
+class ListRow(Schema):
+    """A member on a list: the place among the rows the filters select (none for a mark
+    that is not ranked, such as "Unr"), the rating as the list shows it, its games."""
+
+    rank: int | None
+    member: str
+    name: str
+    title: str
+    rating: str
+    games: int
+    region: str
+    junior: str
+    last_played: dt.date | None
+    url: str
+
+
+class PublicationSummary(Schema):
+    slug: str
+    date: dt.date
+    published_at: dt.datetime
+    note: str
+    system: str
+    basis: str
+    members: int
+    url: str
+    csv: str
+
+
+class LiveList(Page):
+    live: bool = True
+    system: str
+    basis: str
+    results: list[ListRow]
+
+
+class PublicationList(Page):
+    publication: PublicationSummary
+    results: list[ListRow]
+
+
+class PublicationIndex(Page):
+    results: list[PublicationSummary]
+
+
+class Rating(Schema):
+    rating: str
+    games: int
+    last_played: dt.date | None
+    status: str
+
+
+class PublishedRating(Schema):
+    publication: str
+    date: dt.date
+    rank: int | None
+    rating: str
+    games: int
+
+
+class Member(Schema):
+    """A member's public fields; their ratings only while they are published (as on
+    their page): ``rating`` null and ``published_ratings`` empty otherwise."""
+
+    member: str
+    name: str
+    title: str
+    region: str
+    published: bool
+    rating: Rating | None
+    published_ratings: list[PublishedRating]
+    url: str
+
+
+class HistoryRow(Schema):
+    """A rated event of the member's, newest first; the rating figures are null while
+    the member is not published."""
+
+    event: int
+    event_name: str
+    date: dt.date
+    period: str
+    games: int
+    score: float
+    rating_before: str | None
+    rating_after: str | None
+    change: float | None
+
+
+class MemberHistory(Page):
+    member: str
+    published: bool
+    results: list[HistoryRow]
+
+
+class EventSummary(Schema):
+    id: int
+    name: str
+    kind: str
+    start_date: dt.date
+    end_date: dt.date
+    rounds: int
+    time_control: str
+    time_class: str
+    status: str
+    rated: bool
+    url: str
+
+
+class EventIndex(Page):
+    results: list[EventSummary]
+
+
+class Player(Schema):
+    """A player of the event by place; rating figures only for published members."""
+
+    place: str
+    member: str
+    name: str
+    points: float
+    games: int
+    published: bool
+    rating_before: str | None
+    rating_after: str | None
+    change: float | None
+
+
+class GameRow(Schema):
+    round: int
+    board: int | None
+    white: str
+    black: str | None
+    result: str
+
+
+class EventDetail(EventSummary):
+    players: list[Player]
+    games: list[GameRow]
+
+
+class Problem(Schema):
+    detail: str

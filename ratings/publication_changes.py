@@ -1,0 +1,129 @@
+"""What changed between two publications: entrants, leavers, rises, falls, improvers.
+
+Each is one query over the newer publication's entries joined to the older's (one
+LEFT JOIN through the member, ``FilteredRelation``), whatever the size of the list.
+No reason is given for a member who left the list: when it is a subscription, it is
+the member's own business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.db.models import Count, Exists, F, FilteredRelation, OuterRef, Q, QuerySet
+
+from .models import Publication, PublicationEntry, RatingRun, RatingState
+
+#: Rows each of the rises, falls and improvers shows.
+TOP = 20
+#: A plain number: an official rating, not provisional, partial or unrated (the booklet's
+#: improvers leave the others out: they are still settling).
+OFFICIAL = r"^[0-9]+$"
+
+
+def _joined(newer: Publication, older: Publication) -> QuerySet[PublicationEntry]:
+    """The newer publication's entries, each with the member's entry on the older one."""
+    return newer.entries.annotate(
+        old=FilteredRelation(
+            "member__publication_entries",
+            condition=Q(member__publication_entries__publication=older),
+        )
+    )
+
+
+@dataclass
+class Changes:
+    newer: Publication
+    older: Publication
+
+    @property
+    def entrants(self) -> QuerySet[PublicationEntry]:
+        """On the newer list and not on the older, in the newer list's order."""
+        return (
+            _joined(self.newer, self.older)
+            .filter(old__isnull=True)
+            .select_related("member")
+            .order_by("position")
+        )
+
+    @property
+    def leavers(self) -> QuerySet[PublicationEntry]:
+        """On the older list and not on the newer, in the older list's order."""
+        return (
+            _joined(self.older, self.newer)
+            .filter(old__isnull=True)
+            .select_related("member")
+            .order_by("position")
+        )
+
+    def _moves(self) -> QuerySet[PublicationEntry]:
+        """Members ranked on both lists, with their change between them."""
+        return (
+            _joined(self.newer, self.older)
+            .filter(rank__isnull=False, old__rank__isnull=False)
+            .annotate(
+                before=F("old__rating"),
+                display_before=F("old__display"),
+                rank_before=F("old__rank"),
+                games_between=F("games") - F("old__games"),
+                change=F("rating") - F("old__rating"),
+            )
+            .select_related("member")
+        )
+
+    @cached_property
+    def rises(self) -> list[PublicationEntry]:
+        return list(self._moves().filter(change__gt=0).order_by("-change", "position")[:TOP])
+
+    @cached_property
+    def falls(self) -> list[PublicationEntry]:
+        return list(self._moves().filter(change__lt=0).order_by("change", "position")[:TOP])
+
+    @cached_property
+    def improvers(self) -> list[PublicationEntry]:
+        """The booklet's improvers: gains between two official ratings (plain numbers)."""
+        rows = (
+            self._moves()
+            .filter(change__gt=0, display__regex=OFFICIAL, old__display__regex=OFFICIAL)
+            .order_by("-change", "position")[:TOP]
+        )
+        return list(rows)
+
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        """How many entered, stayed, rose and fell (one query), and left (one more)."""
+        both = Q(old__isnull=False)
+        moved = Q(rank__isnull=False, old__rank__isnull=False)
+        figures = _joined(self.newer, self.older).aggregate(
+            entrants=Count("pk", filter=Q(old__isnull=True)),
+            stayed=Count("pk", filter=both),
+            rose=Count("pk", filter=moved & Q(rating__gt=F("old__rating"))),
+            fell=Count("pk", filter=moved & Q(rating__lt=F("old__rating"))),
+        )
+        figures["leavers"] = self.older.size - figures["stayed"]
+        return figures
+
+
+def live_moved(publication: Publication) -> dict[str, Any]:
+    """Whether the live figures have moved since ``publication``: a member of it whose live
+    mark or games differ now, and when the ratings were last re-rated since.
+
+    Ratings change only in a re-rate, so without one since there is nothing to compare.
+    """
+    last_run = (
+        RatingRun.objects.filter(
+            status=RatingRun.Status.DONE, finished__gt=publication.published_at
+        )
+        .order_by("-finished")
+        .values_list("finished", flat=True)
+        .first()
+    )
+    if last_run is None:
+        return {"moved": False, "since": None}
+    # Down the state's primary key (the member): no join through the member's row.
+    same = RatingState.objects.filter(
+        member_id=OuterRef("member_id"), display=OuterRef("display"), games=OuterRef("games")
+    )
+    return {"moved": publication.entries.filter(~Exists(same)).exists(), "since": last_run}

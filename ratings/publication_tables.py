@@ -1,0 +1,122 @@
+"""The table of a publication's list: the published list's columns, read from its entries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.db.models import Case, F, IntegerField, QuerySet, Value, When
+from django.db.models.functions import Coalesce
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from .models import Publication, PublicationEntry
+from .reports import age_group_of, year_start
+from .tables import NUMBER, STRENGTH, WIDE, change_html
+
+
+def listed(publication: Publication) -> QuerySet[PublicationEntry]:
+    """A publication's entries as the list pages read them: annotated as the live list is
+    (``unrated``, ``rating_value``) so that ``ListPaginator`` pages and ranks them alike."""
+    return (
+        publication.entries.select_related("member")
+        .annotate(
+            unrated=Case(
+                When(rank__isnull=True, then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+            rating_value=Coalesce(F("rating"), Value(0.0)),
+        )
+        .order_by("position")
+    )
+
+
+class PublicationTable(tables.Table):
+    """A publication, a page at a time; "Change" is since the publication before it."""
+
+    rank = tables.Column("#", order_by=("position",), attrs=STRENGTH)
+    name = tables.Column("Name", accessor="member__name")
+    rating = tables.Column(
+        "Rating", accessor="display", order_by=("unrated", "-rating_value", "member__name")
+    )
+    games = tables.Column("Games", attrs=NUMBER)
+    change = tables.Column("Change", empty_values=(), orderable=False, attrs=NUMBER)
+    region = tables.Column("Region", accessor="member__region", attrs=WIDE)
+    age = tables.Column("Junior", empty_values=(), orderable=False, attrs=WIDE)
+    last_played = tables.Column("Last played", attrs=WIDE)
+
+    class Meta:
+        template_name = "ratings/public/_list_table.html"
+        attrs = {"class": "table table-sm table-striped table-hover align-middle rating-list"}
+        orderable = True
+        empty_text = "No member matches."
+
+    def __init__(self, *args: Any, publication: Publication, **kwargs: Any) -> None:
+        self.publication = publication
+        self.previous = publication.previous()
+        if self.previous is None:
+            kwargs["exclude"] = ("change",)
+        super().__init__(*args, **kwargs)
+
+    def order_rating(self, queryset: QuerySet[Any], is_descending: bool) -> tuple[Any, bool]:
+        value = F("rating_value").asc() if is_descending else F("rating_value").desc()
+        return queryset.order_by("unrated", value, "member__name"), True
+
+    def _before(self, entries: list[PublicationEntry]) -> dict[int, tuple[float | None, bool]]:
+        """The page's members on the publication before: one query for the page."""
+        if self.previous is None:
+            return {}
+        rows = self.previous.entries.filter(
+            member_id__in=[e.member_id for e in entries]
+        ).values_list("member_id", "rating", "rank")
+        return {member: (rating, rank is not None) for member, rating, rank in rows}
+
+    def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The page's rows for ``_list_table.html``: each row's class and its cells."""
+        rows = list(self.paginated_rows)
+        before = self._before([row.record for row in rows])
+        start = year_start(self.publication.day)
+        columns = [(b.name, mark_safe(b.attrs["td"].as_html())) for b in self.columns]
+        out = []
+        for row in rows:
+            entry = row.record
+            cells = []
+            for name, td in columns:
+                cells.append((td, self._cell(name, entry, before, start)))
+            out.append((row.get_even_odd_css_class(), cells))
+        return out
+
+    def _cell(self, name: str, entry: Any, before: dict[int, Any], start: Any) -> Any:
+        member = entry.member
+        if name == "rank":
+            return "" if entry.unrated else str(entry.rank)
+        if name == "name":
+            title = (
+                format_html('<abbr title="FIDE title">{}</abbr> ', member.title)
+                if member.title
+                else ""
+            )
+            return format_html(
+                '<a href="{}">{}{}</a>', member.get_absolute_url(), title, member.name
+            )
+        if name == "rating":
+            css = "usable" if not entry.unrated else "text-body-secondary"
+            return format_html('<span class="{}">{}</span>', css, entry.display or "—")
+        if name == "games":
+            return entry.games
+        if name == "change":
+            if entry.member_id not in before:
+                return mark_safe('<span class="badge text-bg-info new-entrant">new</span>')
+            old, ranked = before[entry.member_id]
+            if entry.unrated or not ranked or old is None or entry.rating is None:
+                return ""
+            return change_html(entry.rating - old)
+        if name == "region":
+            return member.region or "—"
+        if name == "age":
+            return age_group_of(member.born, start)
+        if name == "last_played":
+            return date_format(entry.last_played) if entry.last_played else "—"
+        return ""

@@ -1,0 +1,139 @@
+"""Publishing the list: the published list frozen as it stands, with its date and note.
+
+One ``Publication`` row and one ``PublicationEntry`` a listed member, copied by one
+INSERT ... SELECT from the list's own query, in one transaction that holds the club
+settings' row lock as a re-rate does, so a publication never sees a re-rate half-written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Case, F, When, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from .. import reports
+from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
+from ..publication_rule import published_members
+
+
+class PublishRefused(Exception):
+    """Publishing now would freeze a list about to change; the message says why."""
+
+
+def list_publish(
+    *,
+    note: str = "",
+    user: Any = None,
+    period: RatingPeriod | None = None,
+    now: dt.datetime | None = None,
+) -> Publication:
+    """Freeze the published list as it stands now (who, rating, mark, games, place).
+
+    Refused while a re-rate is queued or running: the list it would freeze is about to
+    change under it.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        club = ClubSettings.objects.select_for_update().get(pk=ClubSettings.load().pk)
+        busy = [
+            run
+            for run in RatingRun.objects.filter(
+                status__in=[RatingRun.Status.QUEUED, RatingRun.Status.RUNNING]
+            )
+            if not run.dead
+        ]
+        if busy:
+            raise PublishRefused(
+                "A re-rate is still running (started "
+                f"{timezone.localtime(busy[0].started):%-d %b %H:%M}: {busy[0].reason}): "
+                "publish once it has finished, so the list published is the one it leaves."
+            )
+        day = timezone.localdate(now)
+        system = club.engine()
+        publication = Publication.objects.create(
+            slug=_slug_for(day),
+            day=day,
+            published_at=now,
+            note=note.strip(),
+            published_by=user if getattr(user, "is_authenticated", False) else None,
+            system=system.id,
+            basis=reports.list_basis(system)[:200],
+            period=period,
+        )
+        size = _entries_write(publication=publication, day=day)
+        publication.size = size
+        publication.save(update_fields=["size"])
+    return publication
+
+
+#: The entry's columns, and the list's annotation each is copied from.
+_COLUMNS = {
+    "member_id": "p_member",
+    "position": "p_position",
+    "rank": "p_rank",
+    "rating": "p_rating",
+    "display": "p_display",
+    "games": "p_games",
+    "last_played": "p_last_played",
+}
+
+
+def _entries_write(*, publication: Publication, day: dt.date) -> int:
+    """Copy the published list into the publication's entries in one INSERT ... SELECT.
+
+    The list is the live list's own query (``reports.with_ratings`` over the published
+    members, ranked), so a publication is exactly what the list page showed; the rows
+    never travel through Python (20,000 members: a fraction of a second).
+    """
+    listed = (
+        reports.with_ratings(published_members(day))
+        .annotate(
+            p_member=F("pk"),
+            p_position=Window(
+                RowNumber(), order_by=[F("unrated").asc(), F("rating_value").desc(), "name", "pk"]
+            ),
+            p_rank=Case(When(unrated=0, then=F("rank")), default=None),
+            p_rating=F("rating_state__rating"),
+            p_display=F("rating_state__display"),
+            p_games=F("rating_state__games"),
+            p_last_played=F("rating_state__last_played"),
+        )
+        .order_by()
+        .values(*_COLUMNS.values())
+    )
+    sql, params = listed.query.sql_with_params()
+    table = connection.ops.quote_name(PublicationEntry._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in ("publication_id", *_COLUMNS))
+    chosen = ", ".join(connection.ops.quote_name(a) for a in _COLUMNS.values())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({columns}) SELECT %s, {chosen} FROM ({sql}) listed",
+            [publication.pk, *params],
+        )
+        return int(cursor.rowcount)
+
+
+def _slug_for(day: dt.date) -> str:
+    """The day's date; a second publication on one day is "<date>-2", and so on."""
+    taken = Publication.objects.filter(day=day).count()
+    return day.isoformat() if taken == 0 else f"{day.isoformat()}-{taken + 1}"
+
+
+def publication_on(day: dt.date) -> Publication | None:
+    """The list as it stood on ``day``: the last publication made on or before it."""
+    return (
+        Publication.objects.filter(day__lte=day).order_by("-day", "-published_at", "-pk").first()
+    )
+
+
+def publication_latest() -> Publication | None:
+    return Publication.objects.order_by("-published_at", "-pk").first()
+
+
+def list_size() -> int:
+    """How many members a publication made now would list."""
+    return reports.with_ratings(published_members(), ranked=False).count()

@@ -1,0 +1,232 @@
+"""Publications: the published lists by date (page, CSV), what changed between two, and
+the officer's button that publishes the list.
+
+A publication is a public record of what was published on its date: it is read as it
+was frozen, whatever has happened to its members since (a member who has since fallen
+into arrears is on it as they were then; their page shows nothing new of them).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django_tables2 import RequestConfig
+
+from .. import reports, services
+from ..charts import changes_bar_svg
+from ..filters import PublicationFilter
+from ..models import ClubSettings, Publication, RatingPeriod
+from ..publication_changes import Changes, live_moved
+from ..publication_tables import PublicationTable, listed
+from ..tables import ListPaginator
+from .common import club_of, officer_required, wants_csv
+
+PER_PAGE = 50
+#: Publications an index page lists.
+PUBLICATIONS_PER_PAGE = 25
+#: Entrants and leavers a page of the changes shows.
+CHANGES_PER_PAGE = 50
+
+
+def publication_index(request: HttpRequest) -> HttpResponse:
+    """Every publication, newest first; a date finds the list as it stood that day."""
+    on = request.GET.get("on")
+    if on:
+        try:
+            day = dt.date.fromisoformat(on)
+        except ValueError:
+            messages.error(request, f"“{on}” is not a date: use YYYY-MM-DD.")
+            return redirect("ratings:publications")
+        found = services.publication_on(day)
+        if found is None:
+            messages.info(request, f"No list had been published by {day:%-d %b %Y}.")
+            return redirect("ratings:publications")
+        return redirect(found)
+    page = Paginator(Publication.objects.all(), PUBLICATIONS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "ratings/public/publications.html", {"page": page})
+
+
+def publication_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    publication = get_object_or_404(Publication, slug=slug)
+    return publication_page(request, publication, latest=False)
+
+
+def publication_page(request: HttpRequest, publication: Publication, *, latest: bool) -> Any:
+    """A publication's list as the live list is read: filtered, sorted, a page at a time."""
+    entries = listed(publication)
+    regions = list(
+        entries.exclude(member__region="")
+        .order_by("member__region")
+        .values_list("member__region", flat=True)
+        .distinct()
+    )
+    filters = PublicationFilter(
+        request.GET or None, queryset=entries, day=publication.day, regions=regions
+    )
+    if wants_csv(request):
+        return _publication_csv(publication, filters.qs)
+    table = PublicationTable(filters.qs, publication=publication)
+    RequestConfig(
+        request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
+    ).configure(table)
+    export = request.GET.copy()
+    export["_export"] = "csv"
+    system = club_of(request).engine()
+    return render(
+        request,
+        "ratings/public/publication.html",
+        {
+            "publication": publication,
+            "latest_publication": publication if latest else services.publication_latest(),
+            "previous": table.previous,
+            "following": publication.following(),
+            "moved": live_moved(publication),
+            "table": table,
+            "filter": filters,
+            "system": system,
+            "legend": reports.legend(system) if system.id == publication.system else [],
+            "export_query": export.urlencode(),
+            "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
+        },
+    )
+
+
+#: A publication's CSV columns.
+PUBLICATION_CSV = ("#", "Member", "Name", "Rating", "Games", "Region", "Junior", "Last played")
+
+
+class _Lines:
+    def write(self, text: str) -> str:
+        return text
+
+
+def _publication_csv(publication: Publication, entries: Any) -> StreamingHttpResponse:
+    """Every row of the publication (as filtered), streamed 500 rows to a chunk."""
+    from .lists import _cell  # the one place a streamed CSV's cells pass
+
+    start = reports.year_start(publication.day)
+    rows = entries.values_list(
+        "rank",
+        "member__member_number",
+        "member__name",
+        "display",
+        "games",
+        "member__region",
+        "member__born",
+        "last_played",
+    ).iterator(chunk_size=2000)
+
+    def chunks() -> Any:
+        writer = csv.writer(_Lines())
+        yield writer.writerow(PUBLICATION_CSV)
+        lines = []
+        for rank, number, name, display, games, region, born, played in rows:
+            row = [rank, number, name, display, games, region]
+            row += [reports.age_group_of(born, start), played]
+            lines.append(writer.writerow([_cell(value) for value in row]))
+            if len(lines) == 500:
+                yield "".join(lines)
+                lines = []
+        yield "".join(lines)
+
+    response = StreamingHttpResponse(chunks(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="rating-list-published-{publication.slug}.csv"'
+    )
+    return response
+
+
+def publication_changes(request: HttpRequest, slug: str) -> HttpResponse:
+    """What changed between a publication and the one before it (or ``?since=<date>``)."""
+    newer = get_object_or_404(Publication, slug=slug)
+    since = request.GET.get("since")
+    older = Publication.objects.filter(slug=since).first() if since else newer.previous()
+    if since and older is None:
+        raise Http404("No list was published on that date.")
+    if older is not None and older.published_at > newer.published_at:
+        newer, older = older, newer
+    context: dict[str, Any] = {"publication": newer, "older": older}
+    if older is not None and older.pk != newer.pk:
+        changes = Changes(newer=newer, older=older)
+        entrants = Paginator(changes.entrants, CHANGES_PER_PAGE).get_page(
+            request.GET.get("entrants")
+        )
+        leavers = Paginator(changes.leavers, CHANGES_PER_PAGE).get_page(request.GET.get("leavers"))
+        context.update(
+            changes=changes,
+            counts=changes.counts,
+            entrants=entrants,
+            leavers=leavers,
+            chart=changes_bar_svg(
+                [(e.member.name, round(e.change)) for e in changes.rises[:10]]
+                + [(e.member.name, round(e.change)) for e in changes.falls[:10]],
+                title=f"Biggest rises and falls, {older.day:%-d %b %Y} to {newer.day:%-d %b %Y}",
+            ),
+            others=Publication.objects.exclude(pk=newer.pk).values_list("slug", "day")[:200],
+        )
+    return render(request, "ratings/public/publication_changes.html", context)
+
+
+# -- the officer publishes -------------------------------------------------------------
+
+
+class PublishForm(forms.Form):
+    note = forms.CharField(
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Shown with the list, e.g. “Ratings to 30 June: the winter period.”",
+    )
+    period = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+@officer_required
+def officer_publish(request: HttpRequest) -> HttpResponse:
+    """Publish the list as it stands: a button with a note (after closing a period too)."""
+    system = ClubSettings.load().engine()
+    label = request.POST.get("period") or request.GET.get("period") or ""
+    period = (
+        RatingPeriod.objects.filter(system=system.id, label=label, closed_at__isnull=False).first()
+        if label
+        else None
+    )
+    if request.method == "POST":
+        form = PublishForm(request.POST)
+        if form.is_valid():
+            try:
+                publication = services.list_publish(
+                    note=form.cleaned_data["note"], user=request.user, period=period
+                )
+            except services.PublishRefused as refusal:
+                form.add_error(None, str(refusal))
+            else:
+                messages.success(
+                    request,
+                    f"The list is published: {publication.size} members, "
+                    f"dated {publication.day:%-d %b %Y}.",
+                )
+                return redirect(publication)
+    else:
+        note = f"Rating period {period.label} closed." if period else ""
+        form = PublishForm(initial={"note": note, "period": label if period else ""})
+    return render(
+        request,
+        "ratings/officer/publish.html",
+        {
+            "form": form,
+            "period": period,
+            "system": system,
+            "basis": reports.list_basis(system),
+            "latest": services.publication_latest(),
+            "size": services.list_size(),
+        },
+    )

@@ -1,0 +1,225 @@
+"""The open read API: answers that match the OpenAPI description and the pages' figures,
+withholding exactly what the pages withhold; cacheable; throttled."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import jsonschema
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from django.utils import timezone
+
+from ratings import services
+from ratings.models import Game
+
+from ..factories import MemberFactory, paid_up, rating_state
+
+pytestmark = pytest.mark.django_db
+
+API = "/api/v1"
+MARCH = timezone.make_aware(dt.datetime(2026, 3, 5, 12, 0))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle():  # type: ignore[no-untyped-def]
+    cache.clear()  # the throttle counts callers in the cache
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def spec(client) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    response = client.get(f"{API}/openapi.json")
+    assert response.status_code == 200
+    return response.json()  # type: ignore[no-any-return]
+
+
+def checked(client, spec, path: str, template: str, **query: object) -> Any:  # type: ignore[no-untyped-def]
+    """GET ``path`` and check the answer against the description of ``template``."""
+    response = client.get(f"{API}{path}", query)
+    operation = spec["paths"][f"{API}{template}"]["get"]
+    described = operation["responses"][str(response.status_code)]
+    schema = described["content"]["application/json"]["schema"]
+    jsonschema.Draft202012Validator({**schema, "components": spec["components"]}).validate(
+        response.json()
+    )
+    return response
+
+
+@pytest.fixture
+def club(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+    """Alice, Bob and Carol paid up; Dave in arrears; one rated event of all four."""
+    for member in (alice, bob, carol):
+        paid_up(member, current_season)
+    event = rated_event(
+        [(1, alice, bob, Game.Result.WHITE_WIN), (1, carol, dave, Game.Result.BLACK_WIN)]
+    )
+    return event
+
+
+def test_the_description_is_openapi_and_names_every_operation(spec):
+    assert spec["openapi"].startswith("3.")
+    assert {path.removeprefix(API) for path in spec["paths"]} == {
+        "/list",
+        "/publications",
+        "/publications/latest",
+        "/publications/{slug}",
+        "/members/{number}",
+        "/members/{number}/history",
+        "/events",
+        "/events/{pk}",
+    }
+    assert all(set(methods) == {"get"} for methods in spec["paths"].values())
+
+
+def test_the_live_list_matches_the_page_and_its_description(client, spec, club):
+    answer = checked(client, spec, "/list", "/list").json()
+    page = client.get(reverse("ratings:live-list"))
+    on_page = [
+        (str(m.rank), m.member_number, m.rating_state.display)
+        for m in page.context["table"].page.object_list.data
+    ]
+    assert [(str(r["rank"]), r["member"], r["rating"]) for r in answer["results"]] == on_page
+    assert "D4" not in {r["member"] for r in answer["results"]}  # Dave is in arrears
+
+
+def test_the_live_list_filters_like_the_page(client, spec, club):
+    answer = checked(client, spec, "/list", "/list", women=True).json()
+    page = client.get(reverse("ratings:live-list"), {"women": "on"})
+    assert [(r["rank"], r["name"]) for r in answer["results"]] == [
+        (m.rank, m.name) for m in page.context["table"].page.object_list.data
+    ]
+    assert [r["name"] for r in answer["results"]] == ["Alice Archer", "Carol Chen"]
+
+
+def test_a_publication_matches_its_page_and_its_description(client, spec, club, carol):
+    publication = services.list_publish(now=MARCH)
+    rating_state(carol, rating=1900, display="1900", games=9)  # live moves on
+    answer = checked(
+        client, spec, f"/publications/{publication.slug}", "/publications/{slug}"
+    ).json()
+    page = client.get(publication.get_absolute_url())
+    on_page = [
+        (str(e.rank), e.member.member_number, e.display, e.games)
+        for e in page.context["table"].page.object_list.data
+    ]
+    rows = [(str(r["rank"]), r["member"], r["rating"], r["games"]) for r in answer["results"]]
+    assert rows == on_page
+    assert answer["publication"]["slug"] == "2026-03-05"
+    latest = checked(client, spec, "/publications/latest", "/publications/latest").json()
+    assert latest["results"] == answer["results"]
+    index = checked(client, spec, "/publications", "/publications").json()
+    assert [p["slug"] for p in index["results"]] == ["2026-03-05"]
+
+
+def test_no_publication_yet_is_a_404_with_a_reason(client, spec, club):
+    response = checked(client, spec, "/publications/latest", "/publications/latest")
+    assert response.status_code == 404
+    assert response.json()["detail"] == "No list has been published yet."
+
+
+def test_a_published_member_has_the_figures_of_their_page(client, spec, club, alice):
+    services.list_publish(now=MARCH)
+    answer = checked(client, spec, "/members/A1", "/members/{number}").json()
+    page = client.get(alice.get_absolute_url())
+    assert answer["published"] is True
+    assert answer["rating"]["rating"] == page.context["state"].display == "1516"
+    assert answer["rating"]["status"] == page.context["status"]
+    assert [(p["date"], p["rating"]) for p in answer["published_ratings"]] == [
+        ("2026-03-05", "1516")
+    ]
+    history = checked(client, spec, "/members/A1/history", "/members/{number}/history").json()
+    assert [(h["rating_before"], h["rating_after"], h["change"]) for h in history["results"]] == [
+        ("1500", "1516", 16.0)
+    ]
+
+
+def test_an_unpublished_member_is_withheld_as_their_page_withholds_them(client, spec, club, dave):
+    answer = checked(client, spec, "/members/D4", "/members/{number}").json()
+    page = client.get(dave.get_absolute_url())
+    assert "Rating not published" in page.content.decode()
+    assert (answer["published"], answer["rating"], answer["published_ratings"]) == (
+        False,
+        None,
+        [],
+    )
+    history = checked(client, spec, "/members/D4/history", "/members/{number}/history").json()
+    row = history["results"][0]
+    assert (row["rating_before"], row["rating_after"], row["change"]) == (None, None, None)
+    assert (row["games"], row["score"]) == (1, 1.0)  # he played: the event's page says so
+
+
+def test_an_event_gives_results_and_the_published_players_changes(client, spec, club):
+    answer = checked(client, spec, f"/events/{club.pk}", "/events/{pk}").json()
+    page = client.get(club.get_absolute_url())
+    by_number = {p["member"]: p for p in answer["players"]}
+    for player in page.context["players"]:
+        row = by_number[player["member"].member_number]
+        assert (row["place"], row["points"]) == (player["place"], player["points"])
+        shown = player["change"]
+        assert row["rating_after"] == (shown.display_after if shown else None)
+    assert by_number["D4"]["rating_after"] is None and by_number["D4"]["points"] == 1.0
+    assert by_number["C3"]["rating_before"] == "1500"
+    assert len(answer["games"]) == 2
+    index = checked(client, spec, "/events", "/events", name="club").json()
+    assert [e["id"] for e in index["results"]] == [club.pk]
+
+
+def test_an_officers_session_sees_no_more_than_the_public(officer_client, spec, club):
+    answer = checked(officer_client, spec, "/members/D4", "/members/{number}").json()
+    assert answer["rating"] is None
+
+
+def test_an_unknown_member_or_page_is_a_clear_404(client, spec, club):
+    response = checked(client, spec, "/members/NOPE", "/members/{number}")
+    assert response.status_code == 404
+    response = client.get(f"{API}/list", {"page": 9})
+    assert (response.status_code, response.json()["detail"]) == (404, "page: there are 1 pages.")
+    response = client.get(f"{API}/list", {"per_page": 501})
+    assert response.status_code == 400
+
+
+def test_a_merged_record_redirects_to_the_member_it_joined(client, club, alice):
+    old = MemberFactory(member_number="OLD", merged_into=alice)
+    response = client.get(f"{API}/members/{old.member_number}")
+    assert (response.status_code, response["Location"]) == (302, f"{API}/members/A1")
+
+
+def test_answers_carry_an_etag_and_a_304_spares_the_body(client, club):
+    first = client.get(f"{API}/list")
+    assert first["ETag"] and first["Last-Modified"]
+    assert "max-age=60" in first["Cache-Control"]
+    again = client.get(f"{API}/list", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert (again.status_code, again.content) == (304, b"")
+    since = client.get(f"{API}/list", HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert since.status_code == 304
+
+
+def test_a_change_to_the_record_gives_a_new_etag(client, club, current_season):
+    first = client.get(f"{API}/list")["ETag"]
+    paid_up(MemberFactory(member_number="E5", name="Eve"), current_season)
+    assert client.get(f"{API}/list", HTTP_IF_NONE_MATCH=first).status_code == 200
+
+
+def test_a_publication_gives_a_new_etag(client, club):
+    first = client.get(f"{API}/publications")["ETag"]
+    services.list_publish(now=MARCH)
+    assert client.get(f"{API}/publications")["ETag"] != first
+
+
+def test_anonymous_callers_are_throttled(client, club, settings):
+    settings.API_ANON_RATE = "3/min"
+    codes = [client.get(f"{API}/events").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+
+
+def test_the_docs_page_documents_every_operation_without_a_script(client, spec):
+    response = client.get(reverse("ratings:api-docs"))
+    page = response.content.decode()
+    assert response.status_code == 200
+    for path in spec["paths"]:
+        assert f"<code>{path}</code>" in page
+    assert "<script>" not in page and "cdn" not in page.lower()
