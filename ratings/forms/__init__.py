@@ -13,6 +13,7 @@ from .calculator import (
     MemberPickField,
     member_label,
 )
+from .csv_upload import CsvUploadForm
 from .events import EntriesForm, EventForm, resolve_players
 from .grid import (
     FLIP,
@@ -55,6 +56,7 @@ from .results import (
     PairingForm,
     RoundFormSet,
 )
+from .subscriptions import RenewForm, SeasonPickForm, SubscriptionRemoveForm, season_from_value
 from .tournament_file import KIND_FROM_TRF, TrfConfirmForm, TrfUploadForm
 
 __all__ = [
@@ -79,6 +81,7 @@ __all__ = [
     "CalculatorGameForm",
     "CalculatorGameFormSet",
     "CalculatorPlayerForm",
+    "CsvUploadForm",
     "EntriesForm",
     "EventForm",
     "GridCell",
@@ -90,8 +93,11 @@ __all__ = [
     "PairingForm",
     "PasteRoundForm",
     "QuickMemberForm",
+    "RenewForm",
     "RoundFormSet",
+    "SeasonPickForm",
     "SubscriptionForm",
+    "SubscriptionRemoveForm",
     "TrfConfirmForm",
     "TrfUploadForm",
     "initial_rating_help",
@@ -104,5 +110,6 @@ __all__ = [
     "paste_versus",
     "read_spaced_result",
     "resolve_players",
+    "season_from_value",
     "short_name",
 ]

@@ -58,6 +58,12 @@ class TrfConfirmForm(forms.Form):
     start_date = forms.DateField(widget=DATE)
     end_date = forms.DateField(widget=DATE)
     rated = forms.BooleanField(required=False, initial=True)
+    new_paid = forms.BooleanField(
+        label="The new members (not the guests) have paid this season's subscription today",
+        required=False,
+        initial=False,
+        help_text="Otherwise they are added in arrears: rated, but off the published list.",
+    )
 
     def __init__(self, *args, tournament, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)

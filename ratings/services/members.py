@@ -24,7 +24,16 @@ from .rerate import AFTER_ALL, Chain, ratings_rerate_soon, ratings_update
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
 MEMBER_RATING_FIELDS = frozenset(
-    {"initial_rating", "initial_games", "is_guest", "born", "gender", "title"}
+    {
+        "initial_rating",
+        "initial_games",
+        "initial_acf_status",
+        "initial_ecf_category",
+        "is_guest",
+        "born",
+        "gender",
+        "title",
+    }
 )
 
 

@@ -23,6 +23,7 @@ from ..models import (
     Member,
     RatingChange,
 )
+from ..period_names import period_name
 from ..tables import (
     change_html,
 )
@@ -58,10 +59,13 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     chart reads one row per change (no breakdowns), the page reads its own events."""
     member = get_object_or_404(
         Member.objects.with_financial().select_related("rating_state", "merged_into"),
-        member_number=number,
+        # A number is one whatever its case (the unique constraint says so): r1001 is R1001.
+        member_number__iexact=number,
     )
     if member.merged_into_id:
         return redirect(member.merged_into)
+    if member.member_number != number:
+        return redirect(member, permanent=True)
     system = club_of(request).engine()
     published = member.is_financial and not member.is_guest
     show_rating = published or is_officer(request)
@@ -119,7 +123,10 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
                 score=score,
                 breakdown=breakdown or {},
             )
-            change.change_html = change_html(change.change)  # type: ignore[attr-defined]
+            # The change as shown (after less before, both as displayed), so they add up.
+            change.change_html = change_html(  # type: ignore[attr-defined]
+                reports.shown_change(shown, shown_after)
+            )
             by_event[event_id] = change
     events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
     page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
@@ -141,6 +148,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         context.update(
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
+            rating_is_figure=reports.is_figure(state.display),
             games=(games := _game_lines(page_changes, officer=officer)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
@@ -180,7 +188,7 @@ def _event_groups(
             except Exception:  # a label the system cannot read: shown without its dates
                 start = end = None
             group = by_label[label] = {
-                "period": label,
+                "period": period_name(system.id, label, start, end) if start else label,
                 "start": start,
                 "end": end,
                 "change": None,

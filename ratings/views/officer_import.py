@@ -7,6 +7,7 @@ from collections import defaultdict
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import services, trf, trf_export
@@ -14,9 +15,11 @@ from ..engine.codec import TITLES
 from ..forms import (
     next_member_numbers,
 )
+from ..imports import counted
 from ..models import (
     Event,
     Member,
+    Season,
 )
 from .common import officer_required
 
@@ -52,8 +55,8 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
         del request.session[SESSION_KEY]
         messages.success(
             request,
-            f"{event.name} imported: {len(tournament.players)} players, "
-            f"{event.games.count()} games. Check it, then mark it complete to rate it.",
+            f"{event.name} imported: {counted(len(tournament.players), 'player')}, "
+            f"{counted(event.games.count(), 'game')}. Check it, then mark it complete to rate it.",
         )
         return redirect("ratings:officer-event", pk=event.pk)
     games = tournament.games()
@@ -109,7 +112,14 @@ def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no
             initial_rating=player.rating,
         )
     games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
-    return services.trf_import(event=event, games=games, players=players, user=user)
+    created = [m for m in players.values() if m.pk is None and not m.is_guest]
+    event = services.trf_import(event=event, games=games, players=players, user=user)
+    if data["new_paid"] and created:
+        # Paid on the night: on the published list from this event on.
+        services.subscriptions_renew(
+            members=created, season=Season.for_day(timezone.localdate()), user=user
+        )
+    return event
 
 
 @officer_required
