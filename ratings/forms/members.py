@@ -67,6 +67,9 @@ class MemberForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
+        rating = self.initial.get("initial_rating")
+        if isinstance(rating, float) and rating.is_integer():
+            self.initial["initial_rating"] = int(rating)  # 1400, not "1400.0"
         # Only the club's system's own word for a rating brought in (a switch of system
         # keeps the other in the record).
         system = ClubSettings.load().rating_system

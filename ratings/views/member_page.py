@@ -188,7 +188,8 @@ def _event_groups(
             except Exception:  # a label the system cannot read: shown without its dates
                 start = end = None
             group = by_label[label] = {
-                "period": period_name(system.id, label, start, end) if start else label,
+                "period": label,
+                "name": period_name(system.id, label, start, end) if start else label,
                 "start": start,
                 "end": end,
                 "change": None,

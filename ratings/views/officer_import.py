@@ -21,6 +21,7 @@ from ..models import (
     Member,
     Season,
 )
+from ..names import given_surname
 from .common import officer_required
 
 SESSION_KEY = "officer-trf-import"
@@ -73,8 +74,17 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
             "games": len(games),
             "counts": sorted(counts.items()),
             "rows": form.player_rows(),
+            "rerates": _rerates(tournament),
         },
     )
+
+
+def _rerates(tournament: trf.Tournament) -> int:
+    """How many rated events an import dated ``tournament.start`` re-rates (those after it)."""
+    if tournament.start is None:
+        return 0
+    start = tournament.end or tournament.start
+    return services.rerate_scope(start=(start, tournament.start, 0)).count
 
 
 def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no-untyped-def]
@@ -104,12 +114,12 @@ def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no
         guest = choice == "guest"
         players[player.rank] = Member(
             member_number=next(guest_numbers if guest else numbers),
-            name=player.name,
+            name=given_surname(player.name),
             is_guest=guest,
             fide_id=player.fide_id if player.fide_id.isdigit() else "",
             title=player.title if player.title in TITLES else "",
             gender={"m": "M", "w": "F", "f": "F"}.get(player.sex, ""),
-            initial_rating=player.rating,
+            initial_rating=player.rating if data["use_ratings"] else None,
         )
     games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
     created = [m for m in players.values() if m.pk is None and not m.is_guest]

@@ -222,6 +222,7 @@ def test_a_trf_imports_new_members_as_paid_when_the_officer_says_so(officer_clie
     )
     form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
     data = {name: form[name].value() for name in form.fields}
+    data.update({f"p{n}": "new" for n in range(2, 53)})
     data.update(rated="on", new_paid="on", p1="guest")
     officer_client.post(reverse("ratings:officer-import-preview"), data)
     season = Season.for_day(timezone.localdate())
@@ -263,3 +264,9 @@ def test_the_payment_form_offers_the_next_season_once_this_one_is_paid(current_s
     form = SubscriptionForm(member=alice)
     assert form["season"].value() == form.fields["season"].choices[0][0]
     assert form["season"].value() != str(current_season.pk)
+
+
+def test_a_whole_initial_rating_is_shown_without_a_decimal(officer_client):
+    member = MemberFactory(initial_rating=1400.0)
+    response = officer_client.get(reverse("ratings:officer-member", args=[member.pk]))
+    assert 'value="1400"' in response.content.decode()
