@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import reports, services
-from ..charts import Point, period_points, rating_history_svg
+from ..charts import Point, day_before, period_points, rating_history_svg
 from ..models import (
     Entry,
     Event,
@@ -282,7 +282,7 @@ def _chart(member: Member, changes: list[Any]) -> str:
         points = []
         if changes and changes[0].before is not None and changes[0].display_before:
             first = changes[0].event
-            points.append(Point(first.start_date, changes[0].before, "before " + first.name))
+            points.append(Point(day_before(first), changes[0].before, "before " + first.name))
         for change in changes:
             if change.after is not None:
                 points.append(Point(change.event.end_date, change.after, change.event.name))

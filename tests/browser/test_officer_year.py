@@ -13,7 +13,8 @@ from django.utils import timezone
 from ratings import services
 from ratings.models import ClubSettings, Event, Game, Member, Subscription
 
-from ..factories import EventFactory, SeasonFactory, officer_user, paid_up
+from ..factories import EventFactory, MemberFactory, SeasonFactory, officer_user, paid_up
+from ..web.test_officer_import import CLUB_NIGHT
 from .test_officer_workflow import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -172,3 +173,25 @@ def test_the_pages_of_the_officers_year_read_well(request, width, year, alice, t
     page.get_by_role("button", name="Save").click()
     page.wait_for_selector(".event-warnings")
     shot(page, f"event-add-warning-{width}")
+
+
+def test_an_officer_matches_a_trf_player_by_hand(page, tmp_path):
+    officer_user()
+    jane = MemberFactory(member_number="R5", name="Janet Doe-Smith")
+    MemberFactory(name="John Smith")
+    trf_file = tmp_path / "club.trf"
+    trf_file.write_bytes(CLUB_NIGHT)
+    log_in(page)
+    page.goto("/officer/import/")
+    page.get_by_label("Tournament report file (TRF)").set_input_files(str(trf_file))
+    page.get_by_role("button", name="Read the file").click()
+    page.wait_for_url("**/import/preview/")
+    page.get_by_label("Doe, Jane: or this member").fill("r5")
+    shot(page, "trf-hand-match-desktop")
+    page.get_by_role("button", name="Import: create the event").click()
+    page.wait_for_selector("text=Club night imported")
+    event = Event.objects.get(name="Club night")
+    assert set(event.entries.values_list("member__name", flat=True)) == {
+        "John Smith",
+        jane.name,
+    }
