@@ -194,6 +194,8 @@ LOGOUT_REDIRECT_URL = "ratings:list"
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.getenv("TIME_ZONE", "UTC")
 USE_I18N = True
+# 24-hour times everywhere, the admin included (Django's English formats are 12-hour).
+FORMAT_MODULE_PATH = ["clubratings.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -31,6 +31,12 @@ class PeriodChange(Protocol):
     def event(self) -> Any: ...  # its start_date, end_date and name
 
 
+def day_before(event: Any) -> dt.date:
+    """Where the rating a member brought to ``event`` is drawn: the day before it starts,
+    so a one-night event's before and after are two points, not one drawn twice."""
+    return event.start_date - dt.timedelta(days=1)
+
+
 def period_points(changes: Sequence[PeriodChange]) -> list[Point]:
     """One point per rating period, from a member's changes in rating order.
 
@@ -45,7 +51,7 @@ def period_points(changes: Sequence[PeriodChange]) -> list[Point]:
     for number, (label, group) in enumerate(periods.items()):
         first, last = group[0], group[-1]
         if number == 0 and first.before is not None and first.display_before:
-            points.append(Point(first.event.start_date, first.before, f"before period {label}"))
+            points.append(Point(day_before(first.event), first.before, f"before period {label}"))
         if last.after is None:
             continue
         names = ", ".join(dict.fromkeys(c.event.name for c in group))
@@ -97,7 +103,8 @@ def rating_history_svg(
     Events are spaced by date, so a long gap shows as one. The chart scales to its
     container (viewBox) and carries its own <title> and <desc> for screen readers.
     """
-    if not points:
+    if len(points) < 2:
+        # One point is no history (a lone dot on an empty chart): the page says the rating.
         return SafeString("")
     left, right, top, bottom = 72, 16, 16, 40
     plot_w, plot_h = width - left - right, height - top - bottom

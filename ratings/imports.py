@@ -24,6 +24,7 @@ from . import services
 from .engine.codec import TITLES
 from .models import (
     EARLIEST_DATE,
+    MAX_INITIAL_RATING,
     ClubSettings,
     Entry,
     Event,
@@ -36,8 +37,32 @@ from .models import (
     event_date_problem,
     name_problem,
 )
+from .models.members import standing_problems
 
-MEMBER_COLUMNS = ("id", "name", "born", "gender", "region", "title", "fide_id", "membership")
+MEMBER_COLUMNS = (
+    "id",
+    "name",
+    "born",
+    "gender",
+    "region",
+    "title",
+    "fide_id",
+    "membership",
+    "rating",
+    "games",
+    "acf_status",
+    "ecf_category",
+)
+#: A rating brought in: the columns and the member fields they fill.
+MEMBER_RATING_COLUMNS = {
+    "rating": "initial_rating",
+    "games": "initial_games",
+    "acf_status": "initial_acf_status",
+    "ecf_category": "initial_ecf_category",
+}
+#: The separators a spreadsheet writes: a comma, or (where the comma is the decimal
+#: mark) a semicolon, or a tab.
+SEPARATORS = (",", ";", "\t")
 MEMBER_REQUIRED = ("id", "name")
 MEMBERSHIPS = ("financial", "arrears", "guest")
 RESULT_COLUMNS = ("event", "date", "round", "white", "black", "result")
@@ -113,6 +138,11 @@ class Problem:
         return f"{where}: {self.message}"
 
 
+def counted(n: int, word: str) -> str:
+    """ "1 event", "2 events": a count with its word."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 class ImportRefused(Exception):
     """The file has problems: nothing was saved."""
 
@@ -146,7 +176,8 @@ def read_table(
             problems.append(Problem(1, None, f"the file is not UTF-8 text ({error.reason})"))
             return Table([], []), problems
     data = data.removeprefix("\ufeff")
-    reader = csv.reader(io.StringIO(data, newline=""))
+    separator = _separator(data, columns)
+    reader = csv.reader(io.StringIO(data, newline=""), delimiter=separator)
     try:
         header = next(reader)
     except StopIteration:
@@ -222,6 +253,22 @@ def read_table(
     return table, problems
 
 
+def _separator(data: str, columns: Sequence[str]) -> str:
+    """The separator of the header line: the one that splits it into the most known
+    columns (a comma when none does, so the header's problem is named as usual)."""
+    first = data.split("\n", 1)[0]
+
+    def known(separator: str) -> int:
+        try:
+            cells = next(csv.reader([first], delimiter=separator), [])
+        except csv.Error:
+            return 0
+        return sum(c.strip().lower() in columns for c in cells)
+
+    best = max(SEPARATORS, key=known)
+    return best if known(best) > known(",") else ","
+
+
 def _date(value: str, line: int, column: str, problems: list[Problem]) -> dt.date | None:
     try:
         if not _DATE.match(value):
@@ -277,12 +324,13 @@ class MembersReport:
 
     def __str__(self) -> str:
         text = (
-            f"{self.created} members added, {self.updated} updated; "
+            f"{counted(self.created, 'member')} added, {self.updated} updated; "
             f"season {self.season}: {self.financial} financial, {self.arrears} in arrears "
-            f"({self.subscriptions_removed} subscription(s) removed), {self.guests} guests."
+            f"({counted(self.subscriptions_removed, 'subscription')} removed), "
+            f"{counted(self.guests, 'guest')}."
         )
         if self.run is not None:
-            text += f" Re-rated {self.run.events_rated} events."
+            text += f" Re-rated {counted(self.run.events_rated, 'event')}."
         return text
 
 
@@ -292,7 +340,6 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     rows: list[MemberRow] = []
     # A1 and a1 are one number: by lower case, the line and the spelling first seen.
     seen: dict[str, tuple[int, str]] = {}
-    recorded = _numbers_in_any_case({row.get("id", "") for _, row in table.rows})
     for line, row in table.rows:
         before = len(problems)
         number = _required(row, "id", line, problems)
@@ -310,16 +357,6 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                     )
                 )
             seen.setdefault(number.lower(), (line, number))
-            other = recorded.get(number.lower())
-            if other is not None and other[0] != number:
-                problems.append(
-                    Problem(
-                        line,
-                        "id",
-                        f"{number!r} is member {other[0]} ({other[1]}) in another case: "
-                        f"write it as {other[0]}",
-                    )
-                )
         name = _required(row, "name", line, problems)
         _longest(name, 120, line, "name", problems)
         if problem := name_problem(name):
@@ -356,6 +393,7 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 12):
                 problems.append(Problem(line, "fide_id", f"{fide_id!r} is not a FIDE id (digits)"))
             fields["fide_id"] = fide_id
+        _rating_columns(row, line, fields, problems)
         membership = row.get("membership", "").lower()
         if membership and membership not in MEMBERSHIPS:
             problems.append(
@@ -372,6 +410,65 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     return rows, problems
 
 
+def _rating_columns(
+    row: dict[str, str], line: int, fields: dict[str, Any], problems: list[Problem]
+) -> None:
+    """A rating brought in: ``rating``, ``games`` and the system's own word for it
+    (acf-1993's status, ecf-2020's category), checked as the member form checks them."""
+    if "rating" in row:
+        rating = None
+        text = row["rating"].replace(",", ".")
+        if text:
+            try:
+                rating = float(text)
+            except ValueError:
+                problems.append(Problem(line, "rating", f"{row['rating']!r} is not a number"))
+            else:
+                if not 0 <= rating <= MAX_INITIAL_RATING:
+                    problems.append(
+                        Problem(
+                            line, "rating", f"{text} is not a rating (0 to {MAX_INITIAL_RATING})"
+                        )
+                    )
+        fields["initial_rating"] = rating
+    if "games" in row:
+        games = 0
+        if row["games"]:
+            if row["games"].isascii() and row["games"].isdigit():
+                games = int(row["games"])
+            else:
+                problems.append(
+                    Problem(
+                        line, "games", f"{row['games']!r} is not a number of games (0 or more)"
+                    )
+                )
+        fields["initial_games"] = games
+    for column, allowed in (("acf_status", ACF_STATUSES), ("ecf_category", ECF_CATEGORIES)):
+        if column not in row:
+            continue
+        value = row[column].lower()
+        if value and value not in allowed:
+            problems.append(
+                Problem(line, column, f"{row[column]!r} is not one of {', '.join(allowed)}")
+            )
+            value = ""
+        fields[MEMBER_RATING_COLUMNS[column]] = value
+    if "rating" in row:
+        found = standing_problems(
+            fields["initial_rating"],
+            fields.get("initial_games"),
+            fields.get("initial_acf_status", ""),
+            fields.get("initial_ecf_category", ""),
+        )
+        for name, message in found.items():
+            column = next(c for c, f in MEMBER_RATING_COLUMNS.items() if f == name)
+            problems.append(Problem(line, column, message))
+
+
+ACF_STATUSES = ("confirmed", "provisional")
+ECF_CATEGORIES = ("full", "partial")
+
+
 def _numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
     """The recorded members whose number is one of ``numbers`` in any case: by lower case,
     (their number as recorded, their name)."""
@@ -382,6 +479,15 @@ def _numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
         .values_list("member_number", "name")
     )
     return {number.lower(): (number, name) for number, name in rows}
+
+
+def members_any_case(numbers: Sequence[str]) -> dict[str, Member]:
+    """The members with these numbers in any case, by their number in lower case."""
+    lowered = {n.lower() for n in numbers}
+    found = Member.objects.annotate(number_lower=Lower("member_number")).filter(
+        number_lower__in=lowered
+    )
+    return {m.member_number.lower(): m for m in found}
 
 
 def members_import(
@@ -402,7 +508,8 @@ def members_import(
     with transaction.atomic():
         season = Season.for_day(today)
         report.season = season.name
-        existing = Member.objects.in_bulk([r.number for r in rows], field_name="member_number")
+        # A number matches its member in any case (r1056 is R1056, kept as recorded).
+        existing = members_any_case([r.number for r in rows])
         rated = set(
             RatingChange.objects.filter(member__in=existing.values())
             .values_list("member_id", flat=True)
@@ -411,7 +518,7 @@ def members_import(
         new, changed, changed_fields = [], [], set()
         moves_ratings = False
         for row in rows:
-            member = existing.get(row.number)
+            member = existing.get(row.number.lower())
             if member is None:
                 new.append(Member(member_number=row.number, **row.fields))
                 continue
@@ -422,7 +529,7 @@ def members_import(
                 setattr(member, name, row.fields[name])
             changed.append(member)
             changed_fields |= diff
-            if member.pk in rated and diff & {"is_guest", "born", "gender", "title"}:
+            if member.pk in rated and diff & services.MEMBER_RATING_FIELDS:
                 moves_ratings = True
         reason = "import_members"
         if new:
@@ -436,9 +543,9 @@ def members_import(
                 default_change_reason=reason,
             )
         report.created, report.updated = len(new), len(changed)
-        members = Member.objects.in_bulk([r.number for r in rows], field_name="member_number")
-        financial = [members[r.number] for r in rows if r.membership == "financial"]
-        arrears = [members[r.number] for r in rows if r.membership == "arrears"]
+        members = members_any_case([r.number for r in rows])
+        financial = [members[r.number.lower()] for r in rows if r.membership == "financial"]
+        arrears = [members[r.number.lower()] for r in rows if r.membership == "arrears"]
         report.guests = sum(r.membership == "guest" for r in rows)
         paid = set(
             Subscription.objects.filter(season=season, member__in=financial).values_list(
@@ -508,11 +615,11 @@ class ResultsReport:
     run: RatingRun | None
 
     def __str__(self) -> str:
-        text = f"{len(self.events)} events imported with {self.games} games."
+        text = f"{counted(len(self.events), 'event')} imported with {counted(self.games, 'game')}."
         if self.run is not None:
             text += (
-                f" Re-rated {self.run.events_rated} events ({self.run.games_rated} games) "
-                f"in {self.run.seconds:.2f}s."
+                f" Re-rated {counted(self.run.events_rated, 'event')} "
+                f"({counted(self.run.games_rated, 'game')}) in {self.run.seconds:.2f}s."
             )
         return text
 

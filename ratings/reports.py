@@ -7,6 +7,7 @@ each query is a fixed number of SQL statements whatever the size of the club.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -121,7 +122,7 @@ def list_basis(system: RatingSystem) -> str:
         )
         if period is None:
             return "no rating period has been closed yet"
-        return f"rating period {period.label} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
+        return f"rating period {period.name} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
     event = rated_events()[:1]
     last = next(iter(event), None)
     if last is None:
@@ -191,7 +192,7 @@ def report_window(system: RatingSystem, since: str | None = None) -> Span:
             .first()
         )
         if period is not None:
-            return Span(period.start, period.end, f"rating period {period.label}")
+            return Span(period.start, period.end, f"rating period {period.name}")
     months = int(since) if since in SINCE_CHOICES else 3
     start = months_before(today, months)
     return Span(start, today, f"the last {months} months ({start:%-d %b %Y} – today)")
@@ -326,6 +327,30 @@ REPORTS: dict[str, Report] = {
 
 def club_system() -> RatingSystem:
     return ClubSettings.load().engine()
+
+
+_FIGURE = re.compile(r"\d+(\.\d+)?[A-Za-z*]?")
+
+
+def is_figure(display: str | None) -> bool:
+    """Whether a displayed rating is a rating (1486, 1486p, 1540P), not a marker standing
+    for none yet (acf-1993's "4 R" and "Unr"): only between figures is a change shown."""
+    return bool(display) and _FIGURE.fullmatch(display or "") is not None
+
+
+def shown_change(display_before: str | None, display_after: str | None) -> float | None:
+    """The change as the reader can check it: the shown after less the shown before
+    ("2303 → 2304" is +1, whatever the unrounded figures were), None unless both are
+    ratings."""
+    if not (is_figure(display_before) and is_figure(display_after)):
+        return None
+    before = _NUMBER.match(display_before or "")
+    after = _NUMBER.match(display_after or "")
+    assert before is not None and after is not None
+    return round(float(after.group()) - float(before.group()), 2)
+
+
+_NUMBER = re.compile(r"\d+(\.\d+)?")
 
 
 def status_of(display: str, system: RatingSystem, last_played: dt.date | None = None) -> str:

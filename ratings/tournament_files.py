@@ -26,6 +26,7 @@ from .models import (
     Member,
     event_date_problem,
 )
+from .names import given_surname
 from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
 
 # -- players of tournament files --------------------------------------------------------
@@ -257,7 +258,7 @@ def files_import(
                 members.add(member.pk)
             elif name_key(player.name) not in new_members:
                 new_members[name_key(player.name)] = Member(
-                    name=player.name,
+                    name=given_surname(player.name),
                     is_guest=as_guests and not create_missing,
                     fide_id=player.fide_id if player.fide_id.isdigit() else "",
                     title=player.title if player.title in TITLES else "",

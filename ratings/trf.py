@@ -72,6 +72,9 @@ CODES = set(BYE_CODES)
 #: Title letters some pairing programs write instead of the title.
 TITLE_CODES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WM": "WIM"}
 
+#: What pairing programs' templates leave in the time-control header when nobody filled it.
+TIME_CONTROL_PLACEHOLDERS = frozenset({"moves/time, increment", "moves/time,increment"})
+
 DATE_FORMATS = (
     "%Y/%m/%d",
     "%Y-%m-%d",
@@ -242,6 +245,8 @@ def parse_date(text: str) -> dt.date | None:
     text = " ".join(text.split()).strip()
     if not text:
         return None
+    # "28. 07. 2005" (a space after each dot, as some programs write) is 28.07.2005.
+    text = re.sub(r"(?<=\d)\.\s+(?=\d)", ".", text)
     for fmt in DATE_FORMATS:
         try:
             return dt.datetime.strptime(text, fmt).date()
@@ -296,7 +301,10 @@ def parse(data: bytes | str) -> Tournament:
         elif code == "092":
             tournament.kind = value
         elif code == "122":
-            tournament.time_control = value
+            # A template's placeholder ("moves/time, increment") is no time control.
+            tournament.time_control = (
+                "" if value.strip().lower() in TIME_CONTROL_PLACEHOLDERS else value
+            )
         elif code in ("XXR", "142") and _int(value):
             declared = _int(value) or 0
             if declared > MAX_ROUNDS:

@@ -170,6 +170,17 @@ class AuditAdmin(SimpleHistoryAdmin):
 
     object_history_list_template = "admin/ratings/object_history_list.html"
 
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        # Saving a record whose own fields did not change (only an inline row, e.g. a
+        # subscription removed) must not add an empty "Changed" line to its history.
+        if change and not form.has_changed():
+            obj.skip_history_when_saving = True
+        try:
+            super().save_model(request, obj, form, change)
+        finally:
+            if hasattr(obj, "skip_history_when_saving"):
+                del obj.skip_history_when_saving
+
     def history_form_view(  # type: ignore[no-untyped-def]
         self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
     ):

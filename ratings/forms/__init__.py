@@ -14,6 +14,7 @@ from .calculator import (
     member_label,
 )
 from .comparison import ComparisonForm, MemberChoiceForm
+from .csv_upload import CsvUploadForm
 from .events import EntriesForm, EventForm, resolve_players
 from .grid import (
     FLIP,
@@ -56,6 +57,7 @@ from .results import (
     PairingForm,
     RoundFormSet,
 )
+from .subscriptions import RenewForm, SeasonPickForm, SubscriptionRemoveForm, season_from_value
 from .tournament_file import KIND_FROM_TRF, TrfConfirmForm, TrfUploadForm
 
 __all__ = [
@@ -81,6 +83,7 @@ __all__ = [
     "CalculatorGameFormSet",
     "CalculatorPlayerForm",
     "ComparisonForm",
+    "CsvUploadForm",
     "EntriesForm",
     "EventForm",
     "GridCell",
@@ -93,8 +96,11 @@ __all__ = [
     "PairingForm",
     "PasteRoundForm",
     "QuickMemberForm",
+    "RenewForm",
     "RoundFormSet",
+    "SeasonPickForm",
     "SubscriptionForm",
+    "SubscriptionRemoveForm",
     "TrfConfirmForm",
     "TrfUploadForm",
     "initial_rating_help",
@@ -107,5 +113,6 @@ __all__ = [
     "paste_versus",
     "read_spaced_result",
     "resolve_players",
+    "season_from_value",
     "short_name",
 ]

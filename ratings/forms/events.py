@@ -31,12 +31,49 @@ class EventForm(forms.ModelForm):
             "rated",
         ]
         widgets = {"start_date": DATE, "end_date": DATE}
-        help_texts = {"rated": "Untick for a friendly or casual event: games kept, not rated."}
+        help_texts = {
+            "rated": "Untick for a friendly or casual event: games kept, not rated.",
+            "end_date": "Leave blank for an event of one day (a club night).",
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["end_date"].required = False
         # A form sent without it (a script, an older page) keeps the event's class.
         self.fields["time_class"].required = False
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        if data.get("start_date") and not data.get("end_date"):
+            # A one-night event: it ends the day it starts.
+            data["end_date"] = data["start_date"]
+        return data
+
+    def warnings(self) -> list[str]:
+        """What the officer should see before a new event is saved (it is not refused):
+        a name already recorded, a date still to come."""
+        from django.utils import timezone
+        from django.utils.dateformat import format as day
+
+        data = self.cleaned_data
+        found = []
+        name, start = data.get("name"), data.get("start_date")
+        same = Event.objects.filter(name__iexact=name).exclude(pk=self.instance.pk)
+        if name and same.exists():
+            first = same.order_by("-start_date").first()
+            assert first is not None
+            found.append(
+                f"An event called “{first.name}” is already recorded "
+                f"({day(first.start_date, 'j M Y')}). If this is the same event, cancel and "
+                "add to that one; otherwise give this "
+                "one a name that tells them apart (a date, a section)."
+            )
+        if start and start > timezone.localdate():
+            found.append(
+                f"This event starts on {day(start, 'j M Y')}, a date still to come. Its results "
+                "can be entered once it is played."
+            )
+        return found
 
     def clean_time_class(self) -> str:
         return self.cleaned_data.get("time_class") or self.instance.time_class or STANDARD

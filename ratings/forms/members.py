@@ -16,7 +16,35 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 # -- members ----------------------------------------------------------------------------
 
 
+PAID_TONIGHT_HELP = (
+    "Record this season's subscription as paid today, so the member is on the published "
+    "list from their first game."
+)
+
+
+def paid_tonight_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        label="Paid this season's subscription today", required=False, help_text=PAID_TONIGHT_HELP
+    )
+
+
+def refuse_paying_guest(form: forms.Form) -> None:
+    """A guest pays no subscription: ticking both is a slip the officer should settle."""
+    data = form.cleaned_data
+    if data.get("paid_tonight") and data.get("is_guest"):
+        form.add_error(
+            "paid_tonight",
+            "A guest pays no subscription: untick “guest” to add a paying member, or untick this.",
+        )
+
+
+#: The member fields that say what a brought-in rating is, and the system each is for.
+SYSTEM_STANDING_FIELDS = {"initial_acf_status": "acf-1993", "initial_ecf_category": "ecf-2020"}
+
+
 class MemberForm(forms.ModelForm):
+    """A member's details; a new member's form can also record this season paid."""
+
     class Meta:
         model = Member
         fields = [
@@ -30,6 +58,8 @@ class MemberForm(forms.ModelForm):
             "fide_id",
             "initial_rating",
             "initial_games",
+            "initial_acf_status",
+            "initial_ecf_category",
         ]
         widgets = {"born": DATE}
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
@@ -37,12 +67,28 @@ class MemberForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
+        rating = self.initial.get("initial_rating")
+        if isinstance(rating, float) and rating.is_integer():
+            self.initial["initial_rating"] = int(rating)  # 1400, not "1400.0"
+        # Only the club's system's own word for a rating brought in (a switch of system
+        # keeps the other in the record).
+        system = ClubSettings.load().rating_system
+        for name, system_id in SYSTEM_STANDING_FIELDS.items():
+            if system_id != system:
+                del self.fields[name]
+        if self.instance.pk is None:
+            self.fields["paid_tonight"] = paid_tonight_field()
 
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"]
         if number_taken(number, besides=self.instance):
             raise ValidationError("Another member has this number.")
         return number
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        refuse_paying_guest(self)
+        return data
 
 
 def initial_rating_help() -> str:
@@ -82,6 +128,12 @@ class QuickMemberForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
+        self.fields["paid_tonight"] = paid_tonight_field()
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        refuse_paying_guest(self)
+        return data
 
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"].strip()
@@ -133,23 +185,17 @@ class SubscriptionForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.member = member
         self.new_season: dt.date | None = None
-        today = timezone.localdate()
-        club = ClubSettings.load()
-        this = club.season_for(today)
-        following = club.season_for(this[2] + dt.timedelta(days=1))
-        seasons = list(Season.objects.all())
-        choices = [(s.start, str(s.pk), s.name) for s in seasons]
-        for name, start, _end in (this, following):
-            if not any(s.start <= start <= s.end or s.name == name for s in seasons):
-                choices.append((start, f"new:{start.isoformat()}", f"{name} (new season)"))
-        choices.sort(key=lambda c: c[0], reverse=True)
-        self.fields["season"].choices = [(value, label) for _, value, label in choices]
+        choices, current = season_options()
+        self.fields["season"].choices = choices
         initial = self.initial.get("season")
         if isinstance(initial, Season):
             self.initial["season"] = str(initial.pk)
         elif initial is None:
-            current = next((s for s in seasons if s.start <= today <= s.end), None)
-            self.initial["season"] = str(current.pk) if current else f"new:{this[1].isoformat()}"
+            self.initial["season"] = current
+        paid = {str(pk) for pk in member.subscriptions.values_list("season_id", flat=True)}
+        if self.initial["season"] in paid and choices and choices[0][0] not in paid:
+            # This season is paid already: the payment to record is the next one's.
+            self.initial["season"] = choices[0][0]
 
     def clean_season(self) -> Season | None:
         value = self.cleaned_data["season"]
@@ -161,10 +207,37 @@ class SubscriptionForm(forms.ModelForm):
             raise ValidationError(f"{self.member} has already paid for {season}.")
         return season
 
+    def chosen_season(self) -> Season:
+        """The season chosen, recorded now by the club's season rule if it was not yet."""
+        return season_chosen(self.cleaned_data["season"], self.new_season)
+
     def save(self, commit: bool = True) -> Subscription:
         self.instance.member = self.member
-        season = self.cleaned_data["season"]
-        if season is None and self.new_season is not None:
-            season = Season.for_day(self.new_season)
-        self.instance.season = season
+        self.instance.season = self.chosen_season()
         return super().save(commit)
+
+
+def season_options() -> tuple[list[tuple[str, str]], str]:
+    """The seasons a payment may be for, newest first: every recorded season, and this
+    season and the next before they are recorded (``new:<first day>``); and the choice of
+    today's season."""
+    today = timezone.localdate()
+    club = ClubSettings.load()
+    this = club.season_for(today)
+    following = club.season_for(this[2] + dt.timedelta(days=1))
+    seasons = list(Season.objects.all())
+    choices = [(s.start, str(s.pk), s.name) for s in seasons]
+    for name, start, _end in (this, following):
+        if not any(s.start <= start <= s.end or s.name == name for s in seasons):
+            choices.append((start, f"new:{start.isoformat()}", f"{name} (new season)"))
+    choices.sort(key=lambda c: c[0], reverse=True)
+    current = next((s for s in seasons if s.start <= today <= s.end), None)
+    initial = str(current.pk) if current else f"new:{this[1].isoformat()}"
+    return [(value, label) for _, value, label in choices], initial
+
+
+def season_chosen(season: Season | None, new_start: dt.date | None) -> Season:
+    if season is None and new_start is not None:
+        return Season.for_day(new_start)
+    assert season is not None
+    return season

@@ -99,6 +99,19 @@ class TrfConfirmForm(forms.Form):
         help_text="Read from the file's time control where it says; check it.",
     )
     rated = forms.BooleanField(required=False, initial=True)
+    new_paid = forms.BooleanField(
+        label="The new members (not the guests) have paid this season's subscription today",
+        required=False,
+        initial=False,
+        help_text="Otherwise they are added in arrears: rated, but off the published list.",
+    )
+    use_ratings = forms.BooleanField(
+        label="Start new members and guests from the ratings in the file",
+        required=False,
+        initial=True,
+        help_text="The file's ratings are usually FIDE's or a federation's, not the club's: "
+        "untick to start them as new players here.",
+    )
 
     def __init__(self, *args, tournament, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
@@ -115,9 +128,14 @@ class TrfConfirmForm(forms.Form):
             rated=True,
         )
         self.matches = self._match(tournament.players)
+        # An open most of whose players are not the club's (an external event some members
+        # played in): the others are guests by default, not dozens of new members.
+        external = len(self.matches) * 2 < len(tournament.players)
         for player in tournament.players:
             match = self.matches.get(player.rank)
             options = [("new", "New member"), ("guest", "Guest")]
+            if external:
+                options.reverse()
             if match is not None:
                 options.insert(0, (str(match.pk), f"{match.name} ({match.member_number})"))
             self.fields[f"p{player.rank}"] = forms.ChoiceField(
@@ -125,6 +143,20 @@ class TrfConfirmForm(forms.Form):
                 initial=options[0][0],
                 label=player.name,
                 widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+            )
+            # Matching by hand: a member the matcher missed (another spelling), found by
+            # their number or name.
+            self.fields[f"m{player.rank}"] = forms.CharField(
+                required=False,
+                initial="",
+                label=f"{player.name}: or this member",
+                widget=forms.TextInput(
+                    attrs={
+                        "class": "form-control form-control-sm",
+                        "type": "search",
+                        "placeholder": "or a member's number or name",
+                    }
+                ),
             )
 
     @staticmethod
@@ -157,6 +189,7 @@ class TrfConfirmForm(forms.Form):
                 f"{name} starting {start:%d %b %Y} is already recorded: importing it again "
                 "would record its games twice. Delete that event first, or rename this one.",
             )
+        self._hand_matches(data)
         chosen = [v for k, v in data.items() if k.startswith("p") and v and v.isdigit()]
         twice = {v for v in chosen if chosen.count(v) > 1}
         rating_field = Member._meta.get_field("initial_rating")
@@ -164,7 +197,11 @@ class TrfConfirmForm(forms.Form):
             choice = data.get(f"p{player.rank}")
             if choice in twice:
                 self.add_error(f"p{player.rank}", "Two players in the file are this member.")
-            if choice in ("new", "guest") and player.rating is not None:
+            if (
+                choice in ("new", "guest")
+                and player.rating is not None
+                and data.get("use_ratings")
+            ):
                 # A member made from the file starts from its rating: the member form's
                 # rules apply to it.
                 try:
@@ -178,9 +215,31 @@ class TrfConfirmForm(forms.Form):
                     )
         return data
 
+    def _hand_matches(self, data: dict) -> None:  # type: ignore[type-arg]
+        """A member typed beside a player wins over the list's choice."""
+        from .events import resolve_players
+
+        typed = {p.rank: data.get(f"m{p.rank}", "").strip() for p in self.tournament.players}
+        tokens = [t for t in typed.values() if t]
+        if not tokens:
+            return
+        found, problems = resolve_players(tokens, Member.objects.active())
+        for rank, token in typed.items():
+            if not token:
+                continue
+            if token in problems:
+                self.add_error(f"m{rank}", problems[token])
+            else:
+                data[f"p{rank}"] = str(found[token].pk)
+
     def choices(self) -> dict[int, str]:
         return {p.rank: self.cleaned_data[f"p{p.rank}"] for p in self.tournament.players}
 
     def player_rows(self):  # type: ignore[no-untyped-def]
         for player in self.tournament.players:
-            yield player, self[f"p{player.rank}"], self.matches.get(player.rank)
+            yield (
+                player,
+                self[f"p{player.rank}"],
+                self.matches.get(player.rank),
+                self[f"m{player.rank}"],
+            )

@@ -62,6 +62,13 @@ class RatingPeriod(models.Model):
     def is_closed(self) -> bool:
         return self.closed_at is not None
 
+    @property
+    def name(self) -> str:
+        """Its dates in words ("Jul–Oct 2026, December 2026 list"): the label is a key."""
+        from ..period_names import period_name
+
+        return period_name(self.system, self.label, self.start, self.end)
+
 
 class EventQuerySet(models.QuerySet["Event"]):
     def in_rating_order(self) -> EventQuerySet:

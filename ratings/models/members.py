@@ -75,6 +75,23 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def standing_problems(
+    rating: float | None, games: int | None, acf_status: str, ecf_category: str
+) -> dict[str, str]:
+    """What is wrong with a brought-in status or category, by field: each describes a
+    rating, so needs one; a category weighs the games behind it, so needs some."""
+    problems = {}
+    if acf_status and rating is None:
+        problems["initial_acf_status"] = "An ACF status needs the rating it describes."
+    if ecf_category and rating is None:
+        problems["initial_ecf_category"] = "An ECF category needs the rating it describes."
+    elif ecf_category and not games:
+        problems["initial_ecf_category"] = (
+            "An ECF category needs the games behind the rating (games played before)."
+        )
+    return problems
+
+
 class Member(models.Model):
     class Gender(models.TextChoices):
         MALE = "M", "Male"
@@ -121,6 +138,23 @@ class Member(models.Model):
         validators=[MinValueValidator(0, "Games played cannot be below 0.")],
         help_text="Rated games played before the first event here.",
     )
+    # What a rating brought in is, in the terms of the systems that say more than a number.
+    # Blank: worked out from the games (acf-1993: confirmed from its games threshold on,
+    # else provisional; ecf-2020: full from 10 games, partial below).
+    initial_acf_status = models.CharField(
+        "ACF status brought in",
+        max_length=12,
+        blank=True,
+        choices=[("confirmed", "Confirmed"), ("provisional", "Provisional")],
+        help_text="acf-1993 only: the status of the rating brought in (blank: from its games).",
+    )
+    initial_ecf_category = models.CharField(
+        "ECF category brought in",
+        max_length=8,
+        blank=True,
+        choices=[("full", "Full"), ("partial", "Partial")],
+        help_text="ecf-2020 only: the category of the rating brought in (blank: from its games).",
+    )
     merged_into = models.ForeignKey(
         "self",
         null=True,
@@ -162,6 +196,14 @@ class Member(models.Model):
             raise ValidationError(
                 {"born": f"A date of birth before {EARLIEST_DATE.year} is surely a slip."}
             )
+        problems = standing_problems(
+            self.initial_rating,
+            self.initial_games,
+            self.initial_acf_status,
+            self.initial_ecf_category,
+        )
+        if problems:
+            raise ValidationError(problems)
 
     def namesakes(self) -> list[str]:
         """The numbers of the other current members with this name, in any case."""

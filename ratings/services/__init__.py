@@ -9,6 +9,7 @@ per member or per game.
 - ``rerate``: re-rating the chain from a point, incrementally; now or in the background.
 - ``events``: previews, completing events, closing periods, results entry, TRF import.
 - ``members``: members' starting details, merging duplicates.
+- ``subscriptions``: seasons paid, payments taken back, renewals, their audit lines.
 - ``calculator``: the public what-if.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 """
@@ -62,6 +63,12 @@ from .members import (
     merge_problem,
     merge_rerate_start,
 )
+from .periods import (
+    PeriodRefused,
+    earlier_open_periods,
+    period_close_problem,
+    period_close_warning,
+)
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -81,14 +88,27 @@ from .rerate import (
     run_progress,
     run_retry,
 )
+from .subscriptions import (
+    MEMBERSHIP_FILTERS,
+    AuditLine,
+    members_with_membership,
+    renewal_candidates,
+    subscription_audit,
+    subscription_record,
+    subscription_remove,
+    subscriptions_renew,
+)
 
 __all__ = [
     "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",
     "GAME_FIELDS",
+    "MEMBERSHIP_FILTERS",
     "MEMBER_RATING_FIELDS",
     "MERGE_FILLED_FIELDS",
+    "AuditLine",
     "MergeRefused",
+    "PeriodRefused",
     "Position",
     "PublishRefused",
     "RerateScope",
@@ -97,6 +117,7 @@ __all__ = [
     "calculator_rate",
     "calculator_states",
     "calculator_typed",
+    "earlier_open_periods",
     "ecf_category",
     "engine_events",
     "entries_add",
@@ -115,10 +136,13 @@ __all__ = [
     "member_states_create",
     "member_states_write",
     "members_merge",
+    "members_with_membership",
     "merge_fills",
     "merge_problem",
     "merge_rerate_start",
     "period_close",
+    "period_close_problem",
+    "period_close_warning",
     "period_for",
     "periods_close_past",
     "position_from_json",
@@ -132,6 +156,7 @@ __all__ = [
     "ratings_rerate",
     "ratings_rerate_soon",
     "ratings_update",
+    "renewal_candidates",
     "rerate_estimate",
     "rerate_run",
     "rerate_scope",
@@ -140,5 +165,9 @@ __all__ = [
     "run_retry",
     "state_from_json",
     "states_before",
+    "subscription_audit",
+    "subscription_record",
+    "subscription_remove",
+    "subscriptions_renew",
     "trf_import",
 ]

@@ -141,7 +141,13 @@ def member_initial_state(member: Member, system: RatingSystem) -> PlayerState:
         gender=member.gender or None,
         title=member.title or None,
     )
-    category = ecf_category(member.initial_rating, member.initial_games)
+    if system.id == "acf-1993" and member.initial_acf_status and member.initial_rating is not None:
+        state = PlayerState(**{**state_fields(state), "status": member.initial_acf_status})
+    category = member.initial_ecf_category or ecf_category(
+        member.initial_rating, member.initial_games
+    )
+    if member.initial_rating is None or not member.initial_games:
+        category = None
     if category is not None and system.id == "ecf-2020":
         state = PlayerState(
             **{**state_fields(state), "category": category, "last_played": member.created.date()}

@@ -91,7 +91,13 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
     """Close a rating period: rate its events and publish the new list.
 
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    Refused (``PeriodRefused``) before the period starts or before an earlier open one.
     """
+    from .periods import PeriodRefused, period_close_problem
+
+    problem = period_close_problem(period=period, system=ClubSettings.load().engine())
+    if problem is not None:
+        raise PeriodRefused(problem)
     with transaction.atomic():
         if period.pk is None:
             period.save()

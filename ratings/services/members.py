@@ -24,7 +24,16 @@ from .rerate import AFTER_ALL, Chain, ratings_rerate_soon, ratings_update
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
 MEMBER_RATING_FIELDS = frozenset(
-    {"initial_rating", "initial_games", "is_guest", "born", "gender", "title"}
+    {
+        "initial_rating",
+        "initial_games",
+        "initial_acf_status",
+        "initial_ecf_category",
+        "is_guest",
+        "born",
+        "gender",
+        "title",
+    }
 )
 
 
@@ -120,7 +129,8 @@ def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple
     """What merging copies into ``target``: each blank of it a duplicate has, first one first.
 
     The record kept keeps its own name, number and every field it has; only its blank
-    FIDE id, title and date of birth are filled from the duplicates.
+    FIDE id, title and date of birth are filled from the duplicates, and a rating brought
+    in (with its games) when it brought none.
     """
     fills: dict[str, tuple[Member, Any]] = {}
     for field in MERGE_FILLED_FIELDS:
@@ -130,7 +140,23 @@ def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple
                 if value not in (None, ""):
                     fills[field] = (source, value)
                     break
+    # A rating brought in (with its games, status and category, as one) is kept when
+    # the record kept brought none: otherwise the merge would start the player afresh.
+    if target.initial_rating is None:
+        source = next((s for s in sources if s.initial_rating is not None), None)
+        if source is not None:
+            for field in BROUGHT_IN_FIELDS:
+                fills[field] = (source, getattr(source, field))
     return fills
+
+
+#: A rating brought in from elsewhere: copied by a merge together or not at all.
+BROUGHT_IN_FIELDS = (
+    "initial_rating",
+    "initial_games",
+    "initial_acf_status",
+    "initial_ecf_category",
+)
 
 
 def _first_event(member_ids: Sequence[int]) -> Event | None:

@@ -15,7 +15,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import services
+from .. import reports, services
 from ..models import (
     ClubSettings,
     Event,
@@ -44,6 +44,9 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     system = ClubSettings.load().engine()
     period = None
     provisional = None
+    # Period systems store the whole period's change on each of its events: say so,
+    # or a reader adds the period's change up once an event.
+    whole_period = services.period_for(event, system) if changes and system.period_based else None
     if not changes and event.rated and event.is_complete:
         period = services.period_for(event, system)
         provisional = provisional_rows(request, event, period, is_rated=False)
@@ -60,6 +63,8 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
             "period": period,
             "system": system,
             "provisional": provisional,
+            "whole_period": whole_period,
+            "legend": reports.legend(system) if system.id == "acf-1993" else None,
         },
     )
 
@@ -190,7 +195,11 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "points": points[member.pk],
                 "games": games[member.pk],
                 "change": change if visible else None,
-                "change_html": change_html(change.change) if visible and change else "",
+                "change_html": change_html(
+                    reports.shown_change(change.display_before, change.display_after)
+                )
+                if visible and change
+                else "",
                 "rated": change,
                 "unpublished": change is not None and not published,
             }

@@ -16,13 +16,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import reports, services
-from ..charts import Point, period_points, rating_history_svg
+from ..charts import Point, day_before, period_points, rating_history_svg
 from ..models import (
     Entry,
     Event,
     Member,
     RatingChange,
 )
+from ..period_names import period_name
 from ..tables import (
     change_html,
 )
@@ -58,10 +59,13 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     chart reads one row per change (no breakdowns), the page reads its own events."""
     member = get_object_or_404(
         Member.objects.with_financial().select_related("rating_state", "merged_into"),
-        member_number=number,
+        # A number is one whatever its case (the unique constraint says so): r1001 is R1001.
+        member_number__iexact=number,
     )
     if member.merged_into_id:
         return redirect(member.merged_into)
+    if member.member_number != number:
+        return redirect(member, permanent=True)
     system = club_of(request).engine()
     published = member.is_financial and not member.is_guest
     show_rating = published or is_officer(request)
@@ -119,7 +123,10 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
                 score=score,
                 breakdown=breakdown or {},
             )
-            change.change_html = change_html(change.change)  # type: ignore[attr-defined]
+            # The change as shown (after less before, both as displayed), so they add up.
+            change.change_html = change_html(  # type: ignore[attr-defined]
+                reports.shown_change(shown, shown_after)
+            )
             by_event[event_id] = change
     events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
     page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
@@ -141,6 +148,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         context.update(
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
+            rating_is_figure=reports.is_figure(state.display),
             games=(games := _game_lines(page_changes, officer=officer)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
@@ -182,6 +190,7 @@ def _event_groups(
                 start = end = None
             group = by_label[label] = {
                 "period": label,
+                "name": period_name(system.id, label, start, end) if start else label,
                 "start": start,
                 "end": end,
                 "change": None,
@@ -294,7 +303,7 @@ def _chart(member: Member, changes: list[Any]) -> str:
         points = []
         if changes and changes[0].before is not None and changes[0].display_before:
             first = changes[0].event
-            points.append(Point(first.start_date, changes[0].before, "before " + first.name))
+            points.append(Point(day_before(first), changes[0].before, "before " + first.name))
         for change in changes:
             if change.after is not None:
                 points.append(Point(change.event.end_date, change.after, change.event.name))

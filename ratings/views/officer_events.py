@@ -38,7 +38,7 @@ from ..tables import (
     OfficerEventTable,
 )
 from .common import PER_PAGE, officer_required
-from .officer_members import warn_of_namesakes
+from .officer_members import paid_tonight, warn_of_namesakes
 from .officer_rating import (
     missing_rounds,
     progress_or,
@@ -96,12 +96,27 @@ def event_list(request: HttpRequest) -> HttpResponse:
 @officer_required
 def event_add(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
-    form = EventForm(request.POST or None, initial={"start_date": today, "end_date": today})
+    form = EventForm(request.POST or None, initial={"start_date": today, "kind": _usual_kind()})
+    warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
-        event = form.save()
-        messages.success(request, f"{event.name} created: now add its players.")
-        return redirect("ratings:officer-event-players", pk=event.pk)
-    return render(request, "ratings/officer/event_form.html", {"form": form, "event": None})
+        # A duplicate name or a date to come is asked about before saving, not after.
+        warnings = form.warnings()
+        if not warnings or "confirm" in request.POST:
+            event = form.save()
+            messages.success(request, f"{event.name} created: now add its players.")
+            return redirect("ratings:officer-event-players", pk=event.pk)
+    return render(
+        request,
+        "ratings/officer/event_form.html",
+        {"form": form, "event": None, "warnings": warnings},
+    )
+
+
+def _usual_kind() -> str:
+    """The kind of event the club records most (its club nights, say): the new form's
+    default. One query over the kinds, not the events."""
+    usual = Event.objects.values("kind").annotate(n=Count("pk")).order_by("-n", "kind").first()
+    return usual["kind"] if usual else Event.Kind.CLUB_NIGHT
 
 
 @officer_required
@@ -169,8 +184,11 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
         if quick.is_valid():
             member = quick.save()
             services.entries_add(event=event, members=[member], user=request.user)
+            paid = paid_tonight(request, quick, member)
             kind = "Guest" if member.is_guest else "New member"
-            messages.success(request, f"{kind} {member.name} ({member.member_number}) entered.")
+            messages.success(
+                request, f"{kind} {member.name} ({member.member_number}) entered{paid}."
+            )
             warn_of_namesakes(request, member)
             return redirect("ratings:officer-event-players", pk=event.pk)
     elif request.method == "POST" and form.is_valid():

@@ -7,6 +7,7 @@ from collections import defaultdict
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import services, trf, trf_export
@@ -14,10 +15,13 @@ from ..engine.codec import TITLES
 from ..forms import (
     next_member_numbers,
 )
+from ..imports import counted
 from ..models import (
     Event,
     Member,
+    Season,
 )
+from ..names import given_surname
 from .common import officer_required
 from .officer_import_pgn import event_choices, next_event, stored_event, stored_tournaments
 
@@ -58,8 +62,8 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
         event = _import(form, tournament, request.user)
         messages.success(
             request,
-            f"{event.name} imported: {len(tournament.players)} players, "
-            f"{event.games.count()} games. Check it, then mark it complete to rate it.",
+            f"{event.name} imported: {counted(len(tournament.players), 'player')}, "
+            f"{counted(event.games.count(), 'game')}. Check it, then mark it complete to rate it.",
         )
         if next_event(request, stored, index, len(tournaments)):
             return redirect("ratings:officer-import-preview")
@@ -80,8 +84,17 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
             "counts": sorted(counts.items()),
             "rows": form.player_rows(),
             "events": event_choices(stored, tournaments, index),
+            "rerates": _rerates(tournament),
         },
     )
+
+
+def _rerates(tournament: trf.Tournament) -> int:
+    """How many rated events an import dated ``tournament.start`` re-rates (those after it)."""
+    if tournament.start is None:
+        return 0
+    start = tournament.end or tournament.start
+    return services.rerate_scope(start=(start, tournament.start, 0)).count
 
 
 def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no-untyped-def]
@@ -112,15 +125,22 @@ def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no
         guest = choice == "guest"
         players[player.rank] = Member(
             member_number=next(guest_numbers if guest else numbers),
-            name=player.name,
+            name=given_surname(player.name),
             is_guest=guest,
             fide_id=player.fide_id if player.fide_id.isdigit() else "",
             title=player.title if player.title in TITLES else "",
             gender={"m": "M", "w": "F", "f": "F"}.get(player.sex, ""),
-            initial_rating=player.rating,
+            initial_rating=player.rating if data["use_ratings"] else None,
         )
     games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
-    return services.trf_import(event=event, games=games, players=players, user=user)
+    created = [m for m in players.values() if m.pk is None and not m.is_guest]
+    event = services.trf_import(event=event, games=games, players=players, user=user)
+    if data["new_paid"] and created:
+        # Paid on the night: on the published list from this event on.
+        services.subscriptions_renew(
+            members=created, season=Season.for_day(timezone.localdate()), user=user
+        )
+    return event
 
 
 @officer_required

@@ -27,6 +27,7 @@ from ..models import (
     RatingRun,
     Season,
 )
+from ..period_names import period_name
 from ..tables import (
     OfficerMemberTable,
 )
@@ -54,12 +55,18 @@ def officer_home(request: HttpRequest) -> HttpResponse:
         .distinct()[:20]
     )
     system = ClubSettings.load().engine()
-    waiting_rows = [(e, system.period_of(e.end_date)) for e in waiting]
+    waiting_rows = [(e, _period_words(system, system.period_of(e.end_date))) for e in waiting]
     return render(
         request,
         "ratings/officer/home.html",
         {"runs": runs, "drafts": drafts, "waiting": waiting_rows, "system": system},
     )
+
+
+def _period_words(system: Any, label: str | None) -> str | None:
+    if label is None:
+        return None
+    return period_name(system.id, label, *system.period_bounds(label))
 
 
 # -- members ----------------------------------------------------------------------------
@@ -68,12 +75,26 @@ def officer_home(request: HttpRequest) -> HttpResponse:
 @officer_required
 def member_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
+    status = request.GET.get("status", "")
+    if status not in services.MEMBERSHIP_FILTERS:
+        status = ""
     members = Member.objects.active().with_financial().select_related("rating_state")
     if query:
         members = members.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
+    # How many each filter shows (with the search), so the officer sees the arrears at once.
+    counts = {
+        key: services.members_with_membership(members, status=key).count()
+        for key in services.MEMBERSHIP_FILTERS
+    }
+    members = services.members_with_membership(members, status=status)
     table = OfficerMemberTable(members.order_by("name", "member_number"))
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(request, "ratings/officer/members.html", {"table": table, "query": query})
+    filters = [(key, label, counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()]
+    return render(
+        request,
+        "ratings/officer/members.html",
+        {"table": table, "query": query, "status": status, "filters": filters},
+    )
 
 
 @officer_required
@@ -81,12 +102,25 @@ def member_add(request: HttpRequest) -> HttpResponse:
     form = MemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         member = form.save()
-        messages.success(request, f"{member.name} added ({member.member_number}).")
+        paid = paid_tonight(request, form, member)
+        messages.success(request, f"{member.name} added ({member.member_number}){paid}.")
         warn_of_namesakes(request, member)
         if "another" in request.POST:
             return redirect("ratings:officer-member-add")
         return redirect("ratings:officer-member", pk=member.pk)
     return render(request, "ratings/officer/member_form.html", {"form": form, "member": None})
+
+
+def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
+    """Record this season paid for a member just added when the form says so; the words
+    the message adds."""
+    if not form.cleaned_data.get("paid_tonight"):
+        return ""
+    season = Season.for_day(timezone.localdate())
+    services.subscription_record(
+        member=member, season=season, user=request.user, reason="paid on joining"
+    )
+    return f", paid for {season}"
 
 
 def warn_of_namesakes(request: HttpRequest, member: Member) -> None:
@@ -142,6 +176,7 @@ def _member_page(request, member, form, subscription_form, scope=None):  # type:
             "financial": member.is_financial_on(today),
             "today": today,
             "scope": scope,
+            "audit": services.subscription_audit(member=member),
         },
     )
 
@@ -152,8 +187,16 @@ def member_subscribe(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)
     form = SubscriptionForm(request.POST, member=member)
     if form.is_valid():
-        subscription = form.save()
-        messages.success(request, f"{member.name} has paid for {subscription.season}.")
+        guest = member.is_guest
+        subscription = services.subscription_record(
+            member=member,
+            season=form.chosen_season(),
+            paid_on=form.cleaned_data["paid_on"],
+            amount=form.cleaned_data["amount"],
+            user=request.user,
+        )
+        joined = " and is a member now, no longer a guest" if guest else ""
+        messages.success(request, f"{member.name} has paid for {subscription.season}{joined}.")
         return redirect("ratings:officer-member", pk=member.pk)
     return _member_page(request, member, MemberForm(instance=member, prefix="member"), form)
 

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from .. import explain, services
+from .. import explain, reports, services
 from ..models import (
     ClubSettings,
     Event,
@@ -46,13 +46,17 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
         if event.rated and period is not None:
             messages.info(
                 request,
-                f"{event.name} is complete. Its games wait for rating period {period.label}.",
+                f"{event.name} is complete. Its games wait for rating period {period.name}.",
             )
         else:
             messages.success(request, f"{event.name} is complete.")
         return redirect("ratings:officer-event", pk=event.pk)
     result, scope = services.event_preview(event=event) if event.rated else (None, None)
     rows = change_rows(preview_changes(result), event)
+    # A period system re-rates the event's whole period: its events dated before this one
+    # are rated anew with it, not "later" ones.
+    key = services.rating_key(event)
+    later = sum(1 for e in scope.events if services.rating_key(e) > key) if scope else 0
     return render(
         request,
         "ratings/officer/complete.html",
@@ -60,9 +64,12 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
             "event": event,
             "rows": rows,
             "scope": scope,
+            "later": later,
+            "same_period": (scope.count - later) if scope else 0,
             "period": period,
             "system": system,
             "missing_rounds": missing_rounds(event),
+            "unplayed_pairs": unplayed_pairs(event),
         },
     )
 
@@ -85,6 +92,25 @@ def progress_or(run: RatingRun | None, response: HttpResponse) -> HttpResponse:
     if run is not None and run.status != RatingRun.Status.DONE:
         return redirect("ratings:run", pk=run.pk)
     return response
+
+
+def unplayed_pairs(event: Event) -> list[tuple[str, str]]:
+    """A round robin's pairings with no game yet (every player meets every other): rated
+    short of a game, its players' figures would not be the event's."""
+    if event.kind != Event.Kind.ROUND_ROBIN:
+        return []
+    names = dict(event.entries.values_list("member_id", "member__name"))
+    met = {
+        frozenset(pair)
+        for pair in event.games.filter(black__isnull=False).values_list("white_id", "black_id")
+    }
+    players = sorted(names, key=lambda pk: names[pk])
+    return [
+        (names[a], names[b])
+        for i, a in enumerate(players)
+        for b in players[i + 1 :]
+        if frozenset((a, b)) not in met
+    ]
 
 
 def missing_rounds(event: Event) -> list[int]:
@@ -129,7 +155,11 @@ def change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, A
                 "member": names.get(int(change["player"])),
                 "before": change["display_before"],
                 "after": change["display_after"],
-                "change": after - before if before is not None and after is not None else None,
+                # Only between two ratings: "8 R → 1 R" (games still to play) is no change
+                # of rating, whatever the engine's provisional figures did.
+                "change": reports.shown_change(change["display_before"], change["display_after"])
+                if before is not None and after is not None
+                else None,
                 "games": games,
                 "columns": [explain.line_label(key) for key in columns],
                 "has_expected": has_expected,
@@ -209,8 +239,13 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
         end_date__gte=period.start,
         end_date__lte=period.end,
     ).in_rating_order()
-    if request.method == "POST":
-        run = services.period_close(period=period, user=request.user, soon=True)
+    problem = services.period_close_problem(period=period, system=system)
+    if request.method == "POST" and problem is None:
+        try:
+            run = services.period_close(period=period, user=request.user, soon=True)
+        except services.PeriodRefused as refusal:  # closed or rated meanwhile
+            messages.error(request, str(refusal))
+            return redirect("ratings:officer-periods")
         if run.status != RatingRun.Status.DONE:
             messages.info(
                 request,
@@ -224,11 +259,20 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
             "Publish the list it leaves here, with a note.",
         )
         return redirect(f"{reverse('ratings:officer-publish')}?period={label}")
+    # The events rated anew besides the period's own: those of later closed periods.
     scope = services.rerate_scope(start=(period.start, period.start, 0))
+    events = list(events)
     return render(
         request,
         "ratings/officer/period_close.html",
-        {"period": period, "events": events, "scope": scope},
+        {
+            "period": period,
+            "events": events,
+            "later": scope.count,
+            "problem": problem,
+            "warning": services.period_close_warning(period=period),
+        },
+        status=409 if problem and request.method == "POST" else 200,
     )
 
 

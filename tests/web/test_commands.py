@@ -422,7 +422,7 @@ def test_rerate_rates_everything_and_says_how_much(rated_event, alice, bob):
     RatingState.objects.all().delete()
     out = run("rerate")
     assert RatingState.objects.get(member=alice).rating == 1516.0
-    assert "Re-rated 1 events, 1 games" in out
+    assert "Re-rated 1 event, 1 game" in out
 
 
 # -- export_ratings -----------------------------------------------------------------------

@@ -51,15 +51,15 @@ def test_one_event_per_event_and_site_with_its_games_and_results():
         for g in cup.games.select_related("white", "black")
     }
     assert games == {
-        (1, "Petrov, Mikhail", "Tuilagi, Ana"): Game.Result.WHITE_WIN,
-        (1, "Mendes, Carlos", "Okafor, Grace"): Game.Result.DRAW,
-        (2, "Tuilagi, Ana", "Mendes, Carlos"): Game.Result.BLACK_WIN,
-        (2, "Okafor, Grace", "Petrov, Mikhail"): Game.Result.DRAW,
-        (3, "Petrov, Mikhail", "Mendes, Carlos"): Game.Result.WHITE_WIN,
-        (3, "Okafor, Grace", "Tuilagi, Ana"): Game.Result.BLACK_WIN,
+        (1, "Mikhail Petrov", "Ana Tuilagi"): Game.Result.WHITE_WIN,
+        (1, "Carlos Mendes", "Grace Okafor"): Game.Result.DRAW,
+        (2, "Ana Tuilagi", "Carlos Mendes"): Game.Result.BLACK_WIN,
+        (2, "Grace Okafor", "Mikhail Petrov"): Game.Result.DRAW,
+        (3, "Mikhail Petrov", "Carlos Mendes"): Game.Result.WHITE_WIN,
+        (3, "Grace Okafor", "Ana Tuilagi"): Game.Result.BLACK_WIN,
     }
     assert rapid.games.count() == 3
-    assert Member.objects.get(name="Petrov, Mikhail").fide_id == "4130545"
+    assert Member.objects.get(name="Mikhail Petrov").fide_id == "4130545"
     assert RatingChange.objects.filter(event=rapid).count() == 4
 
 

@@ -161,3 +161,14 @@ def test_the_member_form_in_the_admin_cannot_mark_a_record_merged(
     # Marking a duplicate by hand would leave its games behind: only the merge action may.
     page = admin_client.get(reverse("admin:ratings_member_change", args=[michael_again.pk]))
     assert 'name="merged_into"' not in page.content.decode()
+
+
+def test_merging_a_member_who_brought_a_rating_into_one_who_did_not_keeps_it(
+    rated_event, alice, bob
+):
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    duplicate = MemberFactory(name="Alice Archer", initial_rating=1900, initial_games=60)
+    services.members_merge(sources=[duplicate], target=alice)
+    alice.refresh_from_db()
+    assert (alice.initial_rating, alice.initial_games) == (1900, 60)
+    assert RatingState.objects.get(member=alice).rating > 1900

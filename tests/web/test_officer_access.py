@@ -16,7 +16,13 @@ OFFICER_PATTERNS = [p for p in urlpatterns if str(p.pattern).startswith("officer
 
 
 def _urls(event, member):
-    kwargs = {"pk": event.pk, "member": member.pk, "number": 1, "label": "2026-Q1"}
+    kwargs = {
+        "pk": event.pk,
+        "member": member.pk,
+        "number": 1,
+        "label": "2026-Q1",
+        "subscription": 1,
+    }
     run = RatingRun.objects.first()
     for pattern in OFFICER_PATTERNS:
         if pattern.name in PUBLIC:

@@ -56,13 +56,15 @@ def test_players_are_matched_by_fide_id_then_by_name(officer_client):
     form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
     assert form["p1"].value() == str(by_id.pk)
     assert form["p2"].value() == str(by_name.pk)
-    assert form["p3"].value() == "new"
+    # Two of 52 matched: an open of others, whose players are guests by default.
+    assert form["p3"].value() == "guest"
 
 
 def test_confirming_creates_the_event_entries_and_games_at_once(officer_client):
     mirzoev = MemberFactory(name="Azer Mirzoev", fide_id="13400304")
     upload(officer_client)
-    response = confirm(officer_client, p52="guest")
+    members = {f"p{n}": "new" for n in range(2, 52)}
+    response = confirm(officer_client, p52="guest", **members)
     event = Event.objects.get()
     assert response["Location"] == reverse("ratings:officer-event", args=[event.pk])
     assert (event.name, event.rounds, event.entries.count()) == (
@@ -203,7 +205,7 @@ def test_names_match_whatever_their_order_and_case(officer_client, name):
 def test_a_member_with_another_fide_id_is_another_person(officer_client):
     MemberFactory(name="Mirzoev Azer", fide_id="99999999")
     upload(officer_client)
-    assert preview_choices(officer_client)["p1"] == "new"
+    assert preview_choices(officer_client)["p1"] in ("new", "guest")
 
 
 def test_a_fide_id_match_wins_over_a_name_match(officer_client):
@@ -273,3 +275,57 @@ def test_a_file_of_more_than_99_rounds_is_refused_on_the_upload_page(officer_cli
     response = upload(officer_client, data)
     assert response.status_code == 200
     assert "100 rounds: an event has at most 99" in response.context["form"].errors["file"][0]
+
+
+CLUB_NIGHT = (
+    b"012 Club night\n"
+    b"042 2026/03/03\n"
+    b"001    1      Smith, John                       1500                 1.0    1     2 w 1\n"
+    b"001    2      Doe, Jane                         1400                 0.0    2     1 b 0\n"
+)
+
+
+def test_unmatched_players_of_a_club_event_default_to_new_members(officer_client):
+    MemberFactory(name="John Smith")
+    upload(officer_client, CLUB_NIGHT, name="club.trf")
+    choices = preview_choices(officer_client)
+    assert choices["p1"].isdigit() and choices["p2"] == "new"
+
+
+def test_a_player_is_matched_by_hand_by_a_typed_member_number(officer_client):
+    mirzoev = MemberFactory(member_number="R77", name="A. Mirzoev")
+    upload(officer_client)
+    confirm(officer_client, m1="r77", **{f"p{n}": "guest" for n in range(2, 53)})
+    event = Event.objects.get()
+    assert event.entries.filter(member=mirzoev).exists()
+    assert Member.objects.count() == 52
+
+
+def test_a_typed_member_that_is_no_one_is_refused_beside_the_player(officer_client):
+    upload(officer_client)
+    response = confirm(officer_client, m1="Nobody At All")
+    assert "is not a member here" in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_the_files_ratings_are_offered_not_forced(officer_client):
+    upload(officer_client)
+    confirm(officer_client, use_ratings="", **{f"p{n}": "new" for n in range(1, 53)})
+    assert not Member.objects.filter(initial_rating__isnull=False).exists()
+
+
+def test_new_members_are_named_given_name_first(officer_client):
+    upload(officer_client, CLUB_NIGHT, name="club.trf")
+    confirm(officer_client, p1="new", p2="new")
+    assert set(Member.objects.values_list("name", flat=True)) == {"John Smith", "Jane Doe"}
+
+
+def test_an_import_dated_before_rated_events_says_how_many_it_re_rates(
+    officer_client, rated_event, alice, bob
+):
+    rated_event(
+        [(1, alice, bob, Game.Result.WHITE_WIN)], date=__import__("datetime").date(2026, 3, 2)
+    )
+    upload(officer_client)
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "re-rates 1 event already rated after it" in page

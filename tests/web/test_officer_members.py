@@ -62,8 +62,8 @@ def test_a_search_keeps_the_lists_order(officer_client, alice):
 def test_the_member_list_shows_who_is_in_arrears_today(officer_client, alice, bob, current_season):
     paid_up(alice, current_season)
     page = officer_client.get(reverse("ratings:officer-members")).content.decode()
-    assert page.count("Financial") == 1
-    assert page.count("In arrears") == 1
+    assert page.count('text-bg-success">Financial') == 1
+    assert page.count('text-bg-warning">In arrears') == 1
 
 
 def test_the_member_list_runs_a_fixed_number_of_queries(

@@ -74,7 +74,9 @@ def test_an_officer_sees_an_unpublished_players_rating_marked(officer_client, ni
 
 def test_a_change_that_rounds_to_nothing_shows_as_a_plain_zero(client, night, carol):
     change = RatingChange.objects.get(event=night, member=carol)
-    RatingChange.objects.filter(pk=change.pk).update(after=change.before + 0.4)
+    RatingChange.objects.filter(pk=change.pk).update(
+        after=change.before + 0.4, display_after=change.display_before
+    )
     html = page_of(client, night).content.decode()
     carols_row = html[html.index("Carol Chen") :].split("</tr>")[0]
     assert '<span class="">0</span>' in carols_row

@@ -155,7 +155,7 @@ def test_a_period_system_says_which_rating_period_the_list_is(client, monkeypatc
     RatingPeriod.objects.create(
         system="acf-1993", label="2026-2", start=dt.date(2026, 5, 1), end=dt.date(2026, 8, 31)
     )
-    assert "rating period 2026-1" in client.get(LIST).context["basis"]
+    assert "rating period Jan–Apr 2026" in client.get(LIST).context["basis"]
 
 
 # -- sorting ----------------------------------------------------------------------------

@@ -167,7 +167,7 @@ def test_a_period_systems_improvers_are_those_of_the_last_closed_period(
     played(later, dt.date(2026, 6, 1), 1500, 1800)
     response = report(client, "improvers")
     assert names(response) == ["In period"]
-    assert "rating period 2026-1" in response.content.decode()
+    assert "rating period Jan–Apr 2026" in response.content.decode()
 
 
 # -- active players by region -----------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from ratings import services
+from ratings.imports import counted
 from ratings.models import ClubSettings
 
 
@@ -20,7 +21,8 @@ class Command(BaseCommand):
         system = ClubSettings.load().rating_system
         self.stdout.write(
             self.style.SUCCESS(
-                f"Re-rated {run.events_rated} events, {run.games_rated} games with {system} "
+                f"Re-rated {counted(run.events_rated, 'event')}, "
+                f"{counted(run.games_rated, 'game')} with {system} "
                 f"in {time.perf_counter() - clock:.2f}s (engine run {run.seconds:.2f}s)."
             )
         )

@@ -1,0 +1,201 @@
+"""Bringing a club in from its spreadsheets: a members CSV (with their current ratings) and a
+results CSV, each uploaded, previewed with every problem by line, and saved only when
+the officer confirms: the flow of the TRF import, on the readers of the import commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from .. import imports
+from ..forms import CsvUploadForm
+from ..models import Member
+from .common import officer_required
+
+#: What each kind of file is: its session key, pages, and the columns it takes.
+KINDS = {
+    "members": {
+        "session": "officer-csv-members",
+        "upload": "ratings:officer-import-register",
+        "preview": "ratings:officer-import-register-preview",
+        "title": "Import members",
+        "help": "Columns (a header line, any order, any case): "
+        + ", ".join(imports.MEMBER_COLUMNS)
+        + ". Only id and name are required. Separated by commas, semicolons or tabs.",
+    },
+    "results": {
+        "session": "officer-csv-results",
+        "upload": "ratings:officer-import-results",
+        "preview": "ratings:officer-import-results-preview",
+        "title": "Import results",
+        "help": "Columns (a header line, any order, any case): "
+        + ", ".join(imports.RESULT_COLUMNS)
+        + ". White and black are member numbers. Separated by commas, semicolons or tabs.",
+    },
+}
+
+
+def _upload(request: HttpRequest, kind: str) -> HttpResponse:
+    about = KINDS[kind]
+    form = CsvUploadForm(request.POST or None, request.FILES or None, help_text=about["help"])
+    if request.method == "POST" and form.is_valid():
+        request.session[about["session"]] = {
+            "text": form.cleaned_data["text"],
+            "filename": form.cleaned_data["file"].name,
+        }
+        return redirect(about["preview"])
+    return render(
+        request, "ratings/officer/csv_upload.html", {"form": form, "kind": kind, **about}
+    )
+
+
+@officer_required
+def members_upload(request: HttpRequest) -> HttpResponse:
+    return _upload(request, "members")
+
+
+@officer_required
+def results_upload(request: HttpRequest) -> HttpResponse:
+    return _upload(request, "results")
+
+
+def _stored(request: HttpRequest, kind: str) -> dict[str, str] | None:
+    stored = request.session.get(KINDS[kind]["session"])
+    if not stored:
+        messages.info(request, "Upload a file first.")
+    return stored
+
+
+@officer_required
+def members_preview(request: HttpRequest) -> HttpResponse:
+    stored = _stored(request, "members")
+    if not stored:
+        return redirect(KINDS["members"]["upload"])
+    if request.method == "POST":
+        try:
+            report = imports.members_import(data=stored["text"], user=request.user)
+        except imports.ImportRefused as refused:
+            # The record changed since the preview (another officer): show the problems.
+            return _members_page(request, stored, problems=refused.problems)
+        del request.session[KINDS["members"]["session"]]
+        messages.success(request, f"{stored['filename']} imported: {report}")
+        return redirect("ratings:officer-members")
+    return _members_page(request, stored)
+
+
+def _members_page(
+    request: HttpRequest, stored: dict[str, str], problems: Any = None
+) -> HttpResponse:
+    rows, found = imports.members_check(stored["text"])
+    problems = problems or found
+    lines = [] if problems else member_changes(rows)
+    return render(
+        request,
+        "ratings/officer/csv_members_preview.html",
+        {
+            "filename": stored["filename"],
+            "problems": problems,
+            "lines": lines,
+            "new": sum(1 for line in lines if line["member"] is None),
+            "updated": sum(1 for line in lines if line["member"] is not None and line["changes"]),
+            **KINDS["members"],
+        },
+    )
+
+
+#: How the preview names a member field a file changes.
+FIELD_WORDS = {
+    "name": "name",
+    "born": "born",
+    "gender": "gender",
+    "region": "region",
+    "title": "title",
+    "fide_id": "FIDE id",
+    "is_guest": "guest",
+    "initial_rating": "rating brought in",
+    "initial_games": "games brought in",
+    "initial_acf_status": "ACF status",
+    "initial_ecf_category": "ECF category",
+}
+
+
+def member_changes(rows: list[imports.MemberRow]) -> list[dict[str, Any]]:
+    """Each row of a members file with the member it updates (or None: a new member) and
+    what it changes, "field: before → after"; one query for the whole file."""
+    existing = imports.members_any_case([r.number for r in rows])
+    lines = []
+    for row in rows:
+        member: Member | None = existing.get(row.number.lower())
+        changes = []
+        if member is not None:
+            for field, value in row.fields.items():
+                old = getattr(member, field)
+                if old != value:
+                    changes.append(f"{FIELD_WORDS[field]}: {_shown(old)} → {_shown(value)}")
+        lines.append(
+            {
+                "row": row,
+                "member": member,
+                "changes": changes,
+                "rating": row.fields.get("initial_rating"),
+                "games": row.fields.get("initial_games"),
+                "standing": row.fields.get("initial_acf_status")
+                or row.fields.get("initial_ecf_category")
+                or "",
+            }
+        )
+    return lines
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@officer_required
+def results_preview(request: HttpRequest) -> HttpResponse:
+    stored = _stored(request, "results")
+    if not stored:
+        return redirect(KINDS["results"]["upload"])
+    problems: Any = None
+    if request.method == "POST":
+        try:
+            report = imports.results_import(data=stored["text"], user=request.user)
+        except imports.ImportRefused as refused:
+            problems = refused.problems
+        else:
+            del request.session[KINDS["results"]["session"]]
+            messages.success(request, f"{stored['filename']} imported: {report}")
+            return redirect("ratings:officer-events")
+    events, found = imports.results_check(stored["text"])
+    problems = problems or found
+    return render(
+        request,
+        "ratings/officer/csv_results_preview.html",
+        {
+            "filename": stored["filename"],
+            "problems": problems,
+            "events": [] if problems else [_event_line(e) for e in events],
+            **KINDS["results"],
+        },
+    )
+
+
+def _event_line(event: imports.ImportedEvent) -> dict[str, Any]:
+    players = {p for r in event.rows for p in (r.white, r.black) if p}
+    return {
+        "name": event.name,
+        "start": event.start,
+        "end": event.end,
+        "rounds": event.rounds,
+        "games": len(event.rows),
+        "players": len(players),
+    }
