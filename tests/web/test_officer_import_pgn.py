@@ -50,9 +50,9 @@ def test_confirming_each_event_of_a_pgn_file_imports_it_and_moves_to_the_next(of
     eastvale = Event.objects.get(name="Eastvale Autumn Cup 2025")
     assert (eastvale.games.count(), southbank.games.count()) == (6, 3)
     assert Member.objects.count() == 4  # the second event matched the first one's new members
-    first = eastvale.games.get(round=1, white__name="Petrov, Mikhail")
-    assert (first.black.name, first.result) == ("Tuilagi, Ana", Game.Result.WHITE_WIN)
-    assert Member.objects.get(name="Petrov, Mikhail").fide_id == "4130545"
+    first = eastvale.games.get(round=1, white__name="Mikhail Petrov")
+    assert (first.black.name, first.result) == ("Ana Tuilagi", Game.Result.WHITE_WIN)
+    assert Member.objects.get(name="Mikhail Petrov").fide_id == "4130545"
 
 
 def test_an_event_of_the_file_is_chosen_from_the_preview_list(officer_client):

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from ratings import services, trf
 from ratings.models import Event, Game, RatingChange
+from ratings.names import given_surname
 
 from ..conftest import TRF_FILES
 
@@ -24,9 +25,14 @@ SOURCES = [TRF_FILES / "gros-open-2010.trf", TRF_FILES / "lichess-swiss-2020-05.
 
 
 def played(tournament: trf.Tournament) -> dict[tuple[int, str, str], str]:
-    """The source's games played over the board: (round, white, black) → result."""
+    """The source's games played over the board: (round, white, black) → result, the
+    names as the import stores them (given name first)."""
     return {
-        (g.round, tournament.player(g.white).name, tournament.player(g.black).name): g.result
+        (
+            g.round,
+            given_surname(tournament.player(g.white).name),
+            given_surname(tournament.player(g.black).name),
+        ): g.result
         for g in tournament.games()
         if g.black is not None and g.result in Game.PLAYED
     }
@@ -46,7 +52,7 @@ def assert_as_the_source_says(event: Event, tournament: trf.Tournament) -> None:
         own = sum(
             trf.CODE_POINTS[r.code] for r in player.results if r.code in "1=0" and r.opponent
         )
-        assert score.get(player.name, 0) == own, player.name
+        assert score.get(given_surname(player.name), 0) == own, player.name
     rated = {name for key in games for name in key[1:]}
     changed = set(RatingChange.objects.filter(event=event).values_list("member__name", flat=True))
     assert changed == rated
