@@ -1,6 +1,7 @@
 """What the published list and the reports read: the booklet's reports as queries.
 
-Only published members (financial, not guests, not merged) appear in anything here;
+Only published members (``ratings.publication``: financial, not guests, not merged)
+appear in anything here;
 each query is a fixed number of SQL statements whatever the size of the club.
 """
 
@@ -27,6 +28,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
+from . import publication
 from .engine import RatingSystem
 from .models import ClubSettings, Event, Member, RatingChange, RatingPeriod
 
@@ -101,7 +103,7 @@ def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[
 
 
 def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:
-    return with_ratings(Member.objects.published(day))
+    return with_ratings(publication.published_members(day))
 
 
 def rated_events() -> QuerySet[Event]:
@@ -208,7 +210,7 @@ class Report:
 
 def top_players(members: QuerySet[Member] | None = None) -> QuerySet[Member]:
     members = members if members is not None else Member.objects.all()
-    ranked = with_ratings(Member.objects.published().filter(pk__in=members.values("pk")))
+    ranked = with_ratings(publication.published(members))
     return ranked.filter(unrated=0)
 
 
@@ -229,7 +231,7 @@ def improvers(window: Span) -> list[dict[str, Any]]:
     """
     changes = (
         RatingChange.objects.filter(
-            member__in=Member.objects.published().values("pk"),
+            member__in=publication.published_members().values("pk"),
             event__end_date__gte=window.start,
             event__end_date__lte=window.end,
         )
@@ -273,7 +275,7 @@ def active_by_region(window: Span) -> QuerySet[Member]:
         rating_changes__event__end_date__lte=window.end,
     )
     return (
-        Member.objects.published()
+        publication.published_members()
         .filter(rating_state__isnull=False)
         .select_related("rating_state")
         .annotate(window_games=Sum("rating_changes__played", filter=in_window))

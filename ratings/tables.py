@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django_tables2.rows import BoundRows
 
+from . import publication
 from .models import Event, Member, is_usable
 from .reports import age_group, is_inactive
 
@@ -236,7 +237,7 @@ class OfficerRatingTable(RatingListTable):
 
     def render_published(self, record: Member) -> str:
         # Short words that fit a phone's column; the CSV has the reason in full.
-        reason = published_reason(record)
+        reason = publication.reason(record)
         if reason == "published":
             return mark_safe('<span class="text-success published-reason">yes</span>')
         short = SHORT_REASONS.get(reason, reason)
@@ -245,32 +246,13 @@ class OfficerRatingTable(RatingListTable):
         )
 
     def value_published(self, record: Member) -> str:
-        return published_reason(record)
+        return publication.reason(record)
 
 
 SHORT_REASONS = {
     "no: merged into another record": "no: merged",
     "no: in arrears": "no: arrears",
 }
-
-
-def published_reason(member: Member) -> str:
-    return reason_of(
-        merged=bool(member.merged_into_id),
-        guest=member.is_guest,
-        financial=getattr(member, "is_financial", False),
-    )
-
-
-def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
-    """Why a member's rating is (not) published, in the words of the officer's list."""
-    if merged:
-        return "no: merged into another record"
-    if guest:
-        return "no: guest"
-    if not financial:
-        return "no: in arrears"
-    return "published"
 
 
 class ReportTable(tables.Table):

@@ -1,4 +1,4 @@
-"""Members and their subscriptions: who is rated, and who is published."""
+"""Members and their subscriptions: who is rated (who is published: ``ratings.publication``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import datetime as dt
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Exists, OuterRef
+from django.db.models import ExpressionWrapper
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -32,28 +32,19 @@ class MemberQuerySet(models.QuerySet["Member"]):
 
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""
-        day = day or timezone.localdate()
-        paid = Subscription.objects.filter(
-            member=OuterRef("pk"), season__start__lte=day, season__end__gte=day
+        from .. import publication
+
+        return self.annotate(
+            is_financial=ExpressionWrapper(
+                publication.financial(day), output_field=models.BooleanField()
+            )
         )
-        return self.annotate(is_financial=Exists(paid))
 
     def published(self, day: dt.date | None = None) -> MemberQuerySet:
-        """Members whose rating the public may see: financial, not guests, not merged.
+        """Members whose rating the public may see: the rule of ``ratings.publication``."""
+        from .. import publication
 
-        The paid-up members are one list the database makes once (``pk IN (...)``), not a
-        lookup per member: the list's deep pages read every member.
-        """
-        day = day or timezone.localdate()
-        # The seasons covering the day first (a handful), then their members down the
-        # (season, member) index: not every subscription ever paid, each with its season.
-        seasons = Season.objects.filter(start__lte=day, end__gte=day).values("pk")
-        paid = Subscription.objects.filter(season__in=seasons)
-        return (
-            self.active()
-            .filter(is_guest=False, pk__in=paid.values("member_id"))
-            .annotate(is_financial=models.Value(True, output_field=models.BooleanField()))
-        )
+        return publication.published(self, day)
 
 
 #: The highest initial rating a member may be given. No system here rates anywhere near it

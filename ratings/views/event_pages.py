@@ -14,7 +14,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import services
+from .. import publication, services
 from ..models import (
     ClubSettings,
     Event,
@@ -25,7 +25,7 @@ from ..models import (
 from ..tables import (
     change_html,
 )
-from .common import is_officer, published_in, withhold_unpublished
+from .common import is_officer, withhold_unpublished
 from .officer_rating import change_rows, provisional_rows, saved_changes
 
 # -- reports (public) -------------------------------------------------------------------
@@ -86,8 +86,8 @@ def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     place = {m.pk: i for i, m in enumerate(players, start=1)}
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
-    officer = request.user.has_perm("ratings.officer")
-    shown = published_in(event)
+    officer = is_officer(request)
+    shown = publication.published_players(event)
     rows = []
     for member in players:
         change = next(iter(member.rating_changes.all()), None)
@@ -152,9 +152,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The players by place (points from the games, then name), each with score and games;
     ratings and changes for the published players (an officer: everyone, marked)."""
     event = get_object_or_404(Event, pk=pk)
-    shown = set(
-        Member.objects.published().filter(entries__event=event).values_list("pk", flat=True)
-    )
+    shown = publication.published_players(event)
     officer = is_officer(request)
     changes = {c.member_id: c for c in event.rating_changes.all()}
     points: dict[int, float] = defaultdict(float)

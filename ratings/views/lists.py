@@ -1,8 +1,8 @@
 """The home page and the rating lists: the published list (page, CSV), the officer's list.
 
 Members in arrears and guests are rated like everyone else, but their ratings are not
-published: the public list reads ``Member.objects.published()``; an officer sees
-everyone, marked.
+published (``ratings.publication``): the public list reads its rule; an officer sees
+everyone, marked with the rule's reason.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
-from .. import reports
+from .. import publication, reports
 from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
 from ..models import (
@@ -26,7 +26,6 @@ from ..tables import (
     ListPaginator,
     OfficerRatingTable,
     RatingListTable,
-    reason_of,
 )
 from .common import club_of, officer_required, wants_csv
 
@@ -151,7 +150,8 @@ def _list_csv_rows(members: Any, *, officer: bool) -> Any:
         ]
         if officer:
             merged, guest, financial = why
-            row.insert(3, reason_of(merged=bool(merged), guest=guest, financial=financial))
+            reason = publication.reason_of(merged=bool(merged), guest=guest, financial=financial)
+            row.insert(3, reason)
         yield row
 
 
@@ -177,7 +177,7 @@ def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpRes
 
 def published_list(request: HttpRequest) -> HttpResponse:
     return _rating_list(
-        request, Member.objects.published(), RatingListTable, "ratings/public/list.html"
+        request, publication.published_members(), RatingListTable, "ratings/public/list.html"
     )
 
 

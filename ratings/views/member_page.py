@@ -15,7 +15,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from .. import reports, services
+from .. import publication, reports, services
 from ..charts import Point, period_points, rating_history_svg
 from ..models import (
     Entry,
@@ -57,13 +57,15 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     50 a page with the page's games. The same few queries however long the history: the
     chart reads one row per change (no breakdowns), the page reads its own events."""
     member = get_object_or_404(
-        Member.objects.with_financial().select_related("rating_state", "merged_into"),
+        publication.annotate(Member.objects.with_financial()).select_related(
+            "rating_state", "merged_into"
+        ),
         member_number=number,
     )
     if member.merged_into_id:
         return redirect(member.merged_into)
     system = club_of(request).engine()
-    published = member.is_financial and not member.is_guest
+    published = member.is_published
     show_rating = published or is_officer(request)
     state = getattr(member, "rating_state", None)
     event_ids = list(
@@ -229,7 +231,7 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
         for line in change.detail.get("games", [])
         if str(line.get("opponent", "")).isdigit()
     }
-    opponents = {m.pk: m for m in Member.objects.with_financial().filter(pk__in=ids)}
+    opponents = {m.pk: m for m in publication.annotate(Member.objects.filter(pk__in=ids))}
     lines = []
     for change in reversed(changes):
         for line in change.detail.get("games", []):
@@ -239,9 +241,7 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
             # An opponent's rating is theirs: not shown while they are not published. Nor is
             # what would give it away with the member's own rating: the expected score and
             # the game's own change. (The event's total change is the member's, and public.)
-            visible = officer or (
-                opponent is not None and opponent.is_financial and not opponent.is_guest
-            )
+            visible = officer or (opponent is not None and opponent.is_published)
             game_change = services.game_line_change(line=line)
             lines.append(
                 {
