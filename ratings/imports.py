@@ -20,7 +20,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from . import services
+from . import results, services
 from .engine.codec import TITLES
 from .models import (
     EARLIEST_DATE,
@@ -42,60 +42,6 @@ MEMBER_REQUIRED = ("id", "name")
 MEMBERSHIPS = ("financial", "arrears", "guest")
 RESULT_COLUMNS = ("event", "date", "round", "white", "black", "result")
 RESULT_REQUIRED = RESULT_COLUMNS
-
-#: Every way a result may be written, in a results file or a pasted round: the result it
-#: records, and its spellings, the usual one first. A played result followed by " nr"
-#: (any of its spellings) is the same result scored but not rated.
-RESULT_SPELLINGS: dict[str, tuple[str, ...]] = {
-    Game.Result.WHITE_WIN: ("1-0",),
-    Game.Result.DRAW: ("½-½", "1/2-1/2", "0.5-0.5", "=-=", "=", "1/2"),
-    Game.Result.BLACK_WIN: ("0-1",),
-    Game.Result.WHITE_FORFEIT_WIN: ("+/-", "+:-", "1-0f"),
-    Game.Result.BLACK_FORFEIT_WIN: ("-/+", "-:+", "0-1f"),
-    Game.Result.DOUBLE_FORFEIT: ("-/-", "-:-"),
-    Game.Result.BYE: ("bye",),
-    Game.Result.HALF_BYE: ("half-bye", "½bye"),
-    Game.Result.ZERO_BYE: ("zero-bye", "absent"),
-}
-UNRATED_OF = {
-    Game.Result.WHITE_WIN: Game.Result.WHITE_WIN_UNRATED,
-    Game.Result.DRAW: Game.Result.DRAW_UNRATED,
-    Game.Result.BLACK_WIN: Game.Result.BLACK_WIN_UNRATED,
-}
-for _played, _unrated in UNRATED_OF.items():
-    RESULT_SPELLINGS[_unrated] = tuple(f"{s} nr" for s in RESULT_SPELLINGS[_played])
-
-#: What a results file or a pasted round may say (in lower case), and the result it records.
-RESULTS: dict[str, str] = {
-    spelling: result for result, spellings in RESULT_SPELLINGS.items() for spelling in spellings
-}
-
-
-def read_result(text: str) -> str | None:
-    """The result ``text`` records (any case, any spaces before "nr"), or None."""
-    return RESULTS.get(" ".join(text.split()).lower())
-
-
-def allowed_results() -> str:
-    """The spellings a result may take, for a message: the usual ones, then the others."""
-
-    def words(results: Sequence[str], *, others: bool = True) -> str:
-        out = []
-        for result in results:
-            usual, *rest = RESULT_SPELLINGS[result]
-            out.append(f"{usual} (or {', '.join(rest)})" if rest and others else usual)
-        return ", ".join(out)
-
-    forfeits = (
-        Game.Result.WHITE_FORFEIT_WIN,
-        Game.Result.BLACK_FORFEIT_WIN,
-        Game.Result.DOUBLE_FORFEIT,
-    )
-    return (
-        f"{words(Game.PLAYED)}; forfeits: {words(forfeits)}; "
-        f"not rated: {words(Game.UNRATED, others=False)} (any game result, then “nr”); "
-        f"byes: {words(Game.BYES)}"
-    )
 
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -561,11 +507,13 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
         result = None
         text = _required(row, "result", line, problems)
         if text:
-            result = read_result(text)
+            result = results.read_result(text)
             if result is None:
                 problems.append(
                     Problem(
-                        line, "result", f"{text!r} is not a result; allowed: {allowed_results()}"
+                        line,
+                        "result",
+                        f"{text!r} is not a result; allowed: {results.allowed_results()}",
                     )
                 )
             elif result in Game.BYES and black:

@@ -1,15 +1,21 @@
-"""Forms for members and their subscriptions, and the club's member numbering."""
+"""Forms for members and their subscriptions (the club's member numbering: ``models``)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from ..models import ClubSettings, Member, Season, Subscription
+from ..models import (
+    ClubSettings,
+    Member,
+    Season,
+    Subscription,
+    next_member_number,
+    number_taken,
+)
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -58,14 +64,6 @@ def initial_rating_help() -> str:
     )
 
 
-def number_taken(number: str, *, besides: Member | None = None) -> bool:
-    """Whether another member has ``number`` in any case (A1 and a1 are one number)."""
-    others = Member.objects.filter(member_number__iexact=number)
-    if besides is not None and besides.pk is not None:
-        others = others.exclude(pk=besides.pk)
-    return others.exists()
-
-
 class QuickMemberForm(forms.ModelForm):
     """A guest or a new member added from inside an event, on the spot."""
 
@@ -96,25 +94,6 @@ class QuickMemberForm(forms.ModelForm):
         if commit:
             member.save()
         return member
-
-
-def next_member_number(prefix: str) -> str:
-    """The first free ``<prefix><number>`` (e.g. G0007) after the highest in use."""
-    return next_member_numbers(prefix, 1)[0]
-
-
-def next_member_numbers(prefix: str, count: int) -> list[str]:
-    # Any case: n0007 takes N0007 too (numbers are unique whatever their case).
-    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
-    used = [
-        int(m.group(1))
-        for number in Member.objects.filter(member_number__istartswith=prefix).values_list(
-            "member_number", flat=True
-        )
-        if (m := pattern.match(number))
-    ]
-    start = max(used, default=0) + 1
-    return [f"{prefix}{n:04d}" for n in range(start, start + count)]
 
 
 class SubscriptionForm(forms.ModelForm):

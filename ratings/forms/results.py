@@ -8,25 +8,14 @@ from dataclasses import dataclass
 from django import forms
 from django.core.exceptions import ValidationError
 
+from .. import results
 from ..models import Game, Member
 
 # -- results ----------------------------------------------------------------------------
 
 RESULT_CHOICES = [("", "—")] + [(value, value) for value in Game.Result.values]
-RESULT_LABELS = {
-    "1-0": "1-0",
-    "1/2-1/2": "½-½",
-    "0-1": "0-1",
-    "+/-": "+/− forfeit",
-    "-/+": "−/+ forfeit",
-    "-/-": "−/− both forfeit",
-    "1-0 nr": "1-0 not rated",
-    "1/2-1/2 nr": "½-½ not rated",
-    "0-1 nr": "0-1 not rated",
-    "bye": "Bye (1)",
-    "half-bye": "Bye (½)",
-    "zero-bye": "Absent (0)",
-}
+#: The round page's menu words for each result (``ratings.results``).
+RESULT_LABELS = results.SHORT_LABELS
 ALLOWED = ", ".join(RESULT_LABELS[v] for v in Game.Result.values)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -194,3 +195,37 @@ class Subscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} — {self.season}"
+
+
+# -- the club's member numbering ----------------------------------------------------------
+
+
+def number_taken(number: str, *, besides: Member | None = None) -> bool:
+    """Whether another member has ``number`` in any case (A1 and a1 are one number)."""
+    others = Member.objects.filter(member_number__iexact=number)
+    if besides is not None and besides.pk is not None:
+        others = others.exclude(pk=besides.pk)
+    return others.exists()
+
+
+def next_member_number(prefix: str) -> str:
+    """The first free ``<prefix><number>`` (e.g. G0007) after the highest in use."""
+    return next_member_numbers(prefix, 1)[0]
+
+
+def next_member_numbers(prefix: str, count: int) -> list[str]:
+    """``count`` free numbers in a row after the highest ``<prefix><number>`` in use.
+
+    Guests added on the spot are G…, new members N… (an import's new players alike).
+    """
+    # Any case: n0007 takes N0007 too (numbers are unique whatever their case).
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
+    used = [
+        int(m.group(1))
+        for number in Member.objects.filter(member_number__istartswith=prefix).values_list(
+            "member_number", flat=True
+        )
+        if (m := pattern.match(number))
+    ]
+    start = max(used, default=0) + 1
+    return [f"{prefix}{n:04d}" for n in range(start, start + count)]

@@ -6,19 +6,16 @@ everyone else; these pages withhold their ratings from the public.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-
 from django.db.models import (
     Prefetch,
 )
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import publication, services
+from .. import crosstable, publication, services
 from ..models import (
     ClubSettings,
     Event,
-    Game,
     Member,
     RatingChange,
 )
@@ -36,7 +33,7 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     changes = saved_changes(event)
     rows = change_rows(changes, event)
     withhold_unpublished(request, rows, event)
-    points = _points(event)
+    points, _games = crosstable.event_scores(event)
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
@@ -63,16 +60,6 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _points(event: Event) -> dict[int, float]:
-    points: dict[int, float] = defaultdict(float)
-    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
-        w, b = Game.POINTS[result]
-        points[white] += w
-        if black is not None:
-            points[black] += b
-    return points
-
-
 def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     players = list(
@@ -80,54 +67,30 @@ def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
             Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
         )
     )
-    games = list(event.games.all())
-    points = _points(event)
-    players.sort(key=lambda m: (-points.get(m.pk, 0), m.name))
-    place = {m.pk: i for i, m in enumerate(players, start=1)}
+    points, _games = crosstable.event_scores(event)
+    players = crosstable.by_points(players, points)
+    cells = crosstable.crosstable_cells(players, event.games.all(), event)
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
     officer = is_officer(request)
     shown = publication.published_players(event)
     rows = []
-    for member in players:
+    for place, (member, row_cells) in enumerate(zip(players, cells, strict=True), start=1):
         change = next(iter(member.rating_changes.all()), None)
         unpublished = change is not None and member.pk not in shown
         hidden = unpublished and not officer
         rows.append(
             {
-                "place": place[member.pk],
+                "place": place,
                 "member": member,
                 "points": points.get(member.pk, 0),
                 "rating": change.display_after if change and not hidden else "",
                 "hidden": hidden,
                 "unpublished": unpublished and officer,
-                "cells": [],
+                "cells": row_cells,
             }
         )
-    by_player: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for game in games:
-        w, b = (_mark(p, game.result) for p in Game.POINTS[game.result])
-        if game.black_id is None:
-            by_player[game.white_id][-game.round].append(_bye(game.result))
-            continue
-        forfeit = game.result not in Game.PLAYED
-        by_player[game.white_id][game.black_id].append(w + ("f" if forfeit else ""))
-        by_player[game.black_id][game.white_id].append(b + ("f" if forfeit else ""))
-        by_player[game.white_id][-game.round].append(
-            f"{place[game.black_id]}w{w}{'f' if forfeit else ''}"
-        )
-        by_player[game.black_id][-game.round].append(
-            f"{place[game.white_id]}b{b}{'f' if forfeit else ''}"
-        )
-    grid = event.kind == Event.Kind.ROUND_ROBIN
-    for row in rows:
-        cells = by_player[row["member"].pk]
-        if grid:
-            row["cells"] = [
-                "×" if m.pk == row["member"].pk else " ".join(cells.get(m.pk, [])) for m in players
-            ]
-        else:
-            row["cells"] = [" ".join(cells.get(-n, [])) for n in range(1, event.rounds + 1)]
+    grid = crosstable.is_grid(event)
     return render(
         request,
         "ratings/officer/crosstable.html",
@@ -140,14 +103,6 @@ def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _mark(points: float, result: str) -> str:
-    return {1.0: "1", 0.5: "½", 0.0: "0"}[points]
-
-
-def _bye(result: str) -> str:
-    return {"bye": "bye 1", "half-bye": "bye ½", "zero-bye": "–"}[result]
-
-
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The players by place (points from the games, then name), each with score and games;
     ratings and changes for the published players (an officer: everyone, marked)."""
@@ -155,31 +110,17 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     shown = publication.published_players(event)
     officer = is_officer(request)
     changes = {c.member_id: c for c in event.rating_changes.all()}
-    points: dict[int, float] = defaultdict(float)
-    games: dict[int, int] = defaultdict(int)
-    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
-        white_points, black_points = Game.POINTS[result]
-        points[white] += white_points
-        games[white] += 1
-        if black is not None:
-            points[black] += black_points
-            games[black] += 1
-    members = sorted(
-        Member.objects.filter(entries__event=event), key=lambda m: (-points[m.pk], m.name)
-    )
-    sharing = Counter(points[m.pk] for m in members)
+    points, games = crosstable.event_scores(event)
+    members = crosstable.by_points(Member.objects.filter(entries__event=event), points)
     players = []
-    place = 0
-    for index, member in enumerate(members, start=1):
-        if index == 1 or points[member.pk] != points[members[index - 2].pk]:
-            place = index  # players on the same points share the first of their places
+    for member, place in zip(members, crosstable.shared_places(members, points), strict=True):
         change = changes.get(member.pk)
         published = member.pk in shown
         visible = change is not None and (officer or published)
         players.append(
             {
                 "member": member,
-                "place": f"{place}=" if sharing[points[member.pk]] > 1 else str(place),
+                "place": place,
                 "points": points[member.pk],
                 "games": games[member.pk],
                 "change": change if visible else None,

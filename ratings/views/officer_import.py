@@ -11,12 +11,10 @@ from django.utils.text import slugify
 
 from .. import services, trf, trf_export
 from ..engine.codec import TITLES
-from ..forms import (
-    next_member_numbers,
-)
 from ..models import (
     Event,
     Member,
+    next_member_numbers,
 )
 from .common import officer_required
 

@@ -5,8 +5,8 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from ratings import imports
-from ratings.forms import next_member_number, resolve_players
-from ratings.models import Member
+from ratings.forms import resolve_players
+from ratings.models import Member, next_member_number
 
 from ..factories import MemberFactory
 

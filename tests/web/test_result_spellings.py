@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import imports
+from ratings import imports, results
 from ratings.models import Event, Game
 
 from ..factories import EventFactory
@@ -112,20 +112,30 @@ def test_a_pasted_unknown_result_lists_the_words_one_may_paste(officer_client, c
 
 
 def test_every_word_the_message_offers_can_be_pasted(officer_client, club_night):
-    message = imports.allowed_results()
+    message = results.allowed_results()
     for prose in ("forfeits:", "not rated:", "byes:", "(any game result, then “nr”)", "(or"):
         message = message.replace(prose, ",")
     words = [w.strip() for w in re.split(r"[,;)]", message) if w.strip()]
     assert {"1-0", "½-½", "0-1", "-/-", "1-0 nr", "bye", "zero-bye"} <= set(words)
     for word in words:
-        result = imports.read_result(word)
+        result = results.read_result(word)
         line = f"Carol Chen {word}" if result in Game.BYES else f"A1 - B2 {word}"
         assert preview(paste(officer_client, club_night, line))[0][2] == result, word
 
 
-def test_the_results_file_and_the_paste_form_read_from_one_table():
-    from ratings import forms
+def test_every_result_is_named_spelled_scored_and_written_in_the_vocabulary():
+    every = set(Game.Result.values)
+    assert set(results.LABELS) == set(results.SHORT_LABELS) == every
+    assert set(results.SPELLINGS) == set(results.READS.values()) == every
+    assert set(results.POINTS) == every
+    assert set(results.TRF_CODES) | set(results.TRF_BYE_CODES) == every
+    assert set(results.PLAYED + results.UNRATED + results.FORFEITS + results.BYES) == every
 
-    spelled = {result for result in imports.RESULTS.values()}
-    assert spelled == set(Game.Result.values)
-    assert not hasattr(forms, "PASTED_RESULTS")
+
+def test_a_result_flipped_twice_is_itself():
+    assert all(results.flipped(results.flipped(r)) == r for r in Game.Result.values)
+    assert all(
+        results.POINTS[results.flipped(r)] == results.POINTS[r][::-1]
+        for r in Game.Result.values
+        if r not in results.BYES
+    )
