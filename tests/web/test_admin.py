@@ -100,3 +100,22 @@ def test_adding_a_member_in_the_admin_under_a_members_name_warns(admin_client, a
     assert Member.objects.filter(member_number="A7").exists()
     shown = [str(m) for m in response.context["messages"]]
     assert any("Another member is also called Alice Archer (A1)" in m for m in shown)
+
+
+def test_a_requests_pending_rerate_keeps_the_earliest_place_noted(rf):
+    from ratings.admin.base import pending_rerate
+
+    request = rf.post("/admin/")
+    for start in [(dt.date(2026, 3, 2), dt.date(2026, 3, 2), 7), None]:
+        pending_rerate(request).note(start)
+    pending_rerate(request).note((dt.date(2026, 1, 5), dt.date(2026, 1, 5), 3))
+    assert pending_rerate(request).start == (dt.date(2026, 1, 5), dt.date(2026, 1, 5), 3)
+    assert pending_rerate(rf.post("/admin/")).start is None  # another request owes nothing
+
+
+def test_a_pending_rerate_with_nothing_noted_runs_nothing(rf, club):
+    from ratings.admin.base import PendingRerate
+
+    runs = RatingRun.objects.count()
+    PendingRerate().rerate(rf.post("/admin/"), "nothing changed")
+    assert RatingRun.objects.count() == runs
