@@ -543,7 +543,7 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
             assert day is not None and round_ is not None and result is not None
             event = events.setdefault(name, ImportedEvent(name))
             event.rows.append(ResultRow(line, name, day, round_, white, black, result))
-    first_line = {}
+    first_line: dict[Any, int] = {}
     for line, row in table.rows:
         first_line.setdefault(row.get("event", ""), line)
     for name in Event.objects.filter(name__in=list(first_line)).values_list("name", flat=True):

@@ -62,11 +62,11 @@ def grid_games(
     them busy (a round entered on its page in another order, or a bye there) goes to the
     first round where both are free, so nobody plays twice in a round.
     """
-    slot = {}
-    for number, pairs in round_robin_schedule(players).items():
-        for board, (white, black) in enumerate(pairs, start=1):
-            if black is not None:
-                slot[frozenset((white, black))] = (number, board, white)
+    slot: dict[frozenset[int], tuple[int, int, int]] = {}
+    for scheduled, pairs in round_robin_schedule(players).items():
+        for seat, (first, second) in enumerate(pairs, start=1):
+            if second is not None:
+                slot[frozenset((first, second))] = (scheduled, seat, first)
     wanted = [
         (row, col, result, existing.get(frozenset((row, col))))
         for (row, col), result in cells.items()
@@ -77,10 +77,11 @@ def grid_games(
         busy[number].add(player)
     for _, _, _, old in wanted:
         if old is not None:
-            busy[old.round].update((old.white_id, old.black_id))
+            busy[old.round].update(p for p in (old.white_id, old.black_id) if p is not None)
             if old.board is not None:
                 boards[old.round].add(old.board)
     games = []
+    board: int | None
     # New pairs in the schedule's order, so a grid filled in from scratch is the schedule.
     for row, col, result, old in sorted(wanted, key=lambda w: slot[frozenset((w[0], w[1]))]):
         if old is not None:

@@ -102,7 +102,9 @@ def published_players(event: Event) -> set[int]:
 
 def sees_every_rating(user: AbstractBaseUser | AnonymousUser) -> bool:
     """Officers see every rating (the unpublished ones marked); everyone else, the rule's."""
-    return user.has_perm(OFFICER_PERMISSION)
+    from django.contrib.auth.models import AnonymousUser, PermissionsMixin
+
+    return isinstance(user, PermissionsMixin | AnonymousUser) and user.has_perm(OFFICER_PERMISSION)
 
 
 def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:

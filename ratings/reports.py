@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from . import publication
 from .engine import RatingSystem
-from .models import ClubSettings, Event, Member, RatingChange, RatingPeriod
+from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
 
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}
@@ -71,7 +71,7 @@ def age_group_of(born: dt.date | None, start: dt.date) -> str:
 # -- the list ---------------------------------------------------------------------------
 
 
-def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[Member]:
+def with_ratings(members: MemberQuerySet, *, ranked: bool = True) -> QuerySet[Member]:
     """Members with a rating state, annotated for sorting: usable ratings first, highest first.
 
     Left out: new players yet to play (no rated event, no games, no starting rating).
@@ -208,10 +208,11 @@ class Report:
     uses_window: bool = False
 
 
-def top_players(members: QuerySet[Member] | None = None) -> QuerySet[Member]:
+def top_players(members: MemberQuerySet | None = None) -> QuerySet[Member]:
     members = members if members is not None else Member.objects.all()
+    assert isinstance(members, MemberQuerySet)
     ranked = with_ratings(publication.published(members))
-    return ranked.filter(unrated=0)
+    return ranked.filter(unrated=0)  # type: ignore[misc]  # an annotation, not a field
 
 
 def top_under(group: str) -> QuerySet[Member]:

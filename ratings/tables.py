@@ -94,10 +94,10 @@ class ListPaginator(Paginator):
             found = {m.pk: m for m in self._queryset.order_by().filter(pk__in=ids)}
             rows = BoundRows(
                 data=[found[pk] for pk in ids if pk in found],
-                table=self.object_list.table,
-                pinned_data=self.object_list.pinned_data,
+                table=self.object_list.table,  # type: ignore[attr-defined]
+                pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
             )
-        page = self._get_page(rows, number, self)
+        page = self._get_page(rows, number, self)  # type: ignore[attr-defined]
         for row in rows:
             record = row.record
             record.rank = None if record.unrated else self.rank(record.rating_value)
@@ -337,8 +337,8 @@ class OfficerMemberTable(tables.Table):
     def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
         # By the number (strongest first), never the text; the unrated, and new members
         # yet to play who brought no rating in, last either way.
-        value = F("rating_state__rating")
-        value = value.asc(nulls_last=True) if is_descending else value.desc(nulls_last=True)
+        rating = F("rating_state__rating")
+        value = rating.asc(nulls_last=True) if is_descending else rating.desc(nulls_last=True)
         listed = Member.objects.listable().filter(pk=OuterRef("pk"))
         return queryset.order_by(~Exists(listed), value, "name"), True
 

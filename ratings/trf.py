@@ -197,7 +197,7 @@ class Tournament:
                 if res.opponent is None:
                     games.append(TrfGame(res.round, player.rank, None, BYE_CODES[res.code]))
                     continue
-                pair = (res.round, *sorted((player.rank, res.opponent)))
+                pair = (res.round, min(player.rank, res.opponent), max(player.rank, res.opponent))
                 if pair in seen:
                     continue
                 seen.add(pair)

@@ -83,7 +83,7 @@ def _player_line(
     fields = (
         "001",
         f"{rank:>4}",
-        SEXES.get(member.gender, " "),
+        SEXES.get(Member.Gender(member.gender), " ") if member.gender else " ",
         f"{member.title[:3]:>3}",
         f"{trf_name(member.name)[:NAME_WIDTH]:<{NAME_WIDTH}}",
         f"{rating:>4}",

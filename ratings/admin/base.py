@@ -87,11 +87,11 @@ class RerateAdmin(admin.ModelAdmin):
     transaction.
     """
 
-    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None):  # type: ignore[no-untyped-def]
+    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None):
         pending_rerate(request).rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” added")
         return super().response_add(request, obj, post_url_continue)
 
-    def response_change(self, request: HttpRequest, obj: Any):  # type: ignore[no-untyped-def]
+    def response_change(self, request: HttpRequest, obj: Any):
         pending_rerate(request).rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” changed")
         return super().response_change(request, obj)
 
@@ -129,7 +129,7 @@ class RerateAdmin(admin.ModelAdmin):
         gone = {obj.pk for obj in objects} if self.model is Event else set()
         return sum(1 for event in scope.events if event.pk not in gone)
 
-    def delete_view(  # type: ignore[override]
+    def delete_view(
         self, request: HttpRequest, object_id: str, extra_context: Any = None
     ) -> HttpResponse:
         if request.method != "POST":
@@ -148,7 +148,7 @@ class RerateAdmin(admin.ModelAdmin):
             actions["delete_selected"] = (delete_selected_saying_rerate, name, description)
         return actions
 
-    def get_deleted_objects(self, objs: Any, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def get_deleted_objects(self, objs: Any, request: HttpRequest):
         # Derived ratings go with their event or member and are re-rated: deleting them
         # needs no permission of its own (nobody has it: they are read-only).
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
@@ -163,7 +163,7 @@ def delete_selected_saying_rerate(
     response = delete_selected(modeladmin, request, queryset)
     if isinstance(response, TemplateResponse) and response.context_data is not None:
         response.context_data["rerate_events"] = modeladmin.delete_rerate_count(list(queryset))
-    return response  # type: ignore[no-any-return]
+    return response
 
 
 delete_selected_saying_rerate.allowed_permissions = ("delete",)  # type: ignore[attr-defined]
@@ -192,7 +192,7 @@ class AuditAdmin(SimpleHistoryAdmin):
 
     object_history_list_template = "admin/ratings/object_history_list.html"
 
-    def history_form_view(  # type: ignore[no-untyped-def]
+    def history_form_view(
         self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
     ):
         # simple-history lets anyone who may *view* a record POST a revert of it: a

@@ -101,7 +101,7 @@ def inlines_left_out(event: Event) -> set[type[admin.TabularInline]]:
 
 def _annotated(event: Event, annotation: str, related: str) -> int:
     value = getattr(event, annotation, None)
-    return value if value is not None else getattr(event, related).count()  # type: ignore[no-any-return]
+    return value if value is not None else getattr(event, related).count()
 
 
 @admin.register(Event)
@@ -154,11 +154,11 @@ class EventAdmin(RerateAdmin, AuditAdmin):
 
     @admin.display(description="players", ordering="players_n")
     def player_count(self, obj: Event) -> int:
-        return obj.players_n  # type: ignore[attr-defined,no-any-return]
+        return obj.players_n  # type: ignore[attr-defined]
 
     @admin.display(description="games", ordering="games_n")
     def game_count(self, obj: Event) -> int:
-        return obj.games_n  # type: ignore[attr-defined,no-any-return]
+        return obj.games_n  # type: ignore[attr-defined]
 
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         old = Event.objects.filter(pk=obj.pk).first() if change else None

@@ -31,7 +31,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
     @admin.display(description="subscribers", ordering="subscriber_count")
     def subscribers(self, obj: Season) -> int:
-        return obj.subscriber_count  # type: ignore[attr-defined,no-any-return]
+        return obj.subscriber_count  # type: ignore[attr-defined]
 
 
 class SubscriptionInline(admin.TabularInline):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -38,12 +38,12 @@ class MemberPickField(forms.CharField):
         }
     )
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("max_length", 160)
         super().__init__(*args, **kwargs)
         self.queryset = Member.objects.none()
 
-    def clean(self, value: str | None) -> Member | None:  # type: ignore[override]
+    def clean(self, value: str | None) -> Member | None:
         text = super().clean(value).strip()
         if not text:
             return None
@@ -90,13 +90,14 @@ class CalculatorPlayerForm(forms.Form):
         error_messages={"invalid": "Games played is a whole number."},
     )
 
-    def __init__(self, *args, members: Any = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, members: Any = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if members is not None:
-            self.fields["member"].queryset = members
+            cast(MemberPickField, self.fields["member"]).queryset = members
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         member, rating = data.get("member"), data.get("rating")
         if member is None and rating is None and not self.errors:
             self.add_error("member", "Choose a member, or type a rating.")
@@ -125,13 +126,14 @@ class CalculatorGameForm(forms.Form):
         error_messages={"invalid_choice": "A result is 1, ½ or 0."},
     )
 
-    def __init__(self, *args, members: Any = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, members: Any = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if members is not None:
-            self.fields["opponent"].queryset = members
+            cast(MemberPickField, self.fields["opponent"]).queryset = members
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         opponent, rating, result = data.get("opponent"), data.get("rating"), data.get("result")
         if self.errors:
             return data

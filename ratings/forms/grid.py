@@ -24,7 +24,7 @@ GRID_CHOICES = [
 class GridForm(forms.Form):
     """A round robin's crosstable: one cell a pair, the row player's score."""
 
-    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
         for i, row in enumerate(self.players):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -40,7 +41,7 @@ class MemberForm(forms.ModelForm):
         widgets = {"born": DATE}
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
 
@@ -77,7 +78,7 @@ class QuickMemberForm(forms.ModelForm):
         model = Member
         fields = ["name", "member_number", "is_guest", "initial_rating"]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
 
@@ -108,7 +109,7 @@ class SubscriptionForm(forms.ModelForm):
         fields = ["paid_on", "amount"]
         widgets = {"paid_on": DATE}
 
-    def __init__(self, *args, member: Member, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, member: Member, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.member = member
         self.new_season: dt.date | None = None
@@ -122,7 +123,9 @@ class SubscriptionForm(forms.ModelForm):
             if not any(s.start <= start <= s.end or s.name == name for s in seasons):
                 choices.append((start, f"new:{start.isoformat()}", f"{name} (new season)"))
         choices.sort(key=lambda c: c[0], reverse=True)
-        self.fields["season"].choices = [(value, label) for _, value, label in choices]
+        cast(forms.ChoiceField, self.fields["season"]).choices = [
+            (value, label) for _, value, label in choices
+        ]
         initial = self.initial.get("season")
         if isinstance(initial, Season):
             self.initial["season"] = str(initial.pk)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -124,13 +125,13 @@ class PasteRoundForm(forms.Form):
         "a bye as: name bye, name half-bye or name zero-bye.",
     )
 
-    def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.event = event
         self.players = list(
             Member.objects.filter(entries__event=event).order_by("name", "member_number")
         )
-        self.fields["round"].max_value = event.rounds
+        cast(forms.IntegerField, self.fields["round"]).max_value = event.rounds
         self.fields["round"].widget.attrs["max"] = event.rounds
 
     def clean_round(self) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -21,10 +23,11 @@ class TrfUploadForm(forms.Form):
 
     MAX_BYTES = 5_000_000
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
+    def clean(self) -> dict[str, Any]:
         from .. import trf
 
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload is None:
             return data
@@ -59,7 +62,7 @@ class TrfConfirmForm(forms.Form):
     end_date = forms.DateField(widget=DATE)
     rated = forms.BooleanField(required=False, initial=True)
 
-    def __init__(self, *args, tournament, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         kind = next(
@@ -86,7 +89,7 @@ class TrfConfirmForm(forms.Form):
             )
 
     @staticmethod
-    def _match(players) -> dict[int, Member]:  # type: ignore[no-untyped-def]
+    def _match(players) -> dict[int, Member]:
         """Members for the file's players (``tournament_files.match_players``, shared with the
         ``import_trf`` and ``import_pgn`` commands)."""
         return match_players((p.rank, p.name, p.fide_id) for p in players)
@@ -98,8 +101,9 @@ class TrfConfirmForm(forms.Form):
             raise ValidationError(problem)
         return name
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start_date"), data.get("end_date")
         if start and end:
             # The event form's date rules (order, a mistyped year), on the file's dates.
@@ -139,6 +143,6 @@ class TrfConfirmForm(forms.Form):
     def choices(self) -> dict[int, str]:
         return {p.rank: self.cleaned_data[f"p{p.rank}"] for p in self.tournament.players}
 
-    def player_rows(self):  # type: ignore[no-untyped-def]
+    def player_rows(self):
         for player in self.tournament.players:
             yield player, self[f"p{player.rank}"], self.matches.get(player.rank)

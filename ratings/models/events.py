@@ -92,7 +92,9 @@ class Event(models.Model):
     )
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    players = models.ManyToManyField(Member, through="Entry", related_name="events")
+    players: models.ManyToManyField[Member, Any] = models.ManyToManyField(
+        Member, through="Entry", related_name="events"
+    )
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 

@@ -21,7 +21,7 @@ PER_PAGE = 50
 def club_of(request: HttpRequest) -> ClubSettings:
     """The club's settings, read once a request (the context processor reads these too)."""
     club(request)
-    return request._club_settings  # type: ignore[attr-defined,no-any-return]
+    return request._club_settings  # type: ignore[attr-defined]
 
 
 def wants_csv(request: HttpRequest) -> bool:
@@ -43,7 +43,7 @@ def is_officer(request: HttpRequest) -> bool:
     return publication.sees_every_rating(request.user)
 
 
-def officer_required(view):  # type: ignore[no-untyped-def]
+def officer_required(view):
     """Login first (to /accounts/login/), then the 'officer' permission (403 without it)."""
     return login_required(permission_required("ratings.officer", raise_exception=True)(view))
 

@@ -35,7 +35,7 @@ PER_PAGE = 50
 def home(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine()
     recent = reports.rated_events()[:5]
-    top = reports.published_ratings().filter(unrated=0)[:10]
+    top = reports.published_ratings().filter(unrated=0)[:10]  # type: ignore[misc]
     return render(
         request,
         "ratings/home.html",
@@ -46,7 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
 # -- the published list ---------------------------------------------------------------
 
 
-def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):  # type: ignore[no-untyped-def]
+def _rating_list(request: HttpRequest, members: Any, table_class: type[Table], template: str):
     system = club_of(request).engine()
     # Only the regions of the members this list can show: a region of unpublished members
     # alone would filter the public list down to nobody.

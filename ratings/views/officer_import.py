@@ -55,7 +55,7 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
         )
         return redirect("ratings:officer-event", pk=event.pk)
     games = tournament.games()
-    counts = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     for game in games:
         counts[game.result] += 1
     return render(
@@ -72,7 +72,7 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no-untyped-def]
+def _import(form, tournament: trf.Tournament, user) -> Event:
     data = form.cleaned_data
     event = Event(
         name=data["name"],

@@ -145,7 +145,7 @@ def change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, A
     return rows
 
 
-def preview_changes(result) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def preview_changes(result) -> list[dict[str, Any]]:
     return [
         {
             "player": c.player,

@@ -133,7 +133,7 @@ def _warn_of_rematches(request: HttpRequest, event: Event, number: int) -> None:
         )
 
 
-def _round_page(request, event, number, formset, has_players, clearing):  # type: ignore[no-untyped-def]
+def _round_page(request, event, number, formset, has_players, clearing):
     """A round's page; ``clearing``: the results a blank save would delete, to confirm."""
     return render(
         request,
@@ -151,7 +151,7 @@ def _round_page(request, event, number, formset, has_players, clearing):  # type
     )
 
 
-def _first_focus(formset) -> str:  # type: ignore[no-untyped-def]
+def _first_focus(formset) -> str:
     """Where the cursor starts: board 1's first empty box (white, black), else its result.
 
     A board with a result and no black is a bye: complete, so its result.

@@ -40,7 +40,7 @@ class Command(BaseCommand):
             # The reader stopped reading (`export_ratings | head`): nothing is wrong, and
             # nothing more is wanted. Say nothing, and point stdout at /dev/null so that
             # Python's own flush on the way out does not complain of the pipe either.
-            if getattr(self.stdout, "_out", None) is sys.stdout:
+            if getattr(self.stdout, "_out", None) is sys.stdout and sys.stdout is not None:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
                 os.close(devnull)
