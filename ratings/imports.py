@@ -1,8 +1,9 @@
-"""CSV imports of members and results: check the whole file, then save it all or nothing.
+"""CSV imports: the table reader every CSV import shares, and the members file.
 
-Shared by the management commands and (later) an officer's upload page: ``*_check``
-reads a file and lists every problem by line without saving anything; ``*_import``
-saves a file with no problems in one transaction, or raises ``ImportRefused``.
+Check the whole file, then save it all or nothing. Shared by the management commands
+and (later) an officer's upload page: ``*_check`` reads a file and lists every problem
+by line without saving anything; ``*_import`` saves a file with no problems in one
+transaction, or raises ``ImportRefused``. The results file is ``results_import``'s.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import datetime as dt
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -20,20 +21,15 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from . import results, services
+from . import services
 from .engine.codec import TITLES
 from .models import (
     EARLIEST_DATE,
-    ClubSettings,
-    Entry,
-    Event,
-    Game,
     Member,
     RatingChange,
     RatingRun,
     Season,
     Subscription,
-    event_date_problem,
     name_problem,
 )
 
@@ -168,7 +164,7 @@ def read_table(
     return table, problems
 
 
-def _date(value: str, line: int, column: str, problems: list[Problem]) -> dt.date | None:
+def cell_date(value: str, line: int, column: str, problems: list[Problem]) -> dt.date | None:
     try:
         if not _DATE.match(value):
             raise ValueError
@@ -178,14 +174,14 @@ def _date(value: str, line: int, column: str, problems: list[Problem]) -> dt.dat
         return None
 
 
-def _required(row: dict[str, str], column: str, line: int, problems: list[Problem]) -> str:
+def cell_required(row: dict[str, str], column: str, line: int, problems: list[Problem]) -> str:
     value = row.get(column, "")
     if not value:
         problems.append(Problem(line, column, "required, but empty"))
     return value
 
 
-def _member_id(value: str, line: int, column: str, problems: list[Problem]) -> bool:
+def cell_member_id(value: str, line: int, column: str, problems: list[Problem]) -> bool:
     if len(value) > 32 or not _MEMBER_ID.match(value):
         problems.append(
             Problem(line, column, f"{value!r} is not a member id (letters, digits, '.', '-', '_')")
@@ -194,7 +190,7 @@ def _member_id(value: str, line: int, column: str, problems: list[Problem]) -> b
     return True
 
 
-def _longest(value: str, limit: int, line: int, column: str, problems: list[Problem]) -> None:
+def cell_longest(value: str, limit: int, line: int, column: str, problems: list[Problem]) -> None:
     if len(value) > limit:
         problems.append(Problem(line, column, f"longer than {limit} characters"))
 
@@ -238,11 +234,11 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     rows: list[MemberRow] = []
     # A1 and a1 are one number: by lower case, the line and the spelling first seen.
     seen: dict[str, tuple[int, str]] = {}
-    recorded = _numbers_in_any_case({row.get("id", "") for _, row in table.rows})
+    recorded = numbers_in_any_case({row.get("id", "") for _, row in table.rows})
     for line, row in table.rows:
         before = len(problems)
-        number = _required(row, "id", line, problems)
-        if number and _member_id(number, line, "id", problems):
+        number = cell_required(row, "id", line, problems)
+        if number and cell_member_id(number, line, "id", problems):
             first = seen.get(number.lower())
             if first is not None and first[1] == number:
                 problems.append(Problem(line, "id", f"{number!r} is also on line {first[0]}"))
@@ -266,13 +262,13 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                         f"write it as {other[0]}",
                     )
                 )
-        name = _required(row, "name", line, problems)
-        _longest(name, 120, line, "name", problems)
+        name = cell_required(row, "name", line, problems)
+        cell_longest(name, 120, line, "name", problems)
         if problem := name_problem(name):
             problems.append(Problem(line, "name", problem))
         fields: dict[str, Any] = {"name": name}
         if "born" in row:
-            born = _date(row["born"], line, "born", problems) if row["born"] else None
+            born = cell_date(row["born"], line, "born", problems) if row["born"] else None
             if born and born > timezone.localdate():
                 problems.append(Problem(line, "born", f"{born} is in the future"))
             elif born and born < EARLIEST_DATE:
@@ -284,7 +280,7 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                 problems.append(Problem(line, "gender", f"{row['gender']!r} is not M or F"))
             fields["gender"] = gender
         if "region" in row:
-            _longest(row["region"], 40, line, "region", problems)
+            cell_longest(row["region"], 40, line, "region", problems)
             fields["region"] = row["region"]
         if "title" in row:
             title = row["title"].upper()
@@ -318,7 +314,7 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     return rows, problems
 
 
-def _numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
+def numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
     """The recorded members whose number is one of ``numbers`` in any case: by lower case,
     (their number as recorded, their name)."""
     lowered = {n.lower() for n in numbers if n}
@@ -413,214 +409,3 @@ def members_import(
             # of members yet to play: their states alone.
             services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
     return report
-
-
-# -- results ------------------------------------------------------------------------------
-
-
-@dataclass
-class ResultRow:
-    line: int
-    event: str
-    date: dt.date
-    round: int
-    white: str
-    black: str | None
-    result: str
-
-
-@dataclass
-class ImportedEvent:
-    name: str
-    rows: list[ResultRow] = field(default_factory=list)
-
-    @property
-    def start(self) -> dt.date:
-        return min(r.date for r in self.rows)
-
-    @property
-    def end(self) -> dt.date:
-        return max(r.date for r in self.rows)
-
-    @property
-    def rounds(self) -> int:
-        return max(r.round for r in self.rows)
-
-
-@dataclass
-class ResultsReport:
-    events: list[Event]
-    games: int
-    run: RatingRun | None
-
-    def __str__(self) -> str:
-        text = f"{len(self.events)} events imported with {self.games} games."
-        if self.run is not None:
-            text += (
-                f" Re-rated {self.run.events_rated} events ({self.run.games_rated} games) "
-                f"in {self.run.seconds:.2f}s."
-            )
-        return text
-
-
-def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]]:
-    """The events of a results file and every problem in it (nothing is saved)."""
-    table, problems = read_table(data, columns=RESULT_COLUMNS, required=RESULT_REQUIRED)
-    ids = {row[c] for _, row in table.rows for c in ("white", "black") if row.get(c)}
-    # Member numbers are the same whatever their case (as in the members file): a1 is A1.
-    recorded = _numbers_in_any_case(ids)
-    events: dict[str, ImportedEvent] = {}
-    # (event, round) -> member id -> the line it was first seen on
-    playing: dict[tuple[str, int], dict[str, int]] = {}
-    for line, row in table.rows:
-        before = len(problems)
-        name = _required(row, "event", line, problems)
-        _longest(name, 120, line, "event", problems)
-        if problem := name_problem(name):
-            problems.append(Problem(line, "event", problem))
-        day = None
-        if _required(row, "date", line, problems):
-            day = _date(row["date"], line, "date", problems)
-            if day is not None and (problem := event_date_problem(day)):
-                problems.append(Problem(line, "date", problem))
-                day = None
-        round_ = None
-        if _required(row, "round", line, problems):
-            value = row["round"]
-            if value.isascii() and value.isdigit() and 1 <= int(value) <= 99:
-                round_ = int(value)
-            else:
-                problems.append(
-                    Problem(line, "round", f"{value!r} is not a round number (1 to 99)")
-                )
-        white = _required(row, "white", line, problems)
-        black = row.get("black") or None
-        for column, player in (("white", white), ("black", black)):
-            if player and player.lower() not in recorded:
-                problems.append(Problem(line, column, f"no member has the id {player!r}"))
-        if white and white.lower() in recorded:
-            white = recorded[white.lower()][0]
-        if black and black.lower() in recorded:
-            black = recorded[black.lower()][0]
-        if white and white == black:
-            problems.append(Problem(line, "black", f"{white!r} cannot play themselves"))
-        result = None
-        text = _required(row, "result", line, problems)
-        if text:
-            result = results.read_result(text)
-            if result is None:
-                problems.append(
-                    Problem(
-                        line,
-                        "result",
-                        f"{text!r} is not a result; allowed: {results.allowed_results()}",
-                    )
-                )
-            elif result in Game.BYES and black:
-                problems.append(
-                    Problem(line, "black", f"a {text} has one player: leave black empty")
-                )
-            elif result not in Game.BYES and not black:
-                problems.append(
-                    Problem(line, "black", "required, but empty (only a bye has no black)")
-                )
-        if name and round_ is not None:
-            seen = playing.setdefault((name, round_), {})
-            for column, player in (("white", white), ("black", black)):
-                if not player:
-                    continue
-                if player in seen and seen[player] != line:
-                    problems.append(
-                        Problem(
-                            line,
-                            column,
-                            f"{player!r} already plays in round {round_} of {name!r} "
-                            f"(line {seen[player]})",
-                        )
-                    )
-                seen.setdefault(player, line)
-        if len(problems) == before:
-            assert day is not None and round_ is not None and result is not None
-            event = events.setdefault(name, ImportedEvent(name))
-            event.rows.append(ResultRow(line, name, day, round_, white, black, result))
-    first_line: dict[Any, int] = {}
-    for line, row in table.rows:
-        first_line.setdefault(row.get("event", ""), line)
-    for name in Event.objects.filter(name__in=list(first_line)).values_list("name", flat=True):
-        problems.append(
-            Problem(
-                first_line[name],
-                "event",
-                f"an event called {name!r} already exists: delete it in the admin "
-                "or rename the event in the file",
-            )
-        )
-    problems.sort(key=lambda p: p.line)
-    return list(events.values()), problems
-
-
-def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
-    """Create the events of a file, complete, and rate them in date order.
-
-    One re-rate from the earliest imported event rates them all (period systems: after
-    closing every past period with events; the current period waits for the officer).
-    """
-    events, problems = results_check(data)
-    if problems:
-        raise ImportRefused(problems)
-    reason = "import_results"
-    with transaction.atomic():
-        created = bulk_create_with_history(
-            [
-                Event(
-                    name=e.name,
-                    start_date=e.start,
-                    end_date=e.end,
-                    rounds=e.rounds,
-                    status=Event.Status.COMPLETE,
-                    rated=True,
-                )
-                for e in events
-            ],
-            Event,
-            default_user=user,
-            default_change_reason=reason,
-        )
-        by_name = {e.name: e for e in Event.objects.filter(name__in=[e.name for e in events])}
-        ids = {p for e in events for r in e.rows for p in (r.white, r.black) if p}
-        members = Member.objects.in_bulk(list(ids), field_name="member_number")
-        games, entries = [], []
-        for imported in events:
-            event = by_name[imported.name]
-            boards: dict[int, int] = {}
-            players: dict[str, None] = {}
-            for r in sorted(imported.rows, key=lambda r: (r.round, r.line)):
-                board = None
-                if r.black:
-                    board = boards[r.round] = boards.get(r.round, 0) + 1
-                games.append(
-                    Game(
-                        event=event,
-                        round=r.round,
-                        board=board,
-                        white=members[r.white],
-                        black=members[r.black] if r.black else None,
-                        result=r.result,
-                    )
-                )
-                players.update(dict.fromkeys(p for p in (r.white, r.black) if p))
-            entries += [Entry(event=event, member=members[p]) for p in players]
-        bulk_create_with_history(entries, Entry, default_user=user, default_change_reason=reason)
-        bulk_create_with_history(
-            games, Game, default_user=user, default_change_reason=reason, batch_size=1000
-        )
-        saved = sorted(by_name.values(), key=services.rating_key)
-        run = None
-        if saved:
-            system = ClubSettings.load().engine()
-            services.periods_close_past(system=system)
-            run = services.ratings_rerate(
-                start=saved[0], user=user, reason=f"Results imported: {len(saved)} events"
-            )
-    assert len(created) == len(saved)
-    return ResultsReport(events=saved, games=len(games), run=run)
