@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 OFFICER_LIST = reverse("ratings:officer-ratings")
 
 
-def reasons(response) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def reasons(response) -> dict[str, str]:
     from ratings.publication import reason
 
     return {m.name: reason(m) for m in response.context["table"].page.object_list.data}

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def night(rated_event, current_season, alice, bob, carol):  # type: ignore[no-untyped-def]
+def night(rated_event, current_season, alice, bob, carol):
     """A round robin of four: Alice and Carol paid up, Bob in arrears, Gus a guest.
 
     Starting ratings far apart, so that every figure of each player is their own.

@@ -44,19 +44,19 @@ BYES = [
 
 
 @pytest.fixture
-def club_night(alice, bob, carol):  # type: ignore[no-untyped-def]
+def club_night(alice, bob, carol):
     event = EventFactory(name="Club night", rounds=3, kind=Event.Kind.SWISS)
     for member in (alice, bob, carol):
         event.entries.create(member=member)
     return event
 
 
-def paste(client, event, text):  # type: ignore[no-untyped-def]
+def paste(client, event, text):
     url = reverse("ratings:officer-round-paste", args=[event.pk])
     return client.post(url, {"round": 1, "text": text})
 
 
-def preview(response) -> list[tuple[str, str | None, str]]:  # type: ignore[no-untyped-def]
+def preview(response) -> list[tuple[str, str | None, str]]:
     assert "preview" in response.context, response.context["form"].errors
     return [
         (p.white.name, p.black.name if p.black else None, p.result)
