@@ -31,6 +31,7 @@ from django.utils import timezone
 from . import publication
 from .engine import RatingSystem
 from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
+from .models.members import age_on
 
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}
@@ -61,9 +62,9 @@ def age_group(member: Member, day: dt.date | None = None) -> str:
 
 def age_group_of(born: dt.date | None, start: dt.date) -> str:
     """``age_group`` from a birth date and the year's first day (``year_start``)."""
-    if born is None:
+    age = age_on(born, start)
+    if age is None:
         return ""
-    age = start.year - born.year - ((start.month, start.day) < (born.month, born.day))
     fitting = [g for g, limit in AGE_GROUPS.items() if age < limit]
     return fitting[-1] if fitting else ""
 

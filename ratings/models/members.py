@@ -169,12 +169,15 @@ class Member(models.Model):
         return str(self.pk)
 
     def age_on(self, day: dt.date) -> int | None:
-        if self.born is None:
-            return None
-        years = day.year - self.born.year
-        if (day.month, day.day) < (self.born.month, self.born.day):
-            years -= 1
-        return years
+        return age_on(self.born, day)
+
+
+def age_on(born: dt.date | None, day: dt.date) -> int | None:
+    """Whole years of age on ``day``; None when the birth date is unknown. (The engine,
+    which knows no Django, has its own: ``PlayerState.age_on``.)"""
+    if born is None:
+        return None
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
 class Subscription(models.Model):

@@ -190,23 +190,17 @@ def members_merge(
             target_events = set(
                 Entry.objects.filter(member=target).values_list("event_id", flat=True)
             )
-            for entry in Entry.objects.filter(member=source):
-                entry._change_reason = why  # type: ignore[attr-defined]
-                if entry.event_id in target_events:
-                    entry.delete()
-                else:
-                    entry.member = target
-                    entry.save(update_fields=["member"])
+            _rows_move(Entry.objects.filter(member=source), "event_id", target_events, target, why)
             target_seasons = set(
                 Subscription.objects.filter(member=target).values_list("season_id", flat=True)
             )
-            for subscription in Subscription.objects.filter(member=source):
-                subscription._change_reason = why  # type: ignore[attr-defined]
-                if subscription.season_id in target_seasons:
-                    subscription.delete()
-                else:
-                    subscription.member = target
-                    subscription.save(update_fields=["member"])
+            _rows_move(
+                Subscription.objects.filter(member=source),
+                "season_id",
+                target_seasons,
+                target,
+                why,
+            )
             for earlier in Member.objects.filter(merged_into=source):
                 earlier.merged_into = target
                 earlier._change_reason = why  # type: ignore[attr-defined]
@@ -238,3 +232,15 @@ def members_merge(
         return ratings_rerate_soon(
             start=start, members=[target.pk], user=user, reason=f"{names} merged into {target}"
         )
+
+
+def _rows_move(rows: Iterable[Any], key: str, taken: set[int], target: Member, why: str) -> None:
+    """A merged record's entries (or subscriptions) moved to ``target``, one by one so the
+    audit trail keeps each with ``why``; one ``target`` already has (same ``key``) goes."""
+    for row in rows:
+        row._change_reason = why
+        if getattr(row, key) in taken:
+            row.delete()
+        else:
+            row.member = target
+            row.save(update_fields=["member"])
