@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
-from ratings.tournament_files import FilesRefused, files_import, pgn_events
+from ratings.tournament_files import pgn_events
 
 from .import_members import read_file
+from .import_trf import import_and_report
 
 
 class Command(BaseCommand):
@@ -33,15 +34,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         events, problems = pgn_events(str(path), read_file(path), event_name=options["event"])
-        try:
-            report = files_import(
-                events,
-                problems=problems,
-                create_missing=options["create_missing"],
-                dry_run=options["dry_run"],
-            )
-        except FilesRefused as refused:
-            raise CommandError(str(refused)) from None
-        for note in report.notes:
-            self.stdout.write(note)
-        self.stdout.write(self.style.SUCCESS(str(report)))
+        import_and_report(
+            self,
+            events,
+            problems=problems,
+            create_missing=options["create_missing"],
+            dry_run=options["dry_run"],
+        )

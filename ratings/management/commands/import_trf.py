@@ -39,16 +39,23 @@ class Command(BaseCommand):
             problems += found
             if event is not None:
                 events.append(event)
-        try:
-            report = files_import(
-                events,
-                problems=problems,
-                create_missing=options["create_missing"],
-                as_guests=options["as_guests"],
-                dry_run=options["dry_run"],
-            )
-        except FilesRefused as refused:
-            raise CommandError(str(refused)) from None
-        for note in report.notes:
-            self.stdout.write(note)
-        self.stdout.write(self.style.SUCCESS(str(report)))
+        import_and_report(
+            self,
+            events,
+            problems=problems,
+            create_missing=options["create_missing"],
+            as_guests=options["as_guests"],
+            dry_run=options["dry_run"],
+        )
+
+
+def import_and_report(command: BaseCommand, events: Any, **options: Any) -> None:
+    """Import tournament files' events (``files_import``) and say what was done; a refusal
+    is the command's error, every problem listed."""
+    try:
+        report = files_import(events, **options)
+    except FilesRefused as refused:
+        raise CommandError(str(refused)) from None
+    for note in report.notes:
+        command.stdout.write(note)
+    command.stdout.write(command.style.SUCCESS(str(report)))
