@@ -1,0 +1,144 @@
+"""A re-rate costs what it rates: the rows it writes are those of the members it touches.
+
+Completing an event at the end of the history writes that event's changes and its
+players' states, and nobody else's; a correction rewrites the members of the events
+after it. Whatever it skips must already equal a full re-rate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ratings import services
+from ratings.models import ClubSettings, Event, RatingChange, RatingPeriod, RatingState
+
+from ..factories import EventFactory, GameFactory, MemberFactory
+from .test_rerate import ratings_now
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club_of_forty(rated_event):  # type: ignore[no-untyped-def]
+    """Forty members, twenty of whom played two rated events."""
+    members = [MemberFactory(initial_rating=1400 + 10 * n) for n in range(40)]
+    for week in range(2):
+        day = dt.date(2026, 1, 5) + dt.timedelta(weeks=week)
+        pairs = [(1, members[i], members[i + 1], "1-0") for i in range(0, 20, 2)]
+        rated_event(pairs, date=day, name=f"Week {week}")
+    return members
+
+
+def _state_writes(queries) -> list[str]:  # type: ignore[no-untyped-def]
+    return [
+        q["sql"]
+        for q in queries
+        if '"ratings_ratingstate"' in q["sql"] and q["sql"].startswith(("INSERT", "DELETE"))
+    ]
+
+
+def test_completing_an_event_at_the_end_writes_rows_for_its_players_only(
+    club_of_forty, rated_event
+):
+    players = club_of_forty[20:24]
+    untouched = dict(RatingState.objects.values_list("member_id", "updated"))
+    event = rated_event(
+        [(1, players[0], players[1], "1-0"), (1, players[2], players[3], "0-1")],
+        date=dt.date(2026, 3, 2),
+        rate=False,
+    )
+    run = services.event_complete(event=event)
+    assert run is not None and run.events_rated == 1
+    changed = {
+        pk
+        for pk, updated in RatingState.objects.values_list("member_id", "updated")
+        if updated != untouched[pk]
+    }
+    assert changed == {m.pk for m in players}
+    assert set(RatingChange.objects.filter(event=event).values_list("member_id", flat=True)) == {
+        m.pk for m in players
+    }
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+def test_completing_an_event_reads_and_writes_as_much_for_forty_members_as_for_four_hundred(
+    club_of_forty, rated_event
+):
+    def queries_to_complete(date: dt.date) -> int:
+        a, b = MemberFactory(), MemberFactory()
+        event = rated_event([(1, a, b, "1-0")], date=date, rate=False)
+        with CaptureQueriesContext(connection) as queries:
+            services.event_complete(event=event)
+        return len(queries)
+
+    before = queries_to_complete(dt.date(2026, 3, 2))
+    for _ in range(360):
+        MemberFactory()
+    assert queries_to_complete(dt.date(2026, 3, 9)) == before
+
+
+def test_a_correction_rewrites_the_members_of_the_events_after_it_only(club_of_forty, rated_event):
+    first = Event.objects.get(name="Week 0")
+    outsider = club_of_forty[30]
+    outsider_state = RatingState.objects.get(member=outsider).updated
+    game = first.games.order_by("pk").first()
+    game.result = "0-1"
+    game.save()
+    with CaptureQueriesContext(connection) as queries:
+        services.ratings_rerate(start=first, reason="corrected")
+    assert _state_writes(queries)
+    assert RatingState.objects.get(member=outsider).updated == outsider_state
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+def test_a_member_added_with_a_rating_is_listed_at_once_with_it():
+    newcomer = MemberFactory(initial_rating=1812, initial_games=40)
+    state = RatingState.objects.get(member=newcomer)
+    assert (state.rating, state.display, state.games) == (1812, "1812", 40)
+
+
+def test_a_deleted_events_players_are_re_rated_without_it(club_of_forty):
+    last = Event.objects.get(name="Week 1")
+    position = services.rating_key(last)
+    last.delete()
+    services.ratings_rerate(start=position, reason="event deleted")
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
+
+
+def test_acf_players_reset_by_a_later_periods_opening_are_re_rated_with_it(db):
+    """acf-1993: a partially-rated player with a total score of 0 starts again as new at the
+    opening of the next period, though they play no game in it."""
+    services.rating_system_set(system_id="acf-1993", params={})
+    system = ClubSettings.load().engine()
+    loser, winners = (
+        MemberFactory(),
+        [MemberFactory(initial_rating=1500, initial_games=30) for _ in range(3)],
+    )
+    first = EventFactory(
+        start_date=dt.date(2024, 1, 10), end_date=dt.date(2024, 1, 10), status="complete"
+    )
+    for n, winner in enumerate(winners, 1):
+        GameFactory(event=first, round=n, white=winner, black=loser, result="1-0")
+    services.periods_close_past(system=system, today=dt.date(2024, 3, 15))
+    services.ratings_rerate(start=first, reason="first period")
+    assert RatingChange.objects.get(member=loser).unsettled
+    second = EventFactory(
+        start_date=dt.date(2024, 3, 20), end_date=dt.date(2024, 3, 20), status="complete"
+    )
+    GameFactory(event=second, round=1, white=winners[0], black=winners[1], result="1-0")
+    period = services.period_for(second, system)
+    assert period is not None and period.label != RatingPeriod.objects.get().label
+    services.period_close(period=period)
+    incremental = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == incremental
