@@ -216,7 +216,7 @@ def members_merge(
         reason = f"merged {merged} into this record"
         if fills:
             copied = ", ".join(
-                f"{Member._meta.get_field(f).verbose_name} from {m.member_number}"
+                f"{getattr(Member._meta.get_field(f), 'verbose_name', f)} from {m.member_number}"
                 for f, (m, _) in fills.items()
             )
             reason += f"; copied {copied}"
