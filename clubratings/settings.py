@@ -104,7 +104,7 @@ TEMPLATES = [
 DATABASE_URL = os.getenv("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 
 
-def database(url: str) -> dict:  # type: ignore[type-arg]
+def database(url: str) -> dj_database_url.DBConfig:
     """The default database from its URL, tuned for how the app uses it (README).
 
     SQLite: WAL, so the list is read while a re-rate writes; writers take the write lock

@@ -35,7 +35,7 @@ class RatingListFilter(django_filters.FilterSet):
         model = Member
         fields: list[str] = []
 
-    def __init__(self, *args, regions: list[str] | None = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, regions: list[str] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.filters["region"].extra["choices"] = [(r, r) for r in regions or []]
 

@@ -1,8 +1,9 @@
-"""CSV imports of members and results: check the whole file, then save it all or nothing.
+"""CSV imports: the table reader every CSV import shares, and the members file.
 
-Shared by the management commands and (later) an officer's upload page: ``*_check``
-reads a file and lists every problem by line without saving anything; ``*_import``
-saves a file with no problems in one transaction, or raises ``ImportRefused``.
+Check the whole file, then save it all or nothing. Shared by the management commands
+and (later) an officer's upload page: ``*_check`` reads a file and lists every problem
+by line without saving anything; ``*_import`` saves a file with no problems in one
+transaction, or raises ``ImportRefused``. The results file is ``results_import``'s.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import datetime as dt
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -25,16 +26,11 @@ from .engine.codec import TITLES
 from .models import (
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
-    ClubSettings,
-    Entry,
-    Event,
-    Game,
     Member,
     RatingChange,
     RatingRun,
     Season,
     Subscription,
-    event_date_problem,
     name_problem,
 )
 from .models.members import standing_problems
@@ -67,60 +63,6 @@ MEMBER_REQUIRED = ("id", "name")
 MEMBERSHIPS = ("financial", "arrears", "guest")
 RESULT_COLUMNS = ("event", "date", "round", "white", "black", "result")
 RESULT_REQUIRED = RESULT_COLUMNS
-
-#: Every way a result may be written, in a results file or a pasted round: the result it
-#: records, and its spellings, the usual one first. A played result followed by " nr"
-#: (any of its spellings) is the same result scored but not rated.
-RESULT_SPELLINGS: dict[str, tuple[str, ...]] = {
-    Game.Result.WHITE_WIN: ("1-0",),
-    Game.Result.DRAW: ("½-½", "1/2-1/2", "0.5-0.5", "=-=", "=", "1/2"),
-    Game.Result.BLACK_WIN: ("0-1",),
-    Game.Result.WHITE_FORFEIT_WIN: ("+/-", "+:-", "1-0f"),
-    Game.Result.BLACK_FORFEIT_WIN: ("-/+", "-:+", "0-1f"),
-    Game.Result.DOUBLE_FORFEIT: ("-/-", "-:-"),
-    Game.Result.BYE: ("bye",),
-    Game.Result.HALF_BYE: ("half-bye", "½bye"),
-    Game.Result.ZERO_BYE: ("zero-bye", "absent"),
-}
-UNRATED_OF = {
-    Game.Result.WHITE_WIN: Game.Result.WHITE_WIN_UNRATED,
-    Game.Result.DRAW: Game.Result.DRAW_UNRATED,
-    Game.Result.BLACK_WIN: Game.Result.BLACK_WIN_UNRATED,
-}
-for _played, _unrated in UNRATED_OF.items():
-    RESULT_SPELLINGS[_unrated] = tuple(f"{s} nr" for s in RESULT_SPELLINGS[_played])
-
-#: What a results file or a pasted round may say (in lower case), and the result it records.
-RESULTS: dict[str, str] = {
-    spelling: result for result, spellings in RESULT_SPELLINGS.items() for spelling in spellings
-}
-
-
-def read_result(text: str) -> str | None:
-    """The result ``text`` records (any case, any spaces before "nr"), or None."""
-    return RESULTS.get(" ".join(text.split()).lower())
-
-
-def allowed_results() -> str:
-    """The spellings a result may take, for a message: the usual ones, then the others."""
-
-    def words(results: Sequence[str], *, others: bool = True) -> str:
-        out = []
-        for result in results:
-            usual, *rest = RESULT_SPELLINGS[result]
-            out.append(f"{usual} (or {', '.join(rest)})" if rest and others else usual)
-        return ", ".join(out)
-
-    forfeits = (
-        Game.Result.WHITE_FORFEIT_WIN,
-        Game.Result.BLACK_FORFEIT_WIN,
-        Game.Result.DOUBLE_FORFEIT,
-    )
-    return (
-        f"{words(Game.PLAYED)}; forfeits: {words(forfeits)}; "
-        f"not rated: {words(Game.UNRATED, others=False)} (any game result, then “nr”); "
-        f"byes: {words(Game.BYES)}"
-    )
 
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -269,7 +211,7 @@ def _separator(data: str, columns: Sequence[str]) -> str:
     return best if known(best) > known(",") else ","
 
 
-def _date(value: str, line: int, column: str, problems: list[Problem]) -> dt.date | None:
+def cell_date(value: str, line: int, column: str, problems: list[Problem]) -> dt.date | None:
     try:
         if not _DATE.match(value):
             raise ValueError
@@ -279,14 +221,14 @@ def _date(value: str, line: int, column: str, problems: list[Problem]) -> dt.dat
         return None
 
 
-def _required(row: dict[str, str], column: str, line: int, problems: list[Problem]) -> str:
+def cell_required(row: dict[str, str], column: str, line: int, problems: list[Problem]) -> str:
     value = row.get(column, "")
     if not value:
         problems.append(Problem(line, column, "required, but empty"))
     return value
 
 
-def _member_id(value: str, line: int, column: str, problems: list[Problem]) -> bool:
+def cell_member_id(value: str, line: int, column: str, problems: list[Problem]) -> bool:
     if len(value) > 32 or not _MEMBER_ID.match(value):
         problems.append(
             Problem(line, column, f"{value!r} is not a member id (letters, digits, '.', '-', '_')")
@@ -295,7 +237,7 @@ def _member_id(value: str, line: int, column: str, problems: list[Problem]) -> b
     return True
 
 
-def _longest(value: str, limit: int, line: int, column: str, problems: list[Problem]) -> None:
+def cell_longest(value: str, limit: int, line: int, column: str, problems: list[Problem]) -> None:
     if len(value) > limit:
         problems.append(Problem(line, column, f"longer than {limit} characters"))
 
@@ -342,8 +284,8 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     seen: dict[str, tuple[int, str]] = {}
     for line, row in table.rows:
         before = len(problems)
-        number = _required(row, "id", line, problems)
-        if number and _member_id(number, line, "id", problems):
+        number = cell_required(row, "id", line, problems)
+        if number and cell_member_id(number, line, "id", problems):
             first = seen.get(number.lower())
             if first is not None and first[1] == number:
                 problems.append(Problem(line, "id", f"{number!r} is also on line {first[0]}"))
@@ -357,13 +299,13 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                     )
                 )
             seen.setdefault(number.lower(), (line, number))
-        name = _required(row, "name", line, problems)
-        _longest(name, 120, line, "name", problems)
+        name = cell_required(row, "name", line, problems)
+        cell_longest(name, 120, line, "name", problems)
         if problem := name_problem(name):
             problems.append(Problem(line, "name", problem))
         fields: dict[str, Any] = {"name": name}
         if "born" in row:
-            born = _date(row["born"], line, "born", problems) if row["born"] else None
+            born = cell_date(row["born"], line, "born", problems) if row["born"] else None
             if born and born > timezone.localdate():
                 problems.append(Problem(line, "born", f"{born} is in the future"))
             elif born and born < EARLIEST_DATE:
@@ -375,7 +317,7 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                 problems.append(Problem(line, "gender", f"{row['gender']!r} is not M or F"))
             fields["gender"] = gender
         if "region" in row:
-            _longest(row["region"], 40, line, "region", problems)
+            cell_longest(row["region"], 40, line, "region", problems)
             fields["region"] = row["region"]
         if "title" in row:
             title = row["title"].upper()
@@ -469,7 +411,7 @@ ACF_STATUSES = ("confirmed", "provisional")
 ECF_CATEGORIES = ("full", "partial")
 
 
-def _numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
+def numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
     """The recorded members whose number is one of ``numbers`` in any case: by lower case,
     (their number as recorded, their name)."""
     lowered = {n.lower() for n in numbers if n}
@@ -574,212 +516,3 @@ def members_import(
             # of members yet to play: their states alone.
             services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
     return report
-
-
-# -- results ------------------------------------------------------------------------------
-
-
-@dataclass
-class ResultRow:
-    line: int
-    event: str
-    date: dt.date
-    round: int
-    white: str
-    black: str | None
-    result: str
-
-
-@dataclass
-class ImportedEvent:
-    name: str
-    rows: list[ResultRow] = field(default_factory=list)
-
-    @property
-    def start(self) -> dt.date:
-        return min(r.date for r in self.rows)
-
-    @property
-    def end(self) -> dt.date:
-        return max(r.date for r in self.rows)
-
-    @property
-    def rounds(self) -> int:
-        return max(r.round for r in self.rows)
-
-
-@dataclass
-class ResultsReport:
-    events: list[Event]
-    games: int
-    run: RatingRun | None
-
-    def __str__(self) -> str:
-        text = f"{counted(len(self.events), 'event')} imported with {counted(self.games, 'game')}."
-        if self.run is not None:
-            text += (
-                f" Re-rated {counted(self.run.events_rated, 'event')} "
-                f"({counted(self.run.games_rated, 'game')}) in {self.run.seconds:.2f}s."
-            )
-        return text
-
-
-def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]]:
-    """The events of a results file and every problem in it (nothing is saved)."""
-    table, problems = read_table(data, columns=RESULT_COLUMNS, required=RESULT_REQUIRED)
-    ids = {row[c] for _, row in table.rows for c in ("white", "black") if row.get(c)}
-    # Member numbers are the same whatever their case (as in the members file): a1 is A1.
-    recorded = _numbers_in_any_case(ids)
-    events: dict[str, ImportedEvent] = {}
-    # (event, round) -> member id -> the line it was first seen on
-    playing: dict[tuple[str, int], dict[str, int]] = {}
-    for line, row in table.rows:
-        before = len(problems)
-        name = _required(row, "event", line, problems)
-        _longest(name, 120, line, "event", problems)
-        if problem := name_problem(name):
-            problems.append(Problem(line, "event", problem))
-        day = None
-        if _required(row, "date", line, problems):
-            day = _date(row["date"], line, "date", problems)
-            if day is not None and (problem := event_date_problem(day)):
-                problems.append(Problem(line, "date", problem))
-                day = None
-        round_ = None
-        if _required(row, "round", line, problems):
-            value = row["round"]
-            if value.isascii() and value.isdigit() and 1 <= int(value) <= 99:
-                round_ = int(value)
-            else:
-                problems.append(
-                    Problem(line, "round", f"{value!r} is not a round number (1 to 99)")
-                )
-        white = _required(row, "white", line, problems)
-        black = row.get("black") or None
-        for column, player in (("white", white), ("black", black)):
-            if player and player.lower() not in recorded:
-                problems.append(Problem(line, column, f"no member has the id {player!r}"))
-        if white and white.lower() in recorded:
-            white = recorded[white.lower()][0]
-        if black and black.lower() in recorded:
-            black = recorded[black.lower()][0]
-        if white and white == black:
-            problems.append(Problem(line, "black", f"{white!r} cannot play themselves"))
-        result = None
-        text = _required(row, "result", line, problems)
-        if text:
-            result = read_result(text)
-            if result is None:
-                problems.append(
-                    Problem(
-                        line, "result", f"{text!r} is not a result; allowed: {allowed_results()}"
-                    )
-                )
-            elif result in Game.BYES and black:
-                problems.append(
-                    Problem(line, "black", f"a {text} has one player: leave black empty")
-                )
-            elif result not in Game.BYES and not black:
-                problems.append(
-                    Problem(line, "black", "required, but empty (only a bye has no black)")
-                )
-        if name and round_ is not None:
-            seen = playing.setdefault((name, round_), {})
-            for column, player in (("white", white), ("black", black)):
-                if not player:
-                    continue
-                if player in seen and seen[player] != line:
-                    problems.append(
-                        Problem(
-                            line,
-                            column,
-                            f"{player!r} already plays in round {round_} of {name!r} "
-                            f"(line {seen[player]})",
-                        )
-                    )
-                seen.setdefault(player, line)
-        if len(problems) == before:
-            assert day is not None and round_ is not None and result is not None
-            event = events.setdefault(name, ImportedEvent(name))
-            event.rows.append(ResultRow(line, name, day, round_, white, black, result))
-    first_line = {}
-    for line, row in table.rows:
-        first_line.setdefault(row.get("event", ""), line)
-    for name in Event.objects.filter(name__in=list(first_line)).values_list("name", flat=True):
-        problems.append(
-            Problem(
-                first_line[name],
-                "event",
-                f"an event called {name!r} already exists: delete it in the admin "
-                "or rename the event in the file",
-            )
-        )
-    problems.sort(key=lambda p: p.line)
-    return list(events.values()), problems
-
-
-def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
-    """Create the events of a file, complete, and rate them in date order.
-
-    One re-rate from the earliest imported event rates them all (period systems: after
-    closing every past period with events; the current period waits for the officer).
-    """
-    events, problems = results_check(data)
-    if problems:
-        raise ImportRefused(problems)
-    reason = "import_results"
-    with transaction.atomic():
-        created = bulk_create_with_history(
-            [
-                Event(
-                    name=e.name,
-                    start_date=e.start,
-                    end_date=e.end,
-                    rounds=e.rounds,
-                    status=Event.Status.COMPLETE,
-                    rated=True,
-                )
-                for e in events
-            ],
-            Event,
-            default_user=user,
-            default_change_reason=reason,
-        )
-        by_name = {e.name: e for e in Event.objects.filter(name__in=[e.name for e in events])}
-        ids = {p for e in events for r in e.rows for p in (r.white, r.black) if p}
-        members = Member.objects.in_bulk(list(ids), field_name="member_number")
-        games, entries = [], []
-        for imported in events:
-            event = by_name[imported.name]
-            boards: dict[int, int] = {}
-            players: dict[str, None] = {}
-            for r in sorted(imported.rows, key=lambda r: (r.round, r.line)):
-                board = None
-                if r.black:
-                    board = boards[r.round] = boards.get(r.round, 0) + 1
-                games.append(
-                    Game(
-                        event=event,
-                        round=r.round,
-                        board=board,
-                        white=members[r.white],
-                        black=members[r.black] if r.black else None,
-                        result=r.result,
-                    )
-                )
-                players.update(dict.fromkeys(p for p in (r.white, r.black) if p))
-            entries += [Entry(event=event, member=members[p]) for p in players]
-        bulk_create_with_history(entries, Entry, default_user=user, default_change_reason=reason)
-        bulk_create_with_history(
-            games, Game, default_user=user, default_change_reason=reason, batch_size=1000
-        )
-        saved = sorted(by_name.values(), key=services.rating_key)
-        run = None
-        if saved:
-            system = ClubSettings.load().engine()
-            services.periods_close_past(system=system)
-            run = services.ratings_rerate(
-                start=saved[0], user=user, reason=f"Results imported: {len(saved)} events"
-            )
-    assert len(created) == len(saved)
-    return ResultsReport(events=saved, games=len(games), run=run)

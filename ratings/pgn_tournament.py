@@ -6,14 +6,14 @@ the TRF import's own.
 
 from __future__ import annotations
 
-from . import trf
+from . import results, trf
 from .tournament_files import FileEvent, pgn_events
 
 #: A PGN result from white's side: white's code, black's code (TRF result codes).
 CODES = {
-    trf.WHITE_WIN: ("1", "0"),
-    trf.BLACK_WIN: ("0", "1"),
-    trf.DRAW: ("=", "="),
+    results.WHITE_WIN: ("1", "0"),
+    results.BLACK_WIN: ("0", "1"),
+    results.DRAW: ("=", "="),
 }
 
 

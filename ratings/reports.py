@@ -1,6 +1,7 @@
 """What the published list and the reports read: the booklet's reports as queries.
 
-Only published members (financial, not guests, not merged) appear in anything here;
+Only published members (``ratings.publication``: financial, not guests, not merged)
+appear in anything here;
 each query is a fixed number of SQL statements whatever the size of the club.
 """
 
@@ -28,8 +29,10 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
+from . import publication
 from .engine import RatingSystem
-from .models import ClubSettings, Event, Member, RatingChange, RatingPeriod
+from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
+from .models.members import age_on
 
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}
@@ -60,9 +63,9 @@ def age_group(member: Member, day: dt.date | None = None) -> str:
 
 def age_group_of(born: dt.date | None, start: dt.date) -> str:
     """``age_group`` from a birth date and the year's first day (``year_start``)."""
-    if born is None:
+    age = age_on(born, start)
+    if age is None:
         return ""
-    age = start.year - born.year - ((start.month, start.day) < (born.month, born.day))
     fitting = [g for g, limit in AGE_GROUPS.items() if age < limit]
     return fitting[-1] if fitting else ""
 
@@ -70,7 +73,7 @@ def age_group_of(born: dt.date | None, start: dt.date) -> str:
 # -- the list ---------------------------------------------------------------------------
 
 
-def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[Member]:
+def with_ratings(members: MemberQuerySet, *, ranked: bool = True) -> QuerySet[Member]:
     """Members with a rating state, annotated for sorting: usable ratings first, highest first.
 
     Left out: new players yet to play (no rated event, no games, no starting rating).
@@ -102,7 +105,7 @@ def with_ratings(members: QuerySet[Member], *, ranked: bool = True) -> QuerySet[
 
 
 def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:
-    return with_ratings(Member.objects.published(day))
+    return with_ratings(publication.published_members(day))
 
 
 def rated_events() -> QuerySet[Event]:
@@ -207,10 +210,11 @@ class Report:
     uses_window: bool = False
 
 
-def top_players(members: QuerySet[Member] | None = None) -> QuerySet[Member]:
+def top_players(members: MemberQuerySet | None = None) -> QuerySet[Member]:
     members = members if members is not None else Member.objects.all()
-    ranked = with_ratings(Member.objects.published().filter(pk__in=members.values("pk")))
-    return ranked.filter(unrated=0)
+    assert isinstance(members, MemberQuerySet)
+    ranked = with_ratings(publication.published(members))
+    return ranked.filter(unrated=0)  # type: ignore[misc]  # an annotation, not a field
 
 
 def top_under(group: str) -> QuerySet[Member]:
@@ -230,7 +234,7 @@ def improvers(window: Span) -> list[dict[str, Any]]:
     """
     changes = (
         RatingChange.objects.filter(
-            member__in=Member.objects.published().values("pk"),
+            member__in=publication.published_members().values("pk"),
             event__end_date__gte=window.start,
             event__end_date__lte=window.end,
         )
@@ -274,7 +278,7 @@ def active_by_region(window: Span) -> QuerySet[Member]:
         rating_changes__event__end_date__lte=window.end,
     )
     return (
-        Member.objects.published()
+        publication.published_members()
         .filter(rating_state__isnull=False)
         .select_related("rating_state")
         .annotate(window_games=Sum("rating_changes__played", filter=in_window))

@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django_tables2.rows import BoundRows
 
+from . import publication
 from .models import Event, Member, is_usable
 from .reports import age_group, is_inactive
 
@@ -93,10 +94,10 @@ class ListPaginator(Paginator):
             found = {m.pk: m for m in self._queryset.order_by().filter(pk__in=ids)}
             rows = BoundRows(
                 data=[found[pk] for pk in ids if pk in found],
-                table=self.object_list.table,
-                pinned_data=self.object_list.pinned_data,
+                table=self.object_list.table,  # type: ignore[attr-defined]
+                pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
             )
-        page = self._get_page(rows, number, self)
+        page = self._get_page(rows, number, self)  # type: ignore[attr-defined]
         for row in rows:
             record = row.record
             record.rank = None if record.unrated else self.rank(record.rating_value)
@@ -236,7 +237,7 @@ class OfficerRatingTable(RatingListTable):
 
     def render_published(self, record: Member) -> str:
         # Short words that fit a phone's column; the CSV has the reason in full.
-        reason = published_reason(record)
+        reason = publication.reason(record)
         if reason == "published":
             return mark_safe('<span class="text-success published-reason">yes</span>')
         short = SHORT_REASONS.get(reason, reason)
@@ -245,32 +246,13 @@ class OfficerRatingTable(RatingListTable):
         )
 
     def value_published(self, record: Member) -> str:
-        return published_reason(record)
+        return publication.reason(record)
 
 
 SHORT_REASONS = {
     "no: merged into another record": "no: merged",
     "no: in arrears": "no: arrears",
 }
-
-
-def published_reason(member: Member) -> str:
-    return reason_of(
-        merged=bool(member.merged_into_id),
-        guest=member.is_guest,
-        financial=getattr(member, "is_financial", False),
-    )
-
-
-def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
-    """Why a member's rating is (not) published, in the words of the officer's list."""
-    if merged:
-        return "no: merged into another record"
-    if guest:
-        return "no: guest"
-    if not financial:
-        return "no: in arrears"
-    return "published"
 
 
 class ReportTable(tables.Table):
@@ -355,8 +337,8 @@ class OfficerMemberTable(tables.Table):
     def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
         # By the number (strongest first), never the text; the unrated, and new members
         # yet to play who brought no rating in, last either way.
-        value = F("rating_state__rating")
-        value = value.asc(nulls_last=True) if is_descending else value.desc(nulls_last=True)
+        rating = F("rating_state__rating")
+        value = rating.asc(nulls_last=True) if is_descending else rating.desc(nulls_last=True)
         listed = Member.objects.listable().filter(pk=OuterRef("pk"))
         return queryset.order_by(~Exists(listed), value, "name"), True
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from . import services
+from . import results, services
 from .engine.codec import TITLES
 from .models import (
     ClubSettings,
@@ -25,6 +25,7 @@ from .models import (
     Game,
     Member,
     event_date_problem,
+    next_member_numbers,
 )
 from .names import given_surname
 from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
@@ -179,8 +180,6 @@ def files_import(
     left alone and said so. ``problems`` are those found reading the files: any problem
     raises ``FilesRefused`` listing them all, nothing saved.
     """
-    from .forms import next_member_numbers
-
     problems = list(problems)
     report = FilesReport(dry_run=dry_run)
     todo: list[tuple[FileEvent, dict[int, Member | None]]] = []
@@ -355,11 +354,7 @@ def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
     return event, []
 
 
-PGN_RESULTS = {
-    "1-0": Game.Result.WHITE_WIN,
-    "0-1": Game.Result.BLACK_WIN,
-    "1/2-1/2": Game.Result.DRAW,
-}
+PGN_RESULTS = results.PGN
 
 
 def _pgn_date(text: str) -> dt.date | None:

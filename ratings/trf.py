@@ -15,12 +15,15 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-# The club's results (Game.Result values), kept here as plain strings so the reader
-# stays free of Django.
-WHITE_WIN, DRAW, BLACK_WIN = "1-0", "1/2-1/2", "0-1"
-WHITE_WIN_UNRATED, DRAW_UNRATED, BLACK_WIN_UNRATED = "1-0 nr", "1/2-1/2 nr", "0-1 nr"
-WHITE_FORFEIT_WIN, BLACK_FORFEIT_WIN, DOUBLE_FORFEIT = "+/-", "-/+", "-/-"
-BYE, HALF_BYE, ZERO_BYE = "bye", "half-bye", "zero-bye"
+# The club's results from its vocabulary (plain Python: the reader stays free of Django).
+from .results import (
+    BLACK_FORFEIT_WIN,
+    BYE,
+    DOUBLE_FORFEIT,
+    HALF_BYE,
+    TRF_CODES,
+    ZERO_BYE,
+)
 
 # The result codes (FIDE Handbook C.04 Annex 2, TRF16 and TRF-2026):
 #   1 = 0   a game played: win, draw, loss (rated)
@@ -29,15 +32,8 @@ BYE, HALF_BYE, ZERO_BYE = "bye", "half-bye", "zero-bye"
 #   H F U   half-point bye, full-point bye, pairing-allocated bye
 #   Z, " "  zero-point bye: a known absence (a blank result is the same as Z)
 #: The result of a game with an opponent, from the code on white's line.
-GAME_RESULTS = {
-    "1": WHITE_WIN,
-    "=": DRAW,
-    "0": BLACK_WIN,
-    "W": WHITE_WIN_UNRATED,
-    "D": DRAW_UNRATED,
-    "L": BLACK_WIN_UNRATED,
-    "+": WHITE_FORFEIT_WIN,
-}
+#: (``-`` is a forfeit loss or a double forfeit: the opponent's code says which.)
+GAME_RESULTS = {white: result for result, (white, _) in TRF_CODES.items() if white != "-"}
 #: The code the opponent's line must hold for each code of a game.
 AGREES = {
     "1": {"0"},
@@ -204,7 +200,7 @@ class Tournament:
                 if res.opponent is None:
                     games.append(TrfGame(res.round, player.rank, None, BYE_CODES[res.code]))
                     continue
-                pair = (res.round, *sorted((player.rank, res.opponent)))
+                pair = (res.round, min(player.rank, res.opponent), max(player.rank, res.opponent))
                 if pair in seen:
                     continue
                 seen.add(pair)

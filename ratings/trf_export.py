@@ -24,26 +24,13 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
+from . import results
 from .models import Event, Game, Member
 
-#: TRF result codes for (white, black) of each result.
-CODES: dict[str, tuple[str, str]] = {
-    Game.Result.WHITE_WIN: ("1", "0"),
-    Game.Result.DRAW: ("=", "="),
-    Game.Result.BLACK_WIN: ("0", "1"),
-    Game.Result.WHITE_WIN_UNRATED: ("W", "L"),
-    Game.Result.DRAW_UNRATED: ("D", "D"),
-    Game.Result.BLACK_WIN_UNRATED: ("L", "W"),
-    Game.Result.WHITE_FORFEIT_WIN: ("+", "-"),
-    Game.Result.BLACK_FORFEIT_WIN: ("-", "+"),
-    Game.Result.DOUBLE_FORFEIT: ("-", "-"),
-}
-#: TRF codes of the byes (written with opponent 0000).
-BYE_CODES: dict[str, str] = {
-    Game.Result.BYE: "F",
-    Game.Result.HALF_BYE: "H",
-    Game.Result.ZERO_BYE: "Z",
-}
+#: TRF result codes for (white, black) of each result, and of the byes (written with
+#: opponent 0000): the results vocabulary's.
+CODES = results.TRF_CODES
+BYE_CODES = results.TRF_BYE_CODES
 #: The ``092`` line (type of tournament) for each kind of event.
 KINDS: dict[str, str] = {
     Event.Kind.SWISS: "Individual: Swiss-System",
@@ -96,7 +83,7 @@ def _player_line(
     fields = (
         "001",
         f"{rank:>4}",
-        SEXES.get(member.gender, " "),
+        SEXES.get(Member.Gender(member.gender), " ") if member.gender else " ",
         f"{member.title[:3]:>3}",
         f"{trf_name(member.name)[:NAME_WIDTH]:<{NAME_WIDTH}}",
         f"{rating:>4}",

@@ -25,7 +25,7 @@ if os.environ.get("CI"):
 
 
 @pytest.fixture(autouse=True)
-def _fast_and_in_process(settings):  # type: ignore[no-untyped-def]
+def _fast_and_in_process(settings):
     """Background runs execute at once (no worker in tests); passwords hash cheaply."""
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -37,12 +37,12 @@ def club() -> ClubSettings:
 
 
 @pytest.fixture
-def season():  # type: ignore[no-untyped-def]
+def season():
     return SeasonFactory(name="2026", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31))
 
 
 @pytest.fixture
-def current_season():  # type: ignore[no-untyped-def]
+def current_season():
     """The season covering today, whatever day the tests run."""
     from django.utils import timezone
 
@@ -72,12 +72,12 @@ def dave() -> Member:
 
 
 @pytest.fixture
-def officer(db):  # type: ignore[no-untyped-def]
+def officer(db):
     return officer_user()
 
 
 @pytest.fixture
-def officer_client(client, officer):  # type: ignore[no-untyped-def]
+def officer_client(client, officer):
     client.force_login(officer)
     return client
 

@@ -72,7 +72,7 @@ def paid_up(member: Member, *seasons: Season) -> Member:
     return member
 
 
-def rating_state(member, **fields):  # type: ignore[no-untyped-def]
+def rating_state(member, **fields):
     """Set a member's current rating as a re-rate would have left it (the row exists from
     the member's creation)."""
     from ratings.models import RatingState

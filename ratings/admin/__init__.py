@@ -10,8 +10,8 @@ history page of each record shows what changed, before and after.
 """
 
 from .base import (
-    EVERYTHING,
     AuditAdmin,
+    PendingRerate,
     Position,
     ReadOnlyAdmin,
     RerateAdmin,
@@ -35,7 +35,6 @@ from .events import (
 from .members import MemberAdmin, MergedFilter, SeasonAdmin, SubscriptionAdmin, SubscriptionInline
 
 __all__ = [
-    "EVERYTHING",
     "INLINE_FIELD_BUDGET",
     "INLINE_ROW_EXTRA_FIELDS",
     "AuditAdmin",
@@ -50,6 +49,7 @@ __all__ = [
     "GameInline",
     "MemberAdmin",
     "MergedFilter",
+    "PendingRerate",
     "Position",
     "RatingChangeAdmin",
     "RatingPeriodAdmin",

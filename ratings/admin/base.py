@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
@@ -31,8 +31,44 @@ admin.site.site_title = "Club Ratings admin"
 admin.site.index_title = "Corrections"
 
 Position = services.Position
-#: A request's pending re-rate that starts from the very beginning.
-EVERYTHING = "everything"
+
+
+class PendingRerate:
+    """The one re-rate an admin request owes: the earliest place in the chain its changes
+    restart it from.
+
+    The save and delete hooks note places (``note``); the response hook (or the delete
+    itself) re-rates once from the earliest, inside the admin's transaction. One is kept
+    per request (``pending_rerate``), and goes with it.
+    """
+
+    def __init__(self) -> None:
+        self.start: Position | None = None
+        #: Events that counted for ratings before this request changed them (rated and
+        #: complete): a change to their games re-rates even if the event no longer counts.
+        self.counted_before: set[int] = set()
+
+    def note(self, start: Position | None) -> None:
+        if start is not None and (self.start is None or start < self.start):
+            self.start = start
+
+    def rerate(self, request: HttpRequest, reason: str) -> None:
+        """Re-rate from the earliest place noted (if any), once, and tell the officer."""
+        start, self.start = self.start, None
+        if start is None:
+            return
+        with transaction.atomic():
+            run = services.ratings_rerate_soon(start=start, user=request.user, reason=reason)
+        _tell_about_run(request, run)
+
+
+#: Each admin request's pending re-rate, for as long as the request lives.
+_pending: WeakKeyDictionary[HttpRequest, PendingRerate] = WeakKeyDictionary()
+
+
+def pending_rerate(request: HttpRequest) -> PendingRerate:
+    """The re-rate ``request`` owes so far (a new, empty one at first)."""
+    return _pending.setdefault(request, PendingRerate())
 
 
 def _counts(event: Event) -> bool:
@@ -45,69 +81,55 @@ def _counts(event: Event) -> bool:
 class RerateAdmin(admin.ModelAdmin):
     """Collects where the chain must restart during one request, and re-rates once.
 
-    The hooks note positions (``_rerate_from``); ``response_add``/``response_change``
-    and the delete hooks run the one re-rate, inside the admin's own transaction.
+    The save hooks note places (``pending_rerate(request).note``), deletions say where
+    they restart the chain (``delete_rerate_starts``); ``response_add``,
+    ``response_change`` and the delete hooks run the one re-rate, inside the admin's own
+    transaction.
     """
 
-    def _rerate_from(self, request: HttpRequest, start: Position | str | None) -> None:
-        if start is None:
-            return
-        pending = getattr(request, "_rerate_start", None)
-        if pending == EVERYTHING or start == EVERYTHING:
-            request._rerate_start = EVERYTHING  # type: ignore[attr-defined]
-        else:
-            request._rerate_start = start if pending is None else min(pending, start)  # type: ignore[attr-defined]
-
-    def _rerate_now(self, request: HttpRequest, reason: str) -> None:
-        pending = getattr(request, "_rerate_start", None)
-        if pending is None:
-            return
-        request._rerate_start = None  # type: ignore[attr-defined]
-        start = None if pending == EVERYTHING else pending
-        with transaction.atomic():
-            run = services.ratings_rerate_soon(start=start, user=request.user, reason=reason)
-        _tell_about_run(request, run)
-
-    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None):  # type: ignore[no-untyped-def]
-        self._rerate_now(request, f"Admin: {obj._meta.verbose_name} “{obj}” added")
+    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None):
+        pending_rerate(request).rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” added")
         return super().response_add(request, obj, post_url_continue)
 
-    def response_change(self, request: HttpRequest, obj: Any):  # type: ignore[no-untyped-def]
-        self._rerate_now(request, f"Admin: {obj._meta.verbose_name} “{obj}” changed")
+    def response_change(self, request: HttpRequest, obj: Any):
+        pending_rerate(request).rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” changed")
         return super().response_change(request, obj)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         with transaction.atomic():
-            self._note_delete(request, [obj])
+            pending = pending_rerate(request)
+            for start in self.delete_rerate_starts([obj]):
+                pending.note(start)
             super().delete_model(request, obj)
-            self._rerate_now(request, f"Admin: {obj._meta.verbose_name} “{obj}” deleted")
+            pending.rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” deleted")
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         with transaction.atomic():
             objects = list(queryset)
-            self._note_delete(request, objects)
+            pending = pending_rerate(request)
+            for start in self.delete_rerate_starts(objects):
+                pending.note(start)
             # One by one, so each deletion is in the audit trail.
             for obj in objects:
                 obj.delete()
             name = self.model._meta.verbose_name_plural
-            self._rerate_now(request, f"Admin: {len(objects)} {name} deleted")
+            pending.rerate(request, f"Admin: {len(objects)} {name} deleted")
 
-    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
-        """Note where deleting ``objects`` restarts the chain (nothing, by default)."""
+    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
+        """Where deleting ``objects`` restarts the chain (nowhere, by default)."""
+        return []
 
     def delete_rerate_count(self, objects: list[Any]) -> int:
         """How many events deleting ``objects`` re-rates: said on the confirmation page."""
-        noted = SimpleNamespace()
-        self._note_delete(noted, objects)  # type: ignore[arg-type]
-        pending = getattr(noted, "_rerate_start", None)
-        if pending is None:
+        starts = self.delete_rerate_starts(objects)
+        if not starts:
             return 0
-        scope = services.rerate_scope(start=None if pending == EVERYTHING else pending)
+        scope = services.rerate_scope(start=min(starts))
         # Deleted events are not re-rated: they go.
         gone = {obj.pk for obj in objects} if self.model is Event else set()
         return sum(1 for event in scope.events if event.pk not in gone)
 
-    def delete_view(  # type: ignore[override]
+    def delete_view(
         self, request: HttpRequest, object_id: str, extra_context: Any = None
     ) -> HttpResponse:
         if request.method != "POST":
@@ -126,7 +148,7 @@ class RerateAdmin(admin.ModelAdmin):
             actions["delete_selected"] = (delete_selected_saying_rerate, name, description)
         return actions
 
-    def get_deleted_objects(self, objs: Any, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def get_deleted_objects(self, objs: Any, request: HttpRequest):
         # Derived ratings go with their event or member and are re-rated: deleting them
         # needs no permission of its own (nobody has it: they are read-only).
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
@@ -141,7 +163,7 @@ def delete_selected_saying_rerate(
     response = delete_selected(modeladmin, request, queryset)
     if isinstance(response, TemplateResponse) and response.context_data is not None:
         response.context_data["rerate_events"] = modeladmin.delete_rerate_count(list(queryset))
-    return response  # type: ignore[no-any-return]
+    return response
 
 
 delete_selected_saying_rerate.allowed_permissions = ("delete",)  # type: ignore[attr-defined]
@@ -181,7 +203,7 @@ class AuditAdmin(SimpleHistoryAdmin):
             if hasattr(obj, "skip_history_when_saving"):
                 del obj.skip_history_when_saving
 
-    def history_form_view(  # type: ignore[no-untyped-def]
+    def history_form_view(
         self, request: HttpRequest, object_id: str, version_id: str, extra_context: Any = None
     ):
         # simple-history lets anyone who may *view* a record POST a revert of it: a

@@ -74,7 +74,7 @@ class ClubSettingsAdmin(AuditAdmin):
             reverse("admin:ratings_clubsettings_change", args=[settings.pk])
         )
 
-    def change_view(  # type: ignore[override]
+    def change_view(
         self,
         request: HttpRequest,
         object_id: str,

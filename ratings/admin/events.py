@@ -18,7 +18,7 @@ from ..models import (
     Game,
     RatingPeriod,
 )
-from .base import AuditAdmin, RerateAdmin, _counts
+from .base import AuditAdmin, Position, RerateAdmin, _counts, pending_rerate
 
 # -- rating periods ------------------------------------------------------------------------
 
@@ -37,11 +37,10 @@ class RatingPeriodAdmin(RerateAdmin):
         super().save_model(request, obj, form, change)
         if {"start", "end", "closed_at", "system"} & set(form.changed_data):
             first = min(obj.start, old.start) if old else obj.start
-            self._rerate_from(request, (first, dt.date.min, 0))
+            pending_rerate(request).note((first, dt.date.min, 0))
 
-    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
-        for period in objects:
-            self._rerate_from(request, (period.start, dt.date.min, 0))
+    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
+        return [(period.start, dt.date.min, 0) for period in objects]
 
 
 # -- events, entries and games -------------------------------------------------------------
@@ -102,7 +101,7 @@ def inlines_left_out(event: Event) -> set[type[admin.TabularInline]]:
 
 def _annotated(event: Event, annotation: str, related: str) -> int:
     value = getattr(event, annotation, None)
-    return value if value is not None else getattr(event, related).count()  # type: ignore[no-any-return]
+    return value if value is not None else getattr(event, related).count()
 
 
 @admin.register(Event)
@@ -155,24 +154,26 @@ class EventAdmin(RerateAdmin, AuditAdmin):
 
     @admin.display(description="players", ordering="players_n")
     def player_count(self, obj: Event) -> int:
-        return obj.players_n  # type: ignore[attr-defined,no-any-return]
+        return obj.players_n  # type: ignore[attr-defined]
 
     @admin.display(description="games", ordering="games_n")
     def game_count(self, obj: Event) -> int:
-        return obj.games_n  # type: ignore[attr-defined,no-any-return]
+        return obj.games_n  # type: ignore[attr-defined]
 
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         old = Event.objects.filter(pk=obj.pk).first() if change else None
         counted_before = old is not None and _counts(old)
         old_key = services.rating_key(old) if old else None
         super().save_model(request, obj, form, change)
-        request._event_counted = counted_before  # type: ignore[attr-defined]
+        pending = pending_rerate(request)
+        if counted_before:
+            pending.counted_before.add(obj.pk)
         if change and services.EVENT_RATING_FIELDS & set(form.changed_data):
             if counted_before or _counts(obj):
                 assert old_key is not None
-                self._rerate_from(request, min(old_key, services.rating_key(obj)))
+                pending.note(min(old_key, services.rating_key(obj)))
         elif not change and _counts(obj):
-            self._rerate_from(request, services.rating_key(obj))
+            pending.note(services.rating_key(obj))
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         super().save_formset(request, form, formset, change)
@@ -180,13 +181,12 @@ class EventAdmin(RerateAdmin, AuditAdmin):
         games_changed = formset.model is Game and (
             formset.new_objects or formset.changed_objects or formset.deleted_objects
         )
-        if games_changed and (getattr(request, "_event_counted", False) or _counts(event)):
-            self._rerate_from(request, services.rating_key(event))
+        pending = pending_rerate(request)
+        if games_changed and (event.pk in pending.counted_before or _counts(event)):
+            pending.note(services.rating_key(event))
 
-    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
-        for event in objects:
-            if _counts(event):
-                self._rerate_from(request, services.rating_key(event))
+    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
+        return [services.rating_key(event) for event in objects if _counts(event)]
 
 
 def _rows_line(event: Event, inline: type[admin.TabularInline], noun: str, changelist: str) -> str:
@@ -246,9 +246,7 @@ class GameAdmin(RerateAdmin, AuditAdmin):
         super().save_model(request, obj, form, change)
         for event in {obj.event, old.event if old else obj.event}:
             if _counts(event):
-                self._rerate_from(request, services.rating_key(event))
+                pending_rerate(request).note(services.rating_key(event))
 
-    def _note_delete(self, request: HttpRequest, objects: list[Any]) -> None:
-        for game in objects:
-            if _counts(game.event):
-                self._rerate_from(request, services.rating_key(game.event))
+    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
+        return [services.rating_key(game.event) for game in objects if _counts(game.event)]

@@ -15,7 +15,7 @@ from ..models import (
     Season,
     Subscription,
 )
-from .base import AuditAdmin, RerateAdmin, _tell_about_run
+from .base import AuditAdmin, RerateAdmin, _tell_about_run, pending_rerate
 
 # -- seasons, members and subscriptions -------------------------------------------------------
 
@@ -31,7 +31,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
     @admin.display(description="subscribers", ordering="subscriber_count")
     def subscribers(self, obj: Season) -> int:
-        return obj.subscriber_count  # type: ignore[attr-defined,no-any-return]
+        return obj.subscriber_count  # type: ignore[attr-defined]
 
 
 class SubscriptionInline(admin.TabularInline):
@@ -96,7 +96,7 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
         super().save_model(request, obj, form, change)
         if change and services.MEMBER_RATING_FIELDS & set(form.changed_data):
             services.member_states_write(member_ids=[obj.pk])
-            self._rerate_from(request, services.member_rerate_start(member=obj))
+            pending_rerate(request).note(services.member_rerate_start(member=obj))
         namesakes = obj.namesakes() if not change or "name" in form.changed_data else []
         if namesakes:
             # Two people may share a name: a warning, not a refusal.

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 
 from ..models import Event, Game, Member
-from ..publication_rule import published_members
+from ..publication import published_members
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of

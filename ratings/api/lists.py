@@ -15,7 +15,7 @@ from ninja.errors import HttpError
 from .. import reports, services
 from ..filters import PublicationFilter, RatingListFilter
 from ..models import ClubSettings, Publication
-from ..publication_rule import published_members
+from ..publication import published_members
 from ..publication_tables import listed
 from . import schemas
 from .caching import cacheable

@@ -12,7 +12,7 @@ from ninja import Query, Router
 
 from .. import reports
 from ..models import Member, RatingChange
-from ..publication_rule import is_published
+from ..publication import is_published
 from ..views.member_page import rating_status
 from . import schemas
 from .caching import cacheable

@@ -7,6 +7,9 @@ K (Sa - Se) plus bonus points per tournament, with Se from Table 2 and opponents
 held within 336 of the player's; games against players without a usable rating do not
 count; every rating used within a period is the one it opened with. The readings taken
 where the booklet is unclear or slips are in docs/rating-systems.md.
+
+One module of some 550 lines on purpose: one system's rules in one place, read against
+the booklet; its tables are data (acf_tables.py).
 """
 
 from __future__ import annotations

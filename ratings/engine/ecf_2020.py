@@ -12,6 +12,9 @@ K / 20, where K is 20 (40 for an improving junior), capped at 700 / games this m
 plus an adjustment A + old x B; never below 100. Three passes: P ratings "A" (pass 1),
 P ratings "B" using the other new and partial players' "A" (pass 2), then K ratings using
 their "B" (pass 3); fully rated opponents always count at their start-of-month rating.
+
+One module of some 650 lines on purpose: one system's rules in one place, read against
+the ECF's text (docs/rating-systems.md); its tables are data (ecf_tables.py).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 One module per page family; what callers use is re-exported here.
 """
 
+# The club's member numbering is the model's; the forms' callers have found it here.
+from ..models import next_member_number, next_member_numbers, number_taken
 from .calculator import (
     CALCULATOR_MAX_GAMES,
     CALCULATOR_RESULTS,
@@ -17,11 +19,8 @@ from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm
 from .events import EntriesForm, EventForm, resolve_players
 from .grid import (
-    FLIP,
-    GRID_AS_WHITE,
     GRID_CHOICES,
     MIRRORED,
-    WHITE_AS_GRID,
     GridCell,
     GridForm,
     GridRow,
@@ -33,9 +32,6 @@ from .members import (
     QuickMemberForm,
     SubscriptionForm,
     initial_rating_help,
-    next_member_number,
-    next_member_numbers,
-    number_taken,
 )
 from .paste import (
     PASTE_RESULT,
@@ -65,8 +61,6 @@ __all__ = [
     "CALCULATOR_MAX_GAMES",
     "CALCULATOR_RESULTS",
     "DATE",
-    "FLIP",
-    "GRID_AS_WHITE",
     "GRID_CHOICES",
     "KIND_FROM_TRF",
     "MIRRORED",
@@ -76,7 +70,6 @@ __all__ = [
     "RESULT_JOINS",
     "RESULT_LABELS",
     "VERSUS_TOKEN",
-    "WHITE_AS_GRID",
     "BaseCalculatorGameFormSet",
     "BaseRoundFormSet",
     "CalculatorGameForm",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -38,12 +38,12 @@ class MemberPickField(forms.CharField):
         }
     )
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("max_length", 160)
         super().__init__(*args, **kwargs)
         self.queryset = Member.objects.none()
 
-    def clean(self, value: str | None) -> Member | None:  # type: ignore[override]
+    def clean(self, value: str | None) -> Member | None:
         text = super().clean(value).strip()
         if not text:
             return None
@@ -67,7 +67,29 @@ class MemberPickField(forms.CharField):
         )
 
 
-class CalculatorPlayerForm(forms.Form):
+def rating_field(label: str) -> forms.FloatField:
+    """A typed rating, the player's or an opponent's."""
+    return forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=4000,
+        label=label,
+        error_messages={"invalid": "A rating is a number, e.g. 1450."},
+    )
+
+
+class PicksMembers(forms.Form):
+    """A form whose ``picks`` field offers the members one may pick (``members``)."""
+
+    picks = "member"
+
+    def __init__(self, *args, members: Any = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if members is not None:
+            cast(MemberPickField, self.fields[self.picks]).queryset = members
+
+
+class CalculatorPlayerForm(PicksMembers):
     """Whose rating: a member (their stored rating), or a typed rating and games played."""
 
     member = MemberPickField(
@@ -75,13 +97,7 @@ class CalculatorPlayerForm(forms.Form):
         label="Member",
         help_text="Type two letters of a name and pick from the list, or a member number.",
     )
-    rating = forms.FloatField(
-        required=False,
-        min_value=0,
-        max_value=4000,
-        label="or a rating",
-        error_messages={"invalid": "A rating is a number, e.g. 1450."},
-    )
+    rating = rating_field("or a rating")
     games = forms.IntegerField(
         required=False,
         min_value=0,
@@ -90,13 +106,9 @@ class CalculatorPlayerForm(forms.Form):
         error_messages={"invalid": "Games played is a whole number."},
     )
 
-    def __init__(self, *args, members: Any = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        if members is not None:
-            self.fields["member"].queryset = members
-
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         member, rating = data.get("member"), data.get("rating")
         if member is None and rating is None and not self.errors:
             self.add_error("member", "Choose a member, or type a rating.")
@@ -107,17 +119,12 @@ class CalculatorPlayerForm(forms.Form):
         return data
 
 
-class CalculatorGameForm(forms.Form):
+class CalculatorGameForm(PicksMembers):
     """One hypothetical game: an opponent (member or typed rating) and the result."""
 
+    picks = "opponent"
     opponent = MemberPickField(required=False, label="Opponent")
-    rating = forms.FloatField(
-        required=False,
-        min_value=0,
-        max_value=4000,
-        label="or their rating",
-        error_messages={"invalid": "A rating is a number, e.g. 1450."},
-    )
+    rating = rating_field("or their rating")
     result = forms.ChoiceField(
         choices=[("", "—"), *CALCULATOR_RESULTS],
         required=False,
@@ -125,13 +132,9 @@ class CalculatorGameForm(forms.Form):
         error_messages={"invalid_choice": "A result is 1, ½ or 0."},
     )
 
-    def __init__(self, *args, members: Any = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        if members is not None:
-            self.fields["opponent"].queryset = members
-
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         opponent, rating, result = data.get("opponent"), data.get("rating"), data.get("result")
         if self.errors:
             return data

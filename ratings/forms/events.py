@@ -142,7 +142,7 @@ class EntriesForm(forms.Form):
         help_text="Member numbers or names, separated by commas or new lines.",
     )
 
-    def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.event = event
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django import forms
 
 from ..models import Member
+from ..results import GRID_AS_WHITE
 
 GRID_CHOICES = [
     ("", ""),
@@ -18,16 +19,12 @@ GRID_CHOICES = [
     ("-", "− (forfeit loss)"),
     ("--", "−− (both forfeit)"),
 ]
-#: A grid cell (the row player's score) as the result with the row player as white.
-GRID_AS_WHITE = {"1": "1-0", "=": "1/2-1/2", "0": "0-1", "+": "+/-", "-": "-/+", "--": "-/-"}
-WHITE_AS_GRID = {v: k for k, v in GRID_AS_WHITE.items()}
-FLIP = {"1-0": "0-1", "0-1": "1-0", "+/-": "-/+", "-/+": "+/-"}
 
 
 class GridForm(forms.Form):
     """A round robin's crosstable: one cell a pair, the row player's score."""
 
-    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.players = list(players)
         for i, row in enumerate(self.players):
@@ -43,6 +40,16 @@ class GridForm(forms.Form):
     @staticmethod
     def cell(row: Member, col: Member) -> str:
         return f"g_{row.pk}_{col.pk}"
+
+    def results(self) -> dict[tuple[int, int], str]:
+        """The cells filled in: (row, column) players' keys to the result with the row
+        player as white (``results.GRID_AS_WHITE``)."""
+        return {
+            (row.pk, col.pk): GRID_AS_WHITE[value]
+            for i, row in enumerate(self.players)
+            for col in self.players[i + 1 :]
+            if (value := self.cleaned_data.get(self.cell(row, col)))
+        }
 
     def rows(self) -> Iterable[GridRow]:
         """The grid for the template: above the diagonal a field for each pair; below it

@@ -1,15 +1,22 @@
-"""Forms for members and their subscriptions, and the club's member numbering."""
+"""Forms for members and their subscriptions (the club's member numbering: ``models``)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import re
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from ..models import ClubSettings, Member, Season, Subscription
+from ..models import (
+    ClubSettings,
+    Member,
+    Season,
+    Subscription,
+    next_member_number,
+    number_taken,
+)
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -64,7 +71,7 @@ class MemberForm(forms.ModelForm):
         widgets = {"born": DATE}
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
         rating = self.initial.get("initial_rating")
@@ -104,14 +111,6 @@ def initial_rating_help() -> str:
     )
 
 
-def number_taken(number: str, *, besides: Member | None = None) -> bool:
-    """Whether another member has ``number`` in any case (A1 and a1 are one number)."""
-    others = Member.objects.filter(member_number__iexact=number)
-    if besides is not None and besides.pk is not None:
-        others = others.exclude(pk=besides.pk)
-    return others.exists()
-
-
 class QuickMemberForm(forms.ModelForm):
     """A guest or a new member added from inside an event, on the spot."""
 
@@ -125,7 +124,7 @@ class QuickMemberForm(forms.ModelForm):
         model = Member
         fields = ["name", "member_number", "is_guest", "initial_rating"]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
         self.fields["paid_tonight"] = paid_tonight_field()
@@ -150,25 +149,6 @@ class QuickMemberForm(forms.ModelForm):
         return member
 
 
-def next_member_number(prefix: str) -> str:
-    """The first free ``<prefix><number>`` (e.g. G0007) after the highest in use."""
-    return next_member_numbers(prefix, 1)[0]
-
-
-def next_member_numbers(prefix: str, count: int) -> list[str]:
-    # Any case: n0007 takes N0007 too (numbers are unique whatever their case).
-    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
-    used = [
-        int(m.group(1))
-        for number in Member.objects.filter(member_number__istartswith=prefix).values_list(
-            "member_number", flat=True
-        )
-        if (m := pattern.match(number))
-    ]
-    start = max(used, default=0) + 1
-    return [f"{prefix}{n:04d}" for n in range(start, start + count)]
-
-
 class SubscriptionForm(forms.ModelForm):
     """A payment for a season: any recorded season, or this season or the next one before
     they are recorded (saving creates it by the club's season rule, ``Season.for_day``)."""
@@ -181,12 +161,12 @@ class SubscriptionForm(forms.ModelForm):
         fields = ["paid_on", "amount"]
         widgets = {"paid_on": DATE}
 
-    def __init__(self, *args, member: Member, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, member: Member, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.member = member
         self.new_season: dt.date | None = None
         choices, current = season_options()
-        self.fields["season"].choices = choices
+        cast(forms.ChoiceField, self.fields["season"]).choices = choices
         initial = self.initial.get("season")
         if isinstance(initial, Season):
             self.initial["season"] = str(initial.pk)

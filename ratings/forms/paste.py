@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ..imports import RESULT_SPELLINGS, allowed_results, read_result
 from ..models import Event, Game, Member
+from ..results import SPELLINGS, allowed_results, read_result
 from .events import resolve_players
 from .results import Pairing
 
@@ -28,7 +29,7 @@ def _spaced(spelling: str) -> str:
     return "".join(out)
 
 
-#: A pasted line ends in a result, spelled as in a results file (imports.RESULT_SPELLINGS),
+#: A pasted line ends in a result, spelled as in a results file (results.SPELLINGS),
 #: the longest spellings tried first; what comes before it is the players. Searched for
 #: (the leftmost start wins, so the players are as short as can be) in a line whose
 #: spaces are collapsed: every part of the pattern then matches a bounded number of
@@ -38,7 +39,7 @@ PASTE_RESULT = re.compile(
     + "|".join(
         _spaced(spelling)
         for spelling in sorted(
-            (s for spellings in RESULT_SPELLINGS.values() for s in spellings),
+            (s for spellings in SPELLINGS.values() for s in spellings),
             key=len,
             reverse=True,
         )
@@ -124,13 +125,13 @@ class PasteRoundForm(forms.Form):
         "a bye as: name bye, name half-bye or name zero-bye.",
     )
 
-    def __init__(self, *args, event: Event, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.event = event
         self.players = list(
             Member.objects.filter(entries__event=event).order_by("name", "member_number")
         )
-        self.fields["round"].max_value = event.rounds
+        cast(forms.IntegerField, self.fields["round"]).max_value = event.rounds
         self.fields["round"].widget.attrs["max"] = event.rounds
 
     def clean_round(self) -> int:

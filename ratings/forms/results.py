@@ -4,29 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 
+from .. import results
 from ..models import Game, Member
 
 # -- results ----------------------------------------------------------------------------
 
 RESULT_CHOICES = [("", "—")] + [(value, value) for value in Game.Result.values]
-RESULT_LABELS = {
-    "1-0": "1-0",
-    "1/2-1/2": "½-½",
-    "0-1": "0-1",
-    "+/-": "+/− forfeit",
-    "-/+": "−/+ forfeit",
-    "-/-": "−/− both forfeit",
-    "1-0 nr": "1-0 not rated",
-    "1/2-1/2 nr": "½-½ not rated",
-    "0-1 nr": "0-1 not rated",
-    "bye": "Bye (1)",
-    "half-bye": "Bye (½)",
-    "zero-bye": "Absent (0)",
-}
+#: The round page's menu words for each result (``ratings.results``).
+RESULT_LABELS = results.SHORT_LABELS
 ALLOWED = ", ".join(RESULT_LABELS[v] for v in Game.Result.values)
 
 
@@ -67,18 +57,19 @@ class PairingForm(forms.Form):
         error_messages={"invalid_choice": f"Not a result. Allowed: {ALLOWED}."},
     )
 
-    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(m.pk, f"{m.name} ({m.member_number})") for m in players]
         for name in ("white", "black"):
-            field = self.fields[name]
+            field = cast(forms.ChoiceField, self.fields[name])
             field.choices = choices
             field.error_messages["invalid_choice"] = "That player is not in this event."
             field.widget.attrs["class"] = "form-select form-select-sm"
         self.fields["result"].widget.attrs["class"] = "form-select form-select-sm result"
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         white, black, result = data.get("white"), data.get("black"), data.get("result")
         if "white" in self.errors:
             return data  # e.g. not in this event: that message says it all
@@ -104,11 +95,11 @@ class PairingForm(forms.Form):
 class BaseRoundFormSet(forms.BaseFormSet):
     """The games of one round: nobody plays twice."""
 
-    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:
         self.players = list(players)
         super().__init__(*args, **kwargs)
 
-    def get_form_kwargs(self, index):  # type: ignore[no-untyped-def]
+    def get_form_kwargs(self, index):
         return {**super().get_form_kwargs(index), "players": self.players}
 
     def clean(self) -> None:

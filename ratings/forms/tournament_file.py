@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -35,10 +37,11 @@ class TrfUploadForm(forms.Form):
 
     MAX_BYTES = MAX_FILE_BYTES
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
+    def clean(self) -> dict[str, Any]:
         from .. import trf
 
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         upload = data.get("file")
         if upload is None:
             return data
@@ -113,7 +116,7 @@ class TrfConfirmForm(forms.Form):
         "untick to start them as new players here.",
     )
 
-    def __init__(self, *args, tournament, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
         kind = next(
@@ -160,7 +163,7 @@ class TrfConfirmForm(forms.Form):
             )
 
     @staticmethod
-    def _match(players) -> dict[int, Member]:  # type: ignore[no-untyped-def]
+    def _match(players) -> dict[int, Member]:
         """Members for the file's players (``tournament_files.match_players``, shared with the
         ``import_trf`` and ``import_pgn`` commands)."""
         return match_players((p.rank, p.name, p.fide_id) for p in players)
@@ -172,8 +175,9 @@ class TrfConfirmForm(forms.Form):
             raise ValidationError(problem)
         return name
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start_date"), data.get("end_date")
         if start and end:
             # The event form's date rules (order, a mistyped year), on the file's dates.
@@ -235,7 +239,7 @@ class TrfConfirmForm(forms.Form):
     def choices(self) -> dict[int, str]:
         return {p.rank: self.cleaned_data[f"p{p.rank}"] for p in self.tournament.players}
 
-    def player_rows(self):  # type: ignore[no-untyped-def]
+    def player_rows(self):
         for player in self.tournament.players:
             yield (
                 player,

@@ -22,6 +22,9 @@ from .members import (
     MemberQuerySet,
     Subscription,
     name_problem,
+    next_member_number,
+    next_member_numbers,
+    number_taken,
 )
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, RatingChange, RatingRun, RatingState, is_usable
@@ -52,4 +55,7 @@ __all__ = [
     "event_date_problem",
     "is_usable",
     "name_problem",
+    "next_member_number",
+    "next_member_numbers",
+    "number_taken",
 ]

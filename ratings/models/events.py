@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
+from .. import results
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..time_classes import STANDARD
 from .club import SYSTEM_CHOICES
@@ -111,7 +112,9 @@ class Event(models.Model):
     )
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    players = models.ManyToManyField(Member, through="Entry", related_name="events")
+    players: models.ManyToManyField[Member, Any] = models.ManyToManyField(
+        Member, through="Entry", related_name="events"
+    )
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 
@@ -171,42 +174,26 @@ class Entry(models.Model):
 
 class Game(models.Model):
     class Result(models.TextChoices):
-        WHITE_WIN = "1-0", "1-0"
-        DRAW = "1/2-1/2", "½-½"
-        BLACK_WIN = "0-1", "0-1"
-        WHITE_FORFEIT_WIN = "+/-", "+/− (white wins by forfeit)"
-        BLACK_FORFEIT_WIN = "-/+", "−/+ (black wins by forfeit)"
-        DOUBLE_FORFEIT = "-/-", "−/− (both forfeit)"
-        # Scored but not rated: the game lasted less than a move, or the arbiter left it
-        # out (the W, D and L of a FIDE tournament report file).
-        WHITE_WIN_UNRATED = "1-0 nr", "1-0 (not rated)"
-        DRAW_UNRATED = "1/2-1/2 nr", "½-½ (not rated)"
-        BLACK_WIN_UNRATED = "0-1 nr", "0-1 (not rated)"
-        BYE = "bye", "Bye (1 point)"
-        HALF_BYE = "half-bye", "Half-point bye"
-        ZERO_BYE = "zero-bye", "Absent (0 points)"
+        """The results the club records: codes and names from ``ratings.results``."""
 
-    #: Results that were played over the board: the only ones a system rates.
-    PLAYED = (Result.WHITE_WIN, Result.DRAW, Result.BLACK_WIN)
-    #: Results with both players there and scored as a game, but not rated.
-    UNRATED = (Result.WHITE_WIN_UNRATED, Result.DRAW_UNRATED, Result.BLACK_WIN_UNRATED)
-    #: Results with one player only.
-    BYES = (Result.BYE, Result.HALF_BYE, Result.ZERO_BYE)
-    #: Points for white and black of each result.
-    POINTS: dict[str, tuple[float, float]] = {
-        Result.WHITE_WIN: (1.0, 0.0),
-        Result.DRAW: (0.5, 0.5),
-        Result.BLACK_WIN: (0.0, 1.0),
-        Result.WHITE_FORFEIT_WIN: (1.0, 0.0),
-        Result.BLACK_FORFEIT_WIN: (0.0, 1.0),
-        Result.DOUBLE_FORFEIT: (0.0, 0.0),
-        Result.WHITE_WIN_UNRATED: (1.0, 0.0),
-        Result.DRAW_UNRATED: (0.5, 0.5),
-        Result.BLACK_WIN_UNRATED: (0.0, 1.0),
-        Result.BYE: (1.0, 0.0),
-        Result.HALF_BYE: (0.5, 0.0),
-        Result.ZERO_BYE: (0.0, 0.0),
-    }
+        WHITE_WIN = results.WHITE_WIN, results.LABELS[results.WHITE_WIN]
+        DRAW = results.DRAW, results.LABELS[results.DRAW]
+        BLACK_WIN = results.BLACK_WIN, results.LABELS[results.BLACK_WIN]
+        WHITE_FORFEIT_WIN = results.WHITE_FORFEIT_WIN, results.LABELS[results.WHITE_FORFEIT_WIN]
+        BLACK_FORFEIT_WIN = results.BLACK_FORFEIT_WIN, results.LABELS[results.BLACK_FORFEIT_WIN]
+        DOUBLE_FORFEIT = results.DOUBLE_FORFEIT, results.LABELS[results.DOUBLE_FORFEIT]
+        WHITE_WIN_UNRATED = results.WHITE_WIN_UNRATED, results.LABELS[results.WHITE_WIN_UNRATED]
+        DRAW_UNRATED = results.DRAW_UNRATED, results.LABELS[results.DRAW_UNRATED]
+        BLACK_WIN_UNRATED = results.BLACK_WIN_UNRATED, results.LABELS[results.BLACK_WIN_UNRATED]
+        BYE = results.BYE, results.LABELS[results.BYE]
+        HALF_BYE = results.HALF_BYE, results.LABELS[results.HALF_BYE]
+        ZERO_BYE = results.ZERO_BYE, results.LABELS[results.ZERO_BYE]
+
+    # The vocabulary's groups, where the model's callers have always found them.
+    PLAYED = results.PLAYED
+    UNRATED = results.UNRATED
+    BYES = results.BYES
+    POINTS = results.POINTS
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])

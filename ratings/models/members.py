@@ -1,13 +1,14 @@
-"""Members and their subscriptions: who is rated, and who is published."""
+"""Members and their subscriptions: who is rated (who is published: ``ratings.publication``)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import Exists, OuterRef
+from django.db.models import ExpressionWrapper
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -32,28 +33,19 @@ class MemberQuerySet(models.QuerySet["Member"]):
 
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""
-        day = day or timezone.localdate()
-        paid = Subscription.objects.filter(
-            member=OuterRef("pk"), season__start__lte=day, season__end__gte=day
+        from .. import publication
+
+        return self.annotate(
+            is_financial=ExpressionWrapper(
+                publication.financial(day), output_field=models.BooleanField()
+            )
         )
-        return self.annotate(is_financial=Exists(paid))
 
     def published(self, day: dt.date | None = None) -> MemberQuerySet:
-        """Members whose rating the public may see: financial, not guests, not merged.
+        """Members whose rating the public may see: the rule of ``ratings.publication``."""
+        from .. import publication
 
-        The paid-up members are one list the database makes once (``pk IN (...)``), not a
-        lookup per member: the list's deep pages read every member.
-        """
-        day = day or timezone.localdate()
-        # The seasons covering the day first (a handful), then their members down the
-        # (season, member) index: not every subscription ever paid, each with its season.
-        seasons = Season.objects.filter(start__lte=day, end__gte=day).values("pk")
-        paid = Subscription.objects.filter(season__in=seasons)
-        return (
-            self.active()
-            .filter(is_guest=False, pk__in=paid.values("member_id"))
-            .annotate(is_financial=models.Value(True, output_field=models.BooleanField()))
-        )
+        return publication.published(self, day)
 
 
 #: The highest initial rating a member may be given. No system here rates anywhere near it
@@ -219,12 +211,15 @@ class Member(models.Model):
         return str(self.pk)
 
     def age_on(self, day: dt.date) -> int | None:
-        if self.born is None:
-            return None
-        years = day.year - self.born.year
-        if (day.month, day.day) < (self.born.month, self.born.day):
-            years -= 1
-        return years
+        return age_on(self.born, day)
+
+
+def age_on(born: dt.date | None, day: dt.date) -> int | None:
+    """Whole years of age on ``day``; None when the birth date is unknown. (The engine,
+    which knows no Django, has its own: ``PlayerState.age_on``.)"""
+    if born is None:
+        return None
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
 class Subscription(models.Model):
@@ -245,3 +240,37 @@ class Subscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} — {self.season}"
+
+
+# -- the club's member numbering ----------------------------------------------------------
+
+
+def number_taken(number: str, *, besides: Member | None = None) -> bool:
+    """Whether another member has ``number`` in any case (A1 and a1 are one number)."""
+    others = Member.objects.filter(member_number__iexact=number)
+    if besides is not None and besides.pk is not None:
+        others = others.exclude(pk=besides.pk)
+    return others.exists()
+
+
+def next_member_number(prefix: str) -> str:
+    """The first free ``<prefix><number>`` (e.g. G0007) after the highest in use."""
+    return next_member_numbers(prefix, 1)[0]
+
+
+def next_member_numbers(prefix: str, count: int) -> list[str]:
+    """``count`` free numbers in a row after the highest ``<prefix><number>`` in use.
+
+    Guests added on the spot are G…, new members N… (an import's new players alike).
+    """
+    # Any case: n0007 takes N0007 too (numbers are unique whatever their case).
+    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
+    used = [
+        int(m.group(1))
+        for number in Member.objects.filter(member_number__istartswith=prefix).values_list(
+            "member_number", flat=True
+        )
+        if (m := pattern.match(number))
+    ]
+    start = max(used, default=0) + 1
+    return [f"{prefix}{n:04d}" for n in range(start, start + count)]

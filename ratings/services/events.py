@@ -238,7 +238,9 @@ def _games_match(old: Sequence[Game], new: Sequence[Game]) -> list[tuple[Game | 
         if same:
             matched[index] = same.pop(0)
     left = {id(g) for games in by_players.values() for g in games}
-    by_board = {(g.round, g.board): g for g in reversed(old) if id(g) in left and g.board}
+    by_board: dict[tuple[int, int | None], Game] = {
+        (g.round, g.board): g for g in reversed(old) if id(g) in left and g.board
+    }
     for index, game in enumerate(new):
         if index not in matched and (game.round, game.board) in by_board:
             matched[index] = by_board.pop((game.round, game.board))

@@ -230,23 +230,17 @@ def members_merge(
             target_events = set(
                 Entry.objects.filter(member=target).values_list("event_id", flat=True)
             )
-            for entry in Entry.objects.filter(member=source):
-                entry._change_reason = why  # type: ignore[attr-defined]
-                if entry.event_id in target_events:
-                    entry.delete()
-                else:
-                    entry.member = target
-                    entry.save(update_fields=["member"])
+            _rows_move(Entry.objects.filter(member=source), "event_id", target_events, target, why)
             target_seasons = set(
                 Subscription.objects.filter(member=target).values_list("season_id", flat=True)
             )
-            for subscription in Subscription.objects.filter(member=source):
-                subscription._change_reason = why  # type: ignore[attr-defined]
-                if subscription.season_id in target_seasons:
-                    subscription.delete()
-                else:
-                    subscription.member = target
-                    subscription.save(update_fields=["member"])
+            _rows_move(
+                Subscription.objects.filter(member=source),
+                "season_id",
+                target_seasons,
+                target,
+                why,
+            )
             for earlier in Member.objects.filter(merged_into=source):
                 earlier.merged_into = target
                 earlier._change_reason = why  # type: ignore[attr-defined]
@@ -262,7 +256,7 @@ def members_merge(
         reason = f"merged {merged} into this record"
         if fills:
             copied = ", ".join(
-                f"{Member._meta.get_field(f).verbose_name} from {m.member_number}"
+                f"{getattr(Member._meta.get_field(f), 'verbose_name', f)} from {m.member_number}"
                 for f, (m, _) in fills.items()
             )
             reason += f"; copied {copied}"
@@ -278,3 +272,15 @@ def members_merge(
         return ratings_rerate_soon(
             start=start, members=[target.pk], user=user, reason=f"{names} merged into {target}"
         )
+
+
+def _rows_move(rows: Iterable[Any], key: str, taken: set[int], target: Member, why: str) -> None:
+    """A merged record's entries (or subscriptions) moved to ``target``, one by one so the
+    audit trail keeps each with ``why``; one ``target`` already has (same ``key``) goes."""
+    for row in rows:
+        row._change_reason = why
+        if getattr(row, key) in taken:
+            row.delete()
+        else:
+            row.member = target
+            row.save(update_fields=["member"])

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from .. import reports
 from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
-from ..publication_rule import published_members
+from ..publication import published_members
 
 
 class PublishRefused(Exception):

@@ -13,7 +13,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from .. import explain, services
+from .. import explain, publication, services
 from ..forms import (
     CalculatorGameFormSet,
     CalculatorPlayerForm,
@@ -29,7 +29,7 @@ from .common import is_officer
 
 def _calculator_members(officer: bool) -> QuerySet[Member]:
     """The members one may pick: the published ones (an officer: everyone rated)."""
-    members = Member.objects.published() if not officer else Member.objects.active()
+    members = Member.objects.active() if officer else publication.published_members()
     return members.listable().exclude(rating_state__display="")
 
 

@@ -1,4 +1,5 @@
-"""What the pages share: who may open them (the officer's permission), the page size, CSV."""
+"""What the pages share: who may open them (the officer's permission), the page size, CSV,
+and what the public may see of an event's ratings (the rule is ``ratings.publication``)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,10 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse
 from django_tables2 import Table
 
-from .. import explain
+from .. import publication
 from ..context_processors import club
 from ..csvsafe import csv_safe_row
-from ..models import (
-    ClubSettings,
-    Event,
-    Member,
-)
+from ..models import ClubSettings, Event
 
 PER_PAGE = 50
 
@@ -24,7 +21,7 @@ PER_PAGE = 50
 def club_of(request: HttpRequest) -> ClubSettings:
     """The club's settings, read once a request (the context processor reads these too)."""
     club(request)
-    return request._club_settings  # type: ignore[attr-defined,no-any-return]
+    return request._club_settings  # type: ignore[attr-defined]
 
 
 def wants_csv(request: HttpRequest) -> bool:
@@ -42,53 +39,19 @@ def table_csv(table: Table, filename: str) -> HttpResponse:
 
 
 def is_officer(request: HttpRequest) -> bool:
-    return request.user.has_perm("ratings.officer")
+    """Whether the reader sees every rating (an officer) or the published ones only."""
+    return publication.sees_every_rating(request.user)
 
 
-def officer_required(view):  # type: ignore[no-untyped-def]
+def officer_required(view):
     """Login first (to /accounts/login/), then the 'officer' permission (403 without it)."""
     return login_required(permission_required("ratings.officer", raise_exception=True)(view))
 
 
-def published_in(event: Event) -> set[int]:
-    """The players of ``event`` whose ratings the public may see (as on the published list)."""
-    return set(
-        Member.objects.published().filter(entries__event=event).values_list("pk", flat=True)
-    )
-
-
 def withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], event: Event) -> None:
-    """Members in arrears and guests played, so their names stay, but not their ratings.
+    """An event's rating rows as the reader may see them (``publication``'s rule)."""
+    publication.withhold_unpublished(rows, event, user=request.user)
 
-    An officer sees every rating; the unpublished ones are marked. The public sees none
-    of them: not their own figures, nor their rating on an opponent's game lines.
-    """
-    shown = published_in(event)
-    officer = request.user.has_perm("ratings.officer")
-    for row in rows:
-        member = row["member"]
-        published = member is not None and member.pk in shown
-        row["unpublished"] = officer and not published
-        if officer or published:
-            for game in row["games"]:
-                opponent = game["opponent"]
-                if not officer and (opponent is None or opponent.pk not in shown):
-                    # The expected score and the game's change, with the player's own
-                    # rating, give the opponent's away; so would the row's total, the
-                    # game's own figures and most of the breakdown (an average opponent).
-                    game.update(opponent_rating=None, expected=None, change=None)
-                    game["extra"] = ["–"] * len(game["extra"])
-                    row["expected"] = None
-                    row["breakdown"] = explain.breakdown_items(
-                        row["detail"], only=explain.OWN_KEYS
-                    )
-            continue
-        row.update(
-            hidden=True,
-            before=None,
-            after=None,
-            change=None,
-            expected=None,
-            games=[],
-            breakdown=[],
-        )
+
+#: The name the event pages knew the rule's set by.
+published_in = publication.published_players

@@ -6,7 +6,6 @@ everyone else; these pages withhold their ratings from the public.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from typing import Any
 
 from django.db.models import (
@@ -15,18 +14,17 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import reports, services
+from .. import crosstable, publication, reports, services
 from ..models import (
     ClubSettings,
     Event,
-    Game,
     Member,
     RatingChange,
 )
 from ..tables import (
     change_html,
 )
-from .common import is_officer, published_in, withhold_unpublished
+from .common import is_officer, withhold_unpublished
 from .officer_rating import change_rows, provisional_rows, saved_changes
 
 # -- reports (public) -------------------------------------------------------------------
@@ -37,7 +35,7 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     changes = saved_changes(event)
     rows = change_rows(changes, event)
     withhold_unpublished(request, rows, event)
-    points = _points(event)
+    points, _games = crosstable.event_scores(event)
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
@@ -69,79 +67,45 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _points(event: Event) -> dict[int, float]:
-    points: dict[int, float] = defaultdict(float)
-    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
-        w, b = Game.POINTS[result]
-        points[white] += w
-        if black is not None:
-            points[black] += b
-    return points
-
-
 def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     return render(
         request,
         "ratings/officer/crosstable.html",
-        crosstable(event, officer=request.user.has_perm("ratings.officer")),
+        crosstable_rows(event, officer=is_officer(request)),
     )
 
 
-def crosstable(event: Event, *, officer: bool) -> dict[str, Any]:
+def crosstable_rows(event: Event, *, officer: bool) -> dict[str, Any]:
     """The crosstable's rows as the page (and its CSV) shows them to this reader."""
     players = list(
         Member.objects.filter(entries__event=event).prefetch_related(
             Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
         )
     )
-    games = list(event.games.all())
-    points = _points(event)
-    players.sort(key=lambda m: (-points.get(m.pk, 0), m.name))
-    place = {m.pk: i for i, m in enumerate(players, start=1)}
+    points, _games = crosstable.event_scores(event)
+    players = crosstable.by_points(players, points)
+    cells = crosstable.crosstable_cells(players, event.games.all(), event)
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
-    shown = published_in(event)
+    shown = publication.published_players(event)
     rows = []
-    for member in players:
+    for place, (member, row_cells) in enumerate(zip(players, cells, strict=True), start=1):
         change = next(iter(member.rating_changes.all()), None)
         unpublished = change is not None and member.pk not in shown
         hidden = unpublished and not officer
         rows.append(
             {
-                "place": place[member.pk],
+                "place": place,
                 "member": member,
                 "points": points.get(member.pk, 0),
                 "rating": change.display_after if change and not hidden else "",
                 "hidden": hidden,
                 "unpublished": unpublished and officer,
-                "cells": [],
+                "cells": row_cells,
             }
         )
-    by_player: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for game in games:
-        w, b = (_mark(p, game.result) for p in Game.POINTS[game.result])
-        if game.black_id is None:
-            by_player[game.white_id][-game.round].append(_bye(game.result))
-            continue
-        forfeit = game.result not in Game.PLAYED
-        by_player[game.white_id][game.black_id].append(w + ("f" if forfeit else ""))
-        by_player[game.black_id][game.white_id].append(b + ("f" if forfeit else ""))
-        by_player[game.white_id][-game.round].append(
-            f"{place[game.black_id]}w{w}{'f' if forfeit else ''}"
-        )
-        by_player[game.black_id][-game.round].append(
-            f"{place[game.white_id]}b{b}{'f' if forfeit else ''}"
-        )
-    grid = event.kind == Event.Kind.ROUND_ROBIN
-    for row in rows:
-        cells = by_player[row["member"].pk]
-        if grid:
-            row["cells"] = [
-                "×" if m.pk == row["member"].pk else " ".join(cells.get(m.pk, [])) for m in players
-            ]
-        else:
-            row["cells"] = [" ".join(cells.get(-n, [])) for n in range(1, event.rounds + 1)]
+    grid = crosstable.is_grid(event)
     return {
         "event": event,
         "rows": rows,
@@ -150,48 +114,24 @@ def crosstable(event: Event, *, officer: bool) -> dict[str, Any]:
     }
 
 
-def _mark(points: float, result: str) -> str:
-    return {1.0: "1", 0.5: "½", 0.0: "0"}[points]
-
-
-def _bye(result: str) -> str:
-    return {"bye": "bye 1", "half-bye": "bye ½", "zero-bye": "–"}[result]
-
-
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The players by place (points from the games, then name), each with score and games;
     ratings and changes for the published players (an officer: everyone, marked)."""
     event = get_object_or_404(Event, pk=pk)
-    shown = set(
-        Member.objects.published().filter(entries__event=event).values_list("pk", flat=True)
-    )
+    shown = publication.published_players(event)
     officer = is_officer(request)
     changes = {c.member_id: c for c in event.rating_changes.all()}
-    points: dict[int, float] = defaultdict(float)
-    games: dict[int, int] = defaultdict(int)
-    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
-        white_points, black_points = Game.POINTS[result]
-        points[white] += white_points
-        games[white] += 1
-        if black is not None:
-            points[black] += black_points
-            games[black] += 1
-    members = sorted(
-        Member.objects.filter(entries__event=event), key=lambda m: (-points[m.pk], m.name)
-    )
-    sharing = Counter(points[m.pk] for m in members)
+    points, games = crosstable.event_scores(event)
+    members = crosstable.by_points(Member.objects.filter(entries__event=event), points)
     players = []
-    place = 0
-    for index, member in enumerate(members, start=1):
-        if index == 1 or points[member.pk] != points[members[index - 2].pk]:
-            place = index  # players on the same points share the first of their places
+    for member, place in zip(members, crosstable.shared_places(members, points), strict=True):
         change = changes.get(member.pk)
         published = member.pk in shown
         visible = change is not None and (officer or published)
         players.append(
             {
                 "member": member,
-                "place": f"{place}=" if sharing[points[member.pk]] > 1 else str(place),
+                "place": place,
                 "points": points[member.pk],
                 "games": games[member.pk],
                 "change": change if visible else None,

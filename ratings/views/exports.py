@@ -21,7 +21,7 @@ from .. import reports
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from .common import club_of, is_officer
-from .event_pages import crosstable
+from .event_pages import crosstable_rows
 from .lists import LIST_CSV, _list_csv_rows
 from .member_page import _game_lines
 
@@ -128,7 +128,7 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
     event = get_object_or_404(Event, pk=pk)
     officer = request.user.has_perm("ratings.officer")
-    table = crosstable(event, officer=officer)
+    table = crosstable_rows(event, officer=officer)
     columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
     header = ["#", "Player", "Member number", "Rating", *columns, "Points"]
     if officer:

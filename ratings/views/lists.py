@@ -1,8 +1,8 @@
 """The home page and the rating lists: the published list (page, CSV), the officer's list.
 
 Members in arrears and guests are rated like everyone else, but their ratings are not
-published: the public list reads ``Member.objects.published()``; an officer sees
-everyone, marked.
+published (``ratings.publication``): the public list reads its rule; an officer sees
+everyone, marked with the rule's reason.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
-from .. import reports, services
+from .. import publication, reports, services
 from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
 from ..models import (
@@ -23,12 +23,11 @@ from ..models import (
     Comparison,
     Member,
 )
-from ..publication_rule import published_members
+from ..publication import published_members
 from ..tables import (
     ListPaginator,
     OfficerRatingTable,
     RatingListTable,
-    reason_of,
 )
 from .common import club_of, officer_required, wants_csv
 from .publications import publication_page
@@ -39,7 +38,7 @@ PER_PAGE = 50
 def home(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine()
     recent = reports.rated_events()[:5]
-    top = reports.published_ratings().filter(unrated=0)[:10]
+    top = reports.published_ratings().filter(unrated=0)[:10]  # type: ignore[misc]
     return render(
         request,
         "ratings/home.html",
@@ -166,7 +165,8 @@ def _list_csv_rows(members: Any, *, officer: bool) -> Any:
         ]
         if officer:
             merged, guest, financial = why
-            row.insert(3, reason_of(merged=bool(merged), guest=guest, financial=financial))
+            reason = publication.reason_of(merged=bool(merged), guest=guest, financial=financial)
+            row.insert(3, reason)
         yield row
 
 

@@ -15,7 +15,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from .. import reports, services
+from .. import publication, reports, services
 from ..charts import Point, day_before, period_points, rating_history_svg
 from ..models import (
     Entry,
@@ -58,7 +58,9 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     50 a page with the page's games. The same few queries however long the history: the
     chart reads one row per change (no breakdowns), the page reads its own events."""
     member = get_object_or_404(
-        Member.objects.with_financial().select_related("rating_state", "merged_into"),
+        publication.annotate(Member.objects.with_financial()).select_related(
+            "rating_state", "merged_into"
+        ),
         # A number is one whatever its case (the unique constraint says so): r1001 is R1001.
         member_number__iexact=number,
     )
@@ -67,7 +69,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     if member.member_number != number:
         return redirect(member, permanent=True)
     system = club_of(request).engine()
-    published = member.is_financial and not member.is_guest
+    published = member.is_published
     show_rating = published or is_officer(request)
     state = getattr(member, "rating_state", None)
     event_ids = list(
@@ -239,7 +241,7 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
         for line in change.detail.get("games", [])
         if str(line.get("opponent", "")).isdigit()
     }
-    opponents = {m.pk: m for m in Member.objects.with_financial().filter(pk__in=ids)}
+    opponents = {m.pk: m for m in publication.annotate(Member.objects.filter(pk__in=ids))}
     lines = []
     for change in reversed(changes):
         for line in change.detail.get("games", []):
@@ -249,9 +251,7 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
             # An opponent's rating is theirs: not shown while they are not published. Nor is
             # what would give it away with the member's own rating: the expected score and
             # the game's own change. (The event's total change is the member's, and public.)
-            visible = officer or (
-                opponent is not None and opponent.is_financial and not opponent.is_guest
-            )
+            visible = officer or (opponent is not None and opponent.is_published)
             game_change = services.game_line_change(line=line)
             lines.append(
                 {

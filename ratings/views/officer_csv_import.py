@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from .. import imports
+from .. import imports, results_import
 from ..forms import CsvUploadForm
 from ..models import Member
 from .common import officer_required
@@ -168,14 +168,14 @@ def results_preview(request: HttpRequest) -> HttpResponse:
     problems: Any = None
     if request.method == "POST":
         try:
-            report = imports.results_import(data=stored["text"], user=request.user)
+            report = results_import.results_import(data=stored["text"], user=request.user)
         except imports.ImportRefused as refused:
             problems = refused.problems
         else:
             del request.session[KINDS["results"]["session"]]
             messages.success(request, f"{stored['filename']} imported: {report}")
             return redirect("ratings:officer-events")
-    events, found = imports.results_check(stored["text"])
+    events, found = results_import.results_check(stored["text"])
     problems = problems or found
     return render(
         request,
@@ -189,7 +189,7 @@ def results_preview(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _event_line(event: imports.ImportedEvent) -> dict[str, Any]:
+def _event_line(event: results_import.ImportedEvent) -> dict[str, Any]:
     players = {p for r in event.rows for p in (r.white, r.black) if p}
     return {
         "name": event.name,

@@ -12,14 +12,12 @@ from django.utils.text import slugify
 
 from .. import services, trf, trf_export
 from ..engine.codec import TITLES
-from ..forms import (
-    next_member_numbers,
-)
 from ..imports import counted
 from ..models import (
     Event,
     Member,
     Season,
+    next_member_numbers,
 )
 from ..names import given_surname
 from .common import officer_required
@@ -70,7 +68,7 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
         del request.session[SESSION_KEY]
         return redirect("ratings:officer-event", pk=event.pk)
     games = tournament.games()
-    counts = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     for game in games:
         counts[game.result] += 1
     return render(
@@ -97,7 +95,7 @@ def _rerates(tournament: trf.Tournament) -> int:
     return services.rerate_scope(start=(start, tournament.start, 0)).count
 
 
-def _import(form, tournament: trf.Tournament, user) -> Event:  # type: ignore[no-untyped-def]
+def _import(form, tournament: trf.Tournament, user) -> Event:
     data = form.cleaned_data
     event = Event(
         name=data["name"],

@@ -162,7 +162,7 @@ def _season() -> dict[str, Any]:
     return {"season": Season.for_day(timezone.localdate())}
 
 
-def _member_page(request, member, form, subscription_form, scope=None):  # type: ignore[no-untyped-def]
+def _member_page(request, member, form, subscription_form, scope=None):
     today = timezone.localdate()
     subscriptions = member.subscriptions.select_related("season")
     return render(

@@ -169,14 +169,18 @@ def change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, A
                 "breakdown": explain.breakdown_items(breakdown),
                 "played": len(rated),
                 "score": sum(g["score"] for g in rated),
-                "expected": sum(expected) if rated and None not in expected else None,
+                "expected": (
+                    sum(e for e in expected if e is not None)
+                    if rated and None not in expected
+                    else None
+                ),
             }
         )
     rows.sort(key=lambda r: (-r["score"], r["member"].name if r["member"] else ""))
     return rows
 
 
-def preview_changes(result) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+def preview_changes(result) -> list[dict[str, Any]]:
     return [
         {
             "player": c.player,
@@ -207,6 +211,7 @@ def period_list(request: HttpRequest) -> HttpResponse:
         events = Event.objects.filter(rated=True).exclude(status=Event.Status.DRAFT)
         for event in events.annotate(player_count=Count("entries")).in_rating_order():
             label = system.period_of(event.end_date)
+            assert label is not None  # a period system's events each have their period
             if label not in periods:
                 start, end = system.period_bounds(label)
                 periods[label] = {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,9 +10,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
 from ..forms import (
-    FLIP,
-    GRID_AS_WHITE,
-    WHITE_AS_GRID,
     GridForm,
     Pairing,
     PasteRoundForm,
@@ -24,6 +20,8 @@ from ..models import (
     Game,
     Member,
 )
+from ..pairings import grid_games, rematches, round_robin_schedule
+from ..results import WHITE_AS_GRID, flipped
 from .common import officer_required
 from .officer_rating import count_phrase, missing_rounds, progress_or, rerated
 
@@ -32,31 +30,6 @@ from .officer_rating import count_phrase, missing_rounds, progress_or, rerated
 
 def _players(event: Event) -> list[Member]:
     return list(Member.objects.filter(entries__event=event).order_by("entries__pk"))
-
-
-def round_robin_schedule(players: list[Member]) -> dict[int, list[tuple[Member, Member | None]]]:
-    """Who meets whom in each round of a round robin (the circle method, colours alternating).
-
-    With an odd number of players the one paired with ``None`` sits the round out.
-    """
-    seats: list[Member | None] = list(players)
-    if len(seats) % 2:
-        seats.append(None)
-    n = len(seats)
-    schedule: dict[int, list[tuple[Member, Member | None]]] = {}
-    fixed, rest = seats[-1], seats[:-1]
-    for r in range(n - 1):
-        turn = rest[r:] + rest[:r]
-        pairs = [(turn[0], fixed) if r % 2 == 0 else (fixed, turn[0])]
-        pairs += [(turn[i], turn[-i]) for i in range(1, n // 2)]
-        games: list[tuple[Member, Member | None]] = []
-        for white, black in pairs:
-            if white is None:
-                white, black = black, None
-            if white is not None:
-                games.append((white, black))
-        schedule[r + 1] = games
-    return schedule
 
 
 def _games(number: int, pairings: list[Pairing]) -> list[Game]:
@@ -142,17 +115,17 @@ def _warn_of_rematches(request: HttpRequest, event: Event, number: int) -> None:
     in another round (a slip of the pen more often than a real rematch)."""
     if event.kind != Event.Kind.SWISS:
         return
-    met: dict[frozenset[int], list[int]] = defaultdict(list)
     rows = event.games.filter(black__isnull=False).values_list("round", "white", "black")
-    for round_, white, black in rows:
-        met[frozenset((white, black))].append(round_)
-    twice = [pair for pair, rounds in met.items() if number in rounds and len(rounds) > 1]
+    twice = rematches(rows, number)
     if not twice:
         return
-    names = dict(Member.objects.filter(pk__in=set().union(*twice)).values_list("pk", "name"))
-    for pair in twice:
+    names = dict(
+        Member.objects.filter(pk__in={pk for pair, _ in twice for pk in pair}).values_list(
+            "pk", "name"
+        )
+    )
+    for pair, others in twice:
         first, second = sorted(names[pk] for pk in pair)
-        others = sorted(r for r in met[pair] if r != number)
         messages.warning(
             request,
             f"Round {number}: {first} and {second} also met in round "
@@ -160,7 +133,7 @@ def _warn_of_rematches(request: HttpRequest, event: Event, number: int) -> None:
         )
 
 
-def _round_page(request, event, number, formset, has_players, clearing):  # type: ignore[no-untyped-def]
+def _round_page(request, event, number, formset, has_players, clearing):
     """A round's page; ``clearing``: the results a blank save would delete, to confirm."""
     return render(
         request,
@@ -178,7 +151,7 @@ def _round_page(request, event, number, formset, has_players, clearing):  # type
     )
 
 
-def _first_focus(formset) -> str:  # type: ignore[no-untyped-def]
+def _first_focus(formset) -> str:
     """Where the cursor starts: board 1's first empty box (white, black), else its result.
 
     A board with a result and no black is a bye: complete, so its result.
@@ -252,13 +225,10 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
         for col in players[i + 1 :]:
             game = existing.get(frozenset((row.pk, col.pk)))
             if game is not None:
-                result = (
-                    game.result if game.white_id == row.pk else FLIP.get(game.result, game.result)
-                )
+                result = game.result if game.white_id == row.pk else flipped(game.result)
                 initial[GridForm.cell(row, col)] = WHITE_AS_GRID.get(result, "")
     form = GridForm(request.POST or None, players=players, initial=initial)
-    schedule = round_robin_schedule(players)
-    rounds_needed = max(schedule, default=0)
+    rounds_needed = max(round_robin_schedule(players), default=0)
     if request.method == "POST" and form.is_valid():
         if rounds_needed > event.rounds:
             form.add_error(
@@ -268,7 +238,15 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
             )
         else:
             sitting = event.games.filter(black__isnull=True).values_list("round", "white_id")
-            games = _grid_games(form, players, existing, schedule, sitting, event.rounds)
+            # Byes and absences entered on the round pages are not in the grid: saving
+            # it replaces the games between two players only (pairs_only).
+            games = grid_games(
+                players=[p.pk for p in players],
+                cells=form.results(),
+                existing=existing,
+                sitting=sitting,
+                rounds=event.rounds,
+            )
             run = services.games_replace(
                 event=event,
                 games=games,
@@ -284,57 +262,3 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
         "ratings/officer/grid.html",
         {"event": event, "form": form, "players": players, "rerate": _rerate_note(event)},
     )
-
-
-def _grid_games(form, players, existing, schedule, sitting, rounds):  # type: ignore[no-untyped-def]
-    """Games from the grid: a pair keeps its round and colours, or takes the schedule's.
-
-    A new pair whose scheduled round already has one of them busy (a round entered on its
-    page in another order, or a bye there) goes to the first round where both are free,
-    so nobody plays twice in a round; ``sitting`` is (round, player) of those byes.
-    """
-    slot = {}
-    for number, pairs in schedule.items():
-        for board, (white, black) in enumerate(pairs, start=1):
-            if black is not None:
-                slot[frozenset((white.pk, black.pk))] = (number, board, white.pk)
-    wanted = []
-    for i, row in enumerate(players):
-        for col in players[i + 1 :]:
-            value = form.cleaned_data.get(GridForm.cell(row, col))
-            if value:
-                wanted.append((row, col, value, existing.get(frozenset((row.pk, col.pk)))))
-    busy: dict[int, set[int]] = defaultdict(set)
-    boards: dict[int, set[int]] = defaultdict(set)
-    for number, player in sitting:
-        busy[number].add(player)
-    for _, _, _, old in wanted:
-        if old is not None:
-            busy[old.round].update((old.white_id, old.black_id))
-            if old.board is not None:
-                boards[old.round].add(old.board)
-    games = []
-    # New pairs in the schedule's order, so a grid filled in from scratch is the schedule.
-    for row, col, value, old in sorted(wanted, key=lambda w: slot[frozenset((w[0].pk, w[1].pk))]):
-        if old is not None:
-            number, board, white = old.round, old.board, old.white_id
-        else:
-            number, board, white = slot[frozenset((row.pk, col.pk))]
-            pair = {row.pk, col.pk}
-            if busy[number] & pair:
-                free = [n for n in range(1, rounds + 1) if not busy[n] & pair]
-                number = free[0] if free else number
-            if board in boards[number]:
-                board = max(boards[number]) + 1
-            busy[number].update(pair)
-            boards[number].add(board)
-        result = GRID_AS_WHITE[value]
-        if white != row.pk:
-            result = FLIP.get(result, result)
-        black = col.pk if white == row.pk else row.pk
-        games.append(
-            Game(round=number, board=board, white_id=white, black_id=black, result=result)
-        )
-    # Byes and absences entered on the round pages are not in the grid: saving it
-    # replaces the games between two players only (games_replace(pairs_only=True)).
-    return games

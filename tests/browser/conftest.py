@@ -54,7 +54,7 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
-def _csp_violations(page) -> list[str]:  # type: ignore[no-untyped-def]
+def _csp_violations(page) -> list[str]:
     """Collects what the Content-Security-Policy refuses on ``page`` (Chromium says so in
     the console): a page must work under the policy as it is."""
     violations: list[str] = []
@@ -68,7 +68,7 @@ def _csp_violations(page) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def page(browser, live_server):  # type: ignore[no-untyped-def]
+def page(browser, live_server):
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, base_url=live_server.url
     )
@@ -81,7 +81,7 @@ def page(browser, live_server):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def phone_page(browser, live_server):  # type: ignore[no-untyped-def]
+def phone_page(browser, live_server):
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         device_scale_factor=2,
@@ -97,7 +97,7 @@ def phone_page(browser, live_server):  # type: ignore[no-untyped-def]
     assert violations == [], "the Content-Security-Policy refused something"
 
 
-def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
+def screenshot(page, name: str) -> Path:
     """Keep a full-page screenshot in screenshots/ (gitignored) to look at."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"

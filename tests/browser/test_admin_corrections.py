@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "correct-horse-42"
 
 
-def _log_in(page) -> None:  # type: ignore[no-untyped-def]
+def _log_in(page) -> None:
     User.objects.create_superuser("ada", "ada@example.org", PASSWORD)
     page.goto("/admin/login/?next=/admin/")
     page.get_by_label("Username").fill("ada")
@@ -110,7 +110,7 @@ def test_the_progress_page_follows_a_background_run_to_the_end(page, phone_page,
     screenshot(page, "runs-desktop")
 
 
-def _session_cookie(user, browser_page):  # type: ignore[no-untyped-def]
+def _session_cookie(user, browser_page):
     """Log ``user`` in without the login form: a session cookie for the live server."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY

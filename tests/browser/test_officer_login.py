@@ -4,7 +4,7 @@ import pytest
 
 from ratings.models import Game
 
-from ..web.test_officer_access import _urls
+from ..web.test_officer_access import officer_urls
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -13,7 +13,7 @@ def test_a_visitor_is_sent_to_the_login_page_from_every_officer_page(
     page, rated_event, alice, bob
 ):
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    urls = list(_urls(event, alice))
+    urls = list(officer_urls(event, alice))
     assert urls
     for url in urls:
         page.goto(url)

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def club_history(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def club_history(rated_event, current_season, alice, bob, carol, dave):
     """A small club's autumn: four regulars, two juniors and a member in arrears."""
     year = dt.date.today().year
     junior = MemberFactory(name="Jun Junior", born=dt.date(year - 14, 5, 5), region="North")

@@ -10,11 +10,11 @@ from .test_officer_workflow import log_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def has_focus(locator) -> bool:  # type: ignore[no-untyped-def]
+def has_focus(locator) -> bool:
     return locator.evaluate("e => e === document.activeElement")
 
 
-def swiss(*players) -> Event:  # type: ignore[no-untyped-def]
+def swiss(*players) -> Event:
     event = EventFactory(name="Autumn Swiss", rounds=3)
     for member in players:
         event.entries.create(member=member)

@@ -37,7 +37,7 @@ def _same_as_json_loads(text: str | bytes) -> None:
     assert got == expected
     if isinstance(expected, tuple) and expected[0] != "problems":
         # Equal games, and of the same types (a score 1 is the float 1.0 either way).
-        for event_got, event_expected in zip(got[3], expected[3], strict=True):  # type: ignore[index]
+        for event_got, event_expected in zip(got[3], expected[3], strict=True):
             for mine, theirs in zip(event_got.games, event_expected.games, strict=True):
                 assert list(map(type, _values(mine))) == list(map(type, _values(theirs)))
                 assert repr(mine) == repr(theirs)

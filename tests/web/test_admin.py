@@ -1,4 +1,6 @@
-"""The admin opens for every model; derived ratings are read-only; settings are one row."""
+"""The admin: every model opens, derived ratings are read-only, settings are one row; a big
+event corrected through links; confirmations say what a change re-rates; merging duplicates;
+changing the rating system."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
+from ratings import services
 from ratings.models import (
     ClubSettings,
     Event,
@@ -18,10 +21,13 @@ from ratings.models import (
     RatingState,
 )
 
-from ..factories import MemberFactory, SubscriptionFactory, paid_up
-from .test_rerate import admin_form
+from ..factories import EventFactory, MemberFactory, SubscriptionFactory, paid_up
+from .test_rerate import admin_form, full_rerate, ratings_now
 
 pytestmark = pytest.mark.django_db
+
+
+# -- The admin opens for every model; derived ratings are read-only; settings are one row. ---
 
 
 @pytest.fixture
@@ -100,3 +106,351 @@ def test_adding_a_member_in_the_admin_under_a_members_name_warns(admin_client, a
     assert Member.objects.filter(member_number="A7").exists()
     shown = [str(m) for m in response.context["messages"]]
     assert any("Another member is also called Alice Archer (A1)" in m for m in shown)
+
+
+def test_a_requests_pending_rerate_keeps_the_earliest_place_noted(rf):
+    from ratings.admin.base import pending_rerate
+
+    request = rf.post("/admin/")
+    for start in [(dt.date(2026, 3, 2), dt.date(2026, 3, 2), 7), None]:
+        pending_rerate(request).note(start)
+    pending_rerate(request).note((dt.date(2026, 1, 5), dt.date(2026, 1, 5), 3))
+    assert pending_rerate(request).start == (dt.date(2026, 1, 5), dt.date(2026, 1, 5), 3)
+    assert pending_rerate(rf.post("/admin/")).start is None  # another request owes nothing
+
+
+def test_a_pending_rerate_with_nothing_noted_runs_nothing(rf, club):
+    from ratings.admin.base import PendingRerate
+
+    runs = RatingRun.objects.count()
+    PendingRerate().rerate(rf.post("/admin/"), "nothing changed")
+    assert RatingRun.objects.count() == runs
+
+
+# -- A tournament of any size can be corrected in the admin: big inlines give way to a link. ---
+
+
+@pytest.fixture
+def big_swiss(rated_event, alice, bob):
+    """150 games among 30 players, alice and bob among them, after a club night of theirs."""
+    rated_event([(1, alice, bob, "1-0")], date=dt.date(2026, 2, 2))
+    players = [alice, bob, *(MemberFactory(name=f"Swiss player {n}") for n in range(28))]
+    games = [
+        (i // 30 + 1, players[i % 30], players[(i % 30 + i // 30 + 1) % 30], "1-0")
+        for i in range(150)
+    ]
+    return rated_event(games, date=dt.date(2026, 3, 2), name="Big Swiss")
+
+
+def _change_url(event: Event) -> str:
+    return reverse("admin:ratings_event_change", args=[event.pk])
+
+
+def _inline_models(response) -> set[str]:
+    return {i.formset.model._meta.model_name for i in response.context["inline_admin_formsets"]}
+
+
+def test_a_big_event_s_change_page_posts_well_under_a_thousand_fields(admin_client, big_swiss):
+    response = admin_client.get(_change_url(big_swiss))
+    assert response.status_code == 200
+    assert len(admin_form(response)) < 1000
+
+
+def test_a_big_event_s_games_are_linked_to_not_inlined(admin_client, big_swiss):
+    response = admin_client.get(_change_url(big_swiss))
+    assert "game" not in _inline_models(response)
+    page = response.content.decode()
+    assert "150 games: too many to edit on this page" in page
+    assert f"/admin/ratings/game/?event__id__exact={big_swiss.pk}" in page
+
+
+def test_the_link_lists_the_event_s_games(admin_client, big_swiss):
+    response = admin_client.get(
+        reverse("admin:ratings_game_changelist"), {"event__id__exact": big_swiss.pk}
+    )
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == 150
+
+
+def test_moving_a_big_event_saves_and_re_rates(admin_client, big_swiss):
+    url = _change_url(big_swiss)
+    data = admin_form(admin_client.get(url))
+    before = ratings_now()
+    data.update(start_date="2026-01-05", end_date="2026-01-05")
+    response = admin_client.post(url, data)
+    assert response.status_code == 302
+    big_swiss.refresh_from_db()
+    assert big_swiss.end_date == dt.date(2026, 1, 5)
+    assert RatingRun.objects.latest("pk").events_rated == 2
+    assert ratings_now() != before
+    assert ratings_now() == full_rerate()
+
+
+def test_renaming_a_big_event_saves(admin_client, big_swiss):
+    url = _change_url(big_swiss)
+    data = admin_form(admin_client.get(url))
+    data.update(name="Big Swiss 2026")
+    assert admin_client.post(url, data).status_code == 302
+    assert Event.objects.get(pk=big_swiss.pk).name == "Big Swiss 2026"
+
+
+def test_a_club_night_keeps_its_games_and_entries_on_its_page(
+    admin_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    response = admin_client.get(_change_url(event))
+    assert _inline_models(response) == {"game", "entry"}
+    assert "1 game, below" in response.content.decode()
+
+
+def test_an_event_with_hundreds_of_entries_links_them_too(admin_client):
+    event = EventFactory(name="Open")
+    for n in range(250):
+        event.entries.create(member=MemberFactory(name=f"Open player {n}"))
+    response = admin_client.get(_change_url(event))
+    assert "entry" not in _inline_models(response)
+    assert len(admin_form(response)) < 1000
+    page = response.content.decode()
+    assert "250 entries: too many to edit on this page" in page
+    assert f"/admin/ratings/entry/?event__id__exact={event.pk}" in page
+
+
+# -- The admin's confirmation pages say how many events the change re-rates, before it is made. ---
+
+
+@pytest.fixture
+def three_nights(rated_event, alice, bob, carol):
+    return [
+        rated_event([(1, alice, bob, "1-0")], date=dt.date(2026, 3, 2), name="First night"),
+        rated_event([(1, bob, carol, "0-1")], date=dt.date(2026, 3, 9), name="Second night"),
+        rated_event([(1, carol, alice, "1-0")], date=dt.date(2026, 3, 16), name="Third night"),
+    ]
+
+
+def _delete_selected(client, model, objects):
+    return client.post(
+        reverse(f"admin:ratings_{model}_changelist"),
+        {"action": "delete_selected", "_selected_action": [o.pk for o in objects]},
+    )
+
+
+def test_deleting_a_game_says_how_many_events_it_re_rates(admin_client, three_nights):
+    game = three_nights[1].games.get()
+    response = admin_client.get(reverse("admin:ratings_game_delete", args=[game.pk]))
+    assert b"Deleting this re-rates <strong>2 events</strong>" in response.content
+
+
+def test_deleting_selected_games_counts_from_the_earliest(admin_client, three_nights):
+    games = [three_nights[0].games.get(), three_nights[2].games.get()]
+    response = _delete_selected(admin_client, "game", games)
+    assert response.status_code == 200
+    assert b"Deleting these re-rates <strong>3 events</strong>" in response.content
+
+
+def test_deleting_selected_events_does_not_count_the_events_that_go(admin_client, three_nights):
+    response = _delete_selected(admin_client, "event", [three_nights[1]])
+    assert b"Deleting these re-rates <strong>1 event</strong>" in response.content
+
+
+def test_deleting_an_unrated_event_re_rates_nothing(admin_client, three_nights):
+    from ..factories import EventFactory
+
+    planned = EventFactory(name="Next season's opener", start_date=dt.date(2026, 9, 1))
+    response = admin_client.get(reverse("admin:ratings_event_delete", args=[planned.pk]))
+    assert b"Deleting this re-rates no events" in response.content
+
+
+def test_deleting_after_the_confirmation_still_deletes(admin_client, three_nights):
+    game = three_nights[1].games.get()
+    response = admin_client.post(
+        reverse("admin:ratings_game_delete", args=[game.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 302
+    assert not three_nights[1].games.exists()
+
+
+# -- Merging duplicates: the page says what survives and what it re-rates; so does the history. ---
+
+
+@pytest.fixture
+def garry():
+    return MemberFactory(member_number="N0001", name="Garry Kasparov")
+
+
+@pytest.fixture
+def garry_again():
+    """The same man entered again, with the FIDE id and title the first record lacks."""
+    return MemberFactory(
+        member_number="N0315", name="Garry Kasparov", fide_id="4100018", title="GM"
+    )
+
+
+@pytest.fixture
+def nights(rated_event, garry, garry_again, alice, bob):
+    rated_event([(1, garry, alice, "1-0")], date=dt.date(2026, 3, 2))
+    rated_event([(1, alice, bob, "1/2-1/2")], date=dt.date(2026, 3, 9))
+    rated_event([(1, garry_again, bob, "1-0")], date=dt.date(2026, 3, 16))
+
+
+def _merge_page(client, *members):
+    return client.post(
+        reverse("admin:ratings_member_changelist"),
+        {"action": "merge_members", "_selected_action": [m.pk for m in members]},
+    ).content.decode()
+
+
+def test_the_merge_page_says_how_many_events_each_choice_re_rates(
+    admin_client, nights, garry, garry_again
+):
+    page = _merge_page(admin_client, garry, garry_again)
+    # Keeping N0001: from N0315's night on, and (its title copied) from N0001's own first.
+    assert "Merging into N0001 re-rates 3 events" in page
+    # Keeping N0315: from N0001's first night on.
+    assert "Merging into N0315 re-rates 3 events" in page
+
+
+def test_the_merge_page_shows_the_fields_that_survive(admin_client, nights, garry, garry_again):
+    page = _merge_page(admin_client, garry, garry_again)
+    assert "The record kept keeps its own name, member number, FIDE id, title" in page
+    assert "4100018" in page and "GM" in page
+
+
+def test_the_merge_page_says_what_a_choice_copies_into_the_record_kept(
+    admin_client, nights, garry, garry_again
+):
+    page = _merge_page(admin_client, garry, garry_again)
+    assert "Copies FIDE id 4100018 from N0315." in page
+    assert "Copies FIDE title GM from N0315." in page
+
+
+def test_merging_copies_the_fide_id_and_title_the_record_kept_lacks(nights, garry, garry_again):
+    services.member_merge(source=garry_again, target=garry)
+    garry.refresh_from_db()
+    assert (garry.fide_id, garry.title) == ("4100018", "GM")
+
+
+def test_merging_never_overwrites_what_the_record_kept_has(nights, garry, garry_again):
+    garry.fide_id = "1"
+    garry.save()
+    services.member_merge(source=garry_again, target=garry)
+    garry.refresh_from_db()
+    assert (garry.fide_id, garry.title) == ("1", "GM")
+
+
+def test_the_record_kept_records_the_merge_in_its_history(nights, garry, garry_again):
+    services.member_merge(source=garry_again, target=garry)
+    record = garry.history.latest()
+    assert record.history_change_reason.startswith(
+        "merged N0315 (Garry Kasparov) into this record"
+    )
+
+
+def test_the_duplicate_records_the_merge_in_its_history(nights, garry, garry_again):
+    services.member_merge(source=garry_again, target=garry)
+    record = Member.objects.get(pk=garry_again.pk).history.latest()
+    assert record.merged_into_id == garry.pk
+    assert "into Garry Kasparov (N0001)" in record.history_change_reason
+
+
+def test_the_merge_in_the_admin_names_the_admin_in_the_kept_record_s_history(
+    admin_client, admin_user, nights, garry, garry_again
+):
+    admin_client.post(
+        reverse("admin:ratings_member_changelist"),
+        {
+            "action": "merge_members",
+            "_selected_action": [garry.pk, garry_again.pk],
+            "keep": garry.pk,
+        },
+    )
+    assert garry.history.latest().history_user == admin_user
+
+
+def test_a_change_of_rating_system_is_one_row_of_the_settings_history(admin_client):
+    club = ClubSettings.load()
+    url = reverse("admin:ratings_clubsettings_change", args=[club.pk])
+    rows = club.history.count()
+    data = {**admin_form(admin_client.get(url)), "rating_system": "st-charles"}
+    admin_client.post(url, {**data, "_confirm_rerate": "1", "_save": "Yes"})
+    assert club.history.count() == rows + 1
+    record = club.history.latest()
+    assert record.rating_system == "st-charles"
+    assert [c.field for c in record.diff_against(record.prev_record).changes] == ["rating_system"]
+
+
+# -- Changing the rating system in the admin warns first, then re-rates everything. ----------
+
+
+@pytest.fixture
+def rated_club(rated_event, club, alice, bob, carol):
+    rated_event([(1, alice, bob, "1-0")], date=dt.date(2025, 3, 4))
+    rated_event([(1, bob, carol, "1/2-1/2")], date=dt.date(2025, 3, 11))
+    rated_event([(1, carol, alice, "0-1")], date=dt.date(2025, 3, 18))
+    return club
+
+
+def _post_system(client, club, **changes):
+    url = reverse("admin:ratings_clubsettings_change", args=[club.pk])
+    data = admin_form(client.get(url))
+    data.update(changes)
+    return url, data, client.post(url, data)
+
+
+def test_changing_the_system_asks_first_saying_how_many_events_it_re_rates(
+    admin_client, rated_club
+):
+    _, _, response = _post_system(admin_client, rated_club, rating_system="st-charles")
+    assert response.status_code == 200
+    assert b"re-rates everything: 3 events" in response.content
+    assert ClubSettings.load().rating_system != "st-charles"
+
+
+def test_confirming_changes_the_system_and_re_rates_everything(admin_client, rated_club):
+    url, data, _ = _post_system(admin_client, rated_club, rating_system="st-charles")
+    response = admin_client.post(url, {**data, "_confirm_rerate": "1", "_save": "Yes"})
+    assert response.status_code == 302
+    assert ClubSettings.load().rating_system == "st-charles"
+    run = RatingRun.objects.latest("pk")
+    assert run.system == "st-charles" and run.events_rated == 3
+    assert ratings_now() == full_rerate()
+
+
+def test_new_parameters_also_ask_first_and_then_re_rate(admin_client, rated_club):
+    before = dict(RatingState.objects.values_list("member_id", "rating"))
+    url, data, response = _post_system(admin_client, rated_club, system_params='{"k_new": 60}')
+    assert b"re-rates everything" in response.content
+    admin_client.post(url, {**data, "_confirm_rerate": "1", "_save": "Yes"})
+    assert ClubSettings.load().system_params == {"k_new": 60}
+    assert dict(RatingState.objects.values_list("member_id", "rating")) != before
+
+
+def test_bad_parameters_are_refused_beside_the_field_and_nothing_changes(admin_client, rated_club):
+    _, _, response = _post_system(admin_client, rated_club, system_params='{"k_new": "lots"}')
+    assert response.status_code == 200
+    assert "k_new: must be a number" in str(response.context["adminform"].form.errors)
+    assert ClubSettings.load().system_params == {}
+
+
+def test_renaming_the_club_saves_without_asking_or_re_rating(admin_client, rated_club):
+    runs = RatingRun.objects.count()
+    _, _, response = _post_system(admin_client, rated_club, name="Kagan Chess Club")
+    assert response.status_code == 302
+    assert ClubSettings.load().name == "Kagan Chess Club"
+    assert RatingRun.objects.count() == runs
+
+
+def test_the_services_switch_is_what_the_admin_uses(rated_club):
+    services.rating_system_set(system_id="nscl", soon=True)
+    assert RatingRun.objects.latest("pk").status == RatingRun.Status.DONE
+
+
+def test_a_switch_to_a_period_system_counts_the_current_periods_events_as_waiting(
+    admin_client, rated_club, rated_event, alice, carol
+):
+    from django.utils import timezone
+
+    rated_event([(1, alice, carol, "1-0")], date=timezone.localdate())
+    _, _, response = _post_system(admin_client, rated_club, rating_system="acf-1993")
+    page = response.content.decode()
+    assert "re-rates everything: 3 events" in page
+    assert "The current rating period's 1 event waits for you to close it." in page

@@ -14,7 +14,7 @@ from .test_rerate import admin_form
 pytestmark = pytest.mark.django_db
 
 
-def _edit(client, model, obj, **changes):  # type: ignore[no-untyped-def]
+def _edit(client, model, obj, **changes):
     url = reverse(f"admin:ratings_{model._meta.model_name}_change", args=[obj.pk])
     data = admin_form(client.get(url))
     data.update(changes)
@@ -90,14 +90,14 @@ def test_a_change_to_the_club_settings_is_recorded(admin_client, admin_user, clu
 
 
 @pytest.fixture
-def club_night(alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def club_night(alice, bob, carol, dave):
     event = EventFactory(name="Club night", rounds=3)
     for member in (alice, bob, carol, dave):
         event.entries.create(member=member)
     return event
 
 
-def _post_round(client, event, number, rows):  # type: ignore[no-untyped-def]
+def _post_round(client, event, number, rows):
     data = {"g-TOTAL_FORMS": str(len(rows)), "g-INITIAL_FORMS": "0"}
     for i, (white, black, result) in enumerate(rows):
         data[f"g-{i}-white"] = white.pk
@@ -194,7 +194,7 @@ def test_a_player_corrected_on_a_board_is_recorded_as_a_change_to_that_game(
 # -- reverting from the history needs the change permission --------------------------
 
 
-def _revert_data(response) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _revert_data(response) -> dict[str, object]:
     """The POST data of a history (revert) page as it stands: the old version's values."""
     data: dict[str, object] = {}
     form = response.context["adminform"].form

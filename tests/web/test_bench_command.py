@@ -8,9 +8,9 @@ import re
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from ratings import services
-from ratings.management.commands.bench import _database_url
 from ratings.models import Event, Game, Member, RatingChange, RatingState
 from tests.factories import MemberFactory
 
@@ -32,7 +32,7 @@ REQUIRED = {
 @pytest.mark.django_db(transaction=True)  # the memory figure's child process reads the database
 def test_every_figure_is_printed_as_name_value_unit():
     # SQLite's test database is in memory: no child process can open it.
-    memory = _database_url() is not None
+    memory = connection.vendor != "sqlite"
     out, err = io.StringIO(), io.StringIO()
     args = ["--members", "80", "--games", "400", "--seed", "3", "--repeat", "2"]
     call_command("bench", *args, *([] if memory else ["--no-memory"]), stdout=out, stderr=err)

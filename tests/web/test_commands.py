@@ -35,7 +35,7 @@ RESULTS_HEADER = "event,date,round,white,black,result\n"
 
 
 @pytest.fixture
-def write(tmp_path: Path):  # type: ignore[no-untyped-def]
+def write(tmp_path: Path):
     def make(text: str, name: str = "file.csv") -> str:
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")

@@ -22,7 +22,7 @@ def create_officer(*args: str) -> str:
     return out.getvalue()
 
 
-def log_in(client, username: str, password: str) -> None:  # type: ignore[no-untyped-def]
+def log_in(client, username: str, password: str) -> None:
     """Through the login page, as the officer does (django-axes watches it)."""
     response = client.post(reverse("login"), {"username": username, "password": password})
     assert response.status_code == 302, response.content.decode()

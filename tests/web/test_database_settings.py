@@ -14,18 +14,18 @@ from clubratings.settings import database
 
 
 @pytest.fixture
-def files(django_db_blocker):  # type: ignore[no-untyped-def]
+def files(django_db_blocker):
     """Connections of our own to database files (not the test database)."""
     with django_db_blocker.unblock():
         yield
 
 
-def sqlite_connection(path, alias: str = "file"):  # type: ignore[no-untyped-def]
+def sqlite_connection(path, alias: str = "file"):
     handler = ConnectionHandler({"default": database(f"sqlite:///{path}")})
     return handler.create_connection("default")
 
 
-def pragma(wrapper, name: str):  # type: ignore[no-untyped-def]
+def pragma(wrapper, name: str):
     with wrapper.cursor() as cursor:
         cursor.execute(f"PRAGMA {name}")
         return cursor.fetchone()[0]

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ecf_game(rated_event, current_season, alice, bob):  # type: ignore[no-untyped-def]
+def ecf_game(rated_event, current_season, alice, bob):
     """Alice (1800) beats Bob (1700), both with established ECF ratings, rated under ecf-2020."""
     for member, rating in ((alice, 1800), (bob, 1700)):
         member.initial_rating, member.initial_games = rating, 30
@@ -29,7 +29,7 @@ def ecf_game(rated_event, current_season, alice, bob):  # type: ignore[no-untype
     return event
 
 
-def increment_of(event, member) -> float:  # type: ignore[no-untyped-def]
+def increment_of(event, member) -> float:
     line = RatingChange.objects.get(event=event, member=member).detail["games"][0]
     assert "change" not in line
     return line["increment"]

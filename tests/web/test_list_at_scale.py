@@ -25,7 +25,7 @@ LIST = reverse("ratings:list")
 OFFICER_LIST = reverse("ratings:officer-ratings")
 
 
-def club_of(count: int, season, start: int = 0) -> None:  # type: ignore[no-untyped-def]
+def club_of(count: int, season, start: int = 0) -> None:
     """Members rated in steps of 10 with ties (three to a rating), some unrated ("Unr"),
     some in arrears, one a guest."""
     for n in range(start, start + count):
@@ -45,7 +45,7 @@ def club_of(count: int, season, start: int = 0) -> None:  # type: ignore[no-unty
         )
 
 
-def ranks_on(client, url: str, **query: object) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+def ranks_on(client, url: str, **query: object) -> list[tuple[str, str]]:
     response = client.get(url, query)
     return [
         (row.record.name, row.get_cell_value("rank") or "")
@@ -53,7 +53,7 @@ def ranks_on(client, url: str, **query: object) -> list[tuple[str, str]]:  # typ
     ]
 
 
-def windowed(members) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def windowed(members) -> dict[str, str]:
     return {m.name: ("" if m.unrated else str(m.rank)) for m in reports.with_ratings(members)}
 
 
@@ -93,7 +93,7 @@ def test_a_page_too_long_to_read_by_key_is_read_in_the_same_order_with_the_same_
     assert by_key == [(n, windowed(Member.objects.published())[n]) for n, _ in by_key]
 
 
-def count_queries(client, url: str, **query: object) -> int:  # type: ignore[no-untyped-def]
+def count_queries(client, url: str, **query: object) -> int:
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url, query)
         if isinstance(response, StreamingHttpResponse):

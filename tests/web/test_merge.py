@@ -40,7 +40,7 @@ def history(rated_event, michael, michael_again, alice, bob, carol):
     rated_event([(1, carol, bob, "1-0"), (2, michael, alice, "0-1")], date=dt.date(2026, 2, 23))
 
 
-def _merge_in_admin(client, keep, *members):  # type: ignore[no-untyped-def]
+def _merge_in_admin(client, keep, *members):
     return client.post(
         reverse("admin:ratings_member_changelist"),
         {

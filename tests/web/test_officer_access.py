@@ -15,7 +15,7 @@ PUBLIC = {"event-report", "event-crosstable"}
 OFFICER_PATTERNS = [p for p in urlpatterns if str(p.pattern).startswith("officer/")]
 
 
-def _urls(event, member):
+def officer_urls(event, member):
     kwargs = {
         "pk": event.pk,
         "member": member.pk,
@@ -34,7 +34,7 @@ def _urls(event, member):
 
 def test_every_officer_page_sends_a_visitor_to_the_login_page(client, rated_event, alice, bob):
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    urls = list(_urls(event, alice))
+    urls = list(officer_urls(event, alice))
     assert len(urls) == len(OFFICER_PATTERNS)
     for url in urls:
         response = client.get(url)
@@ -47,7 +47,7 @@ def test_a_logged_in_member_without_the_officer_permission_is_refused(
 ):
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     client.force_login(User.objects.create_user("member", password="x"))
-    for url in _urls(event, alice):
+    for url in officer_urls(event, alice):
         assert client.get(url).status_code == 403, url
 
 
@@ -75,14 +75,14 @@ def test_the_report_and_crosstable_of_an_event_are_public(client, rated_event, a
 # -- login throttling (django-axes) -----------------------------------------------------
 
 
-def _log_in(client, password, address="10.0.0.7"):  # type: ignore[no-untyped-def]
+def _log_in(client, password, address="10.0.0.7"):
     return client.post(
         reverse("login"), {"username": "olivia", "password": password}, REMOTE_ADDR=address
     )
 
 
 @pytest.fixture
-def olivia(db):  # type: ignore[no-untyped-def]
+def olivia(db):
     from ..factories import officer_user
 
     return officer_user("olivia", "correct-horse-42")

@@ -191,7 +191,7 @@ def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
     assert RatingRun.objects.count() == runs
 
 
-def _remove(client, event, member):  # type: ignore[no-untyped-def]
+def _remove(client, event, member):
     url = reverse("ratings:officer-event-player-remove", args=[event.pk, member.pk])
     return client.post(url, follow=True)
 

@@ -1,15 +1,34 @@
-"""Members: a searchable list, add and edit, subscriptions and financial status."""
+"""Members: a searchable list, add and edit (initial rating and games, the guests' rating help,
+member numbers in any case), subscriptions and financial status."""
+
+from __future__ import annotations
 
 import datetime as dt
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import timezone
 
-from ratings.models import Member, RatingChange, RatingRun, RatingState, Subscription
+from ratings import imports
+from ratings.forms import MemberForm, QuickMemberForm, SubscriptionForm, resolve_players
+from ratings.models import (
+    ClubSettings,
+    Member,
+    RatingChange,
+    RatingRun,
+    RatingState,
+    Season,
+    Subscription,
+    next_member_number,
+)
 
 from ..factories import MemberFactory, SeasonFactory, paid_up
 
 pytestmark = pytest.mark.django_db
+
+
+# -- Members: a searchable list, add and edit, subscriptions and financial status. -----------
 
 
 def test_the_member_list_finds_members_by_name_or_number(officer_client, alice, bob):
@@ -144,10 +163,7 @@ def test_a_season_paid_twice_is_refused(officer_client, alice):
     assert Subscription.objects.count() == 1
 
 
-# -- a member's starting details are the engine's input ---------------------------------
-
-
-def _member_data(client, member, **changes):  # type: ignore[no-untyped-def]
+def _member_data(client, member, **changes):
     """The member page's form as it stands, with ``changes`` (unprefixed field names)."""
     form = client.get(reverse("ratings:officer-member", args=[member.pk])).context["form"]
     data = {}
@@ -250,3 +266,215 @@ def test_a_nul_character_in_a_form_field_is_refused_beside_the_field(officer_cli
     )
     assert response.context["form"].errors["name"] == ["Null characters are not allowed."]
     assert not Member.objects.exists()
+
+
+# -- The initial rating's help says when the club's system rates guests at a fixed rating. ---
+
+
+FIXED = "guests are rated at a fixed 1500 whatever this says"
+
+
+def test_under_nz_club_elo_the_help_says_guests_are_fixed_at_its_guest_rating(club):
+    assert FIXED in MemberForm().fields["initial_rating"].help_text
+    assert FIXED in QuickMemberForm().fields["initial_rating"].help_text
+
+
+def test_the_help_follows_the_clubs_guest_rating(club):
+    club.system_params = {"guest_rating": 1200}
+    club.save()
+    assert "a fixed 1200 " in MemberForm().fields["initial_rating"].help_text
+
+
+def test_under_a_system_without_a_guest_rating_the_help_says_nothing_of_guests(club):
+    club.rating_system = "st-charles"
+    club.save()
+    help_text = MemberForm().fields["initial_rating"].help_text
+    assert help_text == "The member's rating before their first event here (blank: a new player)."
+
+
+def test_the_member_page_shows_it(officer_client, club):
+    response = officer_client.get(reverse("ratings:officer-member-add"))
+    assert FIXED in response.content.decode()
+
+
+# -- A member's initial rating and games: a rating from 0 to 3500, games from 0. -------------
+
+
+ADD = reverse("ratings:officer-member-add")
+
+
+def add(client, **fields):
+    return client.post(ADD, {"name": "Erin Evans", "member_number": "E5", **fields})
+
+
+def test_a_negative_initial_rating_is_refused_beside_the_field(officer_client):
+    response = add(officer_client, initial_rating="-5", initial_games=10)
+    assert response.context["form"].errors == {"initial_rating": ["A rating cannot be below 0."]}
+    assert not Member.objects.exists()
+
+
+def test_an_initial_rating_above_3500_is_refused_beside_the_field(officer_client):
+    response = add(officer_client, initial_rating="15000", initial_games=10)
+    assert response.context["form"].errors == {"initial_rating": ["A rating is at most 3500."]}
+    assert not Member.objects.exists()
+
+
+def test_an_initial_rating_from_0_to_3500_is_kept(officer_client):
+    add(officer_client, initial_rating="3500", initial_games=10)
+    assert Member.objects.get().initial_rating == 3500
+
+
+def test_negative_initial_games_are_refused_beside_the_field(officer_client):
+    response = add(officer_client, initial_rating="1500", initial_games=-1)
+    assert response.context["form"].errors == {
+        "initial_games": ["Games played cannot be below 0."]
+    }
+    assert not Member.objects.exists()
+
+
+def test_editing_a_member_to_a_negative_initial_rating_keeps_the_old_one(officer_client, alice):
+    response = officer_client.post(
+        reverse("ratings:officer-member", args=[alice.pk]),
+        {
+            "member-name": "Alice Archer",
+            "member-member_number": "A1",
+            "member-initial_rating": "-5",
+            "member-initial_games": 0,
+        },
+    )
+    assert response.context["form"].errors == {"initial_rating": ["A rating cannot be below 0."]}
+    alice.refresh_from_db()
+    assert alice.initial_rating is None
+
+
+# -- Member numbers are one whatever their case: A1 and a1 are the same number. --------------
+
+
+def test_adding_a_member_with_anothers_number_in_another_case_is_refused_beside_the_field(
+    officer_client, alice
+):
+    response = officer_client.post(
+        ADD, {"name": "Another", "member_number": "a1", "initial_games": 0}
+    )
+    assert response.context["form"].errors["member_number"] == ["Another member has this number."]
+    assert Member.objects.count() == 1
+
+
+def test_editing_a_member_to_anothers_number_in_another_case_is_refused(
+    officer_client, alice, bob
+):
+    response = officer_client.post(
+        reverse("ratings:officer-member", args=[bob.pk]),
+        {"member-name": "Bob Brown", "member-member_number": "a1", "member-initial_games": 0},
+    )
+    assert response.context["form"].errors["member_number"] == ["Another member has this number."]
+    bob.refresh_from_db()
+    assert bob.member_number == "B2"
+
+
+def test_a_member_may_change_the_case_of_their_own_number(officer_client, alice):
+    officer_client.post(
+        reverse("ratings:officer-member", args=[alice.pk]),
+        {"member-name": "Alice Archer", "member-member_number": "a1", "member-initial_games": 0},
+    )
+    alice.refresh_from_db()
+    assert alice.member_number == "a1"
+
+
+def test_the_database_refuses_two_numbers_differing_only_in_case(alice):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        MemberFactory(member_number="a1")
+
+
+def test_a_typed_number_picks_the_member_with_exactly_that_number():
+    upper = Member(member_number="AB", name="Upper")
+    lower = Member(member_number="ab", name="Lower")
+    found, problems = resolve_players(["ab", "AB"], [upper, lower])
+    assert found == {"ab": lower, "AB": upper}
+    assert problems == {}
+
+
+def test_a_typed_number_matching_two_members_only_in_another_case_is_reported():
+    upper = Member(member_number="AB", name="Upper")
+    lower = Member(member_number="ab", name="Lower")
+    found, problems = resolve_players(["aB"], [upper, lower])
+    assert found == {}
+    assert problems == {
+        "aB": "“aB” could be Upper (AB), Lower (ab): type the number in its exact case."
+    }
+
+
+def test_a_new_number_is_not_one_in_use_in_another_case():
+    MemberFactory(member_number="n0007")
+    assert next_member_number("N") == "N0008"
+
+
+def test_an_imported_number_in_another_case_updates_that_member(alice):
+    imports.members_import(data="id,name\nR7,Ana Tuilagi\na1,Alice Again\n")
+    alice.refresh_from_db()
+    assert (alice.member_number, alice.name) == ("A1", "Alice Again")
+    assert sorted(Member.objects.values_list("member_number", flat=True)) == ["A1", "R7"]
+
+
+def test_two_lines_of_an_import_with_one_number_in_two_cases_are_refused_at_the_second():
+    _, problems = imports.members_check("id,name\nR7,Ana Tuilagi\nr7,Ben Clarke\n")
+    assert [str(p) for p in problems] == [
+        "line 3, id: 'r7' is 'R7' of line 2 in another case: "
+        "member numbers are the same whatever their case"
+    ]
+
+
+def test_an_import_updates_a_member_whose_number_it_writes_exactly(alice):
+    imports.members_import(data="id,name\nA1,Alice Archer-Smith\n")
+    alice.refresh_from_db()
+    assert alice.name == "Alice Archer-Smith"
+
+
+# -- Recording a payment: for a recorded season, or this season or the next before they are. ---
+
+
+def seasons_offered(member) -> list[str]:
+    return [label for _, label in SubscriptionForm(member=member).fields["season"].choices]
+
+
+def next_season() -> tuple[str, dt.date, dt.date]:
+    club = ClubSettings.load()
+    _, _, end = club.season_for(timezone.localdate())
+    return club.season_for(end + dt.timedelta(days=1))
+
+
+def test_next_season_is_offered_before_it_is_recorded(current_season, alice):
+    name, _, _ = next_season()
+    assert seasons_offered(alice)[:2] == [f"{name} (new season)", current_season.name]
+
+
+def test_this_season_is_offered_even_when_no_season_is_recorded(alice):
+    this, _, _ = ClubSettings.load().season_for(timezone.localdate())
+    assert f"{this} (new season)" in seasons_offered(alice)
+    assert not Season.objects.exists()
+
+
+def test_the_form_starts_on_this_season_not_the_next(current_season, alice):
+    assert SubscriptionForm(member=alice)["season"].value() == str(current_season.pk)
+
+
+def test_paying_for_next_season_records_it_by_the_clubs_season_rule(
+    officer_client, current_season, alice
+):
+    name, start, end = next_season()
+    response = officer_client.post(
+        reverse("ratings:officer-member-subscribe", args=[alice.pk]),
+        {"season": f"new:{start.isoformat()}", "paid_on": str(timezone.localdate())},
+    )
+    assert response.status_code == 302
+    season = Season.objects.get(name=name)
+    assert (season.start, season.end) == (start, end)
+    assert Subscription.objects.filter(member=alice, season=season).exists()
+
+
+def test_a_recorded_season_is_offered_once_not_again_as_new(alice):
+    name, start, end = next_season()
+    SeasonFactory(name=name, start=start, end=end)
+    offered = seasons_offered(alice)
+    assert name in offered
+    assert f"{name} (new season)" not in offered

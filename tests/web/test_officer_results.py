@@ -1,13 +1,20 @@
-"""Entering results: a page per round, a pasted round, a round robin's grid."""
+"""Entering results: a page per round (its messages, its player menus), a pasted round (score
+sheets' spacing), a round robin's grid."""
+
+from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
+from ratings.forms import short_name
 from ratings.models import Event, Game, RatingChange
 
-from ..factories import EventFactory, MemberFactory
+from ..factories import EventFactory, GameFactory, MemberFactory
 
 pytestmark = pytest.mark.django_db
+
+
+# -- Entering results: a page per round, a pasted round, a round robin's grid. ---------------
 
 
 @pytest.fixture
@@ -167,9 +174,6 @@ def test_the_players_page_links_to_the_next_round_to_enter(
     assert reverse("ratings:officer-round", args=[club_night.pk, 3]) in html
 
 
-# -- a pasted round ---------------------------------------------------------------------
-
-
 def _paste(client, event, text, number=1, **extra):
     url = reverse("ratings:officer-round-paste", args=[event.pk])
     return client.post(url, {"round": number, "text": text, **extra})
@@ -240,18 +244,15 @@ def test_with_every_round_entered_the_paste_page_says_saving_replaces_one(
     assert "Replace round 3" in preview.content.decode()
 
 
-# -- a round robin's grid ---------------------------------------------------------------
-
-
 @pytest.fixture
-def four_player_round_robin(alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def four_player_round_robin(alice, bob, carol, dave):
     event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=3)
     for member in (alice, bob, carol, dave):
         event.entries.create(member=member)
     return event
 
 
-def _row_player_wins_every_game(players) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _row_player_wins_every_game(players) -> dict[str, str]:
     """The grid's cells (row above column) with the row player winning each game."""
     return {
         f"g_{row.pk}_{col.pk}": "1" for i, row in enumerate(players) for col in players[i + 1 :]
@@ -309,7 +310,7 @@ def test_a_grid_pair_goes_to_a_round_where_neither_player_is_already_playing(
         assert len(seated) == len(set(seated)) == 4, f"round {number}: {list(games)}"
 
 
-def _messages_after(client, response):  # type: ignore[no-untyped-def]
+def _messages_after(client, response):
     return [str(m) for m in client.get(response["Location"]).context["messages"]]
 
 
@@ -340,3 +341,241 @@ def test_a_pair_meeting_again_outside_a_swiss_gives_no_warning(officer_client, a
     _post_round(officer_client, event, 1, [(alice, bob, "1-0")])
     response = _post_round(officer_client, event, 2, [(bob, alice, "1-0")])
     assert not any("also met" in m for m in _messages_after(officer_client, response))
+
+
+# -- A round page's messages: each problem once, the right one, and all of them at once. -----
+
+
+def post_round(client, event, rows):
+    data = {"g-TOTAL_FORMS": str(len(rows)), "g-INITIAL_FORMS": "0"}
+    for i, (white, black, result) in enumerate(rows):
+        data[f"g-{i}-white"] = white.pk if white else ""
+        data[f"g-{i}-black"] = black.pk if black else ""
+        data[f"g-{i}-result"] = result
+    return client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
+
+
+def messages(response) -> list[str]:
+    formset = response.context["formset"]
+    found = [e for form in formset.forms for errors in form.errors.values() for e in errors]
+    return found + list(formset.non_form_errors())
+
+
+def test_a_black_not_in_the_event_is_one_message_not_also_choose_black(
+    officer_client, club_night, alice
+):
+    stranger = MemberFactory(name="Stranger")
+    response = post_round(officer_client, club_night, [(alice, stranger, "1-0")])
+    assert messages(response) == ["That player is not in this event."]
+
+
+def test_a_white_not_in_the_event_is_one_message(officer_client, club_night, bob):
+    stranger = MemberFactory(name="Stranger")
+    response = post_round(officer_client, club_night, [(stranger, bob, "1-0")])
+    assert messages(response) == ["That player is not in this event."]
+
+
+def test_a_player_paired_twice_is_reported_beside_another_boards_problem(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    response = post_round(
+        officer_client,
+        club_night,
+        [(alice, bob, "1-0"), (carol, alice, "0-1"), (dave, None, "")],
+    )
+    assert sorted(messages(response)) == [
+        "A player is paired twice in this round.",
+        "Alice Archer is already paired on board 1.",
+        "Enter the result.",
+    ]
+    assert not club_night.games.exists()
+
+
+def test_a_round_with_no_one_paired_twice_has_no_paired_twice_message(
+    officer_client, club_night, alice, bob
+):
+    response = post_round(officer_client, club_night, [(alice, bob, "")])
+    assert messages(response) == ["Enter the result."]
+
+
+@pytest.mark.parametrize("board", ["0", "99999999", "-3", "x"])
+def test_a_tampered_board_number_is_refused_with_a_message(officer_client, club_night, board):
+    from ratings.models import Game
+
+    alice, bob = club_night.players.order_by("member_number")[:2]
+    data = {
+        "g-TOTAL_FORMS": "1",
+        "g-INITIAL_FORMS": "0",
+        "g-0-board": board,
+        "g-0-white": alice.pk,
+        "g-0-black": bob.pk,
+        "g-0-result": "1-0",
+    }
+    response = officer_client.post(reverse("ratings:officer-round", args=[club_night.pk, 1]), data)
+    assert response.status_code == 200
+    message = "The board number must be a whole number from 1 to 32767."
+    assert messages(response) == [message]
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+# -- A round's player menus list the event's players by name, whatever order they entered in. ---
+
+
+def test_the_player_menus_list_the_players_by_name(officer_client, alice, bob, carol):
+    event = EventFactory()
+    for member in (carol, alice, bob):
+        event.entries.create(member=member)
+    response = officer_client.get(reverse("ratings:officer-round", args=[event.pk, 1]))
+    form = response.context["formset"].forms[0]
+    for field in ("white", "black"):
+        assert [label for _, label in form.fields[field].choices][1:] == [
+            "Alice Archer (A1)",
+            "Bob Brown (B2)",
+            "Carol Chen (C3)",
+        ]
+
+
+# -- A pasted round takes results as score sheets write them: "1 - 0", "1/2 - 1/2". ----------
+
+
+R = Game.Result
+
+
+def paste(client, event, text):
+    url = reverse("ratings:officer-round-paste", args=[event.pk])
+    return client.post(url, {"round": 1, "text": text})
+
+
+def preview(response):
+    assert "preview" in response.context, response.context["form"].errors
+    return [
+        (p.white.name, p.black.name if p.black else None, p.result)
+        for p in response.context["preview"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spelling", "result"),
+    [
+        ("1 - 0", R.WHITE_WIN),
+        ("½ - ½", R.DRAW),
+        ("1/2 - 1/2", R.DRAW),
+        ("0 - 1 nr", R.BLACK_WIN_UNRATED),
+        ("+ / -", R.WHITE_FORFEIT_WIN),
+    ],
+)
+def test_a_pasted_result_may_have_spaces_around_its_dash_or_slash(
+    officer_client, club_night, spelling, result
+):
+    response = paste(officer_client, club_night, f"Alice Archer - Bob Brown {spelling}")
+    assert preview(response) == [("Alice Archer", "Bob Brown", result)]
+
+
+def test_a_spaced_result_after_vs_leaves_the_names_whole(officer_client, club_night):
+    response = paste(officer_client, club_night, "Alice Archer vs Bob Brown 1/2 - 1/2")
+    assert preview(response) == [("Alice Archer", "Bob Brown", R.DRAW)]
+
+
+def test_a_spaced_result_after_member_numbers_is_read(officer_client, club_night):
+    response = paste(officer_client, club_night, "A1 - B2 1 - 0\nC3 - D4 0 - 1")
+    assert preview(response) == [
+        ("Alice Archer", "Bob Brown", R.WHITE_WIN),
+        ("Carol Chen", "Dave Dunn", R.BLACK_WIN),
+    ]
+
+
+def test_a_spaced_unknown_result_is_named_whole_in_the_message(officer_client, club_night):
+    response = paste(officer_client, club_night, "Alice Archer - Bob Brown 1 - 1")
+    message = response.context["form"].errors["text"][0]
+    assert message.startswith("Line 1: “1 - 1” is not a result. Allowed:")
+    assert not club_night.games.exists()
+
+
+def test_a_game_without_a_dash_between_the_players_says_how_to_write_it(
+    officer_client, club_night
+):
+    response = paste(officer_client, club_night, "Alice Archer Bob Brown 1 - 0")
+    assert response.context["form"].errors["text"] == [
+        "Line 1: write it as “white - black result”."
+    ]
+
+
+ADVERSARIAL = [
+    "A1 - B2 " + "-" * 30 + " x y",  # dashes the old pattern split every possible way
+    "A1 - B2 " + "1-" * 15 + " x",
+    "A1 - B2 " + "-" * 3000 + " x y",
+    "A1 - B2 " + "1 - " * 750 + "x",
+    "A1 " + " " * 3000 + "- B2 1/" + "/" * 3000,
+    "a" * 3000 + " - " + "b" * 3000,
+]
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL, ids=lambda line: f"{len(line)}-chars")
+def test_a_line_built_to_backtrack_is_refused_at_once(officer_client, club_night, line):
+    response = paste(officer_client, club_night, line)
+    problems = response.context["form"].errors["text"]
+    assert len(problems) == 1 and problems[0].startswith("Line 1:")
+    assert not club_night.games.exists()
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL, ids=lambda line: f"{len(line)}-chars")
+def test_the_paste_parser_reads_a_long_line_in_linear_time(line):
+    from ratings.forms import paste_line_split, paste_unknown_result
+
+    # Each of these took exponential time with the old pattern (a 40-character line, 30
+    # seconds): here they are done before the test could notice any wait.
+    assert paste_line_split(line) is None
+    paste_unknown_result(line)
+
+
+def test_a_long_line_that_ends_in_a_result_is_still_read(officer_client, club_night):
+    response = paste(
+        officer_client, club_night, "Alice   Archer  -   Bob Brown" + " " * 3000 + "1-0"
+    )
+    assert preview(response) == [("Alice Archer", "Bob Brown", R.WHITE_WIN)]
+
+
+# -- A round robin's grid: each game entered once, above the diagonal, and seen from both ----
+
+
+@pytest.fixture
+def round_robin(alice, bob, carol):
+    event = EventFactory(name="Reserve championship", kind=Event.Kind.ROUND_ROBIN, rounds=3)
+    for member in (alice, bob, carol):
+        event.entries.create(member=member)
+    return event
+
+
+def grid(client, event):
+    response = client.get(reverse("ratings:officer-grid", args=[event.pk]))
+    return {row.player.name: row for row in response.context["form"].rows()}
+
+
+def test_below_the_diagonal_each_game_shows_as_the_other_player_scored_it(
+    officer_client, round_robin, alice, bob, carol
+):
+    GameFactory(event=round_robin, white=alice, black=bob, result="1-0")
+    GameFactory(event=round_robin, white=carol, black=alice, result="1/2-1/2", round=2)
+    GameFactory(event=round_robin, white=bob, black=carol, result="-/+", round=3)
+    rows = grid(officer_client, round_robin)
+    players = [row.player.name for row in rows.values()]
+    bob_against = dict(zip(players, rows["Bob Brown"].cells, strict=True))
+    carol_against = dict(zip(players, rows["Carol Chen"].cells, strict=True))
+    assert bob_against["Alice Archer"].shown == "0"
+    assert carol_against["Alice Archer"].shown == "½"
+    assert carol_against["Bob Brown"].shown == "+"
+    assert bob_against["Carol Chen"].field is not None  # entered above the diagonal
+
+
+def test_a_mirrored_cell_follows_the_cell_it_mirrors(officer_client, round_robin):
+    html = officer_client.get(reverse("ratings:officer-grid", args=[round_robin.pk]))
+    page = html.content.decode()
+    assert page.count("data-mirror-of=") == 3  # one for each pair
+    assert "js/officer.js" in page
+
+
+def test_a_narrow_screen_shows_a_short_name():
+    assert short_name("Tomasz Kowalski") == "T. Kowalski"
+    assert short_name("Mere Te Huia Tawhiri") == "M. Tawhiri"
+    assert short_name("Cher") == "Cher"

@@ -18,14 +18,14 @@ pytestmark = pytest.mark.django_db
 EVENTS = reverse("ratings:officer-events")
 
 
-def queries(client, url: str, **query: object) -> tuple[int, object]:  # type: ignore[no-untyped-def]
+def queries(client, url: str, **query: object) -> tuple[int, object]:
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url, query)
     assert response.status_code == 200
     return len(captured), response
 
 
-def history(member, opponents, count: int, start: int = 0) -> None:  # type: ignore[no-untyped-def]
+def history(member, opponents, count: int, start: int = 0) -> None:
     """``count`` rated events of three games each for ``member``, made in bulk."""
     first = dt.date(2020, 1, 1)
     events = Event.objects.bulk_create(
@@ -80,7 +80,7 @@ def history(member, opponents, count: int, start: int = 0) -> None:  # type: ign
 
 
 @pytest.fixture
-def busy(current_season):  # type: ignore[no-untyped-def]
+def busy(current_season):
 
     member = paid_up(MemberFactory(member_number="BUSY", name="Busy Bee"), current_season)
     rating_state(member, rating=1500, display="1500", games=3)

@@ -22,7 +22,7 @@ DRAW = Game.Result.DRAW
 
 
 @pytest.fixture
-def acf(current_season, alice, bob, carol):  # type: ignore[no-untyped-def]
+def acf(current_season, alice, bob, carol):
     """The club rates by acf-1993; Alice (1800), Bob (1700) and Carol (1600) are
     confirmed (30 games) and paid up."""
     services.rating_system_set(system_id="acf-1993")
@@ -32,13 +32,13 @@ def acf(current_season, alice, bob, carol):  # type: ignore[no-untyped-def]
         paid_up(member, current_season)
 
 
-def close_period_of(event):  # type: ignore[no-untyped-def]
+def close_period_of(event):
     system = ClubSettings.load().engine()
     services.period_close(period=services.period_for(event, system))
 
 
 @pytest.fixture
-def waiting(acf, rated_event, alice, bob, carol):  # type: ignore[no-untyped-def]
+def waiting(acf, rated_event, alice, bob, carol):
     """Two complete events of rating period 2026-08 (March to June), waiting for it to close:
     Alice beats Bob on 2 Mar; Alice draws with Carol on 6 Apr."""
     first = rated_event(
@@ -50,7 +50,7 @@ def waiting(acf, rated_event, alice, bob, carol):  # type: ignore[no-untyped-def
     return first
 
 
-def provisional_of(response):  # type: ignore[no-untyped-def]
+def provisional_of(response):
     return {row["member"].name: row for row in response.context["provisional"]}
 
 
@@ -148,7 +148,7 @@ def test_the_provisional_figures_take_no_query_per_player(
 
 
 @pytest.fixture
-def alices_periods(acf, rated_event, alice, bob, carol):  # type: ignore[no-untyped-def]
+def alices_periods(acf, rated_event, alice, bob, carol):
     """Alice plays twice in period 2026-08 (beats Bob, draws with Carol) and once in
     2026-12 (beats Carol); both periods closed."""
     march = rated_event([(1, alice, bob, WIN)], name="March night", date=dt.date(2026, 3, 4))
@@ -159,11 +159,11 @@ def alices_periods(acf, rated_event, alice, bob, carol):  # type: ignore[no-unty
     return alice
 
 
-def member_page(client, member):  # type: ignore[no-untyped-def]
+def member_page(client, member):
     return client.get(reverse("ratings:member", args=[member.member_number]))
 
 
-def events_table(response) -> str:  # type: ignore[no-untyped-def]
+def events_table(response) -> str:
     text = response.content.decode()
     return text.split('class="table table-sm table-striped events"')[1].split("</table>")[0]
 

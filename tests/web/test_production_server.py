@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 
 
-def gunicorn_settings(monkeypatch, **env: str) -> dict:  # type: ignore[type-arg,no-untyped-def]
+def gunicorn_settings(monkeypatch, **env: str) -> dict:
     for name in ("GUNICORN_WORKERS", "GUNICORN_TIMEOUT", "GUNICORN_GRACEFUL_TIMEOUT", "PORT"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -86,7 +86,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _get(url: str, deadline: float):  # type: ignore[no-untyped-def]
+def _get(url: str, deadline: float):
     while True:
         try:
             return urllib.request.urlopen(url, timeout=5)

@@ -18,12 +18,12 @@ pytestmark = pytest.mark.django_db
 LIST = reverse("ratings:list")
 
 
-def listed(member: Member, display: str, rating: float | None, games: int = 20, **extra):  # type: ignore[no-untyped-def]
+def listed(member: Member, display: str, rating: float | None, games: int = 20, **extra):
     """A member's current rating, as the engine would have left it."""
     return rating_state(member, display=display, rating=rating, games=games, **extra)
 
 
-def names_on(response) -> list[str]:  # type: ignore[no-untyped-def]
+def names_on(response) -> list[str]:
     return [m.name for m in response.context["table"].page.object_list.data]
 
 
@@ -162,7 +162,7 @@ def test_a_period_system_says_which_rating_period_the_list_is(client, monkeypatc
 
 
 @pytest.fixture
-def mixed_list(current_season):  # type: ignore[no-untyped-def]
+def mixed_list(current_season):
     """Ratings whose text order is not their number order, and two without a rating."""
     use_system("acf-1993")
     for name, display, rating in [

@@ -16,12 +16,12 @@ from ..factories import MemberFactory, paid_up, rating_state
 pytestmark = pytest.mark.django_db
 
 
-def page_of(client, member):  # type: ignore[no-untyped-def]
+def page_of(client, member):
     return client.get(reverse("ratings:member", args=[member.member_number]))
 
 
 @pytest.fixture
-def alices_season(rated_event, current_season, alice, bob, carol):  # type: ignore[no-untyped-def]
+def alices_season(rated_event, current_season, alice, bob, carol):
     """Alice, paid up, beats Bob then draws with Carol (both paid up) over two events."""
     paid_up(bob, current_season)
     paid_up(carol, current_season)

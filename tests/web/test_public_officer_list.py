@@ -14,10 +14,10 @@ pytestmark = pytest.mark.django_db
 OFFICER_LIST = reverse("ratings:officer-ratings")
 
 
-def reasons(response) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    from ratings.tables import published_reason
+def reasons(response) -> dict[str, str]:
+    from ratings.publication import reason
 
-    return {m.name: published_reason(m) for m in response.context["table"].page.object_list.data}
+    return {m.name: reason(m) for m in response.context["table"].page.object_list.data}
 
 
 def test_the_officer_list_shows_everyone_marked_with_the_reason(

@@ -18,7 +18,7 @@ TODAY = timezone.localdate()
 YEAR = TODAY.year
 
 
-def member(season, name: str, display: str, rating: float | None = None, **fields) -> Member:  # type: ignore[no-untyped-def]
+def member(season, name: str, display: str, rating: float | None = None, **fields) -> Member:
     """A paid-up member with a current rating."""
     m = paid_up(MemberFactory(name=name, **fields), season)
     if rating is None:
@@ -28,11 +28,11 @@ def member(season, name: str, display: str, rating: float | None = None, **field
     return m
 
 
-def report(client, slug: str, **params):  # type: ignore[no-untyped-def]
+def report(client, slug: str, **params):
     return client.get(reverse("ratings:report", args=[slug]), params)
 
 
-def names(response) -> list[str]:  # type: ignore[no-untyped-def]
+def names(response) -> list[str]:
     return [
         row.record["name"] if isinstance(row.record, dict) else row.record.name
         for row in response.context["table"].rows
@@ -84,7 +84,7 @@ def test_top_players_stop_at_twenty(client, current_season):
 
 
 @pytest.fixture
-def juniors(current_season):  # type: ignore[no-untyped-def]
+def juniors(current_season):
     member(current_season, "Adult", "2000", born=dt.date(YEAR - 40, 5, 1))
     member(current_season, "Nineteen", "1800", born=dt.date(YEAR - 20, 1, 2))
     member(current_season, "Fifteen", "1600", born=dt.date(YEAR - 16, 1, 2))

@@ -1,8 +1,6 @@
-"""Corrections in the admin re-rate the chain: the result always equals a full re-rate.
-
-Ratings are derived from the games, so after any correction the ratings must be exactly
-what re-rating every event from scratch gives for the games as they now stand.
-"""
+"""Re-rating: rating an event records a change per player; corrections in the admin re-rate the
+chain, and the result always equals a full re-rate (what a re-rate costs:
+test_rerate_incremental.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +11,22 @@ import pytest
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Event, Game, Member, RatingChange, RatingRun, RatingState
+from ratings.models import (
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingRun,
+    RatingState,
+)
 
 from ..factories import MemberFactory
 
 pytestmark = pytest.mark.django_db
+
+
+# -- Corrections in the admin re-rate the chain: the result always equals a full re-rate. ----
+
 
 START = dt.date(2025, 1, 7)
 
@@ -61,7 +70,7 @@ def full_rerate() -> dict[str, Any]:
     return ratings_now()
 
 
-def admin_form(response) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def admin_form(response) -> dict[str, Any]:
     """The POST data of an admin change page as it stands (main form and inlines)."""
 
     def put(data: dict[str, Any], bound: Any) -> None:
@@ -210,3 +219,31 @@ def test_a_correction_to_a_draft_event_re_rates_nothing(admin_client, club_histo
     runs = RatingRun.objects.count()
     assert admin_client.post(url, data).status_code == 302
     assert RatingRun.objects.count() == runs
+
+
+# -- Rating an event records a change per player and the new states ----------------------
+
+
+def test_rating_an_event_records_a_change_per_player_and_the_new_states(rated_event, alice, bob):
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    assert RatingChange.objects.count() == 2
+    alice_state = RatingState.objects.get(member=alice)
+    assert alice_state.rating == 1516.0
+    assert alice_state.display == "1516"
+    assert RatingState.objects.get(member=bob).rating == 1484.0
+
+
+def test_rerating_from_an_earlier_event_gives_the_same_as_rating_from_scratch(
+    rated_event, alice, bob, carol
+):
+    first = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
+    rated_event([(1, bob, carol, Game.Result.DRAW)], date=dt.date(2026, 3, 9))
+    rated_event([(1, carol, alice, Game.Result.BLACK_WIN)], date=dt.date(2026, 3, 16))
+    game = first.games.get()
+    game.result = Game.Result.BLACK_WIN
+    game.save()
+    services.ratings_rerate(start=first, reason="corrected")
+    incremental = dict(RatingState.objects.values_list("member_id", "rating"))
+    services.ratings_rerate(reason="from scratch")
+    assert dict(RatingState.objects.values_list("member_id", "rating")) == incremental
+    assert RatingChange.objects.count() == 6

@@ -36,7 +36,7 @@ def season_of_games(rated_event, alice, bob, carol, dave):
     return events
 
 
-def _correct_first_game_in_admin(client, events):  # type: ignore[no-untyped-def]
+def _correct_first_game_in_admin(client, events):
     game = events[0].games.order_by("pk").first()
     url = reverse("admin:ratings_game_change", args=[game.pk])
     data = admin_form(client.get(url))
@@ -126,7 +126,7 @@ def test_a_background_run_records_its_progress_as_it_goes(season_of_games, monke
     seen: list[int] = []
     original = rerate.run_progress
 
-    def spy(*, run, percent, message, using=None):  # type: ignore[no-untyped-def]
+    def spy(*, run, percent, message, using=None):
         original(run=run, percent=percent, message=message, using=using)
         seen.append(percent)
 
@@ -142,7 +142,7 @@ def test_a_background_run_reads_the_games_once(season_of_games, monkeypatch):
     reads: list[list[int]] = []
     read = rerate.engine_events
 
-    def counted(events):  # type: ignore[no-untyped-def]
+    def counted(events):
         reads.append([e.pk for e in events])
         return read(events)
 
@@ -155,7 +155,7 @@ def test_a_background_run_reads_the_games_once(season_of_games, monkeypatch):
 def test_a_failed_background_run_says_so(season_of_games, monkeypatch):
     run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
 
-    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def broken(*args, **kwargs):
         raise RuntimeError("engine fell over")
 
     monkeypatch.setattr(rerate.Chain, "rate", broken)
@@ -181,7 +181,7 @@ def test_the_estimate_is_a_fixed_cost_plus_the_games_at_the_pace_of_the_last_run
 # -- the officer's pages: saving results re-rates now, or in the background ---------------
 
 
-def _post_first_round_reversed(client, event, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def _post_first_round_reversed(client, event, alice, bob, carol, dave):
     data = {"g-TOTAL_FORMS": "2", "g-INITIAL_FORMS": "0"}
     for i, (white, black) in enumerate([(alice, bob), (carol, dave)]):
         data.update({f"g-{i}-white": white.pk, f"g-{i}-black": black.pk, f"g-{i}-result": "0-1"})
@@ -267,7 +267,7 @@ def test_a_run_queued_a_moment_ago_is_not_called_stalled(officer_client, db):
 # -- a worker that died mid-run ---------------------------------------------------------------
 
 
-def _run_whose_worker_died(**fields):  # type: ignore[no-untyped-def]
+def _run_whose_worker_died(**fields):
     quiet = timezone.now() - dt.timedelta(minutes=10)
     values = {
         "reason": "Club night 1: results changed",

@@ -12,7 +12,7 @@ from django.urls import reverse
 from ratings.models import Game, RatingRun
 
 from ..factories import paid_up
-from .test_officer_access import _urls
+from .test_officer_access import officer_urls
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def record(rated_event, club, current_season, alice, bob, carol):
     return event
 
 
-def _assert_no_inline(response, url):  # type: ignore[no-untyped-def]
+def _assert_no_inline(response, url):
     if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
         return
     found = INLINE.search(response.content.decode())
@@ -78,12 +78,12 @@ def test_no_public_or_officer_page_needs_an_inline_script_or_style(officer_clien
         reverse("login"),
     ]
     assert RatingRun.objects.exists()
-    for url in [*public, *_urls(record, alice)]:
+    for url in [*public, *officer_urls(record, alice)]:
         _assert_no_inline(officer_client.get(url), url)
 
 
 def test_no_admin_page_needs_an_inline_script_or_style(admin_client, record):
-    def url(model, view, *args):  # type: ignore[no-untyped-def]
+    def url(model, view, *args):
         opts = model._meta
         return reverse(f"admin:{opts.app_label}_{opts.model_name}_{view}", args=args)
 

@@ -9,8 +9,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from ratings import publication
 from ratings.csvsafe import csv_safe_row
 from ratings.models import Member
+
+#: The 'unpublished' column's words for the rule's reasons (merged records are not listed).
+UNPUBLISHED = {"no: guest": "guest", "no: in arrears": "arrears"}
 
 COLUMNS = ["rank", "id", "name", "rating", "games", "region", "title", "fide_id", "last_played"]
 
@@ -36,16 +40,16 @@ class Command(BaseCommand):
             # The reader stopped reading (`export_ratings | head`): nothing is wrong, and
             # nothing more is wanted. Say nothing, and point stdout at /dev/null so that
             # Python's own flush on the way out does not complain of the pipe either.
-            if getattr(self.stdout, "_out", None) is sys.stdout:
+            if getattr(self.stdout, "_out", None) is sys.stdout and sys.stdout is not None:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, sys.stdout.fileno())
                 os.close(devnull)
 
     def _export(self, *, everyone: bool) -> None:
-        members = Member.objects.published() if not everyone else Member.objects.active()
+        members = Member.objects.active() if everyone else publication.published_members()
         # The same players and order as the published list page.
         members = (
-            members.with_financial()
+            publication.annotate(members.with_financial())
             .listable()
             .select_related("rating_state")
             .order_by("-rating_state__rating", "name")
@@ -54,7 +58,7 @@ class Command(BaseCommand):
         writer.writerow(COLUMNS + (["unpublished"] if everyone else []))
         rank, last_rating, position = 0, None, 0
         for member in members:
-            why = "guest" if member.is_guest else "" if member.is_financial else "arrears"
+            why = "" if member.is_published else UNPUBLISHED[publication.reason(member)]
             state = member.rating_state
             shown = ""
             if not why:

@@ -6,10 +6,15 @@ and 10 % in arrears (no subscription for the current season); ``--games`` game r
 and a few forfeits among them) in Swiss events of 40 to 60 players over 5 rounds, dated over
 the ten years up to last week; results drawn from hidden strengths with Elo's odds.
 
-Rows are built as tuples and written in big batches: ``executemany`` on SQLite, COPY on
-PostgreSQL, in one transaction. Django's model layer would take an hour for a million games.
-No audit-trail (django-simple-history) rows are written: the history is generated, not an
-officer's changes, and the audit tables would double what is written for nothing measured.
+Rows are built as tuples and written in big batches (``ratings.bulk_load``: ``executemany``
+on SQLite, COPY on PostgreSQL), in one transaction. Django's model layer would take an hour
+for a million games. No audit-trail (django-simple-history) rows are written: the history
+is generated, not an officer's changes, and the audit tables would double what is written
+for nothing measured.
+
+Why one module of some 570 lines: it is one job, drawing a club (people, events, pairings,
+results) from one seed; split, the draws' order (which the seed's club depends on) would be
+spread over files that must change together.
 """
 
 from __future__ import annotations
@@ -19,17 +24,15 @@ import datetime as dt
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
-from ratings import services
+from ratings import bulk_load, services
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -45,6 +48,9 @@ from ratings.models import (
     Season,
     Subscription,
 )
+
+# Results as plain strings (not the choices' enum members): database drivers take exact types.
+from ratings.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
 
 #: The club's name says the database holds a generated history, and which: ``bench`` reads it
 #: back to decide whether it may reuse (or wipe) the database.
@@ -88,16 +94,6 @@ EVENT_NAMES = (
     "Winter Cup", "Summer Cup", "Allegro", "Masters",
 )  # fmt: skip
 TITLES_M = ("CM", "FM", "IM")
-# Plain strings, not the choices' enum members: the database drivers take exact types.
-WHITE_WIN, DRAW, BLACK_WIN = (
-    Game.Result.WHITE_WIN.value,
-    Game.Result.DRAW.value,
-    Game.Result.BLACK_WIN.value,
-)
-WHITE_FORFEIT, BLACK_FORFEIT = (
-    Game.Result.WHITE_FORFEIT_WIN.value,
-    Game.Result.BLACK_FORFEIT_WIN.value,
-)
 TITLES_F = ("WCM", "WFM", "WIM")
 
 
@@ -246,7 +242,7 @@ def generate(
     plan = Builder(
         random.Random(seed), today=today, members=members, games=games, club=club
     ).build(stage)
-    with _fast_writes(), transaction.atomic():
+    with bulk_load.fast_writes(), transaction.atomic():
         if force:
             _wipe()
             stage("wiped the club's record")
@@ -254,7 +250,7 @@ def generate(
         ClubSettings.objects.filter(pk=club.pk).update(
             name=marker(members=members, games=games, seed=seed)
         )
-    _after_bulk_load()
+    bulk_load.after_bulk_load([Season, Member, Subscription, Event, Entry, Game])
     stage("analysed, sequences reset: done")
     return plan.counts
 
@@ -548,7 +544,7 @@ def _result(white: float, black: float, rng: random.Random) -> str:
     """A result with Elo's odds for the hidden strengths: more draws between equals."""
     roll = rng.random()
     if roll < FORFEIT_SHARE:
-        return WHITE_FORFEIT if roll < FORFEIT_SHARE / 2 else BLACK_FORFEIT
+        return WHITE_FORFEIT_WIN if roll < FORFEIT_SHARE / 2 else BLACK_FORFEIT_WIN
     expected = 1 / (1 + 10 ** ((black - white - WHITE_EDGE) / 400))
     draw = 0.35 * (1 - abs(2 * expected - 1))
     roll = rng.random()
@@ -564,23 +560,6 @@ def _noon(day: dt.date) -> dt.datetime:
 
 
 # -- writing ------------------------------------------------------------------------------
-
-
-class _fast_writes:
-    """SQLite: the generator's own connection skips fsync and keeps a big page cache while it
-    writes (a crash mid-way loses only the generated club). Restored afterwards."""
-
-    def __enter__(self) -> None:
-        if connection.vendor == "sqlite" and not connection.in_atomic_block:
-            with connection.cursor() as cursor:
-                cursor.execute("PRAGMA synchronous=OFF")
-                cursor.execute("PRAGMA cache_size=-400000")  # 400 MB, for the index inserts
-
-    def __exit__(self, *exc: object) -> None:
-        if connection.vendor == "sqlite" and not connection.in_atomic_block:
-            with connection.cursor() as cursor:
-                cursor.execute("PRAGMA synchronous=NORMAL")
-                cursor.execute("PRAGMA cache_size=-2000")
 
 
 def _tables(model: type[Model]) -> list[str]:
@@ -611,77 +590,5 @@ def _wipe() -> None:
 def _write(plan: Plan, stage: Any) -> None:
     for model in (Season, Member, Subscription, Event, Entry, Game):
         rows = plan.rows[model]
-        _insert(model, COLUMNS[model], rows)
+        bulk_load.insert(model, COLUMNS[model], rows)
         stage(f"wrote {len(rows)} {model._meta.verbose_name_plural}")
-
-
-def _insert(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-    quote = connection.ops.quote_name
-    table = quote(model._meta.db_table)
-    columns = ", ".join(quote(model._meta.get_field(_field_name(f)).column) for f in fields)
-    connection.ensure_connection()
-    raw = connection.connection
-    if connection.vendor == "postgresql":
-        with raw.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-        return
-    if connection.vendor != "sqlite":
-        raise CommandError(
-            f"generate_history writes to SQLite or PostgreSQL, not {connection.vendor}."
-        )
-    marks = ", ".join("?" * len(fields))
-    cursor = raw.cursor()
-    try:
-        for chunk in _chunks(_sqlite_rows(rows), 100_000):
-            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", chunk)
-    finally:
-        cursor.close()
-
-
-def _field_name(attname: str) -> str:
-    return attname[:-3] if attname.endswith("_id") and attname != "fide_id" else attname
-
-
-def _sqlite_rows(rows: Iterable[tuple[Any, ...]]) -> Iterable[tuple[Any, ...]]:
-    """Dates as Django writes them to SQLite (text), not by sqlite3's deprecated adapters."""
-    for row in rows:
-        if any(isinstance(v, dt.date) for v in row):
-            yield tuple(_sqlite_value(v) for v in row)
-        else:
-            yield row
-
-
-def _sqlite_value(value: Any) -> Any:
-    if isinstance(value, dt.datetime):
-        return value.astimezone(dt.UTC).replace(tzinfo=None).isoformat(" ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return value
-
-
-def _chunks(rows: Iterable[tuple[Any, ...]], size: int) -> Iterable[list[tuple[Any, ...]]]:
-    chunk: list[tuple[Any, ...]] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def _after_bulk_load() -> None:
-    """PostgreSQL: the id sequences past the ids written, and fresh planner statistics.
-
-    SQLite needs neither: its rowids carry on from the highest, and Django never runs
-    ANALYZE there, so neither does this (the figures are those of a club's own file).
-    """
-    if connection.vendor != "postgresql":
-        return
-    models = [Season, Member, Subscription, Event, Entry, Game]
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), models):
-            cursor.execute(sql)
-        for model in models:
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")

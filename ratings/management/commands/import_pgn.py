@@ -7,9 +7,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.tournament_files import FilesRefused, file_size_problem, files_import, pgn_events
+from ratings.tournament_files import FilesRefused, file_size_problem, pgn_events
 
 from .import_members import read_file
+from .import_trf import file_size, import_and_report
 
 
 class Command(BaseCommand):
@@ -35,22 +36,10 @@ class Command(BaseCommand):
         if too_big := file_size_problem(str(path), file_size(path)):
             raise CommandError(str(FilesRefused([too_big])))
         events, problems = pgn_events(str(path), read_file(path), event_name=options["event"])
-        try:
-            report = files_import(
-                events,
-                problems=problems,
-                create_missing=options["create_missing"],
-                dry_run=options["dry_run"],
-            )
-        except FilesRefused as refused:
-            raise CommandError(str(refused)) from None
-        for note in report.notes:
-            self.stdout.write(note)
-        self.stdout.write(self.style.SUCCESS(str(report)))
-
-
-def file_size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError as error:
-        raise CommandError(f"Cannot read {path}: {error.strerror}") from None
+        import_and_report(
+            self,
+            events,
+            problems=problems,
+            create_missing=options["create_missing"],
+            dry_run=options["dry_run"],
+        )

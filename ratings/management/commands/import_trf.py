@@ -15,7 +15,6 @@ from ratings.tournament_files import (
 )
 
 from .import_members import read_file
-from .import_pgn import file_size
 
 
 class Command(BaseCommand):
@@ -48,16 +47,30 @@ class Command(BaseCommand):
             problems += found
             if event is not None:
                 events.append(event)
-        try:
-            report = files_import(
-                events,
-                problems=problems,
-                create_missing=options["create_missing"],
-                as_guests=options["as_guests"],
-                dry_run=options["dry_run"],
-            )
-        except FilesRefused as refused:
-            raise CommandError(str(refused)) from None
-        for note in report.notes:
-            self.stdout.write(note)
-        self.stdout.write(self.style.SUCCESS(str(report)))
+        import_and_report(
+            self,
+            events,
+            problems=problems,
+            create_missing=options["create_missing"],
+            as_guests=options["as_guests"],
+            dry_run=options["dry_run"],
+        )
+
+
+def import_and_report(command: BaseCommand, events: Any, **options: Any) -> None:
+    """Import tournament files' events (``files_import``) and say what was done; a refusal
+    is the command's error, every problem listed."""
+    try:
+        report = files_import(events, **options)
+    except FilesRefused as refused:
+        raise CommandError(str(refused)) from None
+    for note in report.notes:
+        command.stdout.write(note)
+    command.stdout.write(command.style.SUCCESS(str(report)))
+
+
+def file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror}") from None

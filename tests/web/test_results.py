@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import imports
+from ratings import results, results_import
 from ratings.models import Event, Game
 
 from ..factories import EventFactory
@@ -44,19 +44,19 @@ BYES = [
 
 
 @pytest.fixture
-def club_night(alice, bob, carol):  # type: ignore[no-untyped-def]
+def club_night(alice, bob, carol):
     event = EventFactory(name="Club night", rounds=3, kind=Event.Kind.SWISS)
     for member in (alice, bob, carol):
         event.entries.create(member=member)
     return event
 
 
-def paste(client, event, text):  # type: ignore[no-untyped-def]
+def paste(client, event, text):
     url = reverse("ratings:officer-round-paste", args=[event.pk])
     return client.post(url, {"round": 1, "text": text})
 
 
-def preview(response) -> list[tuple[str, str | None, str]]:  # type: ignore[no-untyped-def]
+def preview(response) -> list[tuple[str, str | None, str]]:
     assert "preview" in response.context, response.context["form"].errors
     return [
         (p.white.name, p.black.name if p.black else None, p.result)
@@ -88,7 +88,7 @@ def test_an_unrated_result_after_a_first_name_is_read_as_the_result(officer_clie
 @pytest.mark.parametrize(("spelling", "result"), GAMES)
 def test_a_results_file_takes_every_spelling(alice, bob, spelling, result):
     text = f"event,date,round,white,black,result\nE,2026-03-03,1,A1,B2,{spelling}\n"
-    events, problems = imports.results_check(text)
+    events, problems = results_import.results_check(text)
     assert problems == []
     assert events[0].rows[0].result == result
 
@@ -96,7 +96,7 @@ def test_a_results_file_takes_every_spelling(alice, bob, spelling, result):
 @pytest.mark.parametrize(("spelling", "result"), BYES)
 def test_a_results_file_takes_every_spelling_of_a_bye(alice, spelling, result):
     text = f"event,date,round,white,black,result\nE,2026-03-03,1,A1,,{spelling}\n"
-    events, problems = imports.results_check(text)
+    events, problems = results_import.results_check(text)
     assert problems == []
     assert events[0].rows[0].result == result
 
@@ -112,20 +112,30 @@ def test_a_pasted_unknown_result_lists_the_words_one_may_paste(officer_client, c
 
 
 def test_every_word_the_message_offers_can_be_pasted(officer_client, club_night):
-    message = imports.allowed_results()
+    message = results.allowed_results()
     for prose in ("forfeits:", "not rated:", "byes:", "(any game result, then “nr”)", "(or"):
         message = message.replace(prose, ",")
     words = [w.strip() for w in re.split(r"[,;)]", message) if w.strip()]
     assert {"1-0", "½-½", "0-1", "-/-", "1-0 nr", "bye", "zero-bye"} <= set(words)
     for word in words:
-        result = imports.read_result(word)
+        result = results.read_result(word)
         line = f"Carol Chen {word}" if result in Game.BYES else f"A1 - B2 {word}"
         assert preview(paste(officer_client, club_night, line))[0][2] == result, word
 
 
-def test_the_results_file_and_the_paste_form_read_from_one_table():
-    from ratings import forms
+def test_every_result_is_named_spelled_scored_and_written_in_the_vocabulary():
+    every = set(Game.Result.values)
+    assert set(results.LABELS) == set(results.SHORT_LABELS) == every
+    assert set(results.SPELLINGS) == set(results.READS.values()) == every
+    assert set(results.POINTS) == every
+    assert set(results.TRF_CODES) | set(results.TRF_BYE_CODES) == every
+    assert set(results.PLAYED + results.UNRATED + results.FORFEITS + results.BYES) == every
 
-    spelled = {result for result in imports.RESULTS.values()}
-    assert spelled == set(Game.Result.values)
-    assert not hasattr(forms, "PASTED_RESULTS")
+
+def test_a_result_flipped_twice_is_itself():
+    assert all(results.flipped(results.flipped(r)) == r for r in Game.Result.values)
+    assert all(
+        results.POINTS[results.flipped(r)] == results.POINTS[r][::-1]
+        for r in Game.Result.values
+        if r not in results.BYES
+    )

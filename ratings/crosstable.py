@@ -1,0 +1,85 @@
+"""An event's standings and crosstable, from its games: points, places and the cells.
+
+Read by the event's page, its rating report and its crosstable (and whatever exports
+them); what the public may see of the players' ratings is ``ratings.publication``'s.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+
+from . import results
+from .models import Event, Game, Member
+
+
+def event_scores(event: Event) -> tuple[dict[int, float], dict[int, int]]:
+    """Each player's points (byes and forfeits included) and games, by member key."""
+    points: dict[int, float] = defaultdict(float)
+    games: dict[int, int] = defaultdict(int)
+    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
+        white_points, black_points = results.POINTS[result]
+        points[white] += white_points
+        games[white] += 1
+        if black is not None:
+            points[black] += black_points
+            games[black] += 1
+    return points, games
+
+
+def by_points(members: Iterable[Member], points: dict[int, float]) -> list[Member]:
+    """The players by points, most first, then by name."""
+    return sorted(members, key=lambda m: (-points.get(m.pk, 0), m.name))
+
+
+def shared_places(members: Sequence[Member], points: dict[int, float]) -> list[str]:
+    """The places of players in order of points: those on the same points share the first
+    of their places ("2=")."""
+    sharing = Counter(points.get(m.pk, 0) for m in members)
+    places = []
+    place = 0
+    for index, member in enumerate(members, start=1):
+        score = points.get(member.pk, 0)
+        if index == 1 or score != points.get(members[index - 2].pk, 0):
+            place = index
+        places.append(f"{place}=" if sharing[score] > 1 else str(place))
+    return places
+
+
+def crosstable_cells(
+    players: Sequence[Member], games: Iterable[Game], event: Event
+) -> list[list[str]]:
+    """Each player's row of the crosstable, ``players`` in the table's order.
+
+    A round robin is a grid (a column per opponent, the player's points against them, an
+    ``f`` for a forfeit); any other event a column per round (the opponent's place,
+    colour and points: ``3w1``), byes as the vocabulary marks them.
+    """
+    place = {m.pk: i for i, m in enumerate(players, start=1)}
+    by_player: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for game in games:
+        w, b = (results.POINTS_MARK[p] for p in results.POINTS[game.result])
+        if game.black_id is None:
+            by_player[game.white_id][-game.round].append(results.BYE_MARK[game.result])
+            continue
+        forfeit = "f" if game.result not in results.PLAYED else ""
+        by_player[game.white_id][game.black_id].append(w + forfeit)
+        by_player[game.black_id][game.white_id].append(b + forfeit)
+        by_player[game.white_id][-game.round].append(f"{place[game.black_id]}w{w}{forfeit}")
+        by_player[game.black_id][-game.round].append(f"{place[game.white_id]}b{b}{forfeit}")
+    rows = []
+    grid = is_grid(event)
+    for member in players:
+        cells = by_player[member.pk]
+        if grid:
+            rows.append(
+                ["×" if m.pk == member.pk else " ".join(cells.get(m.pk, [])) for m in players]
+            )
+        else:
+            rows.append([" ".join(cells.get(-n, [])) for n in range(1, event.rounds + 1)])
+    return rows
+
+
+def is_grid(event: Event) -> bool:
+    """A round robin's crosstable is a grid of players; any other event's, of rounds."""
+    return event.kind == Event.Kind.ROUND_ROBIN

@@ -1,0 +1,184 @@
+"""One rule for who is published (``ratings.publication``), and every public page holds to it.
+
+The public URLs are read from ``ratings/urls.py`` itself: a public page added there is
+checked here at once (and the test says how to teach it the page's arguments).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Q
+from django.urls import reverse
+
+from ratings import publication, reports
+from ratings.models import Event, Game, Member, RatingChange, RatingState
+from ratings.urls import urlpatterns
+
+from ..factories import MemberFactory, paid_up
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(rated_event, current_season, alice, bob, carol):
+    """A round robin of four: Alice and Carol paid up, Bob in arrears, Gus a guest.
+
+    Starting ratings far apart, so that every figure of each player is their own.
+    """
+    paid_up(alice, current_season)
+    paid_up(carol, current_season)
+    gus = MemberFactory(member_number="G1", name="Gus Guest", is_guest=True)
+    for member, rating in ((alice, 1711), (carol, 1655), (bob, 1333), (gus, 1444)):
+        member.initial_rating = rating
+        member.initial_games = 30
+        member.save()
+    event = rated_event(
+        [
+            (1, alice, bob, Game.Result.WHITE_WIN),
+            (1, carol, gus, Game.Result.DRAW),
+            (2, gus, alice, Game.Result.DRAW),
+            (2, bob, carol, Game.Result.BLACK_WIN),
+            (3, alice, carol, Game.Result.DRAW),
+            (3, bob, gus, Game.Result.WHITE_WIN),
+        ],
+        rounds=3,
+    )
+    Event.objects.filter(pk=event.pk).update(kind=Event.Kind.ROUND_ROBIN)
+    return event
+
+
+def figures(*members: Member) -> set[str]:
+    """Every rating figure of these members a page could print: displays, and the
+    ratings before and after each event as whole numbers."""
+    shown: set[str] = set()
+    for change in RatingChange.objects.filter(member__in=members):
+        shown |= {change.display_before, change.display_after}
+        shown |= {str(round(r)) for r in (change.before, change.after) if r is not None}
+    for state in RatingState.objects.filter(member__in=members):
+        shown |= {state.display, str(round(state.rating)) if state.rating else ""}
+    return shown - {""}
+
+
+def shows(page: str, figure: str) -> bool:
+    """The figure printed as a number of its own (not inside a longer number or a token)."""
+    return re.search(rf"(?<![\w.]){re.escape(figure)}(?![0-9])", page) is not None
+
+
+#: What each public URL's arguments are, by name: a new page with an argument not here
+#: fails ``test_every_public_url_is_checked`` until it is added.
+def arguments(name: str, night: Event) -> list[str | int]:
+    players = Member.objects.filter(entries__event=night).order_by("member_number")
+    return {
+        "number": [m.member_number for m in players],
+        "pk": [night.pk],
+        "slug": list(reports.REPORTS),
+    }.get(name, [])
+
+
+#: Queries a page answers besides its plain view: what-ifs and searches naming the players.
+QUERIES: dict[str, list[dict[str, str]]] = {
+    "calculator": [
+        {
+            "go": "1",
+            "p-member": member,
+            "g-TOTAL_FORMS": "1",
+            "g-INITIAL_FORMS": "0",
+            "g-0-opponent": opponent,
+            "g-0-result": "1",
+        }
+        for member, opponent in (("A1", "B2"), ("A1", "G1"), ("B2", "A1"), ("G1", "C3"))
+    ],
+    "member_search": [{"q": q} for q in ("Bob", "Gus", "B2", "G1", "Alice", "Carol")],
+}
+
+
+def public_patterns() -> list[object]:
+    return [p for p in urlpatterns if not str(p.pattern).startswith("officer/")]
+
+
+def public_pages(night: Event) -> Iterator[tuple[str, dict[str, str]]]:
+    """Every public URL of ``ratings/urls.py`` with every argument, plain and as CSV."""
+    for pattern in public_patterns():
+        names = list(pattern.pattern.converters)
+        assert len(names) <= 1, f"{pattern.pattern}: teach public_pages two arguments"
+        values = arguments(names[0], night) if names else [None]
+        assert values, f"{pattern.pattern}: add its argument {names[0]!r} to arguments()"
+        for value in values:
+            url = reverse(f"ratings:{pattern.name}", kwargs={names[0]: value} if names else {})
+            for query in [{}, {"_export": "csv"}, *QUERIES.get(pattern.name, [])]:
+                yield url, query
+
+
+def test_every_public_url_is_checked(night):
+    checked = {url for url, _ in public_pages(night)}
+    assert len(checked) >= len(public_patterns())
+
+
+def test_no_public_page_shows_an_unpublished_players_rating_or_membership(client, night):
+    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    published = figures(*Member.objects.filter(member_number__in=["A1", "C3"]))
+    assert hidden and not hidden & published  # each figure tells whose it is
+    seen = set()
+    for url, query in public_pages(night):
+        response = client.get(url, query)
+        assert response.status_code in (200, 302, 404), (url, query)
+        page = b"".join(response.streaming_content if response.streaming else [response.content])
+        text = page.decode()
+        leaked = {f for f in hidden if shows(text, f)}
+        assert not leaked, f"{url}?{query} shows {leaked}"
+        assert "arrears" not in text.lower(), f"{url}?{query} tells a membership"
+        assert "officer-only" not in text, f"{url}?{query} shows what is for officers"
+        seen |= {f for f in published if shows(text, f)}
+    assert seen  # the published players' figures are there to be seen
+
+
+def test_every_public_page_asks_the_rule(client, night, monkeypatch):
+    """With the rule hiding everyone, no public page shows anyone's rating."""
+    everyone = figures(*Member.objects.all())
+    monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    for url, query in public_pages(night):
+        response = client.get(url, query)
+        page = b"".join(response.streaming_content if response.streaming else [response.content])
+        leaked = {f for f in everyone if shows(page.decode(), f)}
+        assert not leaked, f"{url}?{query} shows {leaked} without asking the rule"
+
+
+def test_the_export_command_asks_the_rule(night, monkeypatch):
+    out = StringIO()
+    call_command("export_ratings", stdout=out)
+    assert "Alice Archer" in out.getvalue() and "Bob Brown" not in out.getvalue()
+    monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    out = StringIO()
+    call_command("export_ratings", stdout=out)
+    assert out.getvalue().count("\n") == 1  # the heading alone
+
+
+def test_the_officers_reason_agrees_with_the_rule(night, dave):
+    dave.merged_into = Member.objects.get(member_number="A1")
+    dave.save()
+    members = publication.annotate(Member.objects.with_financial())
+    assert {m.name: publication.reason(m) for m in members} == {
+        "Alice Archer": "published",
+        "Carol Chen": "published",
+        "Bob Brown": "no: in arrears",
+        "Gus Guest": "no: guest",
+        "Dave Dunn": "no: merged into another record",
+    }
+    assert all((publication.reason(m) == "published") == m.is_published for m in members)
+
+
+def test_the_queryset_shorthand_is_the_rule(night):
+    assert set(Member.objects.published()) == set(publication.published_members())
+    assert set(publication.published_members().values_list("name", flat=True)) == {
+        "Alice Archer",
+        "Carol Chen",
+    }
+    assert publication.published_players(night) == publication.published_ids(
+        Member.objects.values_list("pk", flat=True)
+    )
+    assert not Member.objects.filter(Q(publication.rule()), is_guest=True).exists()
