@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import reports
+from .. import publication, reports
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from .common import club_of, is_officer
@@ -59,14 +59,15 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     lists it; the public gets only a published member's (the page shows the others'
     events but no rating, so there is no history to give)."""
     member = get_object_or_404(
-        Member.objects.with_financial().select_related("merged_into"), member_number=number
+        publication.annotate(Member.objects.with_financial()).select_related("merged_into"),
+        member_number__iexact=number,
     )
     if member.merged_into_id:
         return redirect(
             reverse("ratings:member-history-csv", args=[member.merged_into.member_number])
         )
     officer = is_officer(request)
-    if not officer and not (member.is_financial and not member.is_guest):
+    if not officer and not member.is_published:
         raise Http404("This member's rating is not published.")
     entries = (
         Entry.objects.filter(member=member)
