@@ -76,10 +76,10 @@ from .publishing import (
     publication_latest,
     publication_on,
 )
-from .rerate import (
+from .rerate import ratings_rerate
+from .runs import (
     position_from_json,
     position_json,
-    ratings_rerate,
     ratings_rerate_soon,
     ratings_update,
     rerate_estimate,

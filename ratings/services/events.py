@@ -22,7 +22,7 @@ from .chain import (
     states_before,
 )
 from .members import member_states_create
-from .rerate import ratings_update
+from .runs import ratings_update
 
 #: Event fields that move an event in the chain or in or out of it. The name, kind,
 #: rounds and time control are not the engine's: changing them re-rates nothing.

@@ -20,7 +20,8 @@ from ..models import (
     Subscription,
 )
 from .chain import Position, member_initial_state, rating_key
-from .rerate import AFTER_ALL, Chain, ratings_rerate_soon, ratings_update
+from .rerate import AFTER_ALL, Chain
+from .runs import ratings_rerate_soon, ratings_update
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
 MEMBER_RATING_FIELDS = frozenset(

@@ -15,7 +15,6 @@ grows with the members, not with the history.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import logging
 import time
@@ -23,8 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
-from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -51,7 +49,6 @@ from .chain import (
     member_initial_state,
     players_of,
     rateable_q,
-    rating_key,
     rerate_scope,
 )
 from .ripple import ripple_possible, ripple_rerate
@@ -67,11 +64,6 @@ AFTER_ALL: Position = (dt.date.max, dt.date.max, 0)
 BATCH_GAMES = 50_000
 #: Rows written at a time.
 WRITE_BATCH = 2_000
-#: Seconds any re-rate costs however little it rates (the settings lock, finding the
-#: events, the run's log): what the estimate adds to the games' share.
-FIXED_SECONDS = 0.05
-#: Games a second before any run has been timed: slow enough to err towards the background.
-FIRST_PACE = 5_000.0
 
 
 def chunks(values: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
@@ -399,219 +391,4 @@ def ratings_rerate(
         run.seconds,
         reason,
     )
-    return run
-
-
-# -- now, or in the background ------------------------------------------------------------
-
-
-def position_json(start: Event | Position | None) -> list[Any] | None:
-    """A restart point as a task argument (JSON): [end, start, pk] or None."""
-    if start is None:
-        return None
-    end, begin, pk = rating_key(start) if isinstance(start, Event) else start
-    return [end.isoformat(), begin.isoformat(), pk]
-
-
-def position_from_json(data: list[Any] | None) -> Position | None:
-    if data is None:
-        return None
-    end, begin, pk = data
-    return (dt.date.fromisoformat(end), dt.date.fromisoformat(begin), int(pk))
-
-
-def rerate_estimate(
-    *, start: Event | Position | None, system: RatingSystem | None = None
-) -> float:
-    """Seconds a re-rate from ``start`` should take: a fixed cost plus its games' share.
-
-    The pace is that of the last finished runs, less the fixed cost each of them paid.
-    """
-    system = system or ClubSettings.load().engine()
-    scope = rerate_scope(start=start, system=system)
-    games = Game.objects.filter(
-        event__in=[e.pk for e in scope.events], result__in=Game.PLAYED
-    ).count()
-    pace = FIRST_PACE
-    recent = RatingRun.objects.filter(
-        status=RatingRun.Status.DONE, games_rated__gte=100, seconds__gt=0
-    ).order_by("-finished")[:5]
-    timed = [(r.games_rated, r.seconds) for r in recent if r.seconds]
-    if timed:
-        spent = sum(max(s - FIXED_SECONDS, 0.001) for _, s in timed)
-        pace = sum(g for g, _ in timed) / spent
-    return FIXED_SECONDS + games / pace
-
-
-def ratings_rerate_soon(
-    *,
-    start: Event | Position | None = None,
-    members: Iterable[int] = (),
-    changed: Event | None = None,
-    user: Any = None,
-    reason: str,
-) -> RatingRun:
-    """Re-rate from ``start`` now, in this transaction, or queue it when it would be slow.
-
-    A re-rate estimated above settings.RERATE_FOREGROUND_SECONDS is queued for the task
-    worker once this transaction commits; until it finishes the published list keeps
-    the last complete ratings. The run returned is DONE, or QUEUED with a progress page.
-    """
-    members = list(members)
-    limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
-    estimate = rerate_estimate(start=start)
-    if estimate <= limit:
-        return ratings_rerate(
-            start=start, members=members, changed=changed, user=user, reason=reason
-        )
-    run = RatingRun.objects.create(
-        user=user if getattr(user, "is_authenticated", False) else None,
-        reason=reason[:200],
-        system=ClubSettings.load().rating_system,
-        from_event=start if isinstance(start, Event) else None,
-        status=RatingRun.Status.QUEUED,
-        message="Waiting for the worker",
-        estimate=round(estimate, 3),
-        start=position_json(start),
-        members=members,
-        changed_event=changed,
-    )
-    _enqueue(run)
-    return run
-
-
-def _enqueue(run: RatingRun) -> None:
-    """Hand a queued run to the task worker once the transaction that queued it commits."""
-    from ..tasks import rerate_in_background
-
-    transaction.on_commit(
-        lambda: rerate_in_background.enqueue(run_pk=run.pk, start=run.start, members=run.members)
-    )
-
-
-def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
-    """Queue a failed background run's re-rate again (its worker died, or it failed)."""
-    with transaction.atomic():
-        again = RatingRun.objects.create(
-            user=user if getattr(user, "is_authenticated", False) else None,
-            reason=f"{run.reason} (again)"[:200],
-            system=ClubSettings.load().rating_system,
-            from_event=run.from_event,
-            status=RatingRun.Status.QUEUED,
-            message="Waiting for the worker",
-            estimate=run.estimate,
-            start=run.start,
-            members=run.members,
-            changed_event=run.changed_event,
-        )
-        _enqueue(again)
-    return again
-
-
-def run_check_alive(*, run: RatingRun) -> RatingRun:
-    """Mark a running run whose worker has gone quiet for too long as failed (and say so)."""
-    if run.dead:
-        RatingRun.objects.filter(pk=run.pk, status=RatingRun.Status.RUNNING).update(
-            status=RatingRun.Status.FAILED,
-            finished=timezone.now(),
-            message="The worker stopped during this run (no sign of it since "
-            f"{timezone.localtime(run.heartbeat or run.started):%H:%M:%S}); nothing it did "
-            "was saved. Run it again.",
-        )
-        run.refresh_from_db()
-    return run
-
-
-def ratings_update(
-    *,
-    soon: bool,
-    start: Event | Position | None = None,
-    members: Iterable[int] = (),
-    changed: Event | None = None,
-    user: Any = None,
-    reason: str,
-) -> RatingRun:
-    """Re-rate from ``start``: now, or (``soon``) now or in the background, by its estimate."""
-    rerate = ratings_rerate_soon if soon else ratings_rerate
-    return rerate(start=start, members=members, changed=changed, user=user, reason=reason)
-
-
-def run_progress(*, run: RatingRun, percent: int, message: str, using: Any = None) -> None:
-    """Record a background run's progress where the progress page sees it at once.
-
-    ``using``: the connection of ``progress_connection``, outside the run's transaction
-    (which commits only at the end); none, the current one.
-    """
-    now = timezone.now()
-    values = {"progress": percent, "message": message[:500], "heartbeat": now}
-    if using is None:
-        RatingRun.objects.filter(pk=run.pk).update(**values)
-        return
-    try:
-        with using.cursor() as cursor:
-            cursor.execute(
-                "UPDATE ratings_ratingrun SET progress = %s, message = %s, heartbeat = %s "
-                "WHERE id = %s",
-                [percent, message[:500], using.ops.adapt_datetimefield_value(now), run.pk],
-            )
-    except DatabaseError:
-        # SQLite: the re-rate holds the database's one write lock once it writes, and
-        # this connection gives up at once rather than hold the re-rate up.
-        log.debug("progress of run %s not recorded (database busy)", run.pk)
-
-
-def progress_connection() -> Any:
-    """A connection of its own, in autocommit, for a run's progress (closed by the caller)."""
-    default = connections[DEFAULT_DB_ALIAS]
-    params = copy.deepcopy(default.settings_dict)
-    # A plain connection of its own, closed when the run ends: not one of the pool's.
-    params.setdefault("OPTIONS", {}).pop("pool", None)
-    params["CONN_MAX_AGE"] = 0
-    if default.vendor == "sqlite":
-        params.setdefault("OPTIONS", {})["timeout"] = 0.05
-        params["OPTIONS"].pop("transaction_mode", None)
-        params["OPTIONS"].pop("init_command", None)
-    return type(default)(params, alias="progress")
-
-
-def rerate_run(
-    *, run: RatingRun, start: Event | Position | None, members: Iterable[int] = ()
-) -> RatingRun:
-    """Carry out a queued re-rate: the chain read and rated once, in one transaction.
-
-    Readers keep seeing the old ratings until it commits. A correction saved meanwhile
-    queues its own re-rate, which waits for this one's lock on the club's settings and
-    then rates from the record as it stands: the saved ratings always match the games.
-    """
-    now = timezone.now()
-    RatingRun.objects.filter(pk=run.pk).update(
-        status=RatingRun.Status.RUNNING, started=now, heartbeat=now, progress=1
-    )
-    run.refresh_from_db()
-
-    side = progress_connection()
-
-    def report(percent: int, message: str) -> None:
-        run_progress(run=run, percent=percent, message=message, using=side)
-
-    try:
-        run = ratings_rerate(
-            start=start,
-            members=members,
-            changed=run.changed_event,
-            user=run.user,
-            reason=run.reason,
-            progress=report,
-            run=run,
-        )
-    except Exception as error:
-        RatingRun.objects.filter(pk=run.pk).update(
-            status=RatingRun.Status.FAILED,
-            finished=timezone.now(),
-            message=f"{type(error).__name__}: {error}"[:500],
-        )
-        raise
-    finally:
-        side.close()
-    log.info("background re-rate %s: %s events in %.2fs", run.pk, run.events_rated, run.seconds)
     return run

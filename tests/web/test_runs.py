@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from ratings import services
 from ratings.models import Game, RatingRun, RatingState
-from ratings.services import rerate
+from ratings.services import rerate, runs
 
 from ..factories import MemberFactory, paid_up
 from .test_rerate import admin_form, full_rerate, ratings_now
@@ -124,13 +124,13 @@ def test_the_published_list_keeps_the_last_ratings_until_the_background_run_fini
 def test_a_background_run_records_its_progress_as_it_goes(season_of_games, monkeypatch):
     run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
     seen: list[int] = []
-    original = rerate.run_progress
+    original = runs.run_progress
 
     def spy(*, run, percent, message, using=None):
         original(run=run, percent=percent, message=message, using=using)
         seen.append(percent)
 
-    monkeypatch.setattr(rerate, "run_progress", spy)
+    monkeypatch.setattr(runs, "run_progress", spy)
     services.rerate_run(run=run, start=None)
     assert seen == sorted(seen) and seen[0] < 30 and seen[-1] == 100
     run.refresh_from_db()
@@ -174,8 +174,8 @@ def test_the_estimate_is_a_fixed_cost_plus_the_games_at_the_pace_of_the_last_run
         reason="big", system="nz-club-elo", status="done", games_rated=1000, seconds=10
     )
     RatingRun.objects.filter(reason="season loaded").delete()
-    pace = 1000 / (10 - rerate.FIXED_SECONDS)
-    assert services.rerate_estimate(start=None) == pytest.approx(rerate.FIXED_SECONDS + 12 / pace)
+    pace = 1000 / (10 - runs.FIXED_SECONDS)
+    assert services.rerate_estimate(start=None) == pytest.approx(runs.FIXED_SECONDS + 12 / pace)
 
 
 # -- the officer's pages: saving results re-rates now, or in the background ---------------
