@@ -31,7 +31,12 @@ class TrfUploadForm(forms.Form):
         if upload.size > self.MAX_BYTES:
             self.add_error("file", "This file is too large for a tournament report.")
             return data
-        text = trf.decode(upload.read())
+        raw = upload.read()
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            # Read as Latin-1 it would be a NUL every other character, on every line.
+            self.add_error("file", "The file is UTF-16 text: save it as UTF-8 (or Latin-1).")
+            return data
+        text = trf.decode(raw)
         try:
             tournament = trf.parse(text)
         except trf.TrfError as error:
