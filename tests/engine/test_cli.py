@@ -250,6 +250,8 @@ BAD: dict[str, tuple[str | bytes, str]] = {
     "unknown top-level field": (_with(colour="red"), "colour: unknown field"),
     "missing system": (json.dumps({"events": []}), "system: required"),
     "unknown system": (_with(system="fide"), "system: must be one of"),
+    "system a list": (_with(system=[]), "system: must be one of"),
+    "system an object": (_with(system={"id": "nscl"}), "system: must be one of"),
     "unknown param": (_with(params={"kk": 1}), "params.kk: unknown parameter for nz-club-elo"),
     "wrong param type": (_with(params={"k_new": "32"}), "params.k_new: must be a number"),
     "param not whole": (_with(params={"k_games": 30.5}), "params.k_games: must be a whole number"),
