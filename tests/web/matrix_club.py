@@ -39,7 +39,9 @@ from ..factories import EventFactory, GameFactory, MemberFactory, SubscriptionFa
 
 #: Any rating of an unpublished player shows as a number in this band; no published
 #: member's rating comes near it (they start at 1500 to 1600).
-UNPUBLISHED_BAND = re.compile(r"(?<![\d.])2[3-7]\d\d(?:\.\d+)?(?![\d])")
+#: A number on its own: not part of a longer one, a decimal, or a word (a CSRF token's
+#: random letters and digits hold such runs of digits now and then).
+UNPUBLISHED_BAND = re.compile(r"(?<![\w.])2[3-7]\d\d(?:\.\d+)?(?![\w])")
 
 
 @dataclass
