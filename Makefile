@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run serve test test-fast lint format bench bench-engine migrations-check browser clean
+.PHONY: run serve backup restore test test-fast lint format bench bench-engine migrations-check browser clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,17 @@ run: $(STAMP)
 # together, after migrating and collecting the static files; stopping it stops both.
 serve: $(STAMP)
 	VENV=$(VENV) bash scripts/serve.sh
+
+# The whole database in one file (README, "Backups"); BACKUP names it.
+BACKUP ?= backups/club-$(shell date -u +%Y%m%d-%H%M%S).backup
+backup: $(STAMP)
+	$(PY) manage.py backup $(BACKUP)
+
+# A backup into the empty database DATABASE_URL names, then migrated to this code.
+restore: $(STAMP)
+	@test -n "$(FROM)" || { echo "usage: make restore FROM=backups/FILE.backup"; exit 2; }
+	$(PY) manage.py restore $(FROM)
+	$(PY) manage.py migrate --noinput
 
 test: $(STAMP) browser
 	$(PY) manage.py makemigrations --check --dry-run >/dev/null

@@ -108,6 +108,22 @@ def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:
     return with_ratings(publication.published_members(day))
 
 
+def top_ten() -> list[Member]:
+    """The ten best usable published ratings, each with its place on the list.
+
+    Placed here rather than by a window over every published member (which had the home
+    page sort and rank the whole list for ten rows): a member's place is one more than the
+    members rated above them, and all of those are among the ten read.
+    """
+    members = list(with_ratings(Member.objects.published(), ranked=False).filter(unrated=0)[:10])
+    for i, member in enumerate(members):
+        if i and member.rating_value == members[i - 1].rating_value:
+            member.rank = members[i - 1].rank  # a tie shares the place
+        else:
+            member.rank = i + 1
+    return members
+
+
 def rated_events() -> QuerySet[Event]:
     """Events with ratings, newest first: read down the events' date index, each one
     checked for a change, so the newest are found without reading every change."""

@@ -25,6 +25,7 @@ from .models import (
     Game,
     Member,
     event_date_problem,
+    name_problem,
     next_member_numbers,
 )
 from .names import given_surname
@@ -397,6 +398,8 @@ def pgn_events(
         for colour, name in (("White", white), ("Black", black)):
             if not name or name == "?":
                 problems.append(f"{where}: no {colour} player")
+            elif problem := name_problem(name):
+                problems.append(f"{where}: {colour}: {problem}")
         result = headers.get("Result", "*").strip()
         if result == "*":
             problems.append(f"{where}: no result (*): finish or remove the game")

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass, field
+
+from .names import hidden_characters
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
 from .results import (
@@ -277,6 +280,11 @@ def parse(data: bytes | str) -> Tournament:
             # Not text (a NUL cannot be stored, and no pairing program writes one).
             problems.append(f"Line {number}: holds a NUL character (\\0): not a text line.")
             continue
+        if any(unicodedata.category(char) == "Cc" and char not in "\t\f\x1a" for char in line):
+            # An escape, a backspace, a bell: no pairing program writes one (a tab, a
+            # form feed or an old DOS end-of-file mark is only spacing).
+            problems.append(f"Line {number}: holds a control character: not a text line.")
+            continue
         if not line.strip() or line.startswith("#"):
             continue  # TRF-2026 comments and blank lines between records
         code, value = line[:3], line[4:].strip()
@@ -409,6 +417,13 @@ def _player(line: str, number: int, problems: list[str]) -> Player | None:
         problems.append(
             f"Line {number}: the player's name {name!r} has no letters "
             "(only marks or invisible characters)."
+        )
+        return None
+    if hidden := hidden_characters(name):
+        codes = ", ".join(f"U+{ord(char):04X}" for char in hidden)
+        problems.append(
+            f"Line {number}: the player's name {name!r} holds control or invisible "
+            f"characters ({codes})."
         )
         return None
     player = Player(

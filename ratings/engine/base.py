@@ -203,6 +203,11 @@ class RatingSystem(ABC):
     title: ClassVar[str]
     #: True for systems that rate by period (acf-1993, ecf-2020).
     period_based: ClassVar[bool] = False
+    #: True for systems with a floor (a parameter of at least 0) that no rating goes
+    #: under, so a rating below 0 is never theirs: the command line refuses one. Without
+    #: a floor (acf-1993, nscl) a weak player's rating can fall below 0, and one run's
+    #: output must be the next run's input.
+    has_floor: ClassVar[bool] = False
     parameters: ClassVar[tuple[Parameter, ...]] = ()
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:

@@ -195,6 +195,7 @@ class _PRating(NamedTuple):
 class Ecf2020(RatingSystem):
     id = "ecf-2020"
     title = "ECF rating (method from July 2020)"
+    has_floor = True
     period_based = True
     parameters = (
         Parameter(

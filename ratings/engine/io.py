@@ -58,7 +58,8 @@ def parse_input(document: object) -> tuple[str, dict[str, object], list[PlayerSt
     system = document.get("system")
     if system is None:
         problems.append(f"system: required (one of {', '.join(SYSTEMS)})")
-    elif system not in SYSTEMS:
+    elif not isinstance(system, str) or system not in SYSTEMS:
+        # (a list or an object is no system either, and cannot be looked up as one)
         problems.append(f"system: must be one of {', '.join(SYSTEMS)}, got {system!r}")
     params = document.get("params")
     if params is None:
@@ -69,10 +70,11 @@ def parse_input(document: object) -> tuple[str, dict[str, object], list[PlayerSt
     else:
         too_big = [k for k, v in params.items() if type(v) is int and not _is_number(v)]
         problems += [f"params.{name}: must be a finite number" for name in too_big]
-        if system in SYSTEMS:
+        if isinstance(system, str) and system in SYSTEMS:
             checked = {k: v for k, v in params.items() if k not in too_big}
             problems += SYSTEMS[system].check_params(checked)
-    players = _parse_players(document.get("players"), problems)
+    floored = isinstance(system, str) and system in SYSTEMS and SYSTEMS[system].has_floor
+    players = _parse_players(document.get("players"), problems, floored=floored)
     if "events" not in document:
         problems.append("events: required")
     events = _parse_events(document.get("events", []), problems)
@@ -82,7 +84,7 @@ def parse_input(document: object) -> tuple[str, dict[str, object], list[PlayerSt
     return system, params, players, events
 
 
-def _parse_players(raw: object, problems: list[str]) -> list[PlayerState]:
+def _parse_players(raw: object, problems: list[str], *, floored: bool) -> list[PlayerState]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -98,6 +100,12 @@ def _parse_players(raw: object, problems: list[str]) -> list[PlayerState]:
             continue
         if player.id in seen:
             problems.append(f"players[{i}].id: {player.id!r} appears twice")
+        if floored and player.rating is not None and player.rating < 0:
+            # The web app refuses it too; only a system without a floor rates below 0.
+            problems.append(
+                f"players[{i}].rating: must be at least 0 (this system has a floor), "
+                f"got {player.rating:g}"
+            )
         seen.add(player.id)
         players.append(player)
     return players

@@ -31,6 +31,7 @@ _PAIR = attrgetter("a", "b")
 class NzClubElo(RatingSystem):
     id = "nz-club-elo"
     title = "Club Elo (NZ club rules)"
+    has_floor = True
     parameters = (
         Parameter("start_rating", 1500.0, "rating given to every new player", minimum=0),
         Parameter("guest_rating", 1500.0, "fixed rating used for guests", minimum=0),

@@ -52,6 +52,7 @@ def _in_round_order(games: Sequence[Game]) -> Sequence[Game]:
 class StCharles(RatingSystem):
     id = "st-charles"
     title = "St. Charles (CXR-style, per game)"
+    has_floor = True
     parameters = (
         Parameter("start_rating", 400, "tentative rating every new player starts on", minimum=0),
         Parameter(

@@ -53,6 +53,7 @@ class TrfUploadForm(forms.Form):
             return data
         raw = upload.read()
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            # Read as Latin-1 it would be a NUL every other character, on every line.
             self.add_error("file", "The file is UTF-16 text: save it as UTF-8 (or Latin-1).")
             return data
         data["format"] = "pgn" if is_pgn(upload.name, raw) else "trf"

@@ -15,6 +15,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
+from ..names import name_problem
 from .club import Season
 
 
@@ -55,16 +56,6 @@ class MemberQuerySet(models.QuerySet["Member"]):
 EARLIEST_DATE = dt.date(1900, 1, 1)
 
 MAX_INITIAL_RATING = 3500
-
-
-def name_problem(name: str) -> str | None:
-    """What is wrong with a member's or an event's name, or None. A name made only of
-    spaces, zero-width or control characters looks blank on every page and list."""
-    if name and not any(char.isalnum() for char in name):
-        return (
-            "A name must contain letters (this one is only spaces, marks or invisible characters)."
-        )
-    return None
 
 
 def standing_problems(

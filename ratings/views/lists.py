@@ -38,7 +38,7 @@ PER_PAGE = 50
 def home(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine()
     recent = reports.rated_events()[:5]
-    top = reports.published_ratings().filter(unrated=0)[:10]  # type: ignore[misc]
+    top = reports.top_ten()
     return render(
         request,
         "ratings/home.html",

@@ -63,7 +63,9 @@ def test_the_officer_pages_read_well(request, width, evening, alice):
     page.goto(f"/officer/events/{draft.pk}/paste/")
     page.get_by_label("Pairings and results").fill("A1 - B2 1-0\nCarol Chen - D4 ½-½")
     page.get_by_role("button", name="Preview").click()
-    assert page.get_by_text("Preview: round 1, nothing saved yet").is_visible()
+    # The preview is a new page: wait for it (is_visible asks at once, and on a busy
+    # machine the click's page may still be the form).
+    page.get_by_text("Preview: round 1, nothing saved yet").wait_for(state="visible")
     screenshot(page, f"officer-paste-{width}")
 
     page.goto("/officer/import/")

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from ratings.engine import SYSTEMS
+from ratings.engine.base import EngineError
+from ratings.engine.io import parse_input
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -164,11 +166,29 @@ def test_no_explain_leaves_out_the_per_game_breakdown_only() -> None:
 def test_extreme_but_valid_numbers_are_rated_not_crashed_on() -> None:
     doc = {
         "system": "nz-club-elo",
-        "players": [{"id": "big", "rating": 1e300}, {"id": "small", "rating": -1e300}],
+        "players": [{"id": "big", "rating": 1e300}, {"id": "small", "rating": 0}],
         "events": [_event("e1", "2024-01-01", ("big", "small", 0), ("big", "x", 1))],
     }
     out = ok(engine(stdin=json.dumps(doc)))
     assert by_id(out)["big"]["rating"] == 1e300
+
+
+@pytest.mark.parametrize("system", ["acf-1993", "nscl"])
+def test_a_rating_below_0_is_read_for_a_system_without_a_floor(system: str) -> None:
+    # Their ratings can fall below 0, and one run's output is the next run's input.
+    doc = {**EXAMPLE, "system": system, "params": {}, "players": [{"id": "ann", "rating": -100}]}
+    _, _, players, _ = parse_input(doc)
+    assert players[0].rating == -100
+
+
+@pytest.mark.parametrize("system", [s for s, cls in SYSTEMS.items() if cls.has_floor])
+def test_a_rating_below_0_is_refused_for_a_system_with_a_floor(system: str) -> None:
+    doc = {**EXAMPLE, "system": system, "params": {}, "players": [{"id": "ann", "rating": -0.5}]}
+    with pytest.raises(EngineError) as refused:
+        parse_input(doc)
+    assert refused.value.problems == [
+        "players[0].rating: must be at least 0 (this system has a floor), got -0.5"
+    ]
 
 
 # -- bad input -------------------------------------------------------------------------------
@@ -230,6 +250,8 @@ BAD: dict[str, tuple[str | bytes, str]] = {
     "unknown top-level field": (_with(colour="red"), "colour: unknown field"),
     "missing system": (json.dumps({"events": []}), "system: required"),
     "unknown system": (_with(system="fide"), "system: must be one of"),
+    "system a list": (_with(system=[]), "system: must be one of"),
+    "system an object": (_with(system={"id": "nscl"}), "system: must be one of"),
     "unknown param": (_with(params={"kk": 1}), "params.kk: unknown parameter for nz-club-elo"),
     "wrong param type": (_with(params={"k_new": "32"}), "params.k_new: must be a number"),
     "param not whole": (_with(params={"k_games": 30.5}), "params.k_games: must be a whole number"),
@@ -307,6 +329,10 @@ BAD: dict[str, tuple[str | bytes, str]] = {
     "fractional games": (_player(games=2.5), "players[0].games: must be a whole number of games"),
     "rating string": (_player(rating="1600"), "players[0].rating: must be a number"),
     "rating huge": (_player(rating=int("9" * 400)), "players[0].rating: must be a number"),
+    "rating below 0 with a floor": (
+        _player(rating=-100),
+        "players[0].rating: must be at least 0 (this system has a floor), got -100",
+    ),
     "guest not bool": (_player(guest="yes"), "players[0].guest: must be true or false"),
     "bad birth date": (_player(born="1990-02-30"), "players[0].born: must be a date"),
     "bad display": (_player(display=1606), "players[0].display: must be a string"),

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Readers on the public pages while an officer rates an event: requests, errors, p50/p95.
+
+    python scripts/load.py --url http://127.0.0.1:8010 --readers 50 --seconds 30 \
+        --page /ratings/ --page / --page /members/M00042/ \
+        --officer olivia:PASSWORD --rate-event 8000
+
+Only the standard library (threads and http.client), so it runs anywhere the app runs.
+Each reader opens one keep-alive connection and asks for the pages in turn for
+``--seconds``: as fast as the server answers, or with ``--think`` seconds on each page
+on average (a person reading it) before the next. With ``--officer`` and ``--rate-event`` one more
+client logs in as that officer, a few seconds in, and marks the event complete (which
+rates it), as the officer's page does. Any answer but 200 (or the officer's redirects),
+and any connection error, is an error. docs/performance.md has the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import random
+import re
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+from collections import defaultdict
+
+
+class Client:
+    """One keep-alive connection with its cookies (enough for Django's login and CSRF)."""
+
+    def __init__(self, url: str) -> None:
+        parts = urllib.parse.urlsplit(url)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.cookies: dict[str, str] = {}
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None
+    ) -> tuple[int, str, dict[str, str]]:
+        headers = {"Host": f"{self.host}:{self.port}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = f"http://{self.host}:{self.port}{path}"
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+            text = response.read().decode("utf-8", "replace")
+        except (OSError, http.client.HTTPException):
+            self.connection.close()  # the next request opens a new connection
+            raise
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response.status, text, {k.lower(): v for k, v in response.getheaders()}
+
+
+def _csrf(page: str) -> str:
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    if not match:
+        raise SystemExit("load: no CSRF token on the page (is the URL right?)")
+    return match.group(1)
+
+
+def reader(
+    url: str,
+    pages: list[str],
+    stop: float,
+    think: float,
+    times: dict[str, list[float]],
+    errors: dict[str, int],
+    lock: threading.Lock,
+) -> None:
+    client = Client(url)
+    chance = random.Random()
+    i = chance.randrange(len(pages))
+    time.sleep(chance.uniform(0, think))  # readers arrive spread out, not all at once
+    while time.monotonic() < stop:
+        page = pages[i % len(pages)]
+        i += 1
+        started = time.monotonic()
+        try:
+            status, _, _ = client.request("GET", page)
+        except (OSError, http.client.HTTPException):
+            status = 0
+        took = time.monotonic() - started
+        with lock:
+            if status == 200:
+                times[page].append(took)
+            else:
+                errors[page] += 1
+        if think:
+            # A reader reads the page before the next: think time drawn around its mean.
+            time.sleep(min(chance.expovariate(1 / think), max(0.0, stop - time.monotonic())))
+
+
+def officer(url: str, login: str, event: int, delay: float, report: dict[str, object]) -> None:
+    """Log in and mark the event complete (it is rated), as the officer's page does."""
+    time.sleep(delay)
+    username, _, password = login.partition(":")
+    client = Client(url)
+    _, page, _ = client.request("GET", "/accounts/login/")
+    status, _, headers = client.request(
+        "POST",
+        "/accounts/login/",
+        {"username": username, "password": password, "csrfmiddlewaretoken": _csrf(page)},
+    )
+    if status != 302:
+        report["error"] = f"login refused (HTTP {status})"
+        return
+    path = f"/officer/events/{event}/complete/"
+    status, page, _ = client.request("GET", path)
+    if status != 200:
+        report["error"] = f"GET {path}: HTTP {status}"
+        return
+    started = time.monotonic()
+    status, _, headers = client.request("POST", path, {"csrfmiddlewaretoken": _csrf(page)})
+    report["seconds"] = time.monotonic() - started
+    report["status"] = status
+    report["location"] = headers.get("location", "")
+    if status != 302:
+        report["error"] = f"POST {path}: HTTP {status}"
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--readers", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a reader spends on a page before the next (0: none, as fast "
+        "as the server answers)",
+    )
+    parser.add_argument(
+        "--page", action="append", help="a page to read (repeat); default /ratings/"
+    )
+    parser.add_argument("--officer", help="USER:PASSWORD of the officer who rates an event")
+    parser.add_argument("--rate-event", type=int, help="the pk of the event the officer completes")
+    parser.add_argument("--officer-delay", type=float, default=5.0, help="seconds before rating")
+    args = parser.parse_args(argv)
+    pages = args.page or ["/ratings/"]
+
+    times: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    stop = time.monotonic() + args.seconds
+    threads = [
+        threading.Thread(
+            target=reader, args=(args.url, pages, stop, args.think, times, errors, lock)
+        )
+        for _ in range(args.readers)
+    ]
+    rated: dict[str, object] = {}
+    if args.officer and args.rate_event:
+        threads.append(
+            threading.Thread(
+                target=officer,
+                args=(args.url, args.officer, args.rate_event, args.officer_delay, rated),
+            )
+        )
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+
+    total = sum(len(v) for v in times.values()) + sum(errors.values())
+    print(
+        f"readers: {args.readers} (think {args.think:g} s), {elapsed:.1f} s, {total} requests, "
+        f"{sum(errors.values())} errors, {total / elapsed:.0f} requests/s"
+    )
+    print(f"{'page':<40} {'requests':>8} {'errors':>6} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
+    for page in pages:
+        done = times.get(page, [])
+        if done:
+            p50 = statistics.median(done) * 1000
+            p95 = percentile(done, 0.95) * 1000
+            top = max(done) * 1000
+            print(
+                f"{page:<40} {len(done) + errors[page]:>8} {errors[page]:>6} "
+                f"{p50:>7.0f} {p95:>7.0f} {top:>7.0f}"
+            )
+        else:
+            print(f"{page:<40} {errors[page]:>8} {errors[page]:>6}       -       -       -")
+    if args.officer and args.rate_event:
+        if "error" in rated:
+            print(f"officer: {rated['error']}")
+        else:
+            print(
+                f"officer: rated event {args.rate_event} in {rated['seconds']:.2f} s "
+                f"(-> {rated['location']})"
+            )
+    failed = sum(errors.values()) or "error" in rated
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,318 @@
+"""Every URL of the project × every role × GET and POST: the outcome each gets.
+
+``EXPECTED`` decides, for every URL pattern (by name, or by its route when it has none),
+what an anonymous visitor, a logged-in member without rights, a ratings officer (made as
+``create_officer`` makes one: staff, in the officers' group) and the administrator get,
+for a GET and for a POST (empty: a form answers with its errors, nothing is done). A URL
+pattern missing from the table fails the test, so a new view comes with a decision about
+who may use it. The outcome classes: ``ok`` (a page, or a redirect elsewhere than the
+login), ``login`` (a redirect to the login page), ``403``, ``404``, ``405``.
+
+Every public page is also read as the public reads it, to check that no rating of a
+member in arrears or of a guest is shown (tests/web/matrix_club.py gives them ratings
+no published member comes near).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from ratings import reports
+from ratings.models import Member
+
+from .matrix_club import UNPUBLISHED_BAND, Club, build_club, every_pattern, url_for
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "member", "officer", "superuser")
+METHODS = ("GET", "POST")
+
+# The outcome for anonymous GET, POST; member GET, POST; officer GET, POST; superuser GET, POST.
+PUBLIC = "ok ok ok ok ok ok ok ok"
+OFFICER = "login login 403 403 ok ok ok ok"
+OFFICER_POST = "login login 403 403 405 ok 405 ok"  # an action: POST only
+STAFF = "login login login login ok ok ok ok"  # the admin: staff only, officers included
+SUPERUSER = "login login login login 403 403 ok ok"
+NOBODY = "login login login login 403 403 403 403"
+STAFF_READ = "login login login login ok 403 ok 403"
+SUPERUSER_READ = "login login login login 403 403 ok 403"
+STAFF_READ_SUPERUSER_CHANGE = "login login login login ok 403 ok ok"
+
+EXPECTED: dict[str, str] = {
+    "login": PUBLIC,
+    "logout": "405 ok 405 ok 405 ok 405 ok",
+    "admin/login/": "login login login login login login login login",
+    "admin:index": STAFF,
+    "admin:login": "login login login login login login login login",
+    "admin:logout": "ok ok ok ok 405 ok 405 ok",
+    "admin:password_change": STAFF,
+    "admin:password_change_done": "login login login login ok 405 ok 405",
+    "admin:autocomplete": "login login login login 403 405 403 405",
+    "admin:jsi18n": "login login login login ok 405 ok 405",
+    "admin:view_on_site": STAFF,
+    # Logins, the task queue and login throttling: the administrator's.
+    "admin:auth_group_changelist": SUPERUSER,
+    "admin:auth_group_add": SUPERUSER,
+    "admin:auth_group_history": SUPERUSER,
+    "admin:auth_group_delete": SUPERUSER,
+    "admin:auth_group_change": SUPERUSER,
+    "admin/auth/group/<path:object_id>/": STAFF,
+    "admin:auth_user_password_change": SUPERUSER,
+    "admin:auth_user_changelist": SUPERUSER,
+    "admin:auth_user_add": SUPERUSER,
+    "admin:auth_user_history": SUPERUSER,
+    "admin:auth_user_delete": SUPERUSER,
+    "admin:auth_user_change": SUPERUSER,
+    "admin/auth/user/<path:object_id>/": STAFF,
+    "admin:django_tasks_database_dbtaskresult_changelist": SUPERUSER,
+    "admin:django_tasks_database_dbtaskresult_add": NOBODY,
+    "admin:django_tasks_database_dbtaskresult_history": SUPERUSER,
+    "admin:django_tasks_database_dbtaskresult_delete": NOBODY,
+    "admin:django_tasks_database_dbtaskresult_change": SUPERUSER_READ,
+    "admin/django_tasks_database/dbtaskresult/<path:object_id>/": STAFF,
+    "admin:axes_accessattempt_changelist": SUPERUSER,
+    "admin:axes_accessattempt_add": NOBODY,
+    "admin:axes_accessattempt_history": SUPERUSER,
+    "admin:axes_accessattempt_delete": SUPERUSER,
+    "admin:axes_accessattempt_change": SUPERUSER,
+    "admin/axes/accessattempt/<path:object_id>/": STAFF,
+    "admin:axes_accesslog_changelist": SUPERUSER,
+    "admin:axes_accesslog_add": NOBODY,
+    "admin:axes_accesslog_history": SUPERUSER,
+    "admin:axes_accesslog_delete": SUPERUSER,
+    "admin:axes_accesslog_change": SUPERUSER,
+    "admin/axes/accesslog/<path:object_id>/": STAFF,
+    "admin:axes_accessfailurelog_changelist": SUPERUSER,
+    "admin:axes_accessfailurelog_add": NOBODY,
+    "admin:axes_accessfailurelog_history": SUPERUSER,
+    "admin:axes_accessfailurelog_delete": SUPERUSER,
+    "admin:axes_accessfailurelog_change": SUPERUSER,
+    "admin/axes/accessfailurelog/<path:object_id>/": STAFF,
+    # Officers read the club settings; only the administrator changes the system.
+    "admin:ratings_clubsettings_simple_history": STAFF_READ_SUPERUSER_CHANGE,
+    "admin:ratings_clubsettings_changelist": STAFF,
+    "admin:ratings_clubsettings_add": NOBODY,
+    "admin:ratings_clubsettings_history": STAFF,
+    "admin:ratings_clubsettings_delete": NOBODY,
+    "admin:ratings_clubsettings_change": STAFF_READ_SUPERUSER_CHANGE,
+    # The admin's old addresses of a record redirect (to a page that checks).
+    "admin/ratings/clubsettings/<path:object_id>/": STAFF,
+    # The record: officers keep it (corrections).
+    "admin:ratings_season_changelist": STAFF,
+    "admin:ratings_season_add": STAFF,
+    "admin:ratings_season_history": STAFF,
+    "admin:ratings_season_delete": STAFF,
+    "admin:ratings_season_change": STAFF,
+    "admin/ratings/season/<path:object_id>/": STAFF,
+    "admin:ratings_member_simple_history": STAFF,
+    "admin:ratings_member_changelist": STAFF,
+    "admin:ratings_member_add": STAFF,
+    "admin:ratings_member_history": STAFF,
+    "admin:ratings_member_delete": STAFF,
+    "admin:ratings_member_change": STAFF,
+    "admin/ratings/member/<path:object_id>/": STAFF,
+    "admin:ratings_subscription_simple_history": STAFF,
+    "admin:ratings_subscription_changelist": STAFF,
+    "admin:ratings_subscription_add": STAFF,
+    "admin:ratings_subscription_history": STAFF,
+    "admin:ratings_subscription_delete": STAFF,
+    "admin:ratings_subscription_change": STAFF,
+    "admin/ratings/subscription/<path:object_id>/": STAFF,
+    "admin:ratings_ratingperiod_changelist": STAFF,
+    "admin:ratings_ratingperiod_add": SUPERUSER,
+    "admin:ratings_ratingperiod_history": STAFF,
+    "admin:ratings_ratingperiod_delete": SUPERUSER,
+    "admin:ratings_ratingperiod_change": STAFF,
+    "admin/ratings/ratingperiod/<path:object_id>/": STAFF,
+    "admin:ratings_event_simple_history": STAFF,
+    "admin:ratings_event_changelist": STAFF,
+    "admin:ratings_event_add": STAFF,
+    "admin:ratings_event_history": STAFF,
+    "admin:ratings_event_delete": STAFF,
+    "admin:ratings_event_change": STAFF,
+    "admin/ratings/event/<path:object_id>/": STAFF,
+    "admin:ratings_entry_simple_history": STAFF,
+    "admin:ratings_entry_changelist": STAFF,
+    "admin:ratings_entry_add": STAFF,
+    "admin:ratings_entry_history": STAFF,
+    "admin:ratings_entry_delete": STAFF,
+    "admin:ratings_entry_change": STAFF,
+    "admin/ratings/entry/<path:object_id>/": STAFF,
+    "admin:ratings_game_simple_history": STAFF,
+    "admin:ratings_game_changelist": STAFF,
+    "admin:ratings_game_add": STAFF,
+    "admin:ratings_game_history": STAFF,
+    "admin:ratings_game_delete": STAFF,
+    "admin:ratings_game_change": STAFF,
+    "admin/ratings/game/<path:object_id>/": STAFF,
+    # Derived: read-only for everyone, officers included.
+    "admin:ratings_ratingstate_changelist": STAFF,
+    "admin:ratings_ratingstate_add": NOBODY,
+    "admin:ratings_ratingstate_history": STAFF,
+    "admin:ratings_ratingstate_delete": NOBODY,
+    "admin:ratings_ratingstate_change": STAFF_READ,
+    "admin/ratings/ratingstate/<path:object_id>/": STAFF,
+    "admin:ratings_ratingchange_changelist": STAFF,
+    "admin:ratings_ratingchange_add": NOBODY,
+    "admin:ratings_ratingchange_history": STAFF,
+    "admin:ratings_ratingchange_delete": NOBODY,
+    "admin:ratings_ratingchange_change": STAFF_READ,
+    "admin/ratings/ratingchange/<path:object_id>/": STAFF,
+    "admin:ratings_ratingrun_changelist": STAFF,
+    "admin:ratings_ratingrun_add": NOBODY,
+    "admin:ratings_ratingrun_history": STAFF,
+    "admin:ratings_ratingrun_delete": NOBODY,
+    "admin:ratings_ratingrun_change": STAFF_READ,
+    "admin/ratings/ratingrun/<path:object_id>/": STAFF,
+    "admin:app_list": STAFF,
+    "admin/(?P<url>.*)$": "login login login login 404 404 404 404",
+    # Public pages.
+    "ratings:home": PUBLIC,
+    "ratings:list": PUBLIC,
+    "ratings:member": PUBLIC,
+    "ratings:event": PUBLIC,
+    "ratings:reports": PUBLIC,
+    "ratings:report": PUBLIC,
+    "ratings:calculator": PUBLIC,
+    "ratings:member_search": PUBLIC,
+    # The officer's pages: login first, then the officer permission.
+    "ratings:officer-ratings": OFFICER,
+    "ratings:officer-home": OFFICER,
+    "ratings:officer-members": OFFICER,
+    "ratings:officer-member-add": OFFICER,
+    "ratings:officer-member": OFFICER,
+    "ratings:officer-member-subscribe": OFFICER_POST,
+    "ratings:officer-events": OFFICER,
+    "ratings:officer-event-add": OFFICER,
+    "ratings:officer-event": OFFICER,
+    "ratings:officer-event-edit": OFFICER,
+    "ratings:officer-event-players": OFFICER,
+    "ratings:officer-event-player-remove": OFFICER_POST,
+    "ratings:officer-round": OFFICER,
+    "ratings:officer-round-paste": OFFICER,
+    "ratings:officer-grid": OFFICER,
+    "ratings:officer-event-complete": OFFICER,
+    "ratings:officer-event-trf": OFFICER,
+    "ratings:officer-periods": OFFICER,
+    # The club rates with nz-club-elo, which has no periods: 404 once the officer is let in.
+    "ratings:officer-period-close": "login login 403 403 404 404 404 404",
+    "ratings:officer-import": OFFICER,
+    "ratings:officer-import-preview": OFFICER,
+    "ratings:event-report": PUBLIC,
+    "ratings:event-crosstable": PUBLIC,
+    "ratings:runs": OFFICER,
+    "ratings:run": OFFICER,
+    "ratings:run-status": OFFICER,
+    "ratings:run-retry": OFFICER_POST,
+}
+
+
+def _outcome(response: Any) -> str:
+    code = response.status_code
+    if code in (301, 302, 303):
+        where = response["Location"]
+        return "login" if where.startswith(("/accounts/login/", "/admin/login/")) else "ok"
+    return "ok" if 200 <= code < 300 else str(code)
+
+
+def _request(club: Club, role: str, method: str, url: str) -> str:
+    client = Client()
+    user = club.users[role]
+    if user is not None:
+        client.force_login(user)
+    # In a savepoint rolled back: one request's effect never reaches the next.
+    with transaction.atomic():
+        response = client.get(url) if method == "GET" else client.post(url, {})
+        transaction.set_rollback(True)
+    return _outcome(response)
+
+
+@pytest.fixture
+def production_tasks(settings):  # type: ignore[no-untyped-def]
+    """The database's task queue, as in production (its admin pages read the tasks)."""
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
+    }
+
+
+def test_every_url_pattern_has_a_decision_in_the_table() -> None:
+    keys = [p.key for p in every_pattern()]
+    missing = sorted(set(keys) - set(EXPECTED))
+    assert not missing, f"URL patterns with no decision in EXPECTED: {missing}"
+    assert not sorted(set(EXPECTED) - set(keys)), "EXPECTED names URLs that no longer exist"
+    assert len(keys) == len(set(keys)), "two URL patterns share a key"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_role_gets_what_the_table_says_on_every_url(role: str, production_tasks) -> None:  # type: ignore[no-untyped-def]
+    club = build_club()
+    column = ROLES.index(role) * 2
+    wrong = []
+    for pattern in every_pattern():
+        url = url_for(pattern, club)
+        expected = EXPECTED.get(pattern.key, "").split()[column : column + 2]
+        got = [_request(club, role, method, url) for method in METHODS]
+        if got != expected:
+            wrong.append(f"{pattern.key} {url}: expected {expected}, got {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+# -- no public page shows an unpublished rating -------------------------------------------
+
+
+def _public_urls(club: Club) -> list[str]:
+    """Every page an anonymous reader may open, with the variants that show ratings."""
+    urls = [
+        url_for(p, club)
+        for p in every_pattern()
+        if EXPECTED[p.key].split()[0] == "ok" and not p.route.startswith(("admin", "accounts"))
+    ]
+    urls.append(reverse("ratings:list") + "?_export=csv")
+    for slug in reports.REPORTS:
+        urls += [
+            reverse("ratings:report", args=[slug]),
+            reverse("ratings:report", args=[slug]) + "?_export=csv",
+        ]
+    for member in Member.objects.all():
+        urls.append(reverse("ratings:member", args=[member.member_number]))
+    for member in club.unpublished:
+        search = reverse("ratings:member_search")
+        urls += [f"{search}?q={member.name.split()[0]}", f"{search}?q={member.member_number}"]
+        urls.append(
+            reverse("ratings:calculator")
+            + f"?go=1&p-member={club.published[0].member_number}&g-TOTAL_FORMS=1"
+            f"&g-INITIAL_FORMS=0&g-0-opponent={member.member_number}&g-0-result=1"
+        )
+    return urls
+
+
+@pytest.mark.parametrize("role", ["anonymous", "member"])
+def test_no_public_page_shows_the_rating_of_a_member_in_arrears_or_a_guest(role: str) -> None:
+    club = build_club()
+    client = Client()
+    if club.users[role] is not None:
+        client.force_login(club.users[role])
+    shown = {}
+    for url in _public_urls(club):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        found = UNPUBLISHED_BAND.findall(body.decode())
+        if found:
+            shown[url] = found
+    assert not shown, shown
+
+
+def test_the_leak_check_would_see_an_unpublished_rating(client) -> None:  # type: ignore[no-untyped-def]
+    club = build_club()
+    arrears = club.unpublished[0]
+    page = client.get(reverse("ratings:officer-ratings"))  # anonymous: the login page
+    assert not UNPUBLISHED_BAND.findall(page.content.decode())
+    client.force_login(club.users["officer"])
+    body = client.get(reverse("ratings:officer-ratings")).content.decode()
+    assert arrears.rating_state.display in UNPUBLISHED_BAND.findall(body)
