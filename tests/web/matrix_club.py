@@ -23,6 +23,8 @@ from ratings import services
 from ratings.accounts import officer_create
 from ratings.models import (
     ClubSettings,
+    Comparison,
+    ComparisonRating,
     Entry,
     Event,
     Game,
@@ -136,6 +138,14 @@ def build_club() -> Club:
     failure = AccessFailureLog.objects.create(
         username="mel", ip_address="10.0.0.9", user_agent="x"
     )
+    # A published list, and a finished comparison (published), for their pages.
+    publication = services.list_publish(note="Matrix")
+    comparison = Comparison.objects.create(
+        club_system=ClubSettings.load().rating_system,
+        status=Comparison.Status.DONE,
+        finished=timezone.now(),
+        published=timezone.now(),
+    )
     objects: dict[str, Any] = {
         "auth_group": Group.objects.get(name="Ratings officers"),
         "auth_user": users["member"],
@@ -154,6 +164,12 @@ def build_club() -> Club:
         "ratings_ratingstate": RatingState.objects.get(member=pia),
         "ratings_ratingchange": RatingChange.objects.filter(member=pia).first(),
         "ratings_ratingrun": run,
+        "ratings_publication": publication,
+        "ratings_publicationentry": publication.entries.first(),
+        "ratings_comparison": comparison,
+        "ratings_comparisonrating": ComparisonRating.objects.create(
+            comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"
+        ),
     }
     return Club(
         users=users,
@@ -233,6 +249,21 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:run": {"pk": club.run.pk},
         "ratings:run-status": {"pk": club.run.pk},
         "ratings:run-retry": {"pk": club.run.pk},
+        "ratings:member-history-csv": {"number": club.published[0].member_number},
+        "ratings:event-crosstable-csv": {"pk": club.event.pk},
+        "ratings:publication": {"slug": club.objects["ratings_publication"].slug},
+        "ratings:publication-changes": {"slug": club.objects["ratings_publication"].slug},
+        "ratings:officer-subscription-remove": {
+            "pk": club.published[0].pk,
+            "subscription": club.objects["ratings_subscription"].pk,
+        },
+        "ratings:compare-detail": {"pk": club.objects["ratings_comparison"].pk},
+        "ratings:compare-status": {"pk": club.objects["ratings_comparison"].pk},
+        "ratings:compare-publish": {"pk": club.objects["ratings_comparison"].pk},
+        "api:member": {"number": club.published[0].member_number},
+        "api:member-history": {"number": club.published[0].member_number},
+        "api:event_detail": {"pk": club.event.pk},
+        "api:publication_detail": {"slug": club.objects["ratings_publication"].slug},
     }.get(key, {})
     return reverse(key, kwargs=kwargs)
 

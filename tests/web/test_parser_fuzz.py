@@ -28,8 +28,9 @@ from ratings.forms import (
     paste_versus,
     read_spaced_result,
 )
-from ratings.imports import Problem, members_check, read_table, results_check
+from ratings.imports import Problem, members_check, read_table
 from ratings.models import Event, Game, Member
+from ratings.results_import import results_check
 from ratings.trf_export import event_to_trf, starting_order
 
 from ..factories import EventFactory, MemberFactory
