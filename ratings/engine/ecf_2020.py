@@ -13,7 +13,7 @@ plus an adjustment A + old x B; never below 100. Three passes: P ratings "A" (pa
 P ratings "B" using the other new and partial players' "A" (pass 2), then K ratings using
 their "B" (pass 3); fully rated opponents always count at their start-of-month rating.
 
-One module of some 650 lines on purpose: one system's rules in one place, read against
+One module of some 600 lines on purpose: one system's rules in one place, read against
 the ECF's text (docs/rating-systems.md); its tables are data (ecf_tables.py).
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from fractions import Fraction
 from itertools import repeat
@@ -39,7 +39,9 @@ from .base import (
     RatingSystem,
     with_changes,
 )
+from .ecf_offsets import PADDED_OFFSETS, cents, fits_padded_table, round_ratio
 from .ecf_tables import D_MAX, D_OFFSET_FIFTHS, D_OFFSET_SIGNED, DP_BY_P
+from .months import month_start, months_before
 
 FULL = "full"
 PARTIAL = "partial"
@@ -63,38 +65,7 @@ TITLE_PARAMETERS = {
 #: Each game line's own breakdown: null on a P rated player's lines.
 LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
 
-#: Rating differences the padded offset table takes (either way), far beyond any rating.
-_PAD = 8192
-#: D_OFFSET_SIGNED indexed by D + D_MAX rounded half up, as the index int() truncates,
-#: padded both ways: the top offset above, minus it below, reached by negative indices.
-_PADDED_OFFSETS: tuple[int, ...] = (
-    *D_OFFSET_SIGNED,
-    *[D_OFFSET_FIFTHS[D_MAX]] * _PAD,
-    *[-D_OFFSET_FIFTHS[D_MAX]] * _PAD,
-)
-
-
-def _fits_padded_table(ratings: Iterable[float]) -> bool:
-    """Whether every difference between these ratings indexes ``_PADDED_OFFSETS`` rightly."""
-    values = list(ratings)
-    if not values:
-        return True
-    spread = max(values) - min(values)
-    return spread < _PAD - 2  # (NaN compares False: not taken)
-
-
-_MONTH_LABEL = re.compile(r"(\d{4})-(\d{2})")
 _DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _round_ratio(num: int, den: int) -> int:
-    """``num / den`` (den > 0) rounded to a whole number, halves up, in exact integers."""
-    return (2 * num + den) // (2 * den)
-
-
-def _cents(value: float) -> int:
-    """A rating (or a sum of them) in hundredths, as an exact integer."""
-    return round(value * 100)
 
 
 def _no_breakdown() -> dict[str, Any]:
@@ -132,25 +103,6 @@ def _plain(value: float | None) -> float | int | None:
     if value is not None and value == int(value):
         return int(value)
     return value
-
-
-def month_start(label: str) -> date | None:
-    """The first day of the month a ``YYYY-MM`` label names; None for any other label."""
-    match = _MONTH_LABEL.fullmatch(label)
-    if match is None:
-        return None
-    year, month = int(match[1]), int(match[2])
-    if year < 1 or not 1 <= month <= 12:
-        return None
-    return date(year, month, 1)
-
-
-def months_before(first: date, months: int) -> date:
-    """The first day of the month ``months`` months before the month starting ``first``."""
-    index = first.year * 12 + first.month - 1 - months
-    if index < 12:
-        return date.min
-    return date(index // 12, index % 12 + 1, 1)
 
 
 def _rated(
@@ -329,7 +281,7 @@ class Ecf2020(RatingSystem):
         if player.rating is None or player.category is None:
             return ""
         rating = player.rating
-        shown = str(int(rating) if rating == int(rating) else _round_ratio(_cents(rating), 100))
+        shown = str(int(rating) if rating == int(rating) else round_ratio(cents(rating), 100))
         if player.category == PARTIAL:
             shown += str(self.params["partial_mark"])
         return shown
@@ -349,7 +301,7 @@ class Ecf2020(RatingSystem):
             return None
         if player.rating is None or opponent.rating is None:
             return None
-        d = _round_ratio(_cents(opponent.rating) - _cents(player.rating), 100)
+        d = round_ratio(cents(opponent.rating) - cents(player.rating), 100)
         fifths = D_OFFSET_FIFTHS[min(abs(d), D_MAX)]
         offset = fifths / 5 if d >= 0 else -fifths / 5
         return min(1.0, max(0.0, 0.5 - offset / (2 * s)))
@@ -413,8 +365,8 @@ class Ecf2020(RatingSystem):
         if games == 0 or player.rating is None:
             return _Prior(0, 0, 0)
         if player.avg_opp is None or player.points is None:
-            return _Prior(games, games * _cents(player.rating), games)
-        return _Prior(games, games * _cents(player.avg_opp), round(player.points * 2))
+            return _Prior(games, games * cents(player.rating), games)
+        return _Prior(games, games * cents(player.avg_opp), round(player.points * 2))
 
     # -- the calculations ----------------------------------------------------------------
 
@@ -437,12 +389,12 @@ class Ecf2020(RatingSystem):
             scores = [s for _, s in kept]
         opp_total = sum(map(ratings.__getitem__, opponents))
         games = prior.games + len(opponents) + 1
-        total_cents = prior.total_cents + _cents(opp_total) + _cents(dummy)
+        total_cents = prior.total_cents + cents(opp_total) + cents(dummy)
         half_points = prior.half_points + round(sum(scores) * 2) + 1
         # p x 100 = half_points x 50 / games, rounded half up to a whole number.
-        p100 = _round_ratio(half_points * 100, 2 * games)
+        p100 = round_ratio(half_points * 100, 2 * games)
         dp = DP_BY_P[p100]
-        rating = _round_ratio(total_cents + dp * 100 * games, 100 * games)
+        rating = round_ratio(total_cents + dp * 100 * games, 100 * games)
         rating = max(rating, int(self.params["minimum_rating"]))
         return _PRating(rating, games, total_cents, half_points, p100, dp, len(opponents))
 
@@ -533,14 +485,14 @@ class Ecf2020(RatingSystem):
             state, rated_a, rated_b = before[pid], pass_a[pid], pass_b[pid]
             played = len(opponents[pid])
             games = prior[pid].games + played
-            opp_cents = rated_b.total_cents - _cents(dummy[pid])  # prior games included
+            opp_cents = rated_b.total_cents - cents(dummy[pid])  # prior games included
             half_points = rated_b.half_points - 1
             after[pid] = _rated(
                 state,
                 float(rated_b.rating),
                 games,
                 FULL if games >= full_games else PARTIAL,
-                _round_ratio(opp_cents, games) / 100,
+                round_ratio(opp_cents, games) / 100,
                 half_points / 2,
                 last_day[pid],
             )
@@ -553,14 +505,14 @@ class Ecf2020(RatingSystem):
                 "dummy_rating": _plain(dummy[pid]),
                 "total_games": rated_b.total_games,
                 "total_points": rated_b.half_points / 2,
-                "avg_opp": _round_ratio(rated_b.total_cents, rated_b.total_games) / 100,
+                "avg_opp": round_ratio(rated_b.total_cents, rated_b.total_games) / 100,
                 "p": rated_b.p100 / 100,
                 "dp": rated_b.dp,
                 "rating_a": rated_a.rating,
                 "rating_b": rated_b.rating,
                 "pass1_games_used": rated_a.used,
                 "pass1_total_games": rated_a.total_games,
-                "pass1_avg_opp": _round_ratio(rated_a.total_cents, rated_a.total_games) / 100,
+                "pass1_avg_opp": round_ratio(rated_a.total_cents, rated_a.total_games) / 100,
                 "pass1_p": rated_a.p100 / 100,
                 "pass1_dp": rated_a.dp,
             }
@@ -578,7 +530,7 @@ class Ecf2020(RatingSystem):
         top = D_OFFSET_FIFTHS[D_MAX]
         # The offsets by C-level passes where every rating difference falls in the padded
         # table (always, but for absurd input ratings).
-        table = _PADDED_OFFSETS if _fits_padded_table(rating3.values()) else None
+        table = PADDED_OFFSETS if fits_padded_table(rating3.values()) else None
         k_player, k_junior = int(p["k_player"]), int(p["k_junior"])
         cap = int(p["k_month_cap"])
         adjusting = bool(self._adj_a or self._adj_b)
@@ -605,7 +557,7 @@ class Ecf2020(RatingSystem):
             improving = fifths > 0
             k = k_junior if improving and self.is_junior(state, first) else k_player
             k_num, k_den = (cap, played) if k * played > cap else (k, 1)
-            own_cents = _cents(own)
+            own_cents = cents(own)
             # New rating = old + fifths/5 x K/20 (+ adjustment), rounded half up.
             adjustment = 0.0
             if adjusting:
@@ -615,7 +567,7 @@ class Ecf2020(RatingSystem):
                 new = math.floor(exact + Fraction(1, 2))
                 adjustment = round(float(exact_adjustment), 2)
             else:
-                new = _round_ratio(own_cents * k_den + fifths * k_num, 100 * k_den)
+                new = round_ratio(own_cents * k_den + fifths * k_num, 100 * k_den)
             new = max(new, minimum)
             was = self.prior(state)
             games = was.games + played
@@ -625,7 +577,7 @@ class Ecf2020(RatingSystem):
                 float(new),
                 games,
                 FULL,
-                _round_ratio(was.total_cents + _cents(sum(theirs)), games) / 100,
+                round_ratio(was.total_cents + cents(sum(theirs)), games) / 100,
                 half_points / 2,
                 last_day[pid],
             )

@@ -30,7 +30,8 @@ from ratings.engine import (
 )
 from ratings.engine.__main__ import main
 from ratings.engine.codec import state_from_dict, state_to_dict
-from ratings.engine.ecf_2020 import _PADDED_OFFSETS, Ecf2020, month_start, months_before
+from ratings.engine.ecf_2020 import Ecf2020
+from ratings.engine.ecf_offsets import PADDED_OFFSETS
 from ratings.engine.ecf_tables import (
     D_MAX,
     D_OFFSET_BANDS,
@@ -39,6 +40,7 @@ from ratings.engine.ecf_tables import (
     DP_BY_P,
 )
 from ratings.engine.io import result_to_dict
+from ratings.engine.months import month_start, months_before
 
 MARCH = date(2024, 3, 2)
 FIRST = date(2024, 3, 1)  # the start of the month being rated: ages and the window count from it
@@ -492,7 +494,7 @@ def test_the_padded_offset_table_gives_the_rule_for_every_difference() -> None:
     for half_steps in range(-2 * 8000, 2 * 8000):
         index = int(half_steps / 2 + D_MAX + 0.5)
         rule = D_OFFSET_SIGNED[index] if 0 <= index <= last else (top if index > 0 else -top)
-        assert _PADDED_OFFSETS[index] == rule, half_steps / 2
+        assert PADDED_OFFSETS[index] == rule, half_steps / 2
 
 
 def test_ratings_too_far_apart_for_the_padded_table_still_get_the_top_offset() -> None:
