@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -70,6 +70,29 @@ def _anchor(day: dt.date, first: dt.date, last: dt.date) -> str:
     return "start" if day == first else "end" if day == last else "middle"
 
 
+def rating_scale(ratings: Sequence[float]) -> tuple[int, int, int]:
+    """A round grid step for these ratings, and the axis' low and high on that step."""
+    step = _nice_step(max(ratings) - min(ratings) or 1)
+    low = math.floor((min(ratings) - step / 4) / step) * step
+    high = math.ceil((max(ratings) + step / 4) / step) * step
+    return step, low, high
+
+
+def rating_grid(
+    *, left: float, right: float, y: Callable[[float], float], step: int, low: int, high: int
+) -> SafeString:
+    """The horizontal grid lines of a rating axis, each labelled with its rating."""
+    return format_html_join(
+        "",
+        '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
+        '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
+        (
+            (left, right, _n(y(v)), _n(y(v)), left - 6, _n(y(v) + 4), v)
+            for v in range(int(low), int(high) + 1, step)
+        ),
+    )
+
+
 def _nice_step(span: float) -> int:
     """A round rating step giving about four to six grid lines."""
     for step in (10, 20, 25, 50, 100, 200, 250, 500):
@@ -109,9 +132,7 @@ def rating_history_svg(
     left, right, top, bottom = 72, 16, 16, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     ratings = [p.rating for p in points]
-    step = _nice_step(max(ratings) - min(ratings) or 1)
-    low = math.floor((min(ratings) - step / 4) / step) * step
-    high = math.ceil((max(ratings) + step / 4) / step) * step
+    step, low, high = rating_scale(ratings)
     first, last = points[0].day, points[-1].day
     days = (last - first).days or 1
 
@@ -123,15 +144,7 @@ def rating_history_svg(
     def y(rating: float) -> float:
         return top + plot_h * (high - rating) / (high - low)
 
-    grid = format_html_join(
-        "",
-        '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
-        '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
-        (
-            (left, width - right, _n(y(v)), _n(y(v)), left - 6, _n(y(v) + 4), v)
-            for v in range(int(low), int(high) + 1, step)
-        ),
-    )
+    grid = rating_grid(left=left, right=width - right, y=y, step=step, low=low, high=high)
     years = sorted({p.day.year for p in points})
     if len(years) > 2:
         every = math.ceil(len(years) / 8)  # a long history labels every n-th year

@@ -4,17 +4,12 @@ chart per system and a member's ratings over time under every system."""
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Sequence
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from .charts import _nice_step
-
-
-def _n(value: float) -> str:
-    return f"{value:.1f}"
+from .charts import _n, rating_grid, rating_scale
 
 
 def calibration_svg(
@@ -125,9 +120,7 @@ def ratings_over_time_svg(
     plot_w, plot_h = width - left - right, height - top - bottom
     ratings = [r for _, points in drawn for _, r in points]
     days = [d for _, points in drawn for d, _ in points]
-    step = _nice_step(max(ratings) - min(ratings) or 1)
-    low = math.floor((min(ratings) - step / 4) / step) * step
-    high = math.ceil((max(ratings) + step / 4) / step) * step
+    step, low, high = rating_scale(ratings)
     first, last = min(days), max(days)
     span = (last - first).days or 1
 
@@ -137,15 +130,7 @@ def ratings_over_time_svg(
     def y(rating: float) -> float:
         return top + plot_h * (high - rating) / (high - low)
 
-    grid = format_html_join(
-        "",
-        '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/>'
-        '<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>',
-        (
-            (left, width - right, _n(y(v)), _n(y(v)), left - 6, _n(y(v) + 4), v)
-            for v in range(int(low), int(high) + 1, step)
-        ),
-    )
+    grid = rating_grid(left=left, right=width - right, y=y, step=step, low=low, high=high)
     ticks = format_html_join(
         "",
         '<text class="tick" x="{}" y="{}" text-anchor="{}">{}</text>',
