@@ -82,6 +82,7 @@ class PublicationEntry(models.Model):
 
     class Meta:
         ordering = ["publication_id", "position"]
+        verbose_name_plural = "publication entries"
         constraints = [
             models.UniqueConstraint(
                 fields=["publication", "member"], name="one_entry_a_member_a_publication"
