@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "ratings.context_processors.club",
+                "ratings.context_processors.rating_lists",
             ],
         },
     },

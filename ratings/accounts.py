@@ -13,7 +13,7 @@ RECORD_MODELS = ("member", "subscription", "season", "event", "entry", "game")
 PERIOD_MODELS = ("ratingperiod",)
 #: Derived or the administrator's: officers read them. The club settings (the rating
 #: system) are the administrator's to change: switching systems re-rates everything.
-READ_ONLY_MODELS = ("ratingstate", "ratingchange", "ratingrun", "clubsettings")
+READ_ONLY_MODELS = ("ratingstate", "ratingchange", "ratingrun", "clubsettings", "ratinglist")
 
 
 def officers_group_ensure() -> Group:

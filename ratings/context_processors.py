@@ -3,6 +3,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from .models import ClubSettings
+from .rating_lists import list_name
 
 
 def club(request: HttpRequest) -> dict[str, Any]:
@@ -10,3 +11,15 @@ def club(request: HttpRequest) -> dict[str, Any]:
     if not hasattr(request, "_club_settings"):
         request._club_settings = ClubSettings.load()  # type: ignore[attr-defined]
     return {"club": request._club_settings}  # type: ignore[attr-defined]
+
+
+def rating_lists(request: HttpRequest) -> dict[str, Any]:
+    """The lists the club keeps: a tab each, where it keeps more than one. (The list a
+    page shows, ``rating_list``, is the view's to say: a processor's value would override
+    the view's.)"""
+    from .views.common import rating_lists_kept
+
+    def lists() -> list[tuple[str, str]]:
+        return [(tc, list_name(tc)) for tc in rating_lists_kept(request)]
+
+    return {"rating_lists": lists}  # read only by the pages that show the tabs

@@ -57,7 +57,7 @@ class RatingListFilter(django_filters.FilterSet):
         if not value:
             return queryset
         since = timezone.localdate() - dt.timedelta(days=365)
-        return queryset.filter(rating_state__last_played__gte=since)
+        return queryset.with_state().filter(rating_state__last_played__gte=since)
 
 
 class PublicationFilter(django_filters.FilterSet):

@@ -33,6 +33,7 @@ from . import publication
 from .engine import RatingSystem
 from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
 from .models.members import age_on
+from .time_classes import STANDARD
 
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}
@@ -73,7 +74,9 @@ def age_group_of(born: dt.date | None, start: dt.date) -> str:
 # -- the list ---------------------------------------------------------------------------
 
 
-def with_ratings(members: MemberQuerySet, *, ranked: bool = True) -> QuerySet[Member]:
+def with_ratings(
+    members: MemberQuerySet, *, ranked: bool = True, time_class: str = STANDARD
+) -> QuerySet[Member]:
     """Members with a rating state, annotated for sorting: usable ratings first, highest first.
 
     Left out: new players yet to play (no rated event, no games, no starting rating).
@@ -84,7 +87,7 @@ def with_ratings(members: MemberQuerySet, *, ranked: bool = True) -> QuerySet[Me
     (``tables.ListPaginator`` ranks a page).
     """
     rows = (
-        members.listable()
+        members.listable(time_class)
         .select_related("rating_state")
         .annotate(
             unrated=Case(
@@ -104,8 +107,8 @@ def with_ratings(members: MemberQuerySet, *, ranked: bool = True) -> QuerySet[Me
     return rows.order_by("unrated", "-rating_value", "name")
 
 
-def published_ratings(day: dt.date | None = None) -> QuerySet[Member]:
-    return with_ratings(publication.published_members(day))
+def published_ratings(day: dt.date | None = None, time_class: str = STANDARD) -> QuerySet[Member]:
+    return with_ratings(publication.published_members(day), time_class=time_class)
 
 
 def top_ten() -> list[Member]:
@@ -124,25 +127,29 @@ def top_ten() -> list[Member]:
     return members
 
 
-def rated_events() -> QuerySet[Event]:
-    """Events with ratings, newest first: read down the events' date index, each one
-    checked for a change, so the newest are found without reading every change."""
+def rated_events(time_class: str | None = None) -> QuerySet[Event]:
+    """Events with ratings (on one list), newest first: read down the events' date index,
+    each one checked for a change, so the newest are found without reading every change."""
     rated = RatingChange.objects.filter(event=OuterRef("pk"))
+    if time_class is not None:
+        rated = rated.filter(time_class=time_class)
     return Event.objects.filter(Exists(rated)).order_by("-end_date", "-start_date", "-pk")
 
 
-def list_basis(system: RatingSystem) -> str:
-    """Which list this is: the last closed rating period, or the last rated event."""
+def list_basis(system: RatingSystem, time_class: str = STANDARD) -> str:
+    """Which list this is: the list's last closed rating period, or its last rated event."""
     if system.period_based:
         period = (
-            RatingPeriod.objects.filter(system=system.id, closed_at__isnull=False)
+            RatingPeriod.objects.filter(
+                system=system.id, time_class=time_class, closed_at__isnull=False
+            )
             .order_by("-end")
             .first()
         )
         if period is None:
             return "no rating period has been closed yet"
         return f"rating period {period.name} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
-    event = rated_events()[:1]
+    event = rated_events(time_class)[:1]
     last = next(iter(event), None)
     if last is None:
         return "no event has been rated yet"
@@ -201,12 +208,17 @@ def months_before(day: dt.date, months: int) -> dt.date:
 SINCE_CHOICES = {"3": "3 months", "6": "6 months", "12": "12 months"}
 
 
-def report_window(system: RatingSystem, since: str | None = None) -> Span:
-    """The period: the last closed one for period systems, else the last 3 (6, 12) months."""
+def report_window(
+    system: RatingSystem, since: str | None = None, time_class: str = STANDARD
+) -> Span:
+    """The period: the last closed one of the list for period systems, else the last 3
+    (6, 12) months."""
     today = timezone.localdate()
     if system.period_based:
         period = (
-            RatingPeriod.objects.filter(system=system.id, closed_at__isnull=False)
+            RatingPeriod.objects.filter(
+                system=system.id, time_class=time_class, closed_at__isnull=False
+            )
             .order_by("-end")
             .first()
         )
@@ -222,26 +234,29 @@ class Report:
     slug: str
     title: str
     about: str
-    rows: Callable[[Span], Any]
+    #: The report's rows for a window, on one list (time class).
+    rows: Callable[[Span, str], Any]
     uses_window: bool = False
 
 
-def top_players(members: MemberQuerySet | None = None) -> QuerySet[Member]:
+def top_players(
+    members: MemberQuerySet | None = None, time_class: str = STANDARD
+) -> QuerySet[Member]:
     members = members if members is not None else Member.objects.all()
     assert isinstance(members, MemberQuerySet)
-    ranked = with_ratings(publication.published(members))
+    ranked = with_ratings(publication.published(members), time_class=time_class)
     return ranked.filter(unrated=0)  # type: ignore[misc]  # an annotation, not a field
 
 
-def top_under(group: str) -> QuerySet[Member]:
-    return top_players(Member.objects.filter(born__gt=born_after_for(group)))
+def top_under(group: str, time_class: str = STANDARD) -> QuerySet[Member]:
+    return top_players(Member.objects.filter(born__gt=born_after_for(group)), time_class)
 
 
-def top_women() -> QuerySet[Member]:
-    return top_players(Member.objects.filter(gender=Member.Gender.FEMALE))
+def top_women(time_class: str = STANDARD) -> QuerySet[Member]:
+    return top_players(Member.objects.filter(gender=Member.Gender.FEMALE), time_class)
 
 
-def improvers(window: Span) -> list[dict[str, Any]]:
+def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
     """Published members by rating gained over the window, official ratings only.
 
     A gain runs from the rating before the member's first event in the window to the
@@ -250,6 +265,7 @@ def improvers(window: Span) -> list[dict[str, Any]]:
     """
     changes = (
         RatingChange.objects.filter(
+            time_class=time_class,
             member__in=publication.published_members().values("pk"),
             event__end_date__gte=window.start,
             event__end_date__lte=window.end,
@@ -264,7 +280,8 @@ def improvers(window: Span) -> list[dict[str, Any]]:
         first.setdefault(member_id, before)
         last[member_id] = after
         played[member_id] = played.get(member_id, 0) + games
-    members = Member.objects.filter(pk__in=first).select_related("rating_state")
+    members = Member.objects.filter(pk__in=first).with_state(time_class)
+    members = members.select_related("rating_state")
     rows = []
     for member in members:
         state = getattr(member, "rating_state", None)
@@ -287,14 +304,16 @@ def improvers(window: Span) -> list[dict[str, Any]]:
     return rows[:TOP]
 
 
-def active_by_region(window: Span) -> QuerySet[Member]:
+def active_by_region(window: Span, time_class: str = STANDARD) -> QuerySet[Member]:
     """Published members who played rated games in the window, by region then rating."""
     in_window = Q(
+        rating_changes__time_class=time_class,
         rating_changes__event__end_date__gte=window.start,
         rating_changes__event__end_date__lte=window.end,
     )
     return (
         publication.published_members()
+        .with_state(time_class)
         .filter(rating_state__isnull=False)
         .select_related("rating_state")
         .annotate(window_games=Sum("rating_changes__played", filter=in_window))
@@ -306,26 +325,31 @@ def active_by_region(window: Span) -> QuerySet[Member]:
 REPORTS: dict[str, Report] = {
     r.slug: r
     for r in (
-        Report("top", "Top players", "The strongest published members.", lambda w: top_players()),
+        Report(
+            "top",
+            "Top players",
+            "The strongest published members.",
+            lambda w, tc: top_players(time_class=tc),
+        ),
         Report(
             "under-20",
             "Top under 20",
             "Age (on 1 January this year) under 20.",
-            lambda w: top_under("U20"),
+            lambda w, tc: top_under("U20", tc),
         ),
         Report(
             "under-16",
             "Top under 16",
             "Age (on 1 January this year) under 16.",
-            lambda w: top_under("U16"),
+            lambda w, tc: top_under("U16", tc),
         ),
         Report(
             "under-12",
             "Top under 12",
             "Age (on 1 January this year) under 12.",
-            lambda w: top_under("U12"),
+            lambda w, tc: top_under("U12", tc),
         ),
-        Report("women", "Top women", "The strongest women members.", lambda w: top_women()),
+        Report("women", "Top women", "The strongest women members.", lambda w, tc: top_women(tc)),
         Report(
             "improvers",
             "Top improvers",

@@ -96,9 +96,11 @@ def rated_event() -> Callable[..., Event]:
         name: str = "Club night",
         rounds: int | None = None,
         rate: bool = True,
+        time_class: str = "standard",
     ) -> Event:
         event = EventFactory(
             name=name,
+            time_class=time_class,
             start_date=date,
             end_date=date,
             rounds=rounds or max((g[0] for g in games), default=1),

@@ -77,4 +77,7 @@ def rating_state(member, **fields):
     the member's creation)."""
     from ratings.models import RatingState
 
-    return RatingState.objects.update_or_create(member=member, defaults=fields)[0]
+    time_class = fields.pop("time_class", "standard")
+    return RatingState.objects.update_or_create(
+        member=member, time_class=time_class, defaults=fields
+    )[0]

@@ -18,6 +18,7 @@ from ..engine import SYSTEMS
 from ..models import (
     ClubSettings,
     Event,
+    RatingList,
 )
 from .base import AuditAdmin, _tell_about_run
 
@@ -134,6 +135,24 @@ class ClubSettingsAdmin(AuditAdmin):
                 soon=True,
             )
             _tell_about_run(request, run)
+
+
+@admin.register(RatingList)
+class RatingListAdmin(AuditAdmin):
+    """How rapid and blitz are rated: with the standard list, on a list of their own (with
+    its own system), or not at all. Saving re-rates every list."""
+
+    list_display = ["time_class", "kept", "rating_system"]
+    fields = ["time_class", "kept", "rating_system", "system_params"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # "with the standard list" is what a deleted row would mean: say so
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if change and not form.changed_data:
+            return
+        run = services.rating_list_set(rating_list=obj, user=request.user, soon=True)
+        _tell_about_run(request, run)
 
 
 def _preselected_system(request: HttpRequest) -> dict[str, Any]:

@@ -80,6 +80,7 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
             super()
             .get_queryset(request)
             .with_financial()
+            .with_state()
             .select_related("rating_state", "merged_into")
         )
 

@@ -17,6 +17,7 @@ from ..filters import PublicationFilter, RatingListFilter
 from ..models import ClubSettings, Publication
 from ..publication import published_members
 from ..publication_tables import listed
+from ..rating_lists import lists_kept
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of
@@ -32,6 +33,8 @@ class ListFilters(Schema):
     region: str | None = None
     women: bool = False
     active: bool = False
+    #: The list: standard, or rapid or blitz where the club keeps them on lists of their own.
+    time_class: Literal["standard", "rapid", "blitz"] = "standard"
 
     def data(self) -> dict[str, str]:
         """As the page's form sends them (django-filter reads both alike)."""
@@ -39,6 +42,14 @@ class ListFilters(Schema):
         out = {key: value for key, value in values.items() if value}
         out.update({key: "on" for key in ("women", "active") if getattr(self, key)})
         return out
+
+
+def _kept(time_class: str) -> str:
+    """The list asked for, if the club keeps it; a 404 otherwise (its events are rated on
+    the standard list, or not at all)."""
+    if time_class not in lists_kept():
+        raise HttpError(404, f"The club keeps no {time_class} list of its own.")
+    return time_class
 
 
 def _url(request: HttpRequest, path: str) -> str:
@@ -53,6 +64,7 @@ def publication_summary(request: HttpRequest, publication: Publication) -> dict[
         "published_at": publication.published_at,
         "note": publication.note,
         "system": publication.system,
+        "time_class": publication.time_class,
         "basis": publication.basis,
         "members": publication.size,
         "url": url,
@@ -69,9 +81,10 @@ def live_list(
     ``/ratings/live/``. ``rank`` is the place among the members the filters select."""
     regions = [filters.region] if filters.region else []
     chosen = RatingListFilter(filters.data(), queryset=published_members(), regions=regions)
-    rows, place = page_of(reports.with_ratings(chosen.qs), paging)
+    time_class = _kept(filters.time_class)
+    rows, place = page_of(reports.with_ratings(chosen.qs, time_class=time_class), paging)
     start = reports.year_start()
-    system = ClubSettings.load().engine()
+    system = ClubSettings.load().engine(time_class)
     results = [
         {
             "rank": None if member.unrated else member.rank,
@@ -89,17 +102,25 @@ def live_list(
     ]
     return {
         **place,
+        "time_class": time_class,
         "system": system.id,
-        "basis": reports.list_basis(system),
+        "basis": reports.list_basis(system, time_class),
         "results": results,
     }
 
 
 @router.get("/publications", response=schemas.PublicationIndex, summary="Every publication")
 @cacheable
-def publication_index(request: HttpRequest, paging: Query[Paging]) -> dict[str, Any]:
-    """Every published list, newest first."""
-    rows, place = page_of(Publication.objects.all(), paging)
+def publication_index(
+    request: HttpRequest,
+    paging: Query[Paging],
+    time_class: Literal["standard", "rapid", "blitz"] | None = None,
+) -> dict[str, Any]:
+    """Every published list, newest first (``time_class``: of one list only)."""
+    publications = Publication.objects.all()
+    if time_class is not None:
+        publications = publications.filter(time_class=time_class)
+    rows, place = page_of(publications, paging)
     return {**place, "results": [publication_summary(request, p) for p in rows]}
 
 
@@ -143,7 +164,7 @@ def publication_latest(
     request: HttpRequest, filters: Query[ListFilters], paging: Query[Paging]
 ) -> Any:
     """The list the club published last: what ``/ratings/`` shows by default."""
-    publication = services.publication_latest()
+    publication = services.publication_latest(_kept(filters.time_class))
     if publication is None:
         raise HttpError(404, "No list has been published yet.")
     return _publication_list(request, publication, filters, paging)

@@ -3,16 +3,18 @@ while the member is not published, as their page withholds them."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ninja import Query, Router
+from ninja.errors import HttpError
 
-from .. import reports
-from ..models import Member, RatingChange
+from ..models import ClubSettings, Member, RatingChange
 from ..publication import is_published
+from ..rating_lists import lists_kept
+from ..time_classes import STANDARD
 from ..views.member_page import rating_status
 from . import schemas
 from .caching import cacheable
@@ -21,9 +23,16 @@ from .paging import Paging, page_of
 router = Router(tags=["members"])
 
 
-def _member(number: str) -> Member:
+TimeClass = Literal["standard", "rapid", "blitz"]
+
+
+def _member(number: str, time_class: str = STANDARD) -> Member:
+    if time_class not in lists_kept():
+        raise HttpError(404, f"The club keeps no {time_class} list of its own.")
+    members = Member.objects.with_state(time_class)
     return get_object_or_404(
-        Member.objects.select_related("rating_state", "merged_into"), member_number=number
+        members.select_related("rating_state", "merged_into"),  # type: ignore[misc]  # with_state's FilteredRelation
+        member_number=number,
     )
 
 
@@ -41,9 +50,10 @@ def _moved(request: HttpRequest, member: Member, name: str) -> HttpResponseRedir
     summary="A member",
 )
 @cacheable
-def member_detail(request: HttpRequest, number: str) -> Any:
-    """A member by their number; a merged record redirects to the member it joined."""
-    member = _member(number)
+def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "standard") -> Any:
+    """A member by their number, their rating and published ratings on one list
+    (``time_class``); a merged record redirects to the member it joined."""
+    member = _member(number, time_class)
     if member.merged_into_id:
         return _moved(request, member, "member")
     published = is_published(member)
@@ -51,7 +61,7 @@ def member_detail(request: HttpRequest, number: str) -> Any:
     rating = None
     published_ratings: list[dict[str, Any]] = []
     if published and state is not None:
-        system = reports.club_system()
+        system = ClubSettings.load().engine(time_class)
         rating = {
             "rating": state.display,
             "games": state.games,
@@ -59,7 +69,8 @@ def member_detail(request: HttpRequest, number: str) -> Any:
             "status": rating_status(state.display, system, state.last_played),
         }
     if published:
-        entries = member.publication_entries.select_related("publication").order_by(
+        entries = member.publication_entries.filter(publication__time_class=time_class)
+        entries = entries.select_related("publication").order_by(
             "-publication__published_at", "-publication_id"
         )
         published_ratings = [
@@ -91,13 +102,19 @@ def member_detail(request: HttpRequest, number: str) -> Any:
     summary="A member's rating history",
 )
 @cacheable
-def member_history(request: HttpRequest, number: str, paging: Query[Paging]) -> Any:
-    """The member's rated events, newest first: the figures of their page's table."""
-    member = _member(number)
+def member_history(
+    request: HttpRequest,
+    number: str,
+    paging: Query[Paging],
+    time_class: TimeClass = "standard",
+) -> Any:
+    """The member's rated events on one list (``time_class``), newest first: the figures of
+    their page's table."""
+    member = _member(number, time_class)
     if member.merged_into_id:
         return _moved(request, member, "member-history")
     published = is_published(member)
-    changes = RatingChange.objects.filter(member=member).order_by(
+    changes = RatingChange.objects.filter(member=member, time_class=time_class).order_by(
         "-event_end", "-event_start", "-event_id"
     )
     rows, place = page_of(

@@ -38,6 +38,7 @@ class PublicationSummary(Schema):
     published_at: dt.datetime
     note: str
     system: str
+    time_class: str
     basis: str
     members: int
     url: str
@@ -46,6 +47,7 @@ class PublicationSummary(Schema):
 
 class LiveList(Page):
     live: bool = True
+    time_class: str
     system: str
     basis: str
     results: list[ListRow]

@@ -49,7 +49,7 @@ class MemberPickField(forms.CharField):
             return None
         match = _NAMED_NUMBER.match(text)
         number = match["number"] if match else text
-        members = self.queryset.select_related("rating_state")
+        members = self.queryset.select_related("rating_state")  # type: ignore[misc]  # with_state's FilteredRelation
         found = list(members.filter(member_number__iexact=number)[:1])
         if found:
             return found[0]

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
+from django.utils.functional import cached_property
 
 from ..models import Event, Member
 from ..time_classes import STANDARD
@@ -77,6 +78,14 @@ class EventForm(forms.ModelForm):
 
     def clean_time_class(self) -> str:
         return self.cleaned_data.get("time_class") or self.instance.time_class or STANDARD
+
+    @cached_property
+    def changed_data(self) -> list[str]:  # type: ignore[override]
+        # A time control left blank keeps the event's: not a change (it would re-rate).
+        changed = super().changed_data
+        if "time_class" in changed and not self.data.get(self.add_prefix("time_class")):
+            changed = [name for name in changed if name != "time_class"]
+        return changed
 
     def clean_rounds(self) -> int:
         rounds = self.cleaned_data["rounds"]

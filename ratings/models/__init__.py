@@ -4,7 +4,7 @@ Games are the record; ratings (RatingState, RatingChange) are derived from them 
 the engine through ``ratings.services`` and never edited by hand.
 """
 
-from .club import SYSTEM_CHOICES, ClubSettings, Season
+from .club import SYSTEM_CHOICES, ClubSettings, RatingList, Season
 from .comparison import Comparison, ComparisonRating
 from .events import (
     EVENT_DAYS_AHEAD,
@@ -47,6 +47,7 @@ __all__ = [
     "Publication",
     "PublicationEntry",
     "RatingChange",
+    "RatingList",
     "RatingPeriod",
     "RatingRun",
     "RatingState",

@@ -10,6 +10,7 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
+from ..time_classes import BLITZ, RAPID, STANDARD
 
 SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
 
@@ -60,8 +61,14 @@ class ClubSettings(models.Model):
             if problems:
                 raise ValidationError({"system_params": [p.lstrip(".") for p in problems]})
 
-    def engine(self) -> RatingSystem:
-        return get_system(self.rating_system, self.system_params)
+    def engine(self, time_class: str = STANDARD) -> RatingSystem:
+        """The system of the list rating ``time_class`` (standard: the club's own)."""
+        if time_class == STANDARD:
+            return get_system(self.rating_system, self.system_params)
+        own = RatingList.objects.filter(time_class=time_class, kept=RatingList.Kept.OWN).first()
+        if own is None:
+            return get_system(self.rating_system, self.system_params)
+        return own.engine()
 
     def season_for(self, day: dt.date) -> tuple[str, dt.date, dt.date]:
         """The name, first and last day of the season containing ``day``."""
@@ -71,6 +78,59 @@ class ClubSettings(models.Model):
         end = dt.date(year + 1, month, 1) - dt.timedelta(days=1)
         name = str(year) if month == 1 else f"{year}/{str(year + 1)[-2:]}"
         return name, start, end
+
+
+class RatingList(models.Model):
+    """How the club rates one time control other than standard play.
+
+    With the standard list (the default, and how a club with one list works), on a list
+    of its own with its own system, or not at all. Each list is its own rating chain.
+    """
+
+    class Kept(models.TextChoices):
+        STANDARD = "standard", "With the standard list"
+        OWN = "own", "On a list of its own"
+        UNRATED = "unrated", "Not rated"
+
+    time_class = models.CharField(
+        max_length=10, unique=True, choices=[(RAPID, "Rapid"), (BLITZ, "Blitz")]
+    )
+    kept = models.CharField("rated", max_length=10, choices=Kept.choices, default=Kept.STANDARD)
+    rating_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM)
+    system_params = models.JSONField(
+        "system parameters",
+        default=dict,
+        blank=True,
+        help_text="Overrides of the system's documented parameters. ecf-2020's time control "
+        "is set from the list's.",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["time_class"]
+
+    def __str__(self) -> str:
+        return f"{self.get_time_class_display()} list"
+
+    def clean(self) -> None:
+        if not isinstance(self.system_params, dict):
+            raise ValidationError({"system_params": "Must be a JSON object."})
+        system = SYSTEMS.get(self.rating_system)
+        if system is not None:
+            problems = system.check_params(self.params(), path="")
+            if problems:
+                raise ValidationError({"system_params": [p.lstrip(".") for p in problems]})
+
+    def params(self) -> dict[str, object]:
+        """The list's parameters as the engine takes them: ecf-2020 rates it as its time
+        control (defaults lowered for rapid and blitz)."""
+        params = dict(self.system_params or {})
+        if self.rating_system == "ecf-2020":
+            params.setdefault("time_control", self.time_class)
+        return params
+
+    def engine(self) -> RatingSystem:
+        return get_system(self.rating_system, self.params())
 
 
 class Season(models.Model):

@@ -42,6 +42,8 @@ class RatingPeriod(models.Model):
     """A rating period of a period system (acf-1993, ecf-2020): closed = published."""
 
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    #: The list whose chain it belongs to (``rating_lists.py``).
+    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     label = models.CharField(max_length=20)
     start = models.DateField()
     end = models.DateField()
@@ -53,7 +55,9 @@ class RatingPeriod(models.Model):
     class Meta:
         ordering = ["-start"]
         constraints = [
-            models.UniqueConstraint(fields=["system", "label"], name="one_period_a_label")
+            models.UniqueConstraint(
+                fields=["system", "time_class", "label"], name="one_period_a_label_a_list"
+            )
         ]
 
     def __str__(self) -> str:

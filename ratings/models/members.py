@@ -8,7 +8,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import ExpressionWrapper
+from django.db.models import ExpressionWrapper, FilteredRelation, Q
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +16,7 @@ from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
 from ..names import name_problem
+from ..time_classes import STANDARD
 from .club import Season
 
 
@@ -23,14 +24,27 @@ class MemberQuerySet(models.QuerySet["Member"]):
     def active(self) -> MemberQuerySet:
         return self.filter(merged_into__isnull=True)
 
-    def listable(self) -> MemberQuerySet:
-        """Members with a rating to list: not a new player yet to play who brought none in
-        (their state holds only the system's starting figure, nz's 1500)."""
-        return self.filter(rating_state__isnull=False).exclude(
-            rating_state__last_event__isnull=True,
-            rating_state__games=0,
-            initial_rating__isnull=True,
+    def with_state(self, time_class: str = STANDARD) -> MemberQuerySet:
+        """Each member's state on one list joined as ``rating_state`` (its fields read as
+        ``rating_state__rating``, ``select_related("rating_state")`` fetches it)."""
+        if "rating_state" in getattr(self.query, "_filtered_relations", {}):
+            return self
+        return self.annotate(
+            rating_state=FilteredRelation(
+                "rating_states", condition=Q(rating_states__time_class=time_class)
+            )
         )
+
+    def listable(self, time_class: str = STANDARD) -> MemberQuerySet:
+        """Members with a rating to list: not a new player yet to play who brought none in
+        (their state holds only the system's starting figure, nz's 1500). A rating brought
+        in is a standard one: on another list a member is listed once they have played."""
+        quiet = Q(rating_state__last_event__isnull=True, rating_state__games=0)
+        if time_class == STANDARD:
+            quiet &= Q(initial_rating__isnull=True)
+        # ``rating_state`` is the FilteredRelation of ``with_state``: django-stubs cannot see it.
+        joined = self.with_state(time_class)
+        return joined.filter(rating_state__isnull=False).exclude(quiet)  # type: ignore[misc]
 
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""

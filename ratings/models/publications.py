@@ -12,6 +12,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from ..time_classes import CHOICES as TIME_CLASSES
+from ..time_classes import STANDARD
 from .club import SYSTEM_CHOICES
 from .events import RatingPeriod
 from .members import Member
@@ -32,6 +34,8 @@ class Publication(models.Model):
     #: The rating system the figures are in, and what the list was based on ("after
     #: Club night, 3 Mar 2026", "rating period 2026-1 ...") when it was published.
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    #: The list published (``rating_lists.py``): standard, or rapid or blitz on their own.
+    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     basis = models.CharField(max_length=200, blank=True)
     period = models.ForeignKey(RatingPeriod, null=True, blank=True, on_delete=models.SET_NULL)
     #: How many members it lists, kept so the index reads no entries.
@@ -41,23 +45,28 @@ class Publication(models.Model):
         ordering = ["-published_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"List of {self.day:%-d %b %Y}" + (
-            f" ({self.slug[11:]})" if len(self.slug) > 10 else ""
-        )
+        kind = "List" if self.time_class == STANDARD else f"{self.time_class.capitalize()} list"
+        # "2026-03-01-2", "2026-03-01-rapid-2": the second of its list that day.
+        second = self.slug.removeprefix(self.day.isoformat()).removeprefix(f"-{self.time_class}")
+        return f"{kind} of {self.day:%-d %b %Y}" + (f" ({second[1:]})" if second else "")
 
     def get_absolute_url(self) -> str:
         return reverse("ratings:publication", args=[self.slug])
 
     def previous(self) -> Publication | None:
         return (
-            Publication.objects.filter(published_at__lt=self.published_at)
+            Publication.objects.filter(
+                time_class=self.time_class, published_at__lt=self.published_at
+            )
             .order_by("-published_at", "-pk")
             .first()
         )
 
     def following(self) -> Publication | None:
         return (
-            Publication.objects.filter(published_at__gt=self.published_at)
+            Publication.objects.filter(
+                time_class=self.time_class, published_at__gt=self.published_at
+            )
             .order_by("published_at", "pk")
             .first()
         )

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from ..time_classes import CHOICES as TIME_CLASSES
+from ..time_classes import STANDARD
 from .club import SYSTEM_CHOICES
 from .events import Event
 from .members import Member
@@ -25,11 +27,15 @@ def is_usable(display: str) -> bool:
 
 
 class RatingState(models.Model):
-    """A member's current rating: the engine's state after every rated event."""
+    """A member's current rating on one list: the engine's state after every rated event.
 
-    member = models.OneToOneField(
-        Member, on_delete=models.CASCADE, primary_key=True, related_name="rating_state"
-    )
+    One row a member a list (``time_class``: standard, or rapid or blitz kept on a list of
+    their own, ``rating_lists.py``). Queries read a member's row on one list through
+    ``Member.objects.with_state(time_class)``, as ``rating_state``.
+    """
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_states")
+    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     rating = models.FloatField(null=True, blank=True)
     display = models.CharField(max_length=12, blank=True)
     games = models.PositiveIntegerField(default=0)
@@ -44,7 +50,10 @@ class RatingState(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
-        indexes = [models.Index(fields=["-rating"])]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "time_class"], name="one_state_a_list")
+        ]
+        indexes = [models.Index(fields=["time_class", "-rating"], name="state_list_rating")]
 
     def __str__(self) -> str:
         return f"{self.member}: {self.display}"
@@ -68,6 +77,9 @@ class RatingChange(models.Model):
     member = models.ForeignKey(
         Member, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
+    #: The list it counts on (``RatingState.time_class``), copied like ``event_end``: a
+    #: member's changes on one list are one index range.
+    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     period = models.CharField(max_length=20, blank=True)
     before = models.FloatField(null=True, blank=True)
     after = models.FloatField(null=True, blank=True)
@@ -89,16 +101,22 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["event_end", "event_start", "event_id"]
         constraints = [
+            # A list's: while a re-rate moves an event to another list, it writes the new
+            # list's rows before it takes the old one's away.
             models.UniqueConstraint(
-                fields=["event", "member"], name="one_change_a_member_an_event"
+                fields=["event", "member", "time_class"],
+                name="one_change_a_member_an_event_a_list",
             )
         ]
         indexes = [
             models.Index(
-                fields=["member", "-event_end", "-event_start", "-event"],
-                name="change_member_chain",
+                fields=["member", "time_class", "-event_end", "-event_start", "-event"],
+                name="change_member_list_chain",
             ),
-            models.Index(fields=["event_end", "event_start", "event"], name="change_chain"),
+            models.Index(
+                fields=["time_class", "event_end", "event_start", "event"],
+                name="change_list_chain",
+            ),
             models.Index(
                 fields=["unsettled"], condition=models.Q(unsettled=True), name="change_unsettled"
             ),
@@ -141,6 +159,8 @@ class RatingRun(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     reason = models.CharField(max_length=200)
+    #: The list it re-rated; blank: every list the club keeps.
+    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, blank=True)
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     from_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
     events_rated = models.PositiveIntegerField(default=0)

@@ -46,6 +46,7 @@ from .events import (
     games_replace,
     period_close,
     periods_close_past,
+    rating_list_set,
     rating_system_set,
     trf_import,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "rateable_events",
     "rateable_q",
     "rating_key",
+    "rating_list_set",
     "rating_system_set",
     "ratings_rerate",
     "ratings_rerate_soon",

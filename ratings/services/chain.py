@@ -19,6 +19,8 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
+from ..rating_lists import classes_of
+from ..time_classes import STANDARD
 
 Position = tuple[dt.date, dt.date, int]
 
@@ -53,35 +55,43 @@ def change_before_q(key: Position) -> Q:
     )
 
 
-def closed_periods(system: RatingSystem) -> QuerySet[RatingPeriod]:
-    return RatingPeriod.objects.filter(system=system.id, closed_at__isnull=False)
+def closed_periods(system: RatingSystem, time_class: str = STANDARD) -> QuerySet[RatingPeriod]:
+    return RatingPeriod.objects.filter(
+        system=system.id, time_class=time_class, closed_at__isnull=False
+    )
 
 
-def rateable_q(system: RatingSystem) -> Q:
-    """Events the system rates now: rated, complete and, for period systems, in a closed period."""
-    q = Q(rated=True, status=Event.Status.COMPLETE)
+def rateable_q(system: RatingSystem, time_class: str = STANDARD) -> Q:
+    """Events a list's system rates now: rated, complete, of a time control the list rates
+    and, for period systems, in a closed period of the list."""
+    q = Q(rated=True, status=Event.Status.COMPLETE, time_class__in=classes_of(time_class))
     if system.period_based:
         ranges = Q(pk__in=[])
-        for start, end in closed_periods(system).values_list("start", "end"):
+        for start, end in closed_periods(system, time_class).values_list("start", "end"):
             ranges |= Q(end_date__gte=start, end_date__lte=end)
         q &= ranges
     return q
 
 
-def rateable_events(system: RatingSystem) -> QuerySet[Event]:
-    return Event.objects.filter(rateable_q(system)).in_rating_order()
+def rateable_events(system: RatingSystem, time_class: str = STANDARD) -> QuerySet[Event]:
+    return Event.objects.filter(rateable_q(system, time_class)).in_rating_order()
 
 
-def period_for(event: Event, system: RatingSystem) -> RatingPeriod | None:
-    """The (possibly new, unsaved) rating period holding ``event``; None for per-event systems."""
+def period_for(
+    event: Event, system: RatingSystem, time_class: str = STANDARD
+) -> RatingPeriod | None:
+    """The (possibly new, unsaved) rating period of list ``time_class`` holding ``event``;
+    None for per-event systems."""
     label = system.period_of(event.end_date)
     if label is None:
         return None
-    existing = RatingPeriod.objects.filter(system=system.id, label=label).first()
+    existing = RatingPeriod.objects.filter(
+        system=system.id, time_class=time_class, label=label
+    ).first()
     if existing:
         return existing
     start, end = system.period_bounds(label)
-    return RatingPeriod(system=system.id, label=label, start=start, end=end)
+    return RatingPeriod(system=system.id, time_class=time_class, label=label, start=start, end=end)
 
 
 @dataclass(frozen=True)
@@ -101,7 +111,10 @@ class RerateScope:
 
 
 def rerate_scope(
-    *, start: Event | Position | None, system: RatingSystem | None = None
+    *,
+    start: Event | Position | None,
+    system: RatingSystem | None = None,
+    time_class: str = STANDARD,
 ) -> RerateScope:
     """The rateable events from ``start`` (or its period's first event) onwards.
 
@@ -109,8 +122,8 @@ def rerate_scope(
     for an event that moved or was deleted); None re-rates everything. Only the events
     from there on are read.
     """
-    system = system or ClubSettings.load().engine()
-    rateable = rateable_events(system)
+    system = system or ClubSettings.load().engine(time_class)
+    rateable = rateable_events(system, time_class)
     if start is None:
         return RerateScope(key=None, events=list(rateable))
     key = position_of(start)
@@ -130,8 +143,22 @@ def rerate_scope(
 # -- engine input ---------------------------------------------------------------
 
 
-def member_initial_state(member: Member, system: RatingSystem) -> PlayerState:
-    """A member as the engine sees them before their first event here."""
+def member_initial_state(
+    member: Member, system: RatingSystem, time_class: str = STANDARD
+) -> PlayerState:
+    """A member as the engine sees them before their first event on a list.
+
+    A rating brought in (and its games, status and category) is a standard one: on
+    another list the member starts as a new player.
+    """
+    if time_class != STANDARD:
+        return PlayerState(
+            id=str(member.pk),
+            guest=member.is_guest,
+            born=member.born,
+            gender=member.gender or None,
+            title=member.title or None,
+        )
     state = PlayerState(
         id=str(member.pk),
         rating=member.initial_rating,
@@ -207,8 +234,11 @@ class PriorChange:
     state: PlayerState
 
 
-def last_changes_before(key: Position | None, member_ids: Iterable[int]) -> dict[int, PriorChange]:
-    """Each member's last rating change before ``key`` (None: before everything, so none).
+def last_changes_before(
+    key: Position | None, member_ids: Iterable[int], time_class: str = STANDARD
+) -> dict[int, PriorChange]:
+    """Each member's last rating change on a list before ``key`` (None: before everything,
+    so none).
 
     One indexed lookup a member (``change_member_chain``), in chunks: the members'
     older changes are never read.
@@ -217,7 +247,7 @@ def last_changes_before(key: Position | None, member_ids: Iterable[int]) -> dict
     if key is None or not ids:
         return {}
     earlier = (
-        RatingChange.objects.filter(member=OuterRef("pk"))
+        RatingChange.objects.filter(member=OuterRef("pk"), time_class=time_class)
         .filter(change_before_q(key))
         .order_by("-event_end", "-event_start", "-event_id")
     )
@@ -239,9 +269,13 @@ def last_changes_before(key: Position | None, member_ids: Iterable[int]) -> dict
 
 
 def states_before(
-    key: Position | None, system: RatingSystem, member_ids: Iterable[int] | None = None
+    key: Position | None,
+    system: RatingSystem,
+    member_ids: Iterable[int] | None = None,
+    time_class: str = STANDARD,
 ) -> dict[str, PlayerState]:
-    """The members' states before rating position ``key`` (None: before everything).
+    """The members' states on a list before rating position ``key`` (None: before
+    everything).
 
     ``member_ids`` None: every member, but for records merged into another (their games
     are the kept record's now).
@@ -250,8 +284,10 @@ def states_before(
     if member_ids is not None:
         members = members.filter(pk__in=list(member_ids))
     members = list(members)
-    prior = last_changes_before(key, [m.pk for m in members])
+    prior = last_changes_before(key, [m.pk for m in members], time_class)
     return {
-        str(m.pk): prior[m.pk].state if m.pk in prior else member_initial_state(m, system)
+        str(m.pk): prior[m.pk].state
+        if m.pk in prior
+        else member_initial_state(m, system, time_class)
         for m in members
     }

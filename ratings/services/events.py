@@ -10,7 +10,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..engine import EventResult, RatingSystem
-from ..models import ClubSettings, Entry, Event, Game, Member, RatingPeriod, RatingRun
+from ..models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingList,
+    RatingPeriod,
+    RatingRun,
+)
+from ..rating_lists import classes_of, list_of
+from ..time_classes import STANDARD
 from .chain import (
     Position,
     RerateScope,
@@ -22,11 +33,12 @@ from .chain import (
     states_before,
 )
 from .members import member_states_create
+from .rerate import rapid_feeds_standard, rapid_ratings_set
 from .runs import ratings_update
 
 #: Event fields that move an event in the chain or in or out of it. The name, kind,
 #: rounds and time control are not the engine's: changing them re-rates nothing.
-EVENT_RATING_FIELDS = frozenset({"start_date", "end_date", "rated", "status"})
+EVENT_RATING_FIELDS = frozenset({"start_date", "end_date", "rated", "status", "time_class"})
 
 
 def audit_user(user: Any) -> Any:
@@ -41,7 +53,8 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     complete events plus this one): the figures stay provisional until it closes.
     Only the players of what it rates are read.
     """
-    system = ClubSettings.load().engine()
+    rating_list = list_of(event.time_class) or STANDARD
+    system = ClubSettings.load().engine(rating_list)
     group = [event]
     label = system.period_of(event.end_date)
     if label is not None:
@@ -52,16 +65,20 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
                 status=Event.Status.COMPLETE,
                 end_date__gte=first_day,
                 end_date__lte=last_day,
+                time_class__in=classes_of(rating_list),
             )
             .exclude(pk=event.pk)
             .in_rating_order()
         )
         group = sorted([*group, event], key=rating_key)
     inputs = engine_events(group)
-    states = states_before(rating_key(group[0]), system, players_of(inputs))
+    key = rating_key(group[0])
+    states = states_before(key, system, players_of(inputs), rating_list)
+    if rapid_feeds_standard(system, rating_list):
+        states.update(rapid_ratings_set(states=states, key=key, member_ids=players_of(inputs)))
     result = system.rate(states.values(), inputs)
     mine = next((r for r in result.events if r.id == str(event.pk)), None)
-    return mine, rerate_scope(start=event, system=system)
+    return mine, rerate_scope(start=event, system=system, time_class=rating_list)
 
 
 def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> RatingRun | None:
@@ -75,11 +92,12 @@ def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> Rat
     with transaction.atomic():
         event.status = Event.Status.COMPLETE
         event.save(update_fields=["status"])
-        if not event.rated:
+        rating_list = list_of(event.time_class)
+        if not event.rated or rating_list is None:
             return None
-        system = ClubSettings.load().engine()
+        system = ClubSettings.load().engine(rating_list)
         if system.period_based:
-            period = period_for(event, system)
+            period = period_for(event, system, rating_list)
             if period is None or not period.is_closed:
                 return None
         return ratings_update(
@@ -95,7 +113,9 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
     """
     from .periods import PeriodRefused, period_close_problem
 
-    problem = period_close_problem(period=period, system=ClubSettings.load().engine())
+    problem = period_close_problem(
+        period=period, system=ClubSettings.load().engine(period.time_class)
+    )
     if problem is not None:
         raise PeriodRefused(problem)
     with transaction.atomic():
@@ -105,7 +125,11 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
         period.closed_by = user if getattr(user, "is_authenticated", False) else None
         period.save(update_fields=["closed_at", "closed_by"])
         first = (
-            Event.objects.filter(end_date__gte=period.start, end_date__lte=period.end)
+            Event.objects.filter(
+                end_date__gte=period.start,
+                end_date__lte=period.end,
+                time_class__in=classes_of(period.time_class),
+            )
             .in_rating_order()
             .first()
         )
@@ -114,11 +138,12 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
             start=first or (period.start, period.start, 0),
             user=user,
             reason=f"Rating period {period.label} closed",
+            time_class=period.time_class,
         )
 
 
 def periods_close_past(
-    *, system: RatingSystem, today: dt.date | None = None
+    *, system: RatingSystem, today: dt.date | None = None, time_class: str = STANDARD
 ) -> list[RatingPeriod]:
     """Close every period of ``system`` that has complete events and has ended before today.
 
@@ -131,7 +156,12 @@ def periods_close_past(
     today = today or timezone.localdate()
     labels: dict[str, tuple[dt.date, dt.date]] = {}
     ends = (
-        Event.objects.filter(rated=True, status=Event.Status.COMPLETE, end_date__lt=today)
+        Event.objects.filter(
+            rated=True,
+            status=Event.Status.COMPLETE,
+            end_date__lt=today,
+            time_class__in=classes_of(time_class),
+        )
         .values_list("end_date", flat=True)
         .distinct()
     )
@@ -146,7 +176,10 @@ def periods_close_past(
         if end >= today:
             continue
         period, _ = RatingPeriod.objects.get_or_create(
-            system=system.id, label=label, defaults={"start": start, "end": end}
+            system=system.id,
+            time_class=time_class,
+            label=label,
+            defaults={"start": start, "end": end},
         )
         if period.closed_at is None:
             period.closed_at = now
@@ -176,7 +209,28 @@ def rating_system_set(
             settings.full_clean()
             settings.save()
         periods_close_past(system=settings.engine())
-        return ratings_update(soon=soon, user=user, reason=f"Rating system set to {system_id}")
+        return ratings_update(
+            soon=soon,
+            user=user,
+            reason=f"Rating system set to {system_id}",
+            time_class=STANDARD,
+        )
+
+
+def rating_list_set(*, rating_list: RatingList, user: Any = None, soon: bool = False) -> RatingRun:
+    """Keep a time control as ``rating_list`` now says (with standard, a list of its own,
+    not rated) and re-rate every list: its events move from one chain to another.
+
+    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    """
+    with transaction.atomic():
+        rating_list.full_clean()
+        rating_list.save()
+        if rating_list.kept == RatingList.Kept.OWN:
+            periods_close_past(system=rating_list.engine(), time_class=rating_list.time_class)
+        return ratings_update(
+            soon=soon, user=user, reason=f"{rating_list}: {rating_list.get_kept_display().lower()}"
+        )
 
 
 def event_rerate_needed(*, event: Event) -> bool:

@@ -19,6 +19,7 @@ from ..models import (
     RatingState,
     Subscription,
 )
+from ..rating_lists import lists_kept
 from .chain import Position, member_initial_state, rating_key
 from .rerate import AFTER_ALL, Chain
 from .runs import ratings_rerate_soon, ratings_update
@@ -54,12 +55,14 @@ def member_states_create(*, members: Iterable[Member]) -> None:
     members = [m for m in members if m.merged_into_id is None]
     if not members:
         return
-    system = ClubSettings.load().engine()
-    chain = Chain(system, AFTER_ALL)
-    for member in members:
-        chain.states[str(member.pk)] = member_initial_state(member, system)
-    chain.active = chain.touched = {m.pk for m in members}
-    chain.write_states(everyone=False)
+    club = ClubSettings.load()
+    for rating_list in lists_kept():
+        system = club.engine(rating_list)
+        chain = Chain(system, AFTER_ALL, rating_list)
+        for member in members:
+            chain.states[str(member.pk)] = member_initial_state(member, system, rating_list)
+        chain.active = chain.touched = {m.pk for m in members}
+        chain.write_states(everyone=False)
 
 
 def member_states_write(*, member_ids: Iterable[int]) -> None:
@@ -68,10 +71,13 @@ def member_states_write(*, member_ids: Iterable[int]) -> None:
     For a member just added, or one whose starting details changed and who has played
     in no event the chain rates: no event needs rating again.
     """
+    member_ids = list(member_ids)
+    club = ClubSettings.load()
     with transaction.atomic():
-        chain = Chain(ClubSettings.load().engine(), AFTER_ALL)
-        chain.take_in(member_ids)
-        chain.write_states(everyone=False)
+        for rating_list in lists_kept():
+            chain = Chain(club.engine(rating_list), AFTER_ALL, rating_list)
+            chain.take_in(member_ids)
+            chain.write_states(everyone=False)
 
 
 def member_save(

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from ..engine import RatingSystem
 from ..models import Event, RatingPeriod
+from ..rating_lists import classes_of
 
 
 class PeriodRefused(Exception):
@@ -58,11 +59,17 @@ def earlier_open_periods(*, period: RatingPeriod, system: RatingSystem) -> list[
     """The periods before ``period`` that have complete rated events and are not closed,
     earliest first. Reads only the events after the last closed period before it."""
     closed = RatingPeriod.objects.filter(
-        system=system.id, closed_at__isnull=False, end__lt=period.start
+        system=system.id,
+        time_class=period.time_class,
+        closed_at__isnull=False,
+        end__lt=period.start,
     )
     last_closed = closed.order_by("-end").values_list("end", flat=True).first()
     events = Event.objects.filter(
-        rated=True, status=Event.Status.COMPLETE, end_date__lt=period.start
+        rated=True,
+        status=Event.Status.COMPLETE,
+        end_date__lt=period.start,
+        time_class__in=classes_of(period.time_class),
     )
     if last_closed is not None:
         events = events.filter(end_date__gt=last_closed)
@@ -74,7 +81,9 @@ def earlier_open_periods(*, period: RatingPeriod, system: RatingSystem) -> list[
     done = set(closed.filter(label__in=labels).values_list("label", flat=True))
     return sorted(
         (
-            RatingPeriod(system=system.id, label=label, start=start, end=end)
+            RatingPeriod(
+                system=system.id, time_class=period.time_class, label=label, start=start, end=end
+            )
             for label, (start, end) in labels.items()
             if label not in done
         ),

@@ -18,6 +18,7 @@ from django.utils import timezone
 from .. import reports
 from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
 from ..publication import published_members
+from ..time_classes import STANDARD
 
 
 class PublishRefused(Exception):
@@ -30,8 +31,10 @@ def list_publish(
     user: Any = None,
     period: RatingPeriod | None = None,
     now: dt.datetime | None = None,
+    time_class: str = STANDARD,
 ) -> Publication:
-    """Freeze the published list as it stands now (who, rating, mark, games, place).
+    """Freeze one published list (``time_class``: standard, or rapid or blitz on a list
+    of their own) as it stands now (who, rating, mark, games, place).
 
     Refused while a re-rate is queued or running: the list it would freeze is about to
     change under it.
@@ -53,18 +56,19 @@ def list_publish(
                 "publish once it has finished, so the list published is the one it leaves."
             )
         day = timezone.localdate(now)
-        system = club.engine()
+        system = club.engine(time_class)
         publication = Publication.objects.create(
-            slug=_slug_for(day),
+            slug=_slug_for(day, time_class),
+            time_class=time_class,
             day=day,
             published_at=now,
             note=note.strip(),
             published_by=user if getattr(user, "is_authenticated", False) else None,
             system=system.id,
-            basis=reports.list_basis(system)[:200],
+            basis=reports.list_basis(system, time_class)[:200],
             period=period,
         )
-        size = _entries_write(publication=publication, day=day)
+        size = _entries_write(publication=publication, day=day, time_class=time_class)
         publication.size = size
         publication.save(update_fields=["size"])
     return publication
@@ -82,7 +86,7 @@ _COLUMNS = {
 }
 
 
-def _entries_write(*, publication: Publication, day: dt.date) -> int:
+def _entries_write(*, publication: Publication, day: dt.date, time_class: str) -> int:
     """Copy the published list into the publication's entries in one INSERT ... SELECT.
 
     The list is the live list's own query (``reports.with_ratings`` over the published
@@ -90,7 +94,7 @@ def _entries_write(*, publication: Publication, day: dt.date) -> int:
     never travel through Python (20,000 members: a fraction of a second).
     """
     listed = (
-        reports.with_ratings(published_members(day))
+        reports.with_ratings(published_members(day), time_class=time_class)
         .annotate(
             p_member=F("pk"),
             p_position=Window(
@@ -117,23 +121,29 @@ def _entries_write(*, publication: Publication, day: dt.date) -> int:
         return int(cursor.rowcount)
 
 
-def _slug_for(day: dt.date) -> str:
-    """The day's date; a second publication on one day is "<date>-2", and so on."""
-    taken = Publication.objects.filter(day=day).count()
-    return day.isoformat() if taken == 0 else f"{day.isoformat()}-{taken + 1}"
+def _slug_for(day: dt.date, time_class: str = STANDARD) -> str:
+    """The day's date ("<date>-rapid" for the rapid list); a second publication of a list
+    on one day is "<date>-2" ("<date>-rapid-2"), and so on."""
+    base = day.isoformat() if time_class == STANDARD else f"{day.isoformat()}-{time_class}"
+    taken = Publication.objects.filter(day=day, time_class=time_class).count()
+    return base if taken == 0 else f"{base}-{taken + 1}"
 
 
-def publication_on(day: dt.date) -> Publication | None:
-    """The list as it stood on ``day``: the last publication made on or before it."""
+def publication_on(day: dt.date, time_class: str = STANDARD) -> Publication | None:
+    """A list as it stood on ``day``: its last publication made on or before it."""
     return (
-        Publication.objects.filter(day__lte=day).order_by("-day", "-published_at", "-pk").first()
+        Publication.objects.filter(day__lte=day, time_class=time_class)
+        .order_by("-day", "-published_at", "-pk")
+        .first()
     )
 
 
-def publication_latest() -> Publication | None:
-    return Publication.objects.order_by("-published_at", "-pk").first()
+def publication_latest(time_class: str = STANDARD) -> Publication | None:
+    return (
+        Publication.objects.filter(time_class=time_class).order_by("-published_at", "-pk").first()
+    )
 
 
-def list_size() -> int:
-    """How many members a publication made now would list."""
-    return reports.with_ratings(published_members(), ranked=False).count()
+def list_size(time_class: str = STANDARD) -> int:
+    """How many members a publication of a list made now would list."""
+    return reports.with_ratings(published_members(), ranked=False, time_class=time_class).count()

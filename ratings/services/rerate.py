@@ -19,6 +19,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -27,6 +28,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from ..breakdowns import breakdown_json
+from ..engine import Event as EngineEvent
 from ..engine import EventResult, PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
 from ..models import (
@@ -39,6 +41,8 @@ from ..models import (
     RatingState,
     is_usable,
 )
+from ..rating_lists import list_of, lists_kept
+from ..time_classes import RAPID, STANDARD
 from .chain import (
     Position,
     PriorChange,
@@ -49,6 +53,7 @@ from .chain import (
     member_initial_state,
     players_of,
     rateable_q,
+    rating_key,
     rerate_scope,
 )
 from .ripple import ripple_possible, ripple_rerate
@@ -75,6 +80,7 @@ def chunks(values: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
 CHANGE_COLUMNS = (
     "event_id",
     "member_id",
+    "time_class",
     "period",
     "before",
     "after",
@@ -90,6 +96,7 @@ CHANGE_COLUMNS = (
 )
 STATE_COLUMNS = (
     "member_id",
+    "time_class",
     "rating",
     "display",
     "games",
@@ -155,11 +162,17 @@ def _batches(events: Sequence[Event], system: RatingSystem) -> Iterator[list[Eve
 
 
 class Chain:
-    """One re-rate's working set: the touched members' states and what their rows will say."""
+    """One re-rate's working set on one list: the touched members' states and what their
+    rows will say."""
 
-    def __init__(self, system: RatingSystem, key: Position | None) -> None:
+    def __init__(
+        self, system: RatingSystem, key: Position | None, time_class: str = STANDARD
+    ) -> None:
         self.system = system
         self.key = key
+        self.time_class = time_class
+        #: ecf-2020 on the standard list reads a new player's current rapid rating.
+        self.reads_rapid = rapid_feeds_standard(system, time_class)
         self.states: dict[str, PlayerState] = {}
         #: member pk -> (event pk, end date, change) of their last change written or kept
         self.last: dict[int, tuple[int, Any, float | None]] = {}
@@ -172,7 +185,7 @@ class Chain:
         if not new:
             return
         self.touched.update(new)
-        prior: dict[int, PriorChange] = last_changes_before(self.key, new)
+        prior: dict[int, PriorChange] = last_changes_before(self.key, new, self.time_class)
         for pk, before in prior.items():
             self.states[str(pk)] = before.state
             self.last[pk] = (before.event_id, before.event_end, before.change)
@@ -180,16 +193,46 @@ class Chain:
             members = Member.objects.filter(pk__in=chunk)
             self.active.update(members.active().values_list("pk", flat=True))
             for member in members.exclude(pk__in=prior.keys() & set(chunk)):
-                self.states[str(member.pk)] = member_initial_state(member, self.system)
+                self.states[str(member.pk)] = member_initial_state(
+                    member, self.system, self.time_class
+                )
 
     def rate(self, events: Sequence[Event]) -> tuple[int, int]:
         """Rate a batch of events from the states so far and write its changes."""
         inputs = engine_events(events)
         self.take_in(players_of(inputs))
-        result = self.system.rate(self.states.values(), inputs)
-        self.states = {state.id: state for state in result.players}
-        insert_rows(RatingChange, CHANGE_COLUMNS, self.change_rows(events, result.events))
+        if self.reads_rapid:
+            results = self._rate_reading_rapid(events, inputs)
+        else:
+            result = self.system.rate(self.states.values(), inputs)
+            self.states = {state.id: state for state in result.players}
+            results = list(result.events)
+        insert_rows(RatingChange, CHANGE_COLUMNS, self.change_rows(events, results))
         return len(inputs), sum(len(e.games) for e in inputs)
+
+    def _rate_reading_rapid(
+        self, events: Sequence[Event], inputs: Sequence[EngineEvent]
+    ) -> list[EventResult]:
+        """Rate period by period, each new player holding their rapid rating as it stood
+        when the period began (ecf-2020: their dummy opponent, where higher)."""
+        results: list[EventResult] = []
+        i = 0
+        while i < len(events):
+            label = self.system.period_of(events[i].end_date)
+            j = i + 1
+            while j < len(events) and self.system.period_of(events[j].end_date) == label:
+                j += 1
+            group = inputs[i:j]
+            self.states.update(
+                rapid_ratings_set(
+                    states=self.states, key=rating_key(events[i]), member_ids=players_of(group)
+                )
+            )
+            result = self.system.rate(self.states.values(), group)
+            self.states = {state.id: state for state in result.players}
+            results.extend(result.events)
+            i = j
+        return results
 
     def change_rows(
         self, events: Sequence[Event], results: Sequence[EventResult]
@@ -199,6 +242,7 @@ class Chain:
         opening = self.system.period_opening
         date = connection.ops.adapt_datefield_value
         rows = []
+        time_class = self.time_class
         for event_result in results:
             event = by_id[event_result.id]
             end, start = date(event.end_date), date(event.start_date)
@@ -215,6 +259,7 @@ class Chain:
                     (
                         event.pk,
                         member_id,
+                        time_class,
                         period,
                         before,
                         after,
@@ -233,11 +278,12 @@ class Chain:
 
     def write_states(self, *, everyone: bool) -> None:
         """Rewrite the touched members' current states (``everyone``: the whole table)."""
+        states = RatingState.objects.filter(time_class=self.time_class)
         if everyone:
-            RatingState.objects.all().delete()
+            states.delete()
         else:
             for chunk in chunks(sorted(self.touched)):
-                RatingState.objects.filter(member_id__in=chunk).delete()
+                states.filter(member_id__in=chunk).delete()
         rows = []
         prepare = self.system.prepare  # a member yet to play is as the engine would take them
         date = connection.ops.adapt_datefield_value
@@ -249,6 +295,7 @@ class Chain:
             rows.append(
                 (
                     member_id,
+                    self.time_class,
                     state.rating,
                     display,
                     state.games,
@@ -263,7 +310,7 @@ class Chain:
         insert_rows(RatingState, STATE_COLUMNS, rows)
 
 
-def _stale_members(key: Position, system: RatingSystem) -> set[int]:
+def _stale_members(key: Position, system: RatingSystem, time_class: str) -> set[int]:
     """Delete the changes a re-rate from ``key`` derives anew; the members they were of.
 
     Those of events from ``key`` on, and of events no longer rateable (unrated, reopened,
@@ -271,9 +318,12 @@ def _stale_members(key: Position, system: RatingSystem) -> set[int]:
     found by their states' last played date instead.
     """
     end = key[0]
-    later = RatingChange.objects.filter(event_end__gte=end).exclude(change_before_q(key))
-    unrateable = RatingChange.objects.filter(
-        event__in=Event.objects.exclude(rateable_q(system)).filter(rating_changes__isnull=False)
+    on_list = RatingChange.objects.filter(time_class=time_class)
+    later = on_list.filter(event_end__gte=end).exclude(change_before_q(key))
+    unrateable = on_list.filter(
+        event__in=Event.objects.exclude(rateable_q(system, time_class)).filter(
+            rating_changes__time_class=time_class
+        )
     )
     members: set[int] = set()
     for stale in (later, unrateable):
@@ -281,12 +331,14 @@ def _stale_members(key: Position, system: RatingSystem) -> set[int]:
         members.update(stale.order_by().values_list("member_id", flat=True).distinct())
         stale.delete()
     members.update(
-        RatingState.objects.filter(last_played__gte=end).values_list("member_id", flat=True)
+        RatingState.objects.filter(time_class=time_class, last_played__gte=end).values_list(
+            "member_id", flat=True
+        )
     )
     # The opening of a period from ``key`` on resets these (acf-1993): rated along.
     # Rare rows, read down their partial index and placed here: a condition on the place in
     # SQL lets the planner prefer the chain's index and walk the whole table.
-    unsettled = RatingChange.objects.filter(unsettled=True).order_by()
+    unsettled = on_list.filter(unsettled=True).order_by()
     members.update(
         member
         for member, *place in unsettled.values_list(
@@ -313,16 +365,22 @@ def _analyse(*, lines: int, everyone: bool) -> None:
 
 
 def _chain_rerate(
-    *, scope: RerateScope, system: RatingSystem, members: Iterable[int], report: Progress
+    *,
+    scope: RerateScope,
+    system: RatingSystem,
+    members: Iterable[int],
+    report: Progress,
+    time_class: str,
 ) -> tuple[int, int]:
-    """Rate ``scope`` incrementally (see the module's docstring); events and games rated."""
-    chain = Chain(system, scope.key)
+    """Rate ``scope`` of one list incrementally (see the module's docstring); events and
+    games rated."""
+    chain = Chain(system, scope.key, time_class)
     everyone = scope.key is None
     if everyone:
-        RatingChange.objects.all().delete()
+        RatingChange.objects.filter(time_class=time_class).delete()
         chain.take_in(Member.objects.values_list("pk", flat=True))
     else:
-        chain.take_in(_stale_members(scope.key, system) | set(members))
+        chain.take_in(_stale_members(scope.key, system, time_class) | set(members))
     events_rated = games_rated = 0
     total = len(scope.events) or 1
     done = 0
@@ -338,6 +396,26 @@ def _chain_rerate(
     return events_rated, games_rated
 
 
+def rerate_lists(*, start: Event | Position | None, time_class: str | None) -> list[str]:
+    """The lists a re-rate from ``start`` rates, in the order it rates them.
+
+    ``time_class`` names one; otherwise an event's own list (none, for a time control
+    not rated), or every list the club keeps from a position or from the beginning. A
+    re-rate of the rapid list takes the standard one along when ecf-2020 rates it
+    (a new player's rapid rating is their dummy there), after the rapid one.
+    """
+    if time_class is not None:
+        lists = [time_class]
+    elif isinstance(start, Event):
+        own = list_of(start.time_class)
+        lists = [] if own is None else [own]
+    else:
+        lists = lists_kept()
+    if RAPID in lists and STANDARD not in lists and rapid_feeds_standard():
+        lists.append(STANDARD)
+    return sorted(lists, key=lambda tc: tc != RAPID)
+
+
 def ratings_rerate(
     *,
     start: Event | Position | None = None,
@@ -347,6 +425,7 @@ def ratings_rerate(
     reason: str,
     progress: Progress | None = None,
     run: RatingRun | None = None,
+    time_class: str | None = None,
 ) -> RatingRun:
     """Re-rate every rateable event from ``start`` onwards (None: everything), atomically.
 
@@ -355,26 +434,46 @@ def ratings_rerate(
     ``start`` on touches them (their starting details changed). ``changed``: the one
     event (``start`` itself) whose games changed or that became rateable, when nothing
     else did: only the later events its ripple reaches are rated again
-    (``services/ripple.py``). Returns the RatingRun logged for it.
+    (``services/ripple.py``). ``time_class``: the one list to re-rate (otherwise as
+    ``rerate_lists`` says). Returns the RatingRun logged for it.
     """
     clock = time.perf_counter()
     report = progress or (lambda percent, message: None)
     with transaction.atomic():
         club = ClubSettings.objects.select_for_update().get(pk=ClubSettings.load().pk)
-        system = club.engine()
-        report(5, "Finding the events to rate")
-        scope = rerate_scope(start=start, system=system)
+        lists = rerate_lists(start=start, time_class=time_class)
+        if start is None and time_class is None:
+            # Lists the club no longer keeps (rapid moved back to the standard list).
+            RatingChange.objects.exclude(time_class__in=lists).delete()
+            RatingState.objects.exclude(time_class__in=lists).delete()
         members = list(members)
-        if not members and ripple_possible(scope=scope, system=system, changed=changed):
-            events_rated, games_rated = ripple_rerate(scope=scope, system=system, report=report)
-        else:
-            events_rated, games_rated = _chain_rerate(
-                scope=scope, system=system, members=members, report=report
-            )
+        events_rated = games_rated = 0
+        first_event: Event | None = None
+        for rating_list in lists:
+            system = club.engine(rating_list)
+            report(5, "Finding the events to rate")
+            scope = rerate_scope(start=start, system=system, time_class=rating_list)
+            if scope.events and first_event is None:
+                first_event = scope.events[0]
+            if not members and ripple_possible(scope=scope, system=system, changed=changed):
+                rated = ripple_rerate(
+                    scope=scope, system=system, report=report, time_class=rating_list
+                )
+            else:
+                rated = _chain_rerate(
+                    scope=scope,
+                    system=system,
+                    members=members,
+                    report=report,
+                    time_class=rating_list,
+                )
+            events_rated += rated[0]
+            games_rated += rated[1]
         run = run or RatingRun(user=user if getattr(user, "is_authenticated", False) else None)
         run.reason = reason[:200]
-        run.system = system.id
-        run.from_event = scope.events[0] if scope.events else None
+        run.time_class = lists[0] if len(lists) == 1 else ""
+        run.system = club.engine(lists[0]).id if lists else club.rating_system
+        run.from_event = first_event
         run.events_rated = events_rated
         run.games_rated = games_rated
         run.seconds = round(time.perf_counter() - clock, 3)
@@ -392,3 +491,33 @@ def ratings_rerate(
         reason,
     )
     return run
+
+
+def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = STANDARD) -> bool:
+    """Whether the standard list reads rapid ratings: ecf-2020 rates it and the club keeps
+    a rapid list of its own."""
+    if time_class != STANDARD:
+        return False
+    if system is None:
+        system = ClubSettings.load().engine()
+    return system.id == "ecf-2020" and RAPID in lists_kept()
+
+
+def rapid_ratings_set(
+    *, states: dict[str, PlayerState], key: Position, member_ids: Iterable[int]
+) -> dict[str, PlayerState]:
+    """The new players among ``member_ids`` (no standard games, no rating) with their
+    rapid rating as it stood before rating position ``key``: their last rapid change."""
+    new = [
+        pk
+        for pk in member_ids
+        if (state := states.get(str(pk))) is not None and state.games == 0 and state.rating is None
+    ]
+    prior = last_changes_before(key, new, RAPID)
+    out = {}
+    for pk in new:
+        rapid = prior[pk].state.rating if pk in prior else None
+        state = states[str(pk)]
+        if state.rapid_rating != rapid:
+            out[str(pk)] = replace(state, rapid_rating=rapid)
+    return out

@@ -82,7 +82,7 @@ def _stored_rows(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
 
 
 def _states_at_start(
-    key: Position, system: RatingSystem, member_ids: set[int]
+    key: Position, system: RatingSystem, member_ids: set[int], time_class: str
 ) -> dict[int, PlayerState]:
     """The members' states before rating position ``key``: their last rows before it (one
     indexed lookup a member, in one statement), or as they came in.
@@ -104,16 +104,19 @@ def _states_at_start(
         marks = ", ".join(["%s"] * len(ids))
         members = Member.objects.raw(
             f"SELECT m.*, (SELECT {state} FROM ratings_ratingchange c "
-            "WHERE c.member_id = m.id AND (c.event_end < %s OR (c.event_end = %s "
+            "WHERE c.member_id = m.id AND c.time_class = %s "
+            "AND (c.event_end < %s OR (c.event_end = %s "
             "AND (c.event_start < %s OR (c.event_start = %s AND c.event_id < %s)))) "
             "ORDER BY c.event_end DESC, c.event_start DESC, c.event_id DESC LIMIT 1) "
             f"AS last_state FROM ratings_member m WHERE m.id IN ({marks})",
-            [end, end, start, start, pk, *ids],
+            [time_class, end, end, start, start, pk, *ids],
         )
         for member in members:
             text = member.last_state  # type: ignore[attr-defined]
             found[member.pk] = (
-                member_initial_state(member, system) if text is None else state_from_json(text)
+                member_initial_state(member, system, time_class)
+                if text is None
+                else state_from_json(text)
             )
     return found
 
@@ -151,6 +154,7 @@ def ripple_rerate(
     scope: RerateScope,
     system: RatingSystem,
     report: Callable[[int, str], None],
+    time_class: str,
 ) -> tuple[int, int]:
     """Re-rate ``scope``, whose first event alone changed, as far as the change reaches.
 
@@ -159,7 +163,7 @@ def ripple_rerate(
     from .rerate import AFTER_ALL, CHANGE_COLUMNS, Chain, _batches, chunks, insert_rows
 
     assert scope.key is not None
-    walk = Chain(system, scope.key)  # builds the rows; ``walk.last``: rows it writes
+    walk = Chain(system, scope.key, time_class)  # builds the rows; ``walk.last``: rows it writes
     changed: dict[int, PlayerState] = {}  # member pk -> their state, where it differs
     # member pk -> their state as the walk stands: a PlayerState, or the stored row
     # (``Stored``) of the last event out of reach they played in, and that event.
@@ -213,7 +217,7 @@ def ripple_rerate(
                     for pk in game[:2]
                 }
                 wanted = missing | (ahead - changed.keys() - known.keys() - at_start.keys())
-                at_start.update(_states_at_start(scope.key, system, wanted))
+                at_start.update(_states_at_start(scope.key, system, wanted, time_class))
             for pk in missing:
                 states[str(pk)] = at_start[pk]
             event_input = _engine_event(event, games)
@@ -243,7 +247,7 @@ def ripple_rerate(
         report(10 + 80 * done // max(total, 1), f"Looked at {done} of {total} events")
     flush()
     report(92, "Saving current ratings")
-    final = Chain(system, AFTER_ALL)
+    final = Chain(system, AFTER_ALL, time_class)
     final.take_in(lost)  # their last row, wherever it is now
     rest = touched - lost
     final.touched |= rest

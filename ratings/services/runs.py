@@ -23,12 +23,13 @@ from ..models import (
     Game,
     RatingRun,
 )
+from ..time_classes import STANDARD
 from .chain import (
     Position,
     rating_key,
     rerate_scope,
 )
-from .rerate import ratings_rerate
+from .rerate import ratings_rerate, rerate_lists
 
 log = logging.getLogger("ratings")
 
@@ -58,17 +59,25 @@ def position_from_json(data: list[Any] | None) -> Position | None:
 
 
 def rerate_estimate(
-    *, start: Event | Position | None, system: RatingSystem | None = None
+    *,
+    start: Event | Position | None,
+    system: RatingSystem | None = None,
+    time_class: str | None = None,
 ) -> float:
     """Seconds a re-rate from ``start`` should take: a fixed cost plus its games' share.
 
     The pace is that of the last finished runs, less the fixed cost each of them paid.
+    ``system``: the one list's system, when it is not the club's yet (a switch).
     """
-    system = system or ClubSettings.load().engine()
-    scope = rerate_scope(start=start, system=system)
-    games = Game.objects.filter(
-        event__in=[e.pk for e in scope.events], result__in=Game.PLAYED
-    ).count()
+    club = ClubSettings.load()
+    games = 0
+    for rating_list in rerate_lists(start=start, time_class=time_class):
+        scope = rerate_scope(
+            start=start, system=system or club.engine(rating_list), time_class=rating_list
+        )
+        games += Game.objects.filter(
+            event__in=[e.pk for e in scope.events], result__in=Game.PLAYED
+        ).count()
     pace = FIRST_PACE
     recent = RatingRun.objects.filter(
         status=RatingRun.Status.DONE, games_rated__gte=100, seconds__gt=0
@@ -87,6 +96,7 @@ def ratings_rerate_soon(
     changed: Event | None = None,
     user: Any = None,
     reason: str,
+    time_class: str | None = None,
 ) -> RatingRun:
     """Re-rate from ``start`` now, in this transaction, or queue it when it would be slow.
 
@@ -96,15 +106,22 @@ def ratings_rerate_soon(
     """
     members = list(members)
     limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
-    estimate = rerate_estimate(start=start)
+    estimate = rerate_estimate(start=start, time_class=time_class)
     if estimate <= limit:
         return ratings_rerate(
-            start=start, members=members, changed=changed, user=user, reason=reason
+            start=start,
+            members=members,
+            changed=changed,
+            user=user,
+            reason=reason,
+            time_class=time_class,
         )
+    lists = rerate_lists(start=start, time_class=time_class)
     run = RatingRun.objects.create(
         user=user if getattr(user, "is_authenticated", False) else None,
         reason=reason[:200],
-        system=ClubSettings.load().rating_system,
+        time_class=time_class or (lists[0] if len(lists) == 1 else ""),
+        system=ClubSettings.load().engine(lists[0] if lists else STANDARD).id,
         from_event=start if isinstance(start, Event) else None,
         status=RatingRun.Status.QUEUED,
         message="Waiting for the worker",
@@ -132,7 +149,8 @@ def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
         again = RatingRun.objects.create(
             user=user if getattr(user, "is_authenticated", False) else None,
             reason=f"{run.reason} (again)"[:200],
-            system=ClubSettings.load().rating_system,
+            time_class=run.time_class,
+            system=run.system,
             from_event=run.from_event,
             status=RatingRun.Status.QUEUED,
             message="Waiting for the worker",
@@ -167,10 +185,18 @@ def ratings_update(
     changed: Event | None = None,
     user: Any = None,
     reason: str,
+    time_class: str | None = None,
 ) -> RatingRun:
     """Re-rate from ``start``: now, or (``soon``) now or in the background, by its estimate."""
     rerate = ratings_rerate_soon if soon else ratings_rerate
-    return rerate(start=start, members=members, changed=changed, user=user, reason=reason)
+    return rerate(
+        start=start,
+        members=members,
+        changed=changed,
+        user=user,
+        reason=reason,
+        time_class=time_class,
+    )
 
 
 def run_progress(*, run: RatingRun, percent: int, message: str, using: Any = None) -> None:
@@ -236,6 +262,7 @@ def rerate_run(
             start=start,
             members=members,
             changed=run.changed_event,
+            time_class=run.time_class or None,
             user=run.user,
             reason=run.reason,
             progress=report,

@@ -30,7 +30,7 @@ from .common import is_officer
 def _calculator_members(officer: bool) -> QuerySet[Member]:
     """The members one may pick: the published ones (an officer: everyone rated)."""
     members = Member.objects.active() if officer else publication.published_members()
-    return members.listable().exclude(rating_state__display="")
+    return members.listable().exclude(rating_state__display="")  # type: ignore[misc]  # with_state's FilteredRelation
 
 
 #: The most members the search box offers at once, and the fewest letters it searches on.

@@ -14,6 +14,8 @@ from .. import publication
 from ..context_processors import club
 from ..csvsafe import csv_safe_row
 from ..models import ClubSettings, Event
+from ..rating_lists import lists_kept
+from ..time_classes import STANDARD
 
 PER_PAGE = 50
 
@@ -22,6 +24,19 @@ def club_of(request: HttpRequest) -> ClubSettings:
     """The club's settings, read once a request (the context processor reads these too)."""
     club(request)
     return request._club_settings  # type: ignore[attr-defined]
+
+
+def rating_lists_kept(request: HttpRequest) -> list[str]:
+    """The lists the club keeps, read once a request."""
+    if not hasattr(request, "_rating_lists"):
+        request._rating_lists = lists_kept()  # type: ignore[attr-defined]
+    return request._rating_lists  # type: ignore[attr-defined]
+
+
+def rating_list_of(request: HttpRequest) -> str:
+    """The list a page shows: ``?list=rapid`` where the club keeps one, else standard."""
+    wanted = request.GET.get("list", STANDARD)
+    return wanted if wanted in rating_lists_kept(request) else STANDARD
 
 
 def wants_csv(request: HttpRequest) -> bool:

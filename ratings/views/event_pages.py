@@ -16,11 +16,11 @@ from django.shortcuts import get_object_or_404, render
 
 from .. import crosstable, publication, reports, services
 from ..models import (
-    ClubSettings,
     Event,
     Member,
     RatingChange,
 )
+from ..rating_lists import event_list_system
 from ..tables import (
     change_html,
 )
@@ -39,14 +39,18 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
-    system = ClubSettings.load().engine()
+    rating_list, system = event_list_system(event)
     period = None
     provisional = None
     # Period systems store the whole period's change on each of its events: say so,
     # or a reader adds the period's change up once an event.
-    whole_period = services.period_for(event, system) if changes and system.period_based else None
+    whole_period = (
+        services.period_for(event, system, rating_list)
+        if changes and system.period_based
+        else None
+    )
     if not changes and event.rated and event.is_complete:
-        period = services.period_for(event, system)
+        period = services.period_for(event, system, rating_list)
         provisional = provisional_rows(request, event, period, is_rated=False)
         for row in provisional or []:
             row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0

@@ -20,7 +20,7 @@ from django.utils.text import slugify
 from .. import publication, reports
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
-from .common import club_of, is_officer
+from .common import club_of, is_officer, rating_list_of
 from .event_pages import crosstable_rows
 from .lists import LIST_CSV, _list_csv_rows
 from .member_page import _game_lines
@@ -149,8 +149,9 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def printable_list(request: HttpRequest) -> HttpResponse:
     """The whole published list on one page laid out for paper (A4, the heads repeated on
     each sheet): what a club pins on its noticeboard, or saves as PDF from the browser."""
-    system = club_of(request).engine()
-    members = reports.published_ratings()
+    rating_list = rating_list_of(request)
+    system = club_of(request).engine(rating_list)
+    members = reports.published_ratings(time_class=rating_list)
     return render(
         request,
         "ratings/public/list_print.html",
@@ -158,7 +159,8 @@ def printable_list(request: HttpRequest) -> HttpResponse:
             "columns": LIST_CSV,
             "rows": list(_list_csv_rows(members, officer=False)),
             "system": system,
-            "basis": reports.list_basis(system),
+            "rating_list": rating_list,
+            "basis": reports.list_basis(system, rating_list),
             "legend": reports.legend(system),
             "printed": timezone.localdate(),
         },

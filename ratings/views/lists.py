@@ -29,7 +29,8 @@ from ..tables import (
     OfficerRatingTable,
     RatingListTable,
 )
-from .common import club_of, officer_required, wants_csv
+from ..time_classes import STANDARD
+from .common import club_of, officer_required, rating_list_of, wants_csv
 from .publications import publication_page
 
 PER_PAGE = 50
@@ -61,7 +62,8 @@ def _rating_list(  # type: ignore[no-untyped-def]
     template: str,
     extra: dict[str, Any] | None = None,
 ):
-    system = club_of(request).engine()
+    rating_list = rating_list_of(request)
+    system = club_of(request).engine(rating_list)
     # Only the regions of the members this list can show: a region of unpublished members
     # alone would filter the public list down to nobody.
     regions = list(
@@ -70,16 +72,16 @@ def _rating_list(  # type: ignore[no-untyped-def]
     filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
     # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
     if wants_csv(request):
-        table = table_class(reports.with_ratings(filters.qs))
+        table = table_class(reports.with_ratings(filters.qs, time_class=rating_list))
         RequestConfig(request, paginate=False).configure(table)  # the reader's order
         return _list_csv(
             table.data.data,
             officer=table_class is OfficerRatingTable,
-            filename=f"rating-list-{timezone.localdate():%Y-%m-%d}.csv",
+            filename=f"{_list_file(rating_list)}-{timezone.localdate():%Y-%m-%d}.csv",
         )
     # One read of the list's order counts it, finds the page and ranks its rows
     # (``ListPaginator``); the page's members are then read by primary key.
-    table = table_class(reports.with_ratings(filters.qs, ranked=False).only(*LIST_FIELDS))
+    table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
     RequestConfig(
         request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
     ).configure(table)
@@ -92,29 +94,18 @@ def _rating_list(  # type: ignore[no-untyped-def]
             "table": table,
             "filter": filters,
             "system": system,
-            "basis": reports.list_basis(system),
+            "basis": reports.list_basis(system, rating_list),
             "legend": reports.legend(system),
             "export_query": export.urlencode(),
             "filtered": any(v for k, v in request.GET.items() if k in filters.filters),
+            "rating_list": rating_list,
             **(extra or {}),
         },
     )
 
 
-#: What a page of the list shows: every member's row is sorted, so none goes in it unread.
-LIST_FIELDS = (
-    "member_number",
-    "name",
-    "born",
-    "region",
-    "title",
-    "is_guest",
-    "merged_into",
-    "rating_state__display",
-    "rating_state__games",
-    "rating_state__last_played",
-    "rating_state__rating",
-)
+def _list_file(rating_list: str) -> str:
+    return "rating-list" if rating_list == STANDARD else f"{rating_list}-rating-list"
 
 
 def _cell(value: Any) -> Any:
@@ -193,7 +184,11 @@ def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpRes
 def published_list(request: HttpRequest) -> HttpResponse:
     """The latest publication, or the live list for a club that publishes continuously
     (``ClubSettings.live_list_only``) or has published nothing yet."""
-    latest = None if club_of(request).live_list_only else services.publication_latest()
+    latest = (
+        None
+        if club_of(request).live_list_only
+        else services.publication_latest(rating_list_of(request))
+    )
     if latest is not None:
         return publication_page(request, latest, latest=True)
     return live_list(request, latest=latest)
@@ -202,7 +197,11 @@ def published_list(request: HttpRequest) -> HttpResponse:
 def live_list(request: HttpRequest, latest: Any = False) -> HttpResponse:
     """The live list: today's ratings of today's published members, labelled as live."""
     if latest is False:
-        latest = None if club_of(request).live_list_only else services.publication_latest()
+        latest = (
+            None
+            if club_of(request).live_list_only
+            else services.publication_latest(rating_list_of(request))
+        )
     return _rating_list(
         request,
         published_members(),

@@ -27,7 +27,7 @@ from ..period_names import period_name
 from ..tables import (
     change_html,
 )
-from .common import club_of, is_officer
+from .common import club_of, is_officer, rating_list_of
 
 # -- a member's page --------------------------------------------------------------------
 
@@ -57,10 +57,11 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     """A member's rating, its whole history as a chart, and their events newest first,
     50 a page with the page's games. The same few queries however long the history: the
     chart reads one row per change (no breakdowns), the page reads its own events."""
+    rating_list = rating_list_of(request)
     member = get_object_or_404(
-        publication.annotate(Member.objects.with_financial()).select_related(
-            "rating_state", "merged_into"
-        ),
+        publication.annotate(Member.objects.with_financial())
+        .with_state(rating_list)
+        .select_related("rating_state", "merged_into"),
         # A number is one whatever its case (the unique constraint says so): r1001 is R1001.
         member_number__iexact=number,
     )
@@ -68,7 +69,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         return redirect(member.merged_into)
     if member.member_number != number:
         return redirect(member, permanent=True)
-    system = club_of(request).engine()
+    system = club_of(request).engine(rating_list)
     published = member.is_published
     show_rating = published or is_officer(request)
     state = getattr(member, "rating_state", None)
@@ -92,6 +93,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             )
         )
         .values_list(
+            "time_class",
             "event_id",
             "event__name",
             "event_start",
@@ -108,9 +110,12 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     )
     chart_changes = []
     by_event: dict[int, RatingChange] = {}
-    for event_id, name, start, end, period, before, after, shown, shown_after, *rest in rows:
-        chart_event = _ChartEvent(event_id, name, start, end)
-        chart_changes.append(_ChartChange(period, before, after, shown, chart_event))
+    for on_list, event_id, name, start, end, period, before, after, shown, *rest in rows:
+        # The chart is the list's; the events below show each event's change on its own.
+        shown_after = rest.pop(0)
+        if on_list == rating_list:
+            chart_event = _ChartEvent(event_id, name, start, end)
+            chart_changes.append(_ChartChange(period, before, after, shown, chart_event))
         if event_id in page_events:
             played, score, breakdown = rest
             change = RatingChange(
@@ -145,6 +150,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         "system": system,
         "membership": _membership(member) if officer else "",
         "officer": officer,
+        "rating_list": rating_list,
     }
     if show_rating and state is not None:
         context.update(
@@ -157,7 +163,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             withheld=any(game["hidden"] and game["rated"] for game in games),
             chart=_chart(member, chart_changes),
             legend=reports.legend(system),
-            published_ratings=_published_ratings(member),
+            published_ratings=_published_ratings(member, rating_list),
         )
     return render(request, "ratings/public/member.html", context)
 
@@ -278,10 +284,12 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
 PUBLISHED_SHOWN = 24
 
 
-def _published_ratings(member: Member) -> list[Any]:
-    """The member's ratings on the club's published lists, newest first: one query."""
+def _published_ratings(member: Member, rating_list: str) -> list[Any]:
+    """The member's ratings on the club's published lists of one list, newest first: one
+    query."""
     return list(
-        member.publication_entries.select_related("publication")
+        member.publication_entries.filter(publication__time_class=rating_list)
+        .select_related("publication")
         .only(
             "rank",
             "display",

@@ -27,13 +27,13 @@ from ..forms import (
     QuickMemberForm,
 )
 from ..models import (
-    ClubSettings,
     Entry,
     Event,
     Game,
     Member,
     RatingChange,
 )
+from ..rating_lists import event_list_system
 from ..tables import (
     OfficerEventTable,
 )
@@ -154,8 +154,8 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     by_round = dict(event.games.values_list("round").annotate(n=Count("pk")))
     rounds = [(n, by_round.get(n, 0)) for n in range(1, event.rounds + 1)]
     expected = math.ceil(len(players) / 2)
-    system = ClubSettings.load().engine()
-    period = services.period_for(event, system) if event.is_complete else None
+    rating_list, system = event_list_system(event)
+    period = services.period_for(event, system, rating_list) if event.is_complete else None
     is_rated = event.is_rated
     return render(
         request,

@@ -78,7 +78,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in services.MEMBERSHIP_FILTERS:
         status = ""
-    members = Member.objects.active().with_financial().select_related("rating_state")
+    members = Member.objects.active().with_financial().with_state().select_related("rating_state")
     if query:
         members = members.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
     # How many each filter shows (with the search), so the officer sees the arrears at once.

@@ -21,7 +21,9 @@ from ..models import (
     RatingPeriod,
     RatingRun,
 )
-from .common import officer_required, withhold_unpublished
+from ..rating_lists import classes_of, event_list_system, list_query
+from ..time_classes import STANDARD
+from .common import officer_required, rating_list_of, withhold_unpublished
 
 # -- rating -----------------------------------------------------------------------------
 
@@ -29,8 +31,8 @@ from .common import officer_required, withhold_unpublished
 @officer_required
 def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    system = ClubSettings.load().engine()
-    period = services.period_for(event, system)
+    rating_list, system = event_list_system(event)
+    period = services.period_for(event, system, rating_list)
     if request.method == "POST":
         run = services.event_complete(event=event, user=request.user, soon=True)
         if run is not None and run.status != RatingRun.Status.DONE:
@@ -203,43 +205,63 @@ def saved_changes(event: Event) -> list[dict[str, Any]]:
 
 @officer_required
 def period_list(request: HttpRequest) -> HttpResponse:
-    system = ClubSettings.load().engine()
+    rating_list = rating_list_of(request)
+    system = ClubSettings.load().engine(rating_list)
     periods: dict[str, dict[str, Any]] = {}
     if system.period_based:
-        for period in RatingPeriod.objects.filter(system=system.id):
+        for period in RatingPeriod.objects.filter(system=system.id, time_class=rating_list):
             periods[period.label] = {"period": period, "events": []}
-        events = Event.objects.filter(rated=True).exclude(status=Event.Status.DRAFT)
+        events = Event.objects.filter(rated=True, time_class__in=classes_of(rating_list)).exclude(
+            status=Event.Status.DRAFT
+        )
         for event in events.annotate(player_count=Count("entries")).in_rating_order():
             label = system.period_of(event.end_date)
             assert label is not None  # a period system's events each have their period
             if label not in periods:
                 start, end = system.period_bounds(label)
                 periods[label] = {
-                    "period": RatingPeriod(system=system.id, label=label, start=start, end=end),
+                    "period": RatingPeriod(
+                        system=system.id,
+                        time_class=rating_list,
+                        label=label,
+                        start=start,
+                        end=end,
+                    ),
                     "events": [],
                 }
             periods[label]["events"].append(event)
     rows = sorted(periods.values(), key=lambda p: p["period"].start, reverse=True)
-    return render(request, "ratings/officer/periods.html", {"system": system, "periods": rows})
+    return render(
+        request,
+        "ratings/officer/periods.html",
+        {"system": system, "periods": rows, "rating_list": rating_list},
+    )
 
 
 @officer_required
 def period_close(request: HttpRequest, label: str) -> HttpResponse:
-    system = ClubSettings.load().engine()
+    rating_list = rating_list_of(request)
+    system = ClubSettings.load().engine(rating_list)
     if not system.period_based:
         raise Http404("The club's rating system does not rate by period.")
-    period = RatingPeriod.objects.filter(system=system.id, label=label).first()
+    period = RatingPeriod.objects.filter(
+        system=system.id, time_class=rating_list, label=label
+    ).first()
     if period is None:
         try:
             start, end = system.period_bounds(label)
         except (ValueError, KeyError, NotImplementedError) as error:
             raise Http404("No such rating period.") from error
-        period = RatingPeriod(system=system.id, label=label, start=start, end=end)
+        period = RatingPeriod(
+            system=system.id, time_class=rating_list, label=label, start=start, end=end
+        )
+    periods_page = reverse("ratings:officer-periods") + list_query(rating_list)
     if period.is_closed:
         messages.info(request, f"Rating period {label} is closed already.")
-        return redirect("ratings:officer-periods")
+        return redirect(periods_page)
     events = Event.objects.filter(
         rated=True,
+        time_class__in=classes_of(rating_list),
         status=Event.Status.COMPLETE,
         end_date__gte=period.start,
         end_date__lte=period.end,
@@ -250,7 +272,7 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
             run = services.period_close(period=period, user=request.user, soon=True)
         except services.PeriodRefused as refusal:  # closed or rated meanwhile
             messages.error(request, str(refusal))
-            return redirect("ratings:officer-periods")
+            return redirect(periods_page)
         if run.status != RatingRun.Status.DONE:
             messages.info(
                 request,
@@ -263,9 +285,12 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
             f"Rating period {label} closed: {run.events_rated} events rated. "
             "Publish the list it leaves here, with a note.",
         )
-        return redirect(f"{reverse('ratings:officer-publish')}?period={label}")
+        publish = f"{reverse('ratings:officer-publish')}?period={label}"
+        return redirect(publish + (f"&list={rating_list}" if rating_list != STANDARD else ""))
     # The events rated anew besides the period's own: those of later closed periods.
-    scope = services.rerate_scope(start=(period.start, period.start, 0))
+    scope = services.rerate_scope(
+        start=(period.start, period.start, 0), system=system, time_class=rating_list
+    )
     events = list(events)
     return render(
         request,
@@ -276,6 +301,7 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
             "later": scope.count,
             "problem": problem,
             "warning": services.period_close_warning(period=period),
+            "rating_list": rating_list,
         },
         status=409 if problem and request.method == "POST" else 200,
     )

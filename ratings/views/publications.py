@@ -25,8 +25,10 @@ from ..filters import PublicationFilter
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..publication_changes import Changes, live_moved
 from ..publication_tables import PublicationTable, listed
+from ..rating_lists import list_name
 from ..tables import ListPaginator
-from .common import club_of, officer_required, wants_csv
+from ..time_classes import STANDARD
+from .common import club_of, officer_required, rating_list_of, rating_lists_kept, wants_csv
 
 PER_PAGE = 50
 #: Publications an index page lists.
@@ -44,7 +46,7 @@ def publication_index(request: HttpRequest) -> HttpResponse:
         except ValueError:
             messages.error(request, f"“{on}” is not a date: use YYYY-MM-DD.")
             return redirect("ratings:publications")
-        found = services.publication_on(day)
+        found = services.publication_on(day, rating_list_of(request))
         if found is None:
             messages.info(request, f"No list had been published by {day:%-d %b %Y}.")
             return redirect("ratings:publications")
@@ -80,13 +82,16 @@ def publication_page(request: HttpRequest, publication: Publication, *, latest: 
     ).configure(table)
     export = request.GET.copy()
     export["_export"] = "csv"
-    system = club_of(request).engine()
+    system = club_of(request).engine(publication.time_class)
     return render(
         request,
         "ratings/public/publication.html",
         {
             "publication": publication,
-            "latest_publication": publication if latest else services.publication_latest(),
+            "latest_publication": publication
+            if latest
+            else services.publication_latest(publication.time_class),
+            "rating_list": publication.time_class,
             "previous": table.previous,
             "following": publication.following(),
             "moved": live_moved(publication),
@@ -171,7 +176,9 @@ def publication_changes(request: HttpRequest, slug: str) -> HttpResponse:
                 + [(e.member.name, round(e.change)) for e in changes.falls[:10]],
                 title=f"Biggest rises and falls, {older.day:%-d %b %Y} to {newer.day:%-d %b %Y}",
             ),
-            others=Publication.objects.exclude(pk=newer.pk).values_list("slug", "day")[:200],
+            others=Publication.objects.filter(time_class=newer.time_class)
+            .exclude(pk=newer.pk)
+            .values_list("slug", "day")[:200],
         )
     return render(request, "ratings/public/publication_changes.html", context)
 
@@ -192,10 +199,14 @@ class PublishForm(forms.Form):
 @officer_required
 def officer_publish(request: HttpRequest) -> HttpResponse:
     """Publish the list as it stands: a button with a note (after closing a period too)."""
-    system = ClubSettings.load().engine()
+    asked = request.POST.get("list") or request.GET.get("list")
+    rating_list = asked if asked in rating_lists_kept(request) else STANDARD
+    system = ClubSettings.load().engine(rating_list)
     label = request.POST.get("period") or request.GET.get("period") or ""
     period = (
-        RatingPeriod.objects.filter(system=system.id, label=label, closed_at__isnull=False).first()
+        RatingPeriod.objects.filter(
+            system=system.id, time_class=rating_list, label=label, closed_at__isnull=False
+        ).first()
         if label
         else None
     )
@@ -204,14 +215,18 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 publication = services.list_publish(
-                    note=form.cleaned_data["note"], user=request.user, period=period
+                    note=form.cleaned_data["note"],
+                    user=request.user,
+                    period=period,
+                    time_class=rating_list,
                 )
             except services.PublishRefused as refusal:
                 form.add_error(None, str(refusal))
             else:
                 messages.success(
                     request,
-                    f"The list is published: {publication.size} members, "
+                    f"The {list_name(rating_list).lower()} is published: "
+                    f"{publication.size} members, "
                     f"dated {publication.day:%-d %b %Y}.",
                 )
                 return redirect(publication)
@@ -225,8 +240,9 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
             "form": form,
             "period": period,
             "system": system,
-            "basis": reports.list_basis(system),
-            "latest": services.publication_latest(),
-            "size": services.list_size(),
+            "basis": reports.list_basis(system, rating_list),
+            "latest": services.publication_latest(rating_list),
+            "size": services.list_size(rating_list),
+            "rating_list": rating_list,
         },
     )

@@ -17,7 +17,8 @@ from ..tables import (
     JuniorReportTable,
     ReportTable,
 )
-from .common import table_csv, wants_csv
+from ..time_classes import STANDARD
+from .common import rating_list_of, table_csv, wants_csv
 
 REPORT_TABLES: dict[str, type[Table]] = {
     "under-20": JuniorReportTable,
@@ -41,14 +42,16 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
     report = reports.REPORTS.get(slug)
     if report is None:
         raise Http404("No such report.")
-    system = ClubSettings.load().engine()
-    span = reports.report_window(system, request.GET.get("since"))
-    rows = report.rows(span)
+    rating_list = rating_list_of(request)
+    system = ClubSettings.load().engine(rating_list)
+    span = reports.report_window(system, request.GET.get("since"), rating_list)
+    rows = report.rows(span, rating_list)
     if slug != "active":
         rows = rows[: reports.TOP]
     table = REPORT_TABLES.get(slug, ReportTable)(rows)
     if wants_csv(request):
-        return table_csv(table, f"{slug}-{timezone.localdate():%Y-%m-%d}.csv")
+        kind = "" if rating_list == STANDARD else f"{rating_list}-"
+        return table_csv(table, f"{kind}{slug}-{timezone.localdate():%Y-%m-%d}.csv")
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(
@@ -59,10 +62,11 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "span": span,
             "system": system,
-            "basis": reports.list_basis(system),
+            "basis": reports.list_basis(system, rating_list),
             "since_choices": reports.SINCE_CHOICES if not system.period_based else {},
             "since": request.GET.get("since", "3"),
             "export_query": export.urlencode(),
             "today": timezone.localdate(),
+            "rating_list": rating_list,
         },
     )

@@ -236,8 +236,11 @@ def test_history_revert_needs_change_permission_for_every_model_with_history(
     from django.contrib.auth.models import Permission, User
     from simple_history.admin import SimpleHistoryAdmin
 
+    from ratings.models import RatingList
+
     SubscriptionFactory(member=alice, season=season)
     rated_event([(1, alice, bob, "1-0")])
+    RatingList.objects.create(time_class="rapid")
     reader = User.objects.create_user("reader", is_staff=True)
     reader.user_permissions.set(
         Permission.objects.filter(content_type__app_label="ratings", codename__startswith="view_")

@@ -59,7 +59,7 @@ def test_every_complete_rated_demo_event_is_rated_in_one_run(demo):
     assert RatingRun.objects.count() == 1
 
 
-def test_the_demo_has_every_kind_of_event_byes_forfeits_and_an_unrated_rapid(demo):
+def test_the_demo_has_every_kind_of_event_byes_forfeits_and_an_unrated_blitz(demo):
     kinds = set(Event.objects.values_list("kind", flat=True))
     assert {"club-night", "swiss", "round-robin", "match"} <= kinds
     results = set(Game.objects.values_list("result", flat=True))
@@ -77,7 +77,8 @@ def test_one_demo_event_is_left_for_the_officer_to_finish(demo):
 
 def test_ratings_spread_out_from_the_start_rating(demo):
     ratings = [
-        m.rating_state.rating for m in Member.objects.published().select_related("rating_state")
+        m.rating_state.rating
+        for m in Member.objects.published().with_state().select_related("rating_state")
     ]
     assert max(ratings) - min(ratings) > 600
 
@@ -121,3 +122,13 @@ def test_the_demo_is_the_same_club_every_time(demo):
 def test_the_demo_club_can_be_loaded_on_a_period_system():
     call_command("load_demo", "--system", "ecf-2020", stdout=io.StringIO())
     assert RatingChange.objects.exists()
+
+
+def test_the_demo_keeps_rapid_on_a_list_of_its_own(demo):
+    from ratings.models import RatingList, RatingState
+
+    assert RatingList.objects.get(time_class="rapid").kept == RatingList.Kept.OWN
+    rapid = RatingChange.objects.filter(time_class="rapid")
+    assert rapid.values("event").distinct().count() == 4
+    assert not rapid.exclude(event__time_class="rapid").exists()
+    assert RatingState.objects.filter(time_class="rapid", games__gt=0).count() >= 20

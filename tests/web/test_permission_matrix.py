@@ -102,6 +102,14 @@ EXPECTED: dict[str, str] = {
     "admin:ratings_clubsettings_change": STAFF_READ_SUPERUSER_CHANGE,
     # The admin's old addresses of a record redirect (to a page that checks).
     "admin/ratings/clubsettings/<path:object_id>/": STAFF,
+    # How rapid and blitz are rated: like the system, the administrator's to change.
+    "admin:ratings_ratinglist_simple_history": STAFF_READ_SUPERUSER_CHANGE,
+    "admin:ratings_ratinglist_changelist": STAFF,
+    "admin:ratings_ratinglist_add": SUPERUSER,
+    "admin:ratings_ratinglist_history": STAFF,
+    "admin:ratings_ratinglist_delete": NOBODY,
+    "admin:ratings_ratinglist_change": STAFF_READ_SUPERUSER_CHANGE,
+    "admin/ratings/ratinglist/<path:object_id>/": STAFF,
     # The record: officers keep it (corrections).
     "admin:ratings_season_changelist": STAFF,
     "admin:ratings_season_add": STAFF,
@@ -375,4 +383,6 @@ def test_the_leak_check_would_see_an_unpublished_rating(client) -> None:  # type
     assert not UNPUBLISHED_BAND.findall(page.content.decode())
     client.force_login(club.users["officer"])
     body = client.get(reverse("ratings:officer-ratings")).content.decode()
-    assert arrears.rating_state.display in UNPUBLISHED_BAND.findall(body)
+    assert arrears.rating_states.get(time_class="standard").display in UNPUBLISHED_BAND.findall(
+        body
+    )

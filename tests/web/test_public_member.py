@@ -255,6 +255,6 @@ def test_the_page_takes_the_same_few_queries_however_many_opponents_and_events(
             date=dt.date(2026, 1, 1) + dt.timedelta(days=n),
         )
     # ... and one more for the member's ratings on the published lists.
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         response = page_of(client, alice)
     assert len(response.context["games"]) == min(size, 25)  # 25 events a page

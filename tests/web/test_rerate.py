@@ -37,6 +37,7 @@ def ratings_now() -> dict[str, Any]:
         "states": sorted(
             RatingState.objects.values_list(
                 "member_id",
+                "time_class",
                 "rating",
                 "display",
                 "games",
@@ -51,6 +52,7 @@ def ratings_now() -> dict[str, Any]:
             RatingChange.objects.values_list(
                 "event_id",
                 "member_id",
+                "time_class",
                 "before",
                 "after",
                 "display_after",

@@ -252,6 +252,7 @@ class Bench:
         today = timezone.localdate()
         pool = list(
             Member.objects.active()
+            .with_state()
             .filter(rating_state__isnull=False)
             .order_by("pk")
             .values_list("pk", flat=True)

@@ -23,9 +23,18 @@ from simple_history.utils import bulk_create_with_history
 from ratings import services
 from ratings.accounts import officer_create
 from ratings.engine import SYSTEMS
-from ratings.models import ClubSettings, Entry, Event, Game, Member, Season, Subscription
+from ratings.models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingList,
+    Season,
+    Subscription,
+)
 from ratings.pairings import round_robin_schedule
-from ratings.time_classes import STANDARD, time_class_of
+from ratings.time_classes import RAPID, STANDARD, time_class_of
 
 CLUB_NAME = "Riverside Chess Club"
 OFFICER = ("officer", "officer-demo-2026")
@@ -162,8 +171,14 @@ class DemoClub:
         self.make_subscriptions()
         self.make_events()
         self.save_events()
-        system = club.engine()
-        services.periods_close_past(system=system, today=self.today)
+        RatingList.objects.update_or_create(
+            time_class=RAPID,
+            defaults={"kept": RatingList.Kept.OWN, "rating_system": self.system_id},
+        )
+        for rating_list in (STANDARD, RAPID):
+            services.periods_close_past(
+                system=club.engine(rating_list), today=self.today, time_class=rating_list
+            )
         services.ratings_rerate(reason="Demo club loaded")
         members = [p for p in self.people if p.status != "guest"]
         self.counts.update(
@@ -325,7 +340,6 @@ class DemoClub:
             rng.sample(self.club(), 16),
             rounds=6,
             time_control="15+5",
-            rated=False,
         )
         # The officer is entering results for this one: two rounds of five played so far.
         start = today - dt.timedelta(days=(today.weekday() - 1) % 7 + 7)
@@ -339,6 +353,30 @@ class DemoClub:
             played_rounds=2,
             time_control="75+30",
             status=Event.Status.DRAFT,
+        )
+        # Rapid is kept on a list of its own (``build``): three more Saturdays of it, and
+        # a blitz night played for fun, not rated.
+        for weeks, name in ((9, "Autumn Rapid"), (21, "Winter Rapid"), (31, "Spring Rapid")):
+            day = first_tuesday + dt.timedelta(weeks=weeks, days=4)
+            self.add_swiss(
+                name,
+                Event.Kind.SWISS,
+                day,
+                day,
+                rng.sample(self.club(), 14),
+                rounds=5,
+                time_control="20+5",
+            )
+        blitz = first_tuesday + dt.timedelta(weeks=40)
+        self.add_swiss(
+            "Blitz night",
+            Event.Kind.CLUB_NIGHT,
+            blitz,
+            blitz,
+            rng.sample(self.club(), 12),
+            rounds=5,
+            time_control="3+2",
+            rated=False,
         )
 
     def result(self, white: Person, black: Person) -> str:

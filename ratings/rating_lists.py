@@ -1,0 +1,64 @@
+"""The club's rating lists: one a time control kept on a list of its own.
+
+Standard play is always a list. Rapid and blitz are rated with it (one list, as most
+clubs keep), on a list of their own (a rating chain of its own, with its own system,
+as the ECF and FIDE keep them), or not at all: ``RatingList`` says which. Every derived
+row (a member's state, a rating change, a run, a period, a publication) names the list
+it belongs to by its time class.
+"""
+
+from __future__ import annotations
+
+from .engine import RatingSystem
+from .models import ClubSettings, Event, RatingList
+from .time_classes import BLITZ, CHOICES, RAPID, STANDARD
+
+ORDER = (STANDARD, RAPID, BLITZ)
+NAMES = dict(CHOICES)
+
+
+def _kept() -> dict[str, str]:
+    """Each time class other than standard: how it is kept (``RatingList.Kept``)."""
+    kept: dict[str, str] = {RAPID: RatingList.Kept.STANDARD, BLITZ: RatingList.Kept.STANDARD}
+    kept.update(RatingList.objects.values_list("time_class", "kept"))
+    return kept
+
+
+def lists_kept() -> list[str]:
+    """The lists the club keeps, standard first: each is its own rating chain."""
+    kept = _kept()
+    return [STANDARD, *(tc for tc in ORDER[1:] if kept[tc] == RatingList.Kept.OWN)]
+
+
+def list_of(time_class: str) -> str | None:
+    """The list an event of ``time_class`` is rated in; None when it is not rated at all."""
+    if time_class == STANDARD:
+        return STANDARD
+    kept = _kept().get(time_class, RatingList.Kept.STANDARD)
+    if kept == RatingList.Kept.OWN:
+        return time_class
+    return STANDARD if kept == RatingList.Kept.STANDARD else None
+
+
+def classes_of(rating_list: str) -> list[str]:
+    """The events' time classes a list rates: its own, and those kept with standard."""
+    if rating_list != STANDARD:
+        return [rating_list]
+    kept = _kept()
+    return [STANDARD, *(tc for tc in ORDER[1:] if kept[tc] == RatingList.Kept.STANDARD)]
+
+
+def list_name(rating_list: str) -> str:
+    return f"{NAMES.get(rating_list, rating_list)} list"
+
+
+def event_list_system(event: Event) -> tuple[str, RatingSystem]:
+    """The list an event counts on (standard for a time control not rated, whose pages
+    still read as the club's) and that list's system."""
+    rating_list = list_of(event.time_class) or STANDARD
+    return rating_list, ClubSettings.load().engine(rating_list)
+
+
+def list_query(rating_list: str) -> str:
+    """The query string a page of ``rating_list`` carries ("" for standard)."""
+    return "" if rating_list == STANDARD else f"?list={rating_list}"

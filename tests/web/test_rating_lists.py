@@ -1,0 +1,299 @@
+"""A list per time control: rapid and blitz rated with the standard list, on lists of
+their own (each its own chain, system and publications), or not at all."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from ratings import services
+from ratings.models import (
+    ClubSettings,
+    Event,
+    Game,
+    Publication,
+    RatingChange,
+    RatingList,
+    RatingState,
+)
+from ratings.rating_lists import classes_of, list_of, lists_kept
+
+from ..factories import MemberFactory, paid_up
+from .test_rerate import ratings_now
+
+pytestmark = pytest.mark.django_db
+
+MONDAY = dt.date(2026, 3, 2)
+
+
+def keep(time_class: str, kept: str = RatingList.Kept.OWN, system: str = "nz-club-elo", **params):
+    rating_list, _ = RatingList.objects.update_or_create(
+        time_class=time_class,
+        defaults={"kept": kept, "rating_system": system, "system_params": params},
+    )
+    return services.rating_list_set(rating_list=rating_list)
+
+
+@pytest.fixture
+def alice_and_bob():
+    return (
+        paid_up(MemberFactory(name="Alice Archer", initial_rating=1600, initial_games=30)),
+        paid_up(MemberFactory(name="Bob Brown", initial_rating=1500, initial_games=30)),
+    )
+
+
+def state(member, time_class="standard"):
+    return RatingState.objects.get(member=member, time_class=time_class)
+
+
+def test_a_club_keeps_one_list_until_it_says_otherwise():
+    assert lists_kept() == ["standard"]
+    assert list_of("rapid") == "standard"
+    assert classes_of("standard") == ["standard", "rapid", "blitz"]
+
+
+def test_a_rapid_event_is_rated_on_the_standard_list_by_default(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    rated_event([(1, alice, bob, "0-1")], date=MONDAY, time_class="rapid")
+    assert state(bob).rating > 1500
+    assert set(RatingChange.objects.values_list("time_class", flat=True)) == {"standard"}
+
+
+def test_a_rapid_event_changes_only_the_rapid_list_once_rapid_is_kept_apart(
+    alice_and_bob, rated_event
+):
+    alice, bob = alice_and_bob
+    keep("rapid")
+    rated_event([(1, alice, bob, "0-1")], date=MONDAY, time_class="rapid")
+    assert state(bob).rating == 1500  # the standard list as it was brought in
+    assert state(bob, "rapid").rating > state(alice, "rapid").rating
+    assert set(RatingChange.objects.values_list("time_class", flat=True)) == {"rapid"}
+
+
+def test_a_rating_brought_in_is_a_standard_one(alice_and_bob):
+    alice, _ = alice_and_bob
+    keep("rapid")
+    assert state(alice).rating == 1600
+    assert state(alice, "rapid").games == 0
+    assert state(alice, "rapid").rating != 1600
+
+
+def test_a_time_control_not_rated_changes_no_list(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    keep("blitz", RatingList.Kept.UNRATED)
+    before = ratings_now()
+    rated_event([(1, alice, bob, "0-1")], date=MONDAY, time_class="blitz")
+    assert ratings_now() == before
+
+
+def test_each_list_is_its_own_chain_with_its_own_system(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    keep("rapid", system="st-charles")
+    rated_event([(1, alice, bob, "1-0")], date=MONDAY)
+    rated_event([(1, alice, bob, "1-0")], date=MONDAY + dt.timedelta(days=1), time_class="rapid")
+    runs = {c.time_class: c for c in RatingChange.objects.filter(member=alice)}
+    assert set(runs) == {"standard", "rapid"}
+    assert ClubSettings.load().engine("rapid").id == "st-charles"
+    assert ClubSettings.load().engine().id == "nz-club-elo"
+
+
+def test_moving_rapid_onto_a_list_of_its_own_and_back_equals_a_full_re_rate(
+    alice_and_bob, rated_event
+):
+    alice, bob = alice_and_bob
+    carol = MemberFactory(name="Carol Chen", initial_rating=1700, initial_games=30)
+    rated_event([(1, alice, bob, "1-0"), (2, bob, carol, "1/2-1/2")], date=MONDAY)
+    rated_event([(1, carol, alice, "0-1")], date=MONDAY + dt.timedelta(days=7), time_class="rapid")
+    one_list = ratings_now()
+    keep("rapid")
+    assert RatingState.objects.filter(time_class="rapid").count() == 3
+    keep("rapid", RatingList.Kept.STANDARD)
+    assert ratings_now() == one_list
+    assert not RatingState.objects.filter(time_class="rapid").exists()
+
+
+def test_an_event_changing_time_control_moves_between_the_chains(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    keep("rapid")
+    event = rated_event([(1, alice, bob, "1-0")], date=MONDAY)
+    previous = services.rating_key(event)
+    event.time_class = "rapid"
+    services.event_save(event=event, previous=previous, changed=["time_class"])
+    assert set(RatingChange.objects.values_list("time_class", flat=True)) == {"rapid"}
+    assert state(alice).rating == 1600
+    moved = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == moved
+
+
+def test_correcting_a_rapid_result_re_rates_the_rapid_list_alone(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    keep("rapid")
+    rated_event([(1, alice, bob, "1-0")], date=MONDAY)
+    event = rated_event([(1, alice, bob, "1-0")], date=MONDAY, time_class="rapid")
+    standard = list(RatingChange.objects.filter(time_class="standard").values_list("pk", "after"))
+    game = event.games.get()
+    game.result = Game.Result.BLACK_WIN
+    run = services.games_replace(event=event, games=[game], rounds=None)
+    assert run is not None and run.time_class == "rapid"
+    assert (
+        list(RatingChange.objects.filter(time_class="standard").values_list("pk", "after"))
+        == standard
+    )
+    corrected = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == corrected
+
+
+def test_a_new_member_gets_a_state_on_every_list():
+    keep("rapid")
+    keep("blitz")
+    dana = MemberFactory(name="Dana Diaz")
+    assert set(dana.rating_states.values_list("time_class", flat=True)) == {
+        "standard",
+        "rapid",
+        "blitz",
+    }
+
+
+def test_each_list_is_published_apart(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    keep("rapid")
+    rated_event([(1, alice, bob, "0-1")], date=MONDAY, time_class="rapid")
+    rapid = services.list_publish(note="Rapid list", time_class="rapid")
+    standard = services.list_publish(note="Standard list")
+    assert rapid.slug.endswith("-rapid") and rapid.time_class == "rapid"
+    assert services.publication_latest("rapid") == rapid
+    assert services.publication_latest() == standard
+    ranks = dict(rapid.entries.values_list("member__name", "rank"))
+    assert ranks == {"Bob Brown": 1, "Alice Archer": 2}
+    assert dict(standard.entries.values_list("member__name", "rank")) == {
+        "Alice Archer": 1,
+        "Bob Brown": 2,
+    }
+    assert str(rapid).startswith("Rapid list of")
+    assert Publication.objects.count() == 2
+
+
+def test_a_rapid_period_closes_on_its_own_chain(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    keep("rapid", system="acf-1993")
+    event = rated_event(
+        [(1, alice, bob, "0-1")], date=dt.date(2025, 3, 2), time_class="rapid", rate=False
+    )
+    services.event_complete(event=event)
+    periods = services.periods_close_past(
+        system=ClubSettings.load().engine("rapid"), time_class="rapid"
+    )
+    assert periods and all(p.time_class == "rapid" for p in periods)
+    services.ratings_rerate(reason="periods closed", time_class="rapid")
+    assert RatingChange.objects.filter(event=event, time_class="rapid").count() == 2
+    assert not RatingChange.objects.filter(time_class="standard").exists()
+
+
+def test_the_events_time_control_names_its_list():
+    keep("rapid")
+    assert list_of(Event.objects.model.time_class.field.default) == "standard"
+    assert list_of("rapid") == "rapid"
+    assert list_of("blitz") == "standard"
+
+
+def test_ecf_2020_standard_list_takes_a_new_players_higher_rapid_rating_as_the_dummy(
+    alice_and_bob, rated_event
+):
+    alice, bob = alice_and_bob
+    services.rating_system_set(system_id="ecf-2020")
+    keep("rapid", system="ecf-2020")
+    nina = MemberFactory(name="Nina Novak")
+    others = [MemberFactory(name=f"Rapid player {n}") for n in range(5)]
+    rated_event(
+        [(n + 1, nina, other, "1-0") for n, other in enumerate(others)],
+        date=dt.date(2025, 1, 11),
+        time_class="rapid",
+        rate=False,
+    )
+    first_standard = rated_event(
+        [(1, nina, alice, "1/2-1/2"), (2, bob, nina, "1/2-1/2")],
+        date=dt.date(2025, 3, 8),
+        rate=False,
+    )
+    for time_class in ("standard", "rapid"):
+        services.periods_close_past(
+            system=ClubSettings.load().engine(time_class), time_class=time_class
+        )
+    services.ratings_rerate(reason="periods closed")
+    rapid = state(nina, "rapid").rating
+    assert rapid is not None and rapid > 1800  # above the adult dummy's 1800
+
+    def nina_after() -> float:
+        return RatingChange.objects.get(
+            event=first_standard, member=nina, time_class="standard"
+        ).after
+
+    with_rapid = nina_after()
+    keep("rapid", RatingList.Kept.UNRATED)
+    assert nina_after() < with_rapid
+
+
+# -- pages and the API ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def rapid_apart(alice_and_bob, rated_event):
+    """Alice leads the standard list, Bob the rapid list (kept apart)."""
+    alice, bob = alice_and_bob
+    keep("rapid")
+    rated_event([(1, alice, bob, "1-0")], date=MONDAY, name="Club night")
+    rated_event([(1, alice, bob, "0-1")], date=MONDAY, name="Saturday Rapid", time_class="rapid")
+    return alice, bob
+
+
+def test_the_live_list_shows_the_list_asked_for_with_a_tab_a_list(client, rapid_apart):
+    standard = client.get("/ratings/live/")
+    rapid = client.get("/ratings/live/", {"list": "rapid"})
+    assert [m.name for m in standard.context["table"].page.object_list.data] == [
+        "Alice Archer",
+        "Bob Brown",
+    ]
+    assert [m.name for m in rapid.context["table"].page.object_list.data] == [
+        "Bob Brown",
+        "Alice Archer",
+    ]
+    body = rapid.content.decode()
+    assert "Rapid rating list" in body and "after Saturday Rapid" in body
+    assert 'href="/ratings/live/?list=rapid">Rapid list</a>' in body
+
+
+def test_a_list_the_club_does_not_keep_shows_the_standard_one(client, alice_and_bob):
+    response = client.get("/ratings/live/", {"list": "blitz"})
+    assert response.context["rating_list"] == "standard"
+    assert "list-kinds" not in response.content.decode()  # one list: no tabs
+
+
+def test_a_members_page_charts_the_list_asked_for(client, rapid_apart):
+    _, bob = rapid_apart
+    standard = client.get(bob.get_absolute_url())
+    rapid = client.get(bob.get_absolute_url(), {"list": "rapid"})
+    assert standard.context["state"].rating < 1500
+    assert rapid.context["state"].time_class == "rapid"
+    assert rapid.context["state"].rating > standard.context["state"].rating
+
+
+def test_the_api_reads_each_list_and_refuses_one_not_kept(client, rapid_apart):
+    rapid = client.get("/api/v1/list", {"time_class": "rapid"}).json()
+    assert rapid["time_class"] == "rapid"
+    assert [row["name"] for row in rapid["results"]] == ["Bob Brown", "Alice Archer"]
+    assert client.get("/api/v1/list", {"time_class": "blitz"}).status_code == 404
+    _, bob = rapid_apart
+    member = client.get(f"/api/v1/members/{bob.member_number}", {"time_class": "rapid"}).json()
+    assert member["rating"]["games"] == 1
+
+
+def test_the_officer_publishes_the_list_of_the_tab_they_are_on(officer_client, rapid_apart):
+    response = officer_client.post("/officer/publish/?list=rapid", {"note": "Rapid, March"})
+    publication = Publication.objects.get()
+    assert publication.time_class == "rapid"
+    assert response["Location"] == publication.get_absolute_url()
+    page = officer_client.get(publication.get_absolute_url())
+    assert "Rapid rating list" in page.content.decode()
