@@ -122,8 +122,11 @@ def live_moved(publication: Publication) -> dict[str, Any]:
     )
     if last_run is None:
         return {"moved": False, "since": None}
-    # Down the state's primary key (the member): no join through the member's row.
+    # Down the state's (member, list) key: no join through the member's row.
     same = RatingState.objects.filter(
-        member_id=OuterRef("member_id"), display=OuterRef("display"), games=OuterRef("games")
+        member_id=OuterRef("member_id"),
+        time_class=publication.time_class,
+        display=OuterRef("display"),
+        games=OuterRef("games"),
     )
     return {"moved": publication.entries.filter(~Exists(same)).exists(), "since": last_run}

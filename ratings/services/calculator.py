@@ -11,6 +11,7 @@ from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState
 from ..models import ClubSettings, Member, RatingState
+from ..time_classes import STANDARD
 from .chain import ecf_category, member_initial_state, state_fields, state_from_json
 
 #: A typed opponent's rating is taken as an established one: this many games.
@@ -18,10 +19,15 @@ CALCULATOR_TYPED_GAMES = 30
 
 
 def calculator_states(*, members: Iterable[Member]) -> dict[int, PlayerState]:
-    """Members as the engine would see them now (their stored states), in one query."""
+    """Members as the engine would see them now on the standard list (their stored states),
+    in one query: the calculator works out standard games."""
     system = ClubSettings.load().engine()
     members = list(members)
-    stored = dict(RatingState.objects.filter(member__in=members).values_list("member_id", "state"))
+    stored = dict(
+        RatingState.objects.filter(member__in=members, time_class=STANDARD).values_list(
+            "member_id", "state"
+        )
+    )
     states = {}
     for member in members:
         data = stored.get(member.pk)

@@ -348,20 +348,28 @@ class _Rollback(Exception):
 
 
 def ratings_snapshot() -> dict[str, Any]:
-    """The derived ratings, by member and by (event, member): what a re-rate must give again."""
+    """The derived ratings, by member and list and by (event, member, list): what a re-rate
+    must give again."""
     from ..models import RatingChange, RatingState
 
     states = {
-        member: row
-        for member, *row in RatingState.objects.values_list(
-            "member_id", "rating", "display", "games", "last_played", "last_event_id"
+        (member, time_class): row
+        for member, time_class, *row in RatingState.objects.values_list(
+            "member_id",
+            "time_class",
+            "rating",
+            "display",
+            "games",
+            "last_played",
+            "last_event_id",
         ).iterator(chunk_size=BATCH)
     }
     changes = {
-        (event, member): row
-        for event, member, *row in RatingChange.objects.values_list(
+        (event, member, time_class): row
+        for event, member, time_class, *row in RatingChange.objects.values_list(
             "event_id",
             "member_id",
+            "time_class",
             "before",
             "after",
             "display_before",

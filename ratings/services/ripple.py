@@ -179,7 +179,7 @@ def ripple_rerate(
 
     def flush() -> None:
         for chunk in chunks(pending):
-            RatingChange.objects.filter(event__in=chunk).delete()
+            RatingChange.objects.filter(event__in=chunk, time_class=time_class).delete()
         insert_rows(RatingChange, CHANGE_COLUMNS, rows)
         pending.clear()
         rows.clear()

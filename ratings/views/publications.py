@@ -25,7 +25,6 @@ from ..filters import PublicationFilter
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..publication_changes import Changes, live_moved
 from ..publication_tables import PublicationTable, listed
-from ..rating_lists import list_name
 from ..tables import ListPaginator
 from ..time_classes import STANDARD
 from .common import club_of, officer_required, rating_list_of, rating_lists_kept, wants_csv
@@ -223,9 +222,10 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
             except services.PublishRefused as refusal:
                 form.add_error(None, str(refusal))
             else:
+                kind = "" if rating_list == STANDARD else f"{rating_list} "
                 messages.success(
                     request,
-                    f"The {list_name(rating_list).lower()} is published: "
+                    f"The {kind}list is published: "
                     f"{publication.size} members, "
                     f"dated {publication.day:%-d %b %Y}.",
                 )

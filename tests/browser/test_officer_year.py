@@ -88,7 +88,10 @@ def test_an_officer_brings_a_club_in_from_a_members_csv_with_ratings(page, tmp_p
     page.get_by_role("button", name="Confirm: import 2 members").click()
     page.wait_for_url("**/officer/members/")
     assert page.get_by_role("link", name="Ana Tuilagi").is_visible()
-    assert Member.objects.get(member_number="R2002").rating_state.rating == 2105
+    assert (
+        Member.objects.get(member_number="R2002").rating_states.get(time_class="standard").rating
+        == 2105
+    )
 
 
 def test_a_members_csv_with_problems_is_refused_by_line(page, tmp_path):
