@@ -17,7 +17,7 @@ from ..tables import (
     JuniorReportTable,
     ReportTable,
 )
-from .common import table_csv, wants_csv
+from .common import rows_csv, wants_csv
 
 REPORT_TABLES: dict[str, type[Table]] = {
     "under-20": JuniorReportTable,
@@ -26,6 +26,24 @@ REPORT_TABLES: dict[str, type[Table]] = {
     "improvers": ImproversTable,
     "active": ActiveTable,
 }
+
+
+#: The CSV's column for a rating's marker (provisional, partial, not yet rated).
+MARKER = "Marker"
+
+
+def _report_csv(table: Table, filename: str) -> HttpResponse:
+    """The report as CSV with its ratings as numbers: each "Rating" cell ("1486p") is split
+    into the figure (1486) and, in a column of its own after it, the marker ("p"), so a
+    spreadsheet sorts the ratings as numbers."""
+    rows = iter(table.as_values())
+    header = list(next(rows))
+    at = header.index("Rating")
+    split = [[*header[: at + 1], MARKER, *header[at + 1 :]]]
+    for row in rows:
+        figure, marker = reports.rating_and_marker(row[at])
+        split.append([*row[:at], figure, marker, *row[at + 1 :]])
+    return rows_csv(split, filename)
 
 
 def report_index(request: HttpRequest) -> HttpResponse:
@@ -48,7 +66,7 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
         rows = rows[: reports.TOP]
     table = REPORT_TABLES.get(slug, ReportTable)(rows)
     if wants_csv(request):
-        return table_csv(table, f"{slug}-{timezone.localdate():%Y-%m-%d}.csv")
+        return _report_csv(table, f"{slug}-{timezone.localdate():%Y-%m-%d}.csv")
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(
