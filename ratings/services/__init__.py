@@ -50,6 +50,7 @@ from .events import (
     trf_import,
 )
 from .members import (
+    BROUGHT_IN_FIELDS,
     MEMBER_RATING_FIELDS,
     MERGE_FILLED_FIELDS,
     MergeRefused,
@@ -106,6 +107,7 @@ __all__ = [
     "MEMBERSHIP_FILTERS",
     "MEMBER_RATING_FIELDS",
     "MERGE_FILLED_FIELDS",
+    "BROUGHT_IN_FIELDS",
     "AuditLine",
     "MergeRefused",
     "PeriodRefused",
