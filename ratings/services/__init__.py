@@ -101,13 +101,13 @@ from .subscriptions import (
 )
 
 __all__ = [
+    "BROUGHT_IN_FIELDS",
     "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",
     "GAME_FIELDS",
     "MEMBERSHIP_FILTERS",
     "MEMBER_RATING_FIELDS",
     "MERGE_FILLED_FIELDS",
-    "BROUGHT_IN_FIELDS",
     "AuditLine",
     "MergeRefused",
     "PeriodRefused",
