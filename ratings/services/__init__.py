@@ -35,6 +35,11 @@ from .chain import (
     state_from_json,
     states_before,
 )
+from .event_members import (
+    event_delete_members_chosen,
+    event_members_brought_in,
+    members_brought_in_delete,
+)
 from .events import (
     EVENT_RATING_FIELDS,
     GAME_FIELDS,
@@ -124,6 +129,8 @@ __all__ = [
     "engine_events",
     "entries_add",
     "event_complete",
+    "event_delete_members_chosen",
+    "event_members_brought_in",
     "event_preview",
     "event_rerate_needed",
     "event_save",
@@ -137,6 +144,7 @@ __all__ = [
     "member_save",
     "member_states_create",
     "member_states_write",
+    "members_brought_in_delete",
     "members_merge",
     "members_with_membership",
     "merge_fills",
