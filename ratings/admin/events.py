@@ -20,7 +20,15 @@ from ..models import (
     Game,
     RatingPeriod,
 )
-from .base import AuditAdmin, Position, RerateAdmin, _counts, pending_rerate
+from .base import (
+    AuditAdmin,
+    Position,
+    ReasonForm,
+    RerateAdmin,
+    _counts,
+    pending_rerate,
+    reason_given,
+)
 
 # -- rating periods ------------------------------------------------------------------------
 
@@ -123,6 +131,7 @@ class EventAdmin(RerateAdmin, AuditAdmin):
     search_fields = ["name"]
     date_hierarchy = "end_date"
     inlines = [GameInline, EntryInline]
+    form = ReasonForm
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         return (
@@ -178,6 +187,11 @@ class EventAdmin(RerateAdmin, AuditAdmin):
             pending.note(services.rating_key(obj))
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # The event's reason is each game's too: a result corrected in the table below is
+        # what the officer most often explains.
+        if reason_given(form):
+            for row in formset.forms:
+                row.instance._change_reason = reason_given(form)
         super().save_formset(request, form, formset, change)
         event = form.instance
         games_changed = formset.model is Game and (
@@ -276,6 +290,7 @@ class GameAdmin(RerateAdmin, AuditAdmin):
     autocomplete_fields = ["event", "white", "black"]
     date_hierarchy = "event__end_date"
     list_select_related = ["event", "white", "black"]
+    form = ReasonForm
 
     @admin.display(description="date", ordering="event__end_date")
     def event_date(self, obj: Game) -> dt.date:
