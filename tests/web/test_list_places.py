@@ -102,3 +102,22 @@ def test_the_officer_lists_download_is_the_export_of_everyone(officer_client, cl
     download = officer_client.get(OFFICER_LIST, {"_export": "csv"}).getvalue().decode()
     assert download == export("--all")
     assert download.splitlines()[0].endswith(",unpublished")
+
+
+@pytest.mark.parametrize(
+    "sort", ["", "rating", "-rating", "rank", "-rank", "name", "-games", "region", "-last_played"]
+)
+def test_a_filtered_list_sorted_any_way_keeps_each_members_place(client, club, sort):
+    query = {"region": "North", **({"sort": sort} if sort else {})}
+    assert places(client.get(LIST, query)) == {
+        "Ann North": "1",
+        "Cat North": "3",
+        "Eve North": "5",
+        "Fay North": "",
+    }
+
+
+@pytest.mark.parametrize("sort", ["", "name", "-rating"])
+def test_the_officer_list_sorted_any_way_keeps_each_members_place(officer_client, club, sort):
+    shown = places(officer_client.get(OFFICER_LIST, {"sort": sort} if sort else {}))
+    assert (shown["Zed Arrears"], shown["Cat North"], shown["Dan South"]) == ("", "3", "3")
