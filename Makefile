@@ -13,13 +13,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The demo as an officer sees the site: DEBUG off (the site's own "Not found" and error
+# pages), LOCAL_DEMO on (plain http on this machine, the static files served from the
+# project's folders). `make run DEBUG=True` shows Django's debug pages instead.
+DEBUG ?= False
+RUN_ENV := LOCAL_DEMO=True DEBUG=$(DEBUG)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo --if-empty
 	@# The worker runs long re-rates in the background; it stops with the server.
-	$(PY) manage.py db_worker & worker=$$!; \
+	$(RUN_ENV) $(PY) manage.py db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	$(PY) manage.py runserver 127.0.0.1:$(PORT)
+	$(RUN_ENV) $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # Production on this machine: gunicorn (gunicorn.conf.py) and the background worker
 # together, after migrating and collecting the static files; stopping it stops both.

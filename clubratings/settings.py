@@ -39,11 +39,16 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 DEBUG = envbool("DEBUG", "True")
+# `make run`: the demo on this machine over plain http, with DEBUG off so that an officer
+# trying it sees the site's own pages (a missing page is the site's "Not found", never
+# Django's debug page with the settings on it), yet with the development defaults below.
+LOCAL_DEMO = envbool("LOCAL_DEMO", "False")
+_DEVELOPMENT = DEBUG or LOCAL_DEMO
 _DEV_SECRET = "dev-only-secret-key-change-me-in-production-0123456789abcdef"
-SECRET_KEY = os.getenv("SECRET_KEY", _DEV_SECRET if DEBUG else "")
+SECRET_KEY = os.getenv("SECRET_KEY", _DEV_SECRET if _DEVELOPMENT else "")
 if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if _DEVELOPMENT else "")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -206,10 +211,14 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
+        if _DEVELOPMENT
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# WhiteNoise serves the static files: from the project's folders while developing or
+# trying the demo (no collectstatic), from STATIC_ROOT in production.
+WHITENOISE_USE_FINDERS = _DEVELOPMENT
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
@@ -229,7 +238,7 @@ TASKS = {
     }
 }
 
-if not DEBUG:
+if not _DEVELOPMENT:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", "True")
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000")

@@ -33,8 +33,17 @@ def listed(publication: Publication) -> QuerySet[PublicationEntry]:
     )
 
 
+class StoredPlaces:
+    """A publication's places, fixed when it was published: a filtered page keeps them."""
+
+    def place(self, entry: Any) -> int | None:
+        return None if entry.unrated else entry.rank
+
+
 class PublicationTable(tables.Table):
     """A publication, a page at a time; "Change" is since the publication before it."""
+
+    ranking = StoredPlaces()
 
     rank = tables.Column("#", order_by=("position",), attrs=STRENGTH)
     name = tables.Column("Name", accessor="member__name")

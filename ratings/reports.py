@@ -397,6 +397,19 @@ def shown_change(display_before: str | None, display_after: str | None) -> float
 _NUMBER = re.compile(r"\d+(\.\d+)?")
 
 
+def rating_and_marker(display: str | None) -> tuple[int | float | str, str]:
+    """A displayed rating as a number a spreadsheet can sort and its marker apart:
+    "1486p" is (1486, "p"), "1540P" (1540, "P"), "412*" (412, "*"), "1516" (1516, "");
+    a marker standing for no rating yet (acf-1993's "4 R", "Unr") is ("", "4 R")."""
+    if not is_figure(display):
+        return "", display or ""
+    number = _NUMBER.match(display or "")
+    assert number is not None
+    figure = number.group()
+    value = float(figure) if "." in figure else int(figure)
+    return value, (display or "")[number.end() :].strip()
+
+
 def status_of(display: str, system: RatingSystem, last_played: dt.date | None = None) -> str:
     """The words for a member's rating marker, as the legend gives them, plus inactivity."""
     suffix = (display or "").lstrip("0123456789")

@@ -86,6 +86,12 @@ FLIP: dict[str, str] = {
 }
 
 
+def result_words(result: str) -> str:
+    """A result as the club writes it in a history of changes: "1–0", "½–½", "0–1" (an en
+    dash, as on a score sheet), the others in the round page's fewest words."""
+    return SHORT_LABELS.get(result, result).replace("-", "–")
+
+
 def flipped(result: str) -> str:
     """``result`` seen from black's side (a draw, a double forfeit: the same)."""
     return FLIP.get(result, result)

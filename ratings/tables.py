@@ -8,7 +8,8 @@ from typing import Any
 import django_tables2 as tables
 from django.core.paginator import Paginator
 from django.db import connections
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils.formats import date_format
 from django.utils.functional import cached_property
 from django.utils.html import format_html
@@ -60,6 +61,9 @@ class ListPaginator(Paginator):
 
     @cached_property
     def keys(self) -> list[tuple[int, int, float]]:
+        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
+        if ranking is not None and hasattr(ranking, "places_sql"):
+            return self._keys_and_places(ranking)
         # Read straight from the cursor: the values are plain ints and floats already, and
         # the ORM's per-value converters cost as much as the query on a federation's list.
         keys = self._queryset.values_list("pk", "unrated", "rating_value")
@@ -67,6 +71,32 @@ class ListPaginator(Paginator):
         with connections[keys.db].cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall()
+
+    #: Each member's place on the published list, when the table's ``ranking`` gives them.
+    places: dict[int, int | None] | None = None
+
+    def _keys_and_places(self, ranking: Any) -> list[tuple[int, int, float]]:
+        """The keys as ``keys`` reads them, each with its member's place on the published
+        list (``ratings.ranking``), in the same one query: the list's rows numbered in
+        their order, joined to a window over the published list."""
+        order = list(self._queryset.query.order_by) or list(self._queryset.model._meta.ordering)
+        keyed = self._queryset.values(
+            k_pk=F("pk"),
+            k_unrated=F("unrated"),
+            k_rating=F("rating_value"),
+            k_position=Window(RowNumber(), order_by=[_ordering(o) for o in order] or None),
+        )
+        keys_sql, keys_params = keyed.query.sql_with_params()
+        places_sql, places_params = ranking.places_sql()
+        sql = (
+            f"SELECT k.k_pk, k.k_unrated, k.k_rating, r.place FROM ({keys_sql}) k "
+            f"LEFT JOIN ({places_sql}) r ON r.place_pk = k.k_pk ORDER BY k.k_position"
+        )
+        with connections[self._queryset.db].cursor() as cursor:
+            cursor.execute(sql, (*keys_params, *places_params))
+            rows = cursor.fetchall()
+        self.places = {pk: place for pk, _, _, place in rows}
+        return [(pk, unrated, rating) for pk, unrated, rating, _ in rows]
 
     @cached_property
     def count(self) -> int:
@@ -98,10 +128,25 @@ class ListPaginator(Paginator):
                 pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
             )
         page = self._get_page(rows, number, self)  # type: ignore[attr-defined]
+        # A table may place its rows itself (``ranking``: the published list filtered, the
+        # officer's list, a publication's stored places); else the list is its own ranking.
+        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
         for row in rows:
             record = row.record
-            record.rank = None if record.unrated else self.rank(record.rating_value)
+            if self.places is not None and record.pk in self.places:
+                record.rank = self.places[record.pk]
+            elif ranking is not None:
+                record.rank = ranking.place(record)
+            else:
+                record.rank = None if record.unrated else self.rank(record.rating_value)
         return page
+
+
+def _ordering(item: Any) -> Any:
+    """An ``order_by`` entry ("-rating_value", or an expression) as a window's ordering."""
+    if isinstance(item, str):
+        return F(item[1:]).desc() if item.startswith("-") else F(item).asc()
+    return item
 
 
 #: The list's columns read from the member's rating state, and the field each reads.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
@@ -17,14 +18,17 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.template_utils import HistoricalRecordContextHelper
 
 from .. import services
 from ..models import (
     Event,
+    Game,
     RatingChange,
     RatingRun,
     RatingState,
 )
+from ..results import result_words
 
 admin.site.site_header = "Club Ratings: corrections"
 admin.site.site_title = "Club Ratings admin"
@@ -187,16 +191,58 @@ def _tell_about_run(request: HttpRequest, run: Any) -> None:
         )
 
 
+class ClubWordsHistory(HistoricalRecordContextHelper):
+    """A history's before → after in the club's words: a game's result as "1–0", "½–½" or
+    "0–1" (not its stored code), any other choice by its label, yes/no for a tick box."""
+
+    def prepare_delta_change_value(self, change: Any, value: Any) -> Any:
+        field = self.model._meta.get_field(change.field)
+        if value is None or value == "":
+            return value
+        if field.name == "result" and self.model is Game:
+            return result_words(value)
+        if getattr(field, "choices", None):
+            return dict(field.flatchoices).get(value, value)  # type: ignore[union-attr]
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return super().prepare_delta_change_value(change, value)
+
+
+#: The field an officer writes why they corrected a record in (its history's "Reason").
+CHANGE_REASON = "change_reason"
+
+
+class ReasonForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A correction's form with a reason for it, kept as the change's ``history_change_reason``."""
+
+    change_reason = forms.CharField(
+        label="Reason for the change",
+        max_length=100,
+        required=False,
+        help_text="Kept in the history with the change, who made it and when "
+        "(e.g. “result misread from the score sheet”).",
+    )
+
+
+def reason_given(form: Any) -> str:
+    return (getattr(form, "cleaned_data", {}) or {}).get(CHANGE_REASON, "") or ""
+
+
 class AuditAdmin(SimpleHistoryAdmin):
     """A record whose every change is kept: its history page shows before → after."""
 
     object_history_list_template = "admin/ratings/object_history_list.html"
 
+    def get_historical_record_context_helper(self, request: HttpRequest, historical_record: Any):  # type: ignore[no-untyped-def]
+        return ClubWordsHistory(self.model, historical_record)
+
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         # Saving a record whose own fields did not change (only an inline row, e.g. a
         # subscription removed) must not add an empty "Changed" line to its history.
-        if change and not form.has_changed():
+        if change and not set(form.changed_data) - {CHANGE_REASON}:
             obj.skip_history_when_saving = True
+        if reason_given(form):
+            obj._change_reason = reason_given(form)
         try:
             super().save_model(request, obj, form, change)
         finally:

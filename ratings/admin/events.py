@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.db import transaction
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -18,7 +20,15 @@ from ..models import (
     Game,
     RatingPeriod,
 )
-from .base import AuditAdmin, Position, RerateAdmin, _counts, pending_rerate
+from .base import (
+    AuditAdmin,
+    Position,
+    ReasonForm,
+    RerateAdmin,
+    _counts,
+    pending_rerate,
+    reason_given,
+)
 
 # -- rating periods ------------------------------------------------------------------------
 
@@ -121,6 +131,7 @@ class EventAdmin(RerateAdmin, AuditAdmin):
     search_fields = ["name"]
     date_hierarchy = "end_date"
     inlines = [GameInline, EntryInline]
+    form = ReasonForm
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         return (
@@ -176,6 +187,11 @@ class EventAdmin(RerateAdmin, AuditAdmin):
             pending.note(services.rating_key(obj))
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # The event's reason is each game's too: a result corrected in the table below is
+        # what the officer most often explains.
+        if reason_given(form):
+            for row in formset.forms:
+                row.instance._change_reason = reason_given(form)
         super().save_formset(request, form, formset, change)
         event = form.instance
         games_changed = formset.model is Game and (
@@ -187,6 +203,44 @@ class EventAdmin(RerateAdmin, AuditAdmin):
 
     def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
         return [services.rating_key(event) for event in objects if _counts(event)]
+
+    #: The delete page's tick boxes: the members the event brought in, to delete with it.
+    BROUGHT_IN = "delete_members"
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: Any = None
+    ) -> HttpResponse:
+        # Offered unticked: a member deleted is gone from the site for good, while one
+        # left behind costs nothing (with no games they are on no list) and is there to be
+        # found again by a corrected re-import. The officer ticks whom to delete.
+        if request.method != "POST":
+            event = self.get_object(request, unquote(object_id))
+            if event is not None:
+                extra_context = {
+                    **(extra_context or {}),
+                    "brought_in": list(services.event_members_brought_in(event=event)),
+                    "brought_in_name": self.BROUGHT_IN,
+                }
+        return super().delete_view(request, object_id, extra_context)
+
+    def delete_model(self, request: HttpRequest, obj: Event) -> None:
+        with transaction.atomic():
+            members = services.event_delete_members_chosen(
+                event=obj, chosen=request.POST.getlist(self.BROUGHT_IN)
+            )
+            name = str(obj)
+            super().delete_model(request, obj)
+            count = services.members_brought_in_delete(
+                members=members, event_name=name, user=request.user
+            )
+        if count:
+            names = ", ".join(f"{m.name} ({m.member_number})" for m in members)
+            self.message_user(
+                request,
+                f"Also deleted {count} member{'s' if count != 1 else ''} the event brought in: "
+                f"{names}.",
+                messages.SUCCESS,
+            )
 
 
 def _rows_line(event: Event, inline: type[admin.TabularInline], noun: str, changelist: str) -> str:
@@ -236,6 +290,7 @@ class GameAdmin(RerateAdmin, AuditAdmin):
     autocomplete_fields = ["event", "white", "black"]
     date_hierarchy = "event__end_date"
     list_select_related = ["event", "white", "black"]
+    form = ReasonForm
 
     @admin.display(description="date", ordering="event__end_date")
     def event_date(self, obj: Game) -> dt.date:

@@ -8,6 +8,7 @@ from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import date_format
 
 from .. import services
 from ..models import (
@@ -157,7 +158,7 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
                     services.rerate_scope(start=start).count if start is not None else 0
                 )
                 member.fills = [  # type: ignore[attr-defined]
-                    (Member._meta.get_field(field).verbose_name, value, source)
+                    (Member._meta.get_field(field).verbose_name, merge_value(field, value), source)
                     for field, (source, value) in services.merge_fills(
                         sources=others, target=member
                     ).items()
@@ -168,9 +169,31 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
             "title": "Merge duplicate members",
             "members": counted,
             "problem": problem,
+            "filled_fields": [
+                Member._meta.get_field(f).verbose_name for f in services.MERGE_FILLED_FIELDS
+            ],
+            "brought_in_fields": [
+                Member._meta.get_field(f).verbose_name for f in services.BROUGHT_IN_FIELDS
+            ],
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
         return render(request, "admin/ratings/member/merge.html", context)
+
+
+def merge_value(field: str, value: Any) -> str:
+    """A value a merge copies, as the officer reads it: a choice's words, a date in full,
+    "none" for a blank (a rating brought in without a status copies its blank too)."""
+    if value in (None, ""):
+        return "none"
+    model_field = Member._meta.get_field(field)
+    choices = dict(model_field.flatchoices)  # type: ignore[union-attr]
+    if choices:
+        return str(choices.get(value, value))
+    if field == "born":
+        return date_format(value, "j F Y")
+    if field == "initial_rating":
+        return f"{value:g}"
+    return str(value)
 
 
 @admin.register(Subscription)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.db.models import F, Window
-from django.db.models.functions import Rank
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -17,6 +15,7 @@ from ..filters import PublicationFilter, RatingListFilter
 from ..models import ClubSettings, Publication
 from ..publication import published_members
 from ..publication_tables import listed
+from ..ranking import PublishedRanking
 from ..rating_lists import lists_kept
 from . import schemas
 from .caching import cacheable
@@ -78,16 +77,20 @@ def live_list(
     request: HttpRequest, filters: Query[ListFilters], paging: Query[Paging]
 ) -> dict[str, Any]:
     """Today's ratings of today's published members, strongest first: the page
-    ``/ratings/live/``. ``rank`` is the place among the members the filters select."""
+    ``/ratings/live/``. ``rank`` is the member's place on the whole list, whatever the
+    filters select (as the page's "#")."""
     regions = [filters.region] if filters.region else []
     chosen = RatingListFilter(filters.data(), queryset=published_members(), regions=regions)
     time_class = _kept(filters.time_class)
-    rows, place = page_of(reports.with_ratings(chosen.qs, time_class=time_class), paging)
+    rows, place = page_of(
+        reports.with_ratings(chosen.qs, ranked=False, time_class=time_class), paging
+    )
+    ranking = PublishedRanking(time_class=time_class)
     start = reports.year_start()
     system = ClubSettings.load().engine(time_class)
     results = [
         {
-            "rank": None if member.unrated else member.rank,
+            "rank": ranking.place(member),
             "member": member.member_number,
             "name": member.name,
             "title": member.title,
@@ -131,14 +134,12 @@ def _publication_list(
     chosen = PublicationFilter(
         filters.data(), queryset=listed(publication), day=publication.day, regions=regions
     )
-    ranked = chosen.qs.annotate(
-        place=Window(Rank(), order_by=[F("unrated").asc(), F("rating_value").desc()])
-    )
-    rows, place = page_of(ranked, paging)
+    # Each entry's place as it was published, whatever the filters select.
+    rows, place = page_of(chosen.qs, paging)
     start = reports.year_start(publication.day)
     results = [
         {
-            "rank": None if entry.unrated else entry.place,
+            "rank": None if entry.unrated else entry.rank,
             "member": entry.member.member_number,
             "name": entry.member.name,
             "title": entry.member.title,
@@ -180,7 +181,7 @@ def publication_detail(
     request: HttpRequest, slug: str, filters: Query[ListFilters], paging: Query[Paging]
 ) -> Any:
     """A published list by its date (``2026-03-01``; a second one that day ``2026-03-01-2``),
-    as it was frozen. ``rank`` is the place among the members the filters select."""
+    as it was frozen. ``rank`` is the place as published, whatever the filters select."""
     publication = get_object_or_404(Publication, slug=slug)
     return _publication_list(request, publication, filters, paging)
 

@@ -17,8 +17,9 @@ class Page(Schema):
 
 
 class ListRow(Schema):
-    """A member on a list: the place among the rows the filters select (none for a mark
-    that is not ranked, such as "Unr"), the rating as the list shows it, its games."""
+    """A member on a list: their place on the whole list, whatever the filters select (none
+    for a mark that is not ranked, such as "Unr"), the rating as the list shows it, its
+    games."""
 
     rank: int | None
     member: str

@@ -35,6 +35,11 @@ from .chain import (
     state_from_json,
     states_before,
 )
+from .event_members import (
+    event_delete_members_chosen,
+    event_members_brought_in,
+    members_brought_in_delete,
+)
 from .events import (
     EVENT_RATING_FIELDS,
     GAME_FIELDS,
@@ -51,6 +56,7 @@ from .events import (
     trf_import,
 )
 from .members import (
+    BROUGHT_IN_FIELDS,
     MEMBER_RATING_FIELDS,
     MERGE_FILLED_FIELDS,
     MergeRefused,
@@ -101,6 +107,7 @@ from .subscriptions import (
 )
 
 __all__ = [
+    "BROUGHT_IN_FIELDS",
     "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",
     "GAME_FIELDS",
@@ -123,6 +130,8 @@ __all__ = [
     "engine_events",
     "entries_add",
     "event_complete",
+    "event_delete_members_chosen",
+    "event_members_brought_in",
     "event_preview",
     "event_rerate_needed",
     "event_save",
@@ -136,6 +145,7 @@ __all__ = [
     "member_save",
     "member_states_create",
     "member_states_write",
+    "members_brought_in_delete",
     "members_merge",
     "members_with_membership",
     "merge_fills",

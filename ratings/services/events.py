@@ -255,16 +255,19 @@ def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) ->
         return _entries_create(event=event, member_ids=[m.pk for m in members], user=user)
 
 
-def _delete_with_history(objs: Sequence[Any], *, user: Any) -> None:
-    """Delete ``objs`` in one query, the audit trail recording each with ``user``."""
+def _delete_with_history(objs: Sequence[Any], *, user: Any, reason: str = "") -> None:
+    """Delete ``objs`` in one query, the audit trail recording each with ``user`` (and
+    ``reason``, when given)."""
     from django.db import router
     from django.db.models.deletion import Collector
 
     if not objs:
         return
-    if user is not None:
-        for obj in objs:
+    for obj in objs:
+        if user is not None:
             obj._history_user = user
+        if reason:
+            obj._change_reason = reason
     # QuerySet.delete() would load fresh instances that do not carry the user.
     collector = Collector(using=router.db_for_write(type(objs[0])))
     collector.collect(objs)
@@ -309,6 +312,7 @@ def games_replace(
     pairs_only: bool = False,
     user: Any = None,
     soon: bool = False,
+    reason: str = "",
 ) -> RatingRun | None:
     """Make the games of ``rounds`` (None: every round) ``games``, atomically.
 
@@ -321,10 +325,13 @@ def games_replace(
     Every player in them is entered in the event. If anything changed, a rated event (or
     a complete one waiting to be rated) is re-rated from its place in the chain onwards.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    ``reason``: why the officer changed them (a rated event's results corrected), kept
+    with each change in the audit trail.
     """
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
     who = audit_user(user)
+    why = reason.strip()[:100] or None
     with transaction.atomic():
         # One save of an event's results at a time: a second officer saving the same
         # round waits, then finds the first one's games and matches them, not pairs anew.
@@ -347,11 +354,13 @@ def games_replace(
                     setattr(previous, v, getattr(game, v))
                 updated.append(previous)
         gone = [g for g in old_games if g.pk not in kept]
-        _delete_with_history(gone, user=who)
+        _delete_with_history(gone, user=who, reason=why or "")
         if updated:
-            bulk_update_with_history(updated, Game, GAME_FIELDS, default_user=who)
+            bulk_update_with_history(
+                updated, Game, GAME_FIELDS, default_user=who, default_change_reason=why
+            )
         if created:
-            bulk_create_with_history(created, Game, default_user=who)
+            bulk_create_with_history(created, Game, default_user=who, default_change_reason=why)
         players = [g.white_id for g in games] + [g.black_id for g in games if g.black_id]
         _entries_create(event=event, member_ids=players, user=user)
         if (gone or updated or created) and event_rerate_needed(event=event):

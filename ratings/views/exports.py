@@ -22,7 +22,6 @@ from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from .common import club_of, is_officer, rating_list_of
 from .event_pages import crosstable_rows
-from .lists import LIST_CSV, _list_csv_rows
 from .member_page import _game_lines
 
 #: The member history's columns: one row a game (an event without games rated: one row).
@@ -156,8 +155,8 @@ def printable_list(request: HttpRequest) -> HttpResponse:
         request,
         "ratings/public/list_print.html",
         {
-            "columns": LIST_CSV,
-            "rows": list(_list_csv_rows(members, officer=False)),
+            "columns": PRINT_COLUMNS,
+            "rows": list(_print_rows(members)),
             "system": system,
             "rating_list": rating_list,
             "basis": reports.list_basis(system, rating_list),
@@ -165,3 +164,36 @@ def printable_list(request: HttpRequest) -> HttpResponse:
             "printed": timezone.localdate(),
         },
     )
+
+
+#: The printed list's columns, as the list's page heads them.
+PRINT_COLUMNS = ("#", "Name", "Rating", "Games", "Last change", "Region", "Junior", "Last played")
+_PRINT_FIELDS = (
+    "rank",
+    "unrated",
+    "name",
+    "rating_state__display",
+    "rating_state__games",
+    "last_change",
+    "region",
+    "born",
+    "rating_state__last_played",
+)
+
+
+def _print_rows(members: Any) -> Any:
+    """The printed list's rows, read straight from the (ranked, whole) published list."""
+    start = reports.year_start()
+    rows = members.values_list(*_PRINT_FIELDS).iterator(chunk_size=2000)
+    for rank, unrated, name, display, games, change, region, born, played in rows:
+        row = [
+            "" if unrated else rank,
+            name,
+            display,
+            games,
+            None if change is None else round(change),
+            region,
+            reports.age_group_of(born, start),
+            played,
+        ]
+        yield row

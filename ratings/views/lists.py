@@ -7,7 +7,6 @@ everyone, marked with the rule's reason.
 
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -15,15 +14,17 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
-from .. import publication, reports, services
+from .. import reports, services
 from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
+from ..list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..models import (
     ClubSettings,
     Comparison,
     Member,
 )
 from ..publication import published_members
+from ..ranking import PublishedRanking
 from ..tables import (
     ListPaginator,
     OfficerRatingTable,
@@ -70,18 +71,21 @@ def _rating_list(  # type: ignore[no-untyped-def]
         members.exclude(region="").values_list("region", flat=True).distinct().order_by("region")
     )
     filters = RatingListFilter(request.GET or None, queryset=members, regions=regions)
-    # Filter first, then rank: "#" is the place among the members shown (e.g. the U16s).
+    # "#" is the member's place on the whole published list, whatever is filtered
+    # (``ratings.ranking``).
     if wants_csv(request):
-        table = table_class(reports.with_ratings(filters.qs, time_class=rating_list))
+        table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
         RequestConfig(request, paginate=False).configure(table)  # the reader's order
         return _list_csv(
             table.data.data,
             officer=table_class is OfficerRatingTable,
             filename=f"{_list_file(rating_list)}-{timezone.localdate():%Y-%m-%d}.csv",
+            rating_list=rating_list,
         )
     # One read of the list's order counts it, finds the page and ranks its rows
     # (``ListPaginator``); the page's members are then read by primary key.
     table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
+    table.ranking = _ranking(request, filters, table_class, rating_list)
     RequestConfig(
         request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
     ).configure(table)
@@ -108,6 +112,18 @@ def _list_file(rating_list: str) -> str:
     return "rating-list" if rating_list == STANDARD else f"{rating_list}-rating-list"
 
 
+def _ranking(
+    request: HttpRequest, filters: Any, table_class: type[Table], rating_list: str
+) -> Any:
+    """How the page places its rows: the whole published list unfiltered is its own
+    ranking (the paginator's one read of it places the rows); any other list (filtered,
+    or the officer's everyone) reads the published ratings once more."""
+    filtered = any(v for k, v in request.GET.items() if k in filters.filters)
+    if table_class is RatingListTable and not filtered:
+        return None
+    return PublishedRanking(time_class=rating_list)
+
+
 def _cell(value: Any) -> Any:
     """One cell of a streamed CSV as written: the one place cells pass on their way out."""
     return "" if value is None else csv_safe(value)
@@ -120,57 +136,20 @@ class _Lines:
         return text
 
 
-#: The list's CSV columns (as the page's table heads them) and the fields they come from.
-LIST_CSV = ("#", "Name", "Rating", "Games", "Last change", "Region", "Junior", "Last played")
-OFFICER_LIST_CSV = ("#", "Name", "Rating", "Published?", *LIST_CSV[3:])
-_LIST_FIELDS = (
-    "rank",
-    "unrated",
-    "name",
-    "rating_state__display",
-    "rating_state__games",
-    "last_change",
-    "region",
-    "born",
-    "rating_state__last_played",
-    "merged_into_id",
-    "is_guest",
-    "is_financial",
-)
-
-
-def _list_csv_rows(members: Any, *, officer: bool) -> Any:
-    """The list's rows as the CSV has them, read in chunks straight from the query."""
-    start = reports.year_start()
-    rows = members.values_list(*_LIST_FIELDS).iterator(chunk_size=2000)
-    for rank, unrated, name, display, games, change, region, born, played, *why in rows:
-        row = [
-            "" if unrated else rank,
-            name,
-            display,
-            games,
-            None if change is None else round(change),
-            region,
-            reports.age_group_of(born, start),
-            played,
-        ]
-        if officer:
-            merged, guest, financial = why
-            reason = publication.reason_of(merged=bool(merged), guest=guest, financial=financial)
-            row.insert(3, reason)
-        yield row
-
-
-def _list_csv(members: Any, *, officer: bool, filename: str) -> StreamingHttpResponse:
+def _list_csv(
+    members: Any, *, officer: bool, filename: str, rating_list: str = STANDARD
+) -> StreamingHttpResponse:
     """The list, every row in the reader's order, streamed: rows are written as they are
-    read, 500 to a chunk, never held all at once."""
+    read, 500 to a chunk, never held all at once. The columns are ``export_ratings``'s
+    (``ratings.list_csv``); the officer's has its ``--all`` column, ``unpublished``."""
 
     def chunks() -> Any:
-        writer = csv.writer(_Lines())
-        yield writer.writerow(OFFICER_LIST_CSV if officer else LIST_CSV)
+        writer = list_csv_writer(_Lines())
+        yield writer.writerow(list_csv_header(everyone=officer))
         lines = []
-        for row in _list_csv_rows(members, officer=officer):
-            lines.append(writer.writerow([_cell(value) for value in row]))
+        ranking = PublishedRanking(time_class=rating_list)
+        for row in list_csv_rows(members, everyone=officer, ranking=ranking):
+            lines.append(writer.writerow(row))
             if len(lines) == 500:
                 yield "".join(lines)
                 lines = []

@@ -27,6 +27,10 @@ from .officer_rating import count_phrase, missing_rounds, progress_or, rerated
 
 # -- results ----------------------------------------------------------------------------
 
+#: The round page's box for why a rated event's results are being corrected: kept with each
+#: game's change in the audit trail (its history's "Reason").
+CHANGE_REASON = "change_reason"
+
 
 def _players(event: Event) -> list[Member]:
     return list(Member.objects.filter(entries__event=event).order_by("entries__pk"))
@@ -90,6 +94,7 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             games=_games(number, pairings),
             user=request.user,
             soon=True,
+            reason=request.POST.get(CHANGE_REASON, ""),
         )
         if not pairings:
             messages.success(
@@ -147,6 +152,7 @@ def _round_page(request, event, number, formset, has_players, clearing):
             "has_players": has_players,
             "clearing": clearing,
             "autofocus": _first_focus(formset),
+            "change_reason": request.POST.get(CHANGE_REASON, ""),
         },
     )
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -35,16 +37,35 @@ def subscription_remove(request: HttpRequest, pk: int, subscription: int) -> Htt
     )
 
 
+#: Members a page of the renewals lists: a federation's thousands are renewed a page at a time.
+RENEW_PER_PAGE = 50
+
+
+def _renewal_rows(request: HttpRequest, candidates: QuerySet[Member]) -> QuerySet[Member]:
+    """The candidates the officer's search keeps: a member number, or every word of a name."""
+    search = request.GET.get("q", "").strip()
+    for word in search.split():
+        candidates = candidates.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
+    return candidates
+
+
 @officer_required
 def subscriptions_renew(request: HttpRequest) -> HttpResponse:
     """The start of a season: tick who has paid (last season's members ticked already),
-    record them all at once."""
+    record them a page at a time (50 a page, a search to find one member).
+
+    Renewing is per page: what is recorded is the page's ticked members, no more; the
+    page's unticked members stay listed, members on other pages are untouched. Those
+    recorded leave the list, so the same page then shows the next members to renew.
+    """
     if request.method == "POST":
         pick = SeasonPickForm(request.POST)
     else:
         pick = SeasonPickForm(request.GET or None)
     season = pick.chosen_season()
     candidates = services.renewal_candidates(season=season)
+    shown = _renewal_rows(request, candidates)
+    page = Paginator(shown, RENEW_PER_PAGE).get_page(request.GET.get("page"))
     form = RenewForm(request.POST or None, candidates=candidates)
     if request.method == "POST" and form.is_valid():
         season = form.chosen_season()
@@ -58,12 +79,17 @@ def subscriptions_renew(request: HttpRequest) -> HttpResponse:
         messages.success(
             request, f"{count} member{'s' if count != 1 else ''} recorded as paid for {season}."
         )
-        return redirect(f"{request.path}?season={season.pk}")
-    rows = list(candidates)
+        back = request.GET.copy()
+        back["season"] = str(season.pk)
+        return redirect(f"{request.path}?{back.urlencode()}")
+    rows = list(page.object_list)
     if form.is_bound:
         ticked = {str(v) for v in request.POST.getlist("members")}
     else:
         ticked = {str(m.pk) for m in rows if m.paid_before}
+    keep = request.GET.copy()
+    keep.pop("page", None)
+    keep["season"] = pick.value()
     return render(
         request,
         "ratings/officer/renew.html",
@@ -72,8 +98,13 @@ def subscriptions_renew(request: HttpRequest) -> HttpResponse:
             "season_value": pick.value(),
             "form": form,
             "season": season,
+            "page": page,
+            "page_range": page.paginator.get_elided_page_range(page.number),
+            "keep": keep.urlencode() + "&",
+            "query": request.GET.urlencode(),
+            "search": request.GET.get("q", ""),
             "rows": rows,
             "ticked": ticked,
-            "previous": sum(1 for m in rows if m.paid_before),
+            "previous": shown.filter(paid_before=True).count(),
         },
     )

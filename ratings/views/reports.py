@@ -18,7 +18,7 @@ from ..tables import (
     ReportTable,
 )
 from ..time_classes import STANDARD
-from .common import rating_list_of, table_csv, wants_csv
+from .common import rating_list_of, rows_csv, wants_csv
 
 REPORT_TABLES: dict[str, type[Table]] = {
     "under-20": JuniorReportTable,
@@ -27,6 +27,24 @@ REPORT_TABLES: dict[str, type[Table]] = {
     "improvers": ImproversTable,
     "active": ActiveTable,
 }
+
+
+#: The CSV's column for a rating's marker (provisional, partial, not yet rated).
+MARKER = "Marker"
+
+
+def _report_csv(table: Table, filename: str) -> HttpResponse:
+    """The report as CSV with its ratings as numbers: each "Rating" cell ("1486p") is split
+    into the figure (1486) and, in a column of its own after it, the marker ("p"), so a
+    spreadsheet sorts the ratings as numbers."""
+    rows = iter(table.as_values())
+    header = list(next(rows))
+    at = header.index("Rating")
+    split = [[*header[: at + 1], MARKER, *header[at + 1 :]]]
+    for row in rows:
+        figure, marker = reports.rating_and_marker(row[at])
+        split.append([*row[:at], figure, marker, *row[at + 1 :]])
+    return rows_csv(split, filename)
 
 
 def report_index(request: HttpRequest) -> HttpResponse:
@@ -51,7 +69,7 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
     table = REPORT_TABLES.get(slug, ReportTable)(rows)
     if wants_csv(request):
         kind = "" if rating_list == STANDARD else f"{rating_list}-"
-        return table_csv(table, f"{kind}{slug}-{timezone.localdate():%Y-%m-%d}.csv")
+        return _report_csv(table, f"{kind}{slug}-{timezone.localdate():%Y-%m-%d}.csv")
     export = request.GET.copy()
     export["_export"] = "csv"
     return render(

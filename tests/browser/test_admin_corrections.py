@@ -56,12 +56,14 @@ def test_the_history_of_a_corrected_game_shows_who_changed_what(page, rated_even
     _log_in(page)
     page.goto(f"/admin/ratings/game/{game.pk}/change/")
     page.get_by_label("Result").select_option("1/2-1/2")
+    page.get_by_label("Reason for the change").fill("score sheet misread")
     page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_url("**/admin/ratings/game/")
     page.goto(f"/admin/ratings/game/{game.pk}/history/")
     changes = page.locator("#change-history tbody tr").first
     assert "ada" in changes.inner_text()
-    assert re.search(r"Result:\s*1-0\s*→\s*1/2-1/2", changes.inner_text())
+    assert re.search(r"Result:\s*1–0\s*→\s*½–½", changes.inner_text())
+    assert "score sheet misread" in changes.inner_text()
     screenshot(page, "admin-history-desktop")
 
 

@@ -95,6 +95,31 @@ def test_the_live_list_filters_like_the_page(client, spec, club):
     assert [r["name"] for r in answer["results"]] == ["Alice Archer", "Carol Chen"]
 
 
+def test_a_filtered_live_list_gives_each_member_their_place_on_the_whole_list(client, spec, club):
+    whole = {
+        r["name"]: r["rank"] for r in checked(client, spec, "/list", "/list").json()["results"]
+    }
+    answer = checked(client, spec, "/list", "/list", name="bob").json()
+    assert [(r["name"], r["rank"]) for r in answer["results"]] == [
+        ("Bob Brown", whole["Bob Brown"])
+    ]
+    assert whole["Bob Brown"] != 1
+
+
+def test_a_filtered_publication_gives_each_member_their_place_as_published(client, spec, club):
+    publication = services.list_publish(now=MARCH)
+    path = f"/publications/{publication.slug}"
+    whole = {
+        r["name"]: r["rank"]
+        for r in checked(client, spec, path, "/publications/{slug}").json()["results"]
+    }
+    answer = checked(client, spec, path, "/publications/{slug}", name="bob").json()
+    assert [(r["name"], r["rank"]) for r in answer["results"]] == [
+        ("Bob Brown", whole["Bob Brown"])
+    ]
+    assert whole["Bob Brown"] != 1
+
+
 def test_a_publication_matches_its_page_and_its_description(client, spec, club, carol):
     publication = services.list_publish(now=MARCH)
     rating_state(carol, rating=1900, display="1900", games=9)  # live moves on

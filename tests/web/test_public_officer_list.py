@@ -38,8 +38,8 @@ def test_the_officer_list_downloads_with_the_published_column(
     paid_up(alice, current_season)
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     lines = officer_client.get(OFFICER_LIST, {"_export": "csv"}).getvalue().decode().splitlines()
-    assert lines[0].startswith("#,Name,Rating,Published?")
-    assert "Bob Brown,1484,no: in arrears" in lines[2]
+    assert lines[0].endswith(",last_played,unpublished")
+    assert lines[2].startswith(",B2,Bob Brown,1484,") and lines[2].endswith(",arrears")
 
 
 def test_the_public_cannot_open_the_officer_list(client):

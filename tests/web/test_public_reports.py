@@ -106,8 +106,8 @@ def test_top_under_12_leaves_out_who_turned_12_on_new_years_day(client, juniors)
 
 def test_junior_reports_show_the_age_at_the_start_of_the_year(client, juniors):
     lines = report(client, "under-12", _export="csv").content.decode().splitlines()
-    assert lines[0] == "#,Rating,Name,Region,Age"
-    assert lines[1] == "1,1200,Eleven,,11"
+    assert lines[0] == "#,Rating,Marker,Name,Region,Age"
+    assert lines[1] == "1,1200,,Eleven,,11"
 
 
 def test_top_women(client, current_season):
@@ -185,10 +185,10 @@ def test_active_players_are_grouped_by_region_with_their_games_this_period(clien
     played(idle, TODAY - dt.timedelta(days=200), 1900, 1900, games=9)
     lines = report(client, "active", _export="csv").content.decode().splitlines()
     assert lines == [
-        "Region,Rating,Name,Games",
-        "North,1700,North B,5",
-        "North,1500,North A,4",
-        "South,1600,South A,1",
+        "Region,Rating,Marker,Name,Games",
+        "North,1700,,North B,5",
+        "North,1500,,North A,4",
+        "South,1600,,South A,1",
     ]
 
 
@@ -213,6 +213,59 @@ def test_a_report_page_says_what_it_covers_and_offers_print_and_csv(client, curr
 
 def test_an_unknown_report_is_not_found(client):
     assert report(client, "top-octogenarians").status_code == 404
+
+
+def csv_of(client, slug: str) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    text = report(client, slug, _export="csv").content.decode()
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_a_report_csv_keeps_the_rating_a_number_and_its_marker_in_a_column_of_its_own(
+    client, current_season
+):
+    member(current_season, "Confirmed", "1486")
+    member(current_season, "Settling", "1500p")
+    rows = csv_of(client, "top")
+    assert [(r["Name"], r["Rating"], r["Marker"]) for r in rows] == [
+        ("Settling", "1500", "p"),
+        ("Confirmed", "1486", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    "display, figure, marker",
+    [("1540P", "1540", "P"), ("412*", "412", "*"), ("1486p", "1486", "p"), ("1516", "1516", "")],
+)
+def test_each_systems_marker_comes_apart_from_its_rating_in_a_report_csv(
+    client, current_season, display, figure, marker
+):
+    member(current_season, "Marked", display)
+    (row,) = csv_of(client, "top")
+    assert (row["Rating"], row["Marker"]) == (figure, marker)
+
+
+def test_a_marker_standing_for_no_rating_yet_leaves_the_rating_blank_in_a_report_csv(
+    client, current_season
+):
+    for name, display in (("Counting down", "4 R"), ("Unrated", "Unr")):
+        m = member(current_season, name, display, rating=1200, region="North")
+        played(m, TODAY - dt.timedelta(days=5), 1200, 1200, games=2)
+    rows = csv_of(client, "active")
+    assert {(r["Name"], r["Rating"], r["Marker"]) for r in rows} == {
+        ("Counting down", "", "4 R"),
+        ("Unrated", "", "Unr"),
+    }
+
+
+def test_a_report_csvs_ratings_sort_as_numbers(client, current_season):
+    for name, display in (("Nine hundred", "900"), ("Twelve hundred", "1200p")):
+        m = member(current_season, name, display, region="North")
+        played(m, TODAY - dt.timedelta(days=5), 1000, 1000, games=2)
+    rows = csv_of(client, "active")
+    assert sorted(float(r["Rating"]) for r in rows) == [900.0, 1200.0]
 
 
 def test_a_report_csv_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(

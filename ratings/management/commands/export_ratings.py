@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings import publication
-from ratings.csvsafe import csv_safe_row
+from ratings import publication, reports
+from ratings.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ratings.models import Member
-
-#: The 'unpublished' column's words for the rule's reasons (merged records are not listed).
-UNPUBLISHED = {"no: guest": "guest", "no: in arrears": "arrears"}
-
-COLUMNS = ["rank", "id", "name", "rating", "games", "region", "title", "fide_id", "last_played"]
 
 
 class Command(BaseCommand):
@@ -46,36 +40,13 @@ class Command(BaseCommand):
                 os.close(devnull)
 
     def _export(self, *, everyone: bool) -> None:
-        members = Member.objects.active() if everyone else publication.published_members()
-        # The same players and order as the published list page.
+        # The same players, order, columns and ranks as the list's download (``list_csv``).
         members = (
-            publication.annotate(members.with_financial())
-            .listable()
-            .select_related("rating_state")
-            .order_by("-rating_state__rating", "name")
+            Member.objects.active().with_financial()
+            if everyone
+            else publication.published_members()
         )
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(COLUMNS + (["unpublished"] if everyone else []))
-        rank, last_rating, position = 0, None, 0
-        for member in members:
-            why = "" if member.is_published else UNPUBLISHED[publication.reason(member)]
-            state = member.rating_state
-            shown = ""
-            if not why:
-                # Equal ratings share a rank; the next rank skips (1, 2, 2, 4).
-                position += 1
-                if state.rating != last_rating:
-                    rank, last_rating = position, state.rating
-                shown = str(rank)
-            row = [
-                shown,
-                member.member_number,
-                member.name,
-                state.display,
-                state.games,
-                member.region,
-                member.title,
-                member.fide_id,
-                state.last_played.isoformat() if state.last_played else "",
-            ]
-            writer.writerow(csv_safe_row(row + ([why] if everyone else [])))
+        writer = list_csv_writer(self.stdout)
+        writer.writerow(list_csv_header(everyone=everyone))
+        for row in list_csv_rows(reports.with_ratings(members, ranked=False), everyone=everyone):
+            writer.writerow(row)

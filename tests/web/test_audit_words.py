@@ -1,0 +1,104 @@
+"""A game's history reads in the club's words: "1–0", "½–½", "0–1", with who changed it,
+when, and why (the reason the officer gave where they corrected it)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Event, Game
+
+from .test_audit import _edit, _post_round, club_night  # noqa: F401  (a fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def history_page(client, game: Game) -> str:
+    return client.get(reverse("admin:ratings_game_history", args=[game.pk])).content.decode()
+
+
+def test_a_corrected_result_reads_as_the_score_sheet_writes_it(
+    admin_client, rated_event, alice, bob
+):
+    game = rated_event([(1, alice, bob, "1-0")]).games.get()
+    _edit(admin_client, Game, game, result="1/2-1/2")
+    page = history_page(admin_client, game)
+    assert "1–0&nbsp;&rarr;&nbsp;½–½" in page
+    assert "1/2-1/2" not in page
+
+
+def test_a_black_win_reads_zero_one(admin_client, rated_event, alice, bob):
+    game = rated_event([(1, alice, bob, "1/2-1/2")]).games.get()
+    _edit(admin_client, Game, game, result="0-1")
+    assert "½–½&nbsp;&rarr;&nbsp;0–1" in history_page(admin_client, game)
+
+
+def test_the_admins_game_form_asks_for_a_reason_and_the_history_shows_it(
+    admin_client, admin_user, rated_event, alice, bob
+):
+    game = rated_event([(1, alice, bob, "1-0")]).games.get()
+    _edit(admin_client, Game, game, result="0-1", change_reason="score sheet misread")
+    record = game.history.latest()
+    assert record.history_change_reason == "score sheet misread"
+    page = history_page(admin_client, game)
+    assert "score sheet misread" in page
+    assert admin_user.username in page
+
+
+def test_a_reason_given_on_the_event_form_goes_with_each_game_corrected_there(
+    admin_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    _edit(
+        admin_client,
+        Event,
+        event,
+        **{"games-0-result": "1/2-1/2", "change_reason": "corrected by the arbiter"},
+    )
+    game = event.games.get()
+    assert game.history.latest().history_change_reason == "corrected by the arbiter"
+    assert "corrected by the arbiter" in history_page(admin_client, game)
+
+
+def test_a_reason_alone_adds_no_empty_change_to_the_events_history(
+    admin_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    before = event.history.count()
+    _edit(admin_client, Event, event, change_reason="looked it over")
+    assert event.history.count() == before
+
+
+def test_the_round_page_of_a_rated_event_asks_for_a_reason(
+    officer_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    page = officer_client.get(reverse("ratings:officer-round", args=[event.pk, 1]))
+    assert 'name="change_reason"' in page.content.decode()
+
+
+def test_the_round_page_of_an_event_not_yet_rated_does_not(officer_client, club_night):  # noqa: F811
+    page = officer_client.get(reverse("ratings:officer-round", args=[club_night.pk, 1]))
+    assert 'name="change_reason"' not in page.content.decode()
+
+
+def test_a_result_corrected_on_a_rated_events_round_page_keeps_its_reason(
+    officer_client, officer, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    url = reverse("ratings:officer-round", args=[event.pk, 1])
+    data = {
+        "g-TOTAL_FORMS": "1",
+        "g-INITIAL_FORMS": "0",
+        "g-0-white": alice.pk,
+        "g-0-black": bob.pk,
+        "g-0-result": "0-1",
+        "change_reason": "players swapped colours",
+    }
+    officer_client.post(url, data)
+    record = event.games.get().history.latest()
+    assert (record.result, record.history_user, record.history_change_reason) == (
+        "0-1",
+        officer,
+        "players swapped colours",
+    )

@@ -1,0 +1,84 @@
+"""`make run`'s server: the demo as an officer will see the site, its own pages included."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def make_runs_the_server_with(port: int) -> str:
+    """The line `make run` serves with (``make -n`` prints it without running it)."""
+    out = subprocess.run(
+        ["make", "-n", "run", f"PORT={port}", f"PY={sys.executable}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={k: v for k, v in os.environ.items() if k != "DEBUG"},
+    ).stdout
+    return next(line for line in out.splitlines() if "runserver" in line)
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+@contextlib.contextmanager
+def demo_server(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "LOCAL_DEMO")}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True)
+    port = free_port()
+    server = subprocess.Popen(
+        make_runs_the_server_with(port),
+        shell=True,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            with contextlib.suppress(OSError):
+                get(base + "/")
+                break
+            time.sleep(0.1)
+        yield base
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=10)
+
+
+def test_the_demo_shows_the_sites_own_not_found_page_and_still_serves_its_static_files(
+    tmp_path,
+):
+    with demo_server(tmp_path) as base:
+        assert get(base + "/")[0] == 200
+        status, page = get(base + "/no-such-page/")
+        assert status == 404
+        assert "There is no page at this address" in page
+        assert "Django tried these URL patterns" not in page  # not the debug page
+        assert get(base + "/static/css/app.css")[0] == 200
