@@ -197,6 +197,7 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
                 ],
                 user=request.user,
                 soon=True,
+                reason=request.POST.get(CHANGE_REASON, ""),
             )
             messages.success(
                 request, f"Round {number}: {len(pairings)} results saved{rerated(run, '; ')}."
@@ -215,6 +216,7 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
             "replaces": replaces if preview else 0,
             "all_entered": not missing,
             "rerate": _rerate_note(event),
+            "change_reason": request.POST.get(CHANGE_REASON, ""),
         },
     )
 
@@ -260,11 +262,18 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                 pairs_only=True,
                 user=request.user,
                 soon=True,
+                reason=request.POST.get(CHANGE_REASON, ""),
             )
             messages.success(request, f"Crosstable saved: {len(games)} games{rerated(run, '; ')}.")
             return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
     return render(
         request,
         "ratings/officer/grid.html",
-        {"event": event, "form": form, "players": players, "rerate": _rerate_note(event)},
+        {
+            "event": event,
+            "form": form,
+            "players": players,
+            "rerate": _rerate_note(event),
+            "change_reason": request.POST.get(CHANGE_REASON, ""),
+        },
     )

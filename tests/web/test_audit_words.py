@@ -102,3 +102,28 @@ def test_a_result_corrected_on_a_rated_events_round_page_keeps_its_reason(
         officer,
         "players swapped colours",
     )
+
+
+def test_a_result_corrected_by_pasting_the_round_again_keeps_its_reason(
+    officer_client, officer, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    url = reverse("ratings:officer-round-paste", args=[event.pk])
+    page = officer_client.get(url)
+    assert 'name="change_reason"' in page.content.decode()
+    text = f"{alice.member_number} - {bob.member_number} 0-1"
+    officer_client.post(
+        url, {"round": 1, "text": text, "save": "1", "change_reason": "score sheet misread"}
+    )
+    record = event.games.get().history.latest()
+    assert (record.result, record.history_change_reason) == ("0-1", "score sheet misread")
+
+
+def test_the_round_robin_grid_of_a_rated_event_asks_for_a_reason(
+    officer_client, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    event.kind = Event.Kind.ROUND_ROBIN
+    event.save()
+    page = officer_client.get(reverse("ratings:officer-grid", args=[event.pk]))
+    assert 'name="change_reason"' in page.content.decode()
