@@ -16,7 +16,6 @@ from django.shortcuts import get_object_or_404, render
 
 from .. import crosstable, publication, reports, services
 from ..models import (
-    ClubSettings,
     Event,
     Member,
     RatingChange,
@@ -24,7 +23,7 @@ from ..models import (
 from ..tables import (
     change_html,
 )
-from .common import is_officer, withhold_unpublished
+from .common import club_of, is_officer, withhold_unpublished
 from .officer_rating import change_rows, provisional_rows, saved_changes
 
 # -- reports (public) -------------------------------------------------------------------
@@ -32,14 +31,14 @@ from .officer_rating import change_rows, provisional_rows, saved_changes
 
 def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    changes = saved_changes(event)
+    system = club_of(request).engine()
+    changes = saved_changes(event, system=system)
     rows = change_rows(changes, event)
     withhold_unpublished(request, rows, event)
     points, _games = crosstable.event_scores(event)
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
-    system = ClubSettings.load().engine()
     period = None
     provisional = None
     # Period systems store the whole period's change on each of its events: say so,

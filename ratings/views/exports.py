@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import publication, reports
+from .. import publication, reports, services
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from .common import club_of, is_officer
@@ -81,6 +81,7 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
         .order_by("-event_end", "-event_start", "-event_id")
     )
     by_event = {change.event_id: change for change in changes}
+    services.changes_breakdown_fill(changes=changes, system=club_of(request).engine())
     games: dict[int, list[dict[str, Any]]] = {}
     for line in _game_lines(changes, officer=officer):
         games.setdefault(line["event"].pk, []).append(line)

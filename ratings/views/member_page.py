@@ -133,6 +133,8 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
     page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
     officer = is_officer(request)
+    if show_rating and state is not None:
+        services.changes_breakdown_fill(changes=page_changes, system=system)
     context: dict[str, Any] = {
         "member": member,
         "published": published,
