@@ -22,9 +22,11 @@ from typing import Any
 from django.db import connection
 
 from ..breakdowns import breakdown_has_lines, breakdown_json
+from ..engine import Event as EngineEvent
+from ..engine import Game as EngineGame
 from ..engine import PlayerChange, PlayerState, RatingSystem
-from ..models import Event, Member, RatingChange
-from .chain import engine_events, member_initial_state, state_from_json
+from ..models import Event, Game, Member, RatingChange
+from .chain import member_initial_state, state_from_json
 
 #: Events whose players' states are read in one statement.
 EVENTS_AT_ONCE = 200
@@ -36,28 +38,68 @@ def _states_before(
     """Each rated player of each event: their state before it, the state after their
     previous change or (the event is their first rated one) the state they came in with.
 
-    One statement for all the events, through ``raw()`` so that the members come with
-    their states: one indexed lookup (``change_member_chain``) a player.
+    One statement for all the events, one indexed lookup (``change_member_chain``) a
+    player; the member's own columns come along for those who came in with the event,
+    so plain SQL rather than ``raw()``, which would make a Member of every row.
     """
+    fields = list(Member._meta.concrete_fields)
     state = "p.state_after::text" if connection.vendor == "postgresql" else "p.state_after"
     marks = ", ".join(["%s"] * len(event_ids))
+    columns = ", ".join(f"m.{connection.ops.quote_name(f.column)}" for f in fields)
     out: dict[int, dict[int, PlayerState]] = {pk: {} for pk in event_ids}
-    members = Member.objects.raw(
-        f"SELECT m.*, c.event_id AS of_event, (SELECT {state} FROM ratings_ratingchange p "
-        "WHERE p.member_id = c.member_id AND (p.event_end < c.event_end "
-        "OR (p.event_end = c.event_end AND (p.event_start < c.event_start "
-        "OR (p.event_start = c.event_start AND p.event_id < c.event_id)))) "
-        "ORDER BY p.event_end DESC, p.event_start DESC, p.event_id DESC LIMIT 1) AS last_state "
-        "FROM ratings_ratingchange c JOIN ratings_member m ON m.id = c.member_id "
-        f"WHERE c.event_id IN ({marks})",
-        list(event_ids),
-    )
-    for member in members:
-        text = member.last_state  # type: ignore[attr-defined]
-        out[member.of_event][member.pk] = (  # type: ignore[attr-defined]
-            member_initial_state(member, system) if text is None else state_from_json(text)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT c.event_id, (SELECT {state} FROM ratings_ratingchange p "
+            "WHERE p.member_id = c.member_id AND (p.event_end < c.event_end "
+            "OR (p.event_end = c.event_end AND (p.event_start < c.event_start "
+            "OR (p.event_start = c.event_start AND p.event_id < c.event_id)))) "
+            "ORDER BY p.event_end DESC, p.event_start DESC, p.event_id DESC LIMIT 1), "
+            f"{columns} FROM ratings_ratingchange c JOIN ratings_member m ON m.id = c.member_id "
+            f"WHERE c.event_id IN ({marks})",
+            list(event_ids),
         )
+        names = [f.attname for f in fields]
+        pk_at = names.index(Member._meta.pk.attname)
+        for event_id, text, *row in cursor.fetchall():
+            if text is not None:
+                out[event_id][row[pk_at]] = state_from_json(text)
+                continue
+            # Their first rated event: as they came in (rare, so the model's own reading).
+            member = Member.from_db(connection.alias, names, _converted(row, fields))
+            out[event_id][member.pk] = member_initial_state(member, system)
     return out
+
+
+def _converted(row: list[Any], fields: list[Any]) -> list[Any]:
+    """A member's row as the ORM reads it (SQLite's dates are text, and so on)."""
+    values = []
+    for value, field in zip(row, fields, strict=True):
+        col = field.get_col(Member._meta.db_table)
+        for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+            value = convert(value, col, connection)
+        values.append(value)
+    return values
+
+
+def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
+    """``chain.engine_events`` in plain SQL: the same games in the same order (the order
+    the re-rate rated them in), without the ORM's cost a row."""
+    marks = ", ".join(["%s"] * len(events))
+    played = list(Game.PLAYED)
+    points = {result: score for result, (score, _) in Game.POINTS.items()}
+    by_event: dict[int, list[EngineGame]] = {e.pk: [] for e in events}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT event_id, white_id, black_id, result, round FROM ratings_game "
+            f"WHERE event_id IN ({marks}) AND result IN ({', '.join(['%s'] * len(played))}) "
+            "AND black_id IS NOT NULL ORDER BY event_id, round, board, id",
+            [e.pk for e in events] + played,
+        )
+        for event_id, white, black, result, round_ in cursor.fetchall():
+            by_event[event_id].append(EngineGame(str(white), str(black), points[result], round_))
+    return [
+        EngineEvent(id=str(e.pk), date=e.end_date, games=tuple(by_event[e.pk])) for e in events
+    ]
 
 
 def event_changes_derive(
@@ -70,7 +112,7 @@ def event_changes_derive(
     out: dict[int, dict[int, PlayerChange]] = {}
     for at in range(0, len(events), EVENTS_AT_ONCE):
         batch = events[at : at + EVENTS_AT_ONCE]
-        inputs = engine_events(batch)
+        inputs = _engine_events(batch)
         before = _states_before([e.pk for e in batch], system)
         for event in inputs:
             states = {str(pk): state for pk, state in before[int(event.id)].items()}
