@@ -93,7 +93,7 @@ def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
             "SELECT event_id, white_id, black_id, result, round FROM ratings_game "
             f"WHERE event_id IN ({marks}) AND result IN ({', '.join(['%s'] * len(played))}) "
             "AND black_id IS NOT NULL ORDER BY event_id, round, board, id",
-            [e.pk for e in events] + played,
+            [*(e.pk for e in events), *played],
         )
         for event_id, white, black, result, round_ in cursor.fetchall():
             by_event[event_id].append(EngineGame(str(white), str(black), points[result], round_))

@@ -9,18 +9,24 @@ in a run over the whole history.
 from __future__ import annotations
 
 import datetime as dt
+from importlib import import_module
 
 import pytest
+from django.apps import apps as django_apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ratings import services
 from ratings.engine import SYSTEMS, EventResult, GameLine
 from ratings.models import ClubSettings, Event, Game, Member, RatingChange
+from ratings.services import game_lines
 from ratings.views.officer_rating import change_rows, preview_changes, saved_changes
 
 from ..factories import MemberFactory
+from .test_rerate_property import _correct, _record, _reset, edits, event_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +186,53 @@ def test_the_event_report_takes_the_same_queries_with_ten_times_the_players(clie
     few = _report_queries(client, swiss(4, 2))
     many = _report_queries(client, swiss(40, 3))
     assert many == few
+
+
+def test_a_players_first_event_is_worked_out_from_the_state_they_came_in_with(rated_event):
+    guest = MemberFactory(is_guest=True, born=dt.date(1990, 5, 17), gender="F", title="WFM")
+    rated = MemberFactory(initial_rating=1750, initial_games=40, born=dt.date(2001, 2, 3))
+    event = rated_event([(1, guest, rated, Game.Result.DRAW)])
+    system = ClubSettings.load().engine()
+    before = game_lines._states_before([event.pk], system)[event.pk]
+    assert before == {
+        member.pk: services.member_initial_state(member, system) for member in (guest, rated)
+    }
+
+
+def test_migration_0015_drops_a_per_event_clubs_lines_and_keeps_a_period_clubs(
+    rated_event, alice, bob
+):
+    drop = import_module("ratings.migrations.0015_rating_changes_without_game_lines")
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    old = {"k": 16, "lines": {"keys": ["opponent"], "rows": [["1"]]}}
+    RatingChange.objects.update(breakdown=old)
+    ClubSettings.objects.update(rating_system="acf-1993")
+    drop.drop_game_lines(django_apps, None)
+    assert list(RatingChange.objects.values_list("breakdown", flat=True)) == [old, old]
+    ClubSettings.objects.update(rating_system="st-charles")
+    drop.drop_game_lines(django_apps, None)
+    assert list(RatingChange.objects.values_list("breakdown", flat=True)) == [{}, {}]
+
+
+@pytest.mark.parametrize("system_id", sorted(SYSTEMS))
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(history=st.lists(event_rows, min_size=2, max_size=6), corrections=edits)
+def test_after_any_corrections_the_report_shows_what_a_full_run_of_the_engine_gives(
+    db, system_id, history, corrections
+):
+    _reset()
+    events = _record(history, system_id)
+    for edit in corrections:
+        _correct(events, edit)
+    system = ClubSettings.load().engine()
+    rated = list(services.rateable_events(system))
+    engine = _engine_results(rated)
+    for event in rated:
+        # Sorted as text: these events have no entries, so rows tie on their names.
+        shown = sorted(map(repr, change_rows(saved_changes(event, system=system), event)))
+        given = sorted(map(repr, change_rows(preview_changes(engine[event.pk]), event)))
+        assert shown == given, event.name
