@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 FIRST_DAY = dt.date(2024, 1, 1)  # well in the past: period systems close these periods
 #: (day, games as (white, black, result, round)) of a small club's history: common
-#: opponents, a draw, a forfeit, a newcomer part-way.
+#: opponents, a draw, a forfeit, a guest coming in part-way.
 HISTORY = [
     (0, [(0, 1, "1-0", 1), (2, 3, "1/2-1/2", 1), (0, 2, "0-1", 2), (1, 3, "1-0", 2)]),
     (20, [(1, 2, "1-0", 1), (3, 0, "1/2-1/2", 1), (4, 1, "0-1", 2), (2, 0, "+/-", 2)]),
@@ -46,7 +46,9 @@ def _club_history(system_id: str) -> list[Event]:
     """The history rated event by event as an officer completes them, under ``system_id``."""
     services.rating_system_set(system_id=system_id, params={})
     members = [
-        MemberFactory(member_number=f"P{i}", initial_rating=rating, initial_games=games)
+        MemberFactory(
+            member_number=f"P{i}", initial_rating=rating, initial_games=games, is_guest=i == 5
+        )
         for i, (rating, games) in enumerate(
             [(None, 0), (1600, 30), (None, 0), (1400, 8), (1900, 60), (None, 0)]
         )
