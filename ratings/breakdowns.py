@@ -1,10 +1,17 @@
-"""How a rating change's breakdown is stored, and read back as the engine's JSON has it."""
+"""How a rating change's breakdown is stored, and read back as the engine's JSON has it.
+
+A per-event system's change stores none: its game lines and figures are worked out again
+when a page asks (``services/game_lines.py``), from the event's games and its players'
+states before it, which the chain keeps anyway. A period system's change stores them
+(rows under one list of keys): working one event's lines out again means rating its
+whole period (docs/performance.md, "What a rating change stores").
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .engine import PlayerChange
+from .engine import PlayerChange, RatingSystem
 
 #: A stored game line's values, in this order, before the system's own figures.
 LINE_KEYS = ("opponent", "score", "opponent_rating", "round", "expected", "change", "rated")
@@ -46,6 +53,16 @@ def breakdown_json(change: PlayerChange) -> dict[str, Any]:
         ],
     }
     return data
+
+
+def breakdown_stored(change: PlayerChange, *, system: RatingSystem) -> dict[str, Any]:
+    """What a change's row keeps of its breakdown: nothing for a per-event system."""
+    return breakdown_json(change) if system.period_based else {}
+
+
+def breakdown_has_lines(data: dict[str, Any]) -> bool:
+    """Whether a stored breakdown holds its game lines (rows, or dicts as older rows had)."""
+    return "lines" in data or "games" in data
 
 
 def breakdown_read(data: dict[str, Any]) -> dict[str, Any]:

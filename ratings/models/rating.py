@@ -132,7 +132,8 @@ class RatingChange(models.Model):
 
     @property
     def detail(self) -> dict[str, Any]:
-        """The breakdown as the engine's JSON has it: its figures, its game lines as dicts."""
+        """The breakdown as the engine's JSON has it: its figures, its game lines as dicts
+        (a per-event system's stores none: ``services.changes_breakdown_fill`` first)."""
         from ..breakdowns import breakdown_read
 
         return breakdown_read(self.breakdown)

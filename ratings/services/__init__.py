@@ -14,7 +14,7 @@ per member or per game.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 """
 
-from ..breakdowns import breakdown_json, breakdown_read, game_line_change
+from ..breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
 from .calculator import (
     CALCULATOR_TYPED_GAMES,
     calculator_rate,
@@ -55,6 +55,7 @@ from .events import (
     rating_system_set,
     trf_import,
 )
+from .game_lines import changes_breakdown_fill, event_breakdowns, event_changes_derive
 from .members import (
     BROUGHT_IN_FIELDS,
     MEMBER_RATING_FIELDS,
@@ -122,13 +123,17 @@ __all__ = [
     "RerateScope",
     "breakdown_json",
     "breakdown_read",
+    "breakdown_stored",
     "calculator_rate",
     "calculator_states",
     "calculator_typed",
+    "changes_breakdown_fill",
     "earlier_open_periods",
     "ecf_category",
     "engine_events",
     "entries_add",
+    "event_breakdowns",
+    "event_changes_derive",
     "event_complete",
     "event_delete_members_chosen",
     "event_members_brought_in",

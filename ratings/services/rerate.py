@@ -27,7 +27,7 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from ..breakdowns import breakdown_json
+from ..breakdowns import breakdown_stored
 from ..engine import Event as EngineEvent
 from ..engine import EventResult, PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
@@ -267,7 +267,7 @@ class Chain:
                         change.display_after,
                         sum(1 for line in lines if line.rated),
                         sum(line.score for line in lines),
-                        _json(breakdown_json(change)),
+                        _json(breakdown_stored(change, system=self.system)),
                         _json(state_to_dict(state)),
                         end,
                         start,

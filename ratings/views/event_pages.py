@@ -32,14 +32,14 @@ from .officer_rating import change_rows, provisional_rows, saved_changes
 
 def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    changes = saved_changes(event)
+    rating_list, system = event_list_system(event)
+    changes = saved_changes(event, system=system)
     rows = change_rows(changes, event)
     withhold_unpublished(request, rows, event)
     points, _games = crosstable.event_scores(event)
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
-    rating_list, system = event_list_system(event)
     period = None
     provisional = None
     # Period systems store the whole period's change on each of its events: say so,

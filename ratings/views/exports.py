@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import publication, reports
+from .. import publication, reports, services
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from .common import club_of, is_officer, rating_list_of
@@ -80,6 +80,8 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
         .order_by("-event_end", "-event_start", "-event_id")
     )
     by_event = {change.event_id: change for change in changes}
+    # Each on its own list's system.
+    services.changes_breakdown_fill(changes=changes, club=club_of(request))
     games: dict[int, list[dict[str, Any]]] = {}
     for line in _game_lines(changes, officer=officer):
         games.setdefault(line["event"].pk, []).append(line)

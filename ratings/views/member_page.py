@@ -121,6 +121,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             change = RatingChange(
                 member=member,
                 event=page_events[event_id],
+                time_class=on_list,
                 period=period,
                 before=before,
                 after=after,
@@ -138,6 +139,9 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
     page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
     officer = is_officer(request)
+    if show_rating and state is not None:
+        # Each on its own list's system.
+        services.changes_breakdown_fill(changes=page_changes, club=club_of(request))
     context: dict[str, Any] = {
         "member": member,
         "published": published,

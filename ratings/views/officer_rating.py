@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from .. import explain, reports, services
+from ..engine import RatingSystem
 from ..models import (
     ClubSettings,
     Event,
@@ -196,11 +197,23 @@ def preview_changes(result) -> list[dict[str, Any]]:
     ]
 
 
-def saved_changes(event: Event) -> list[dict[str, Any]]:
-    changes = event.rating_changes.values(
-        "before", "after", "display_before", "display_after", "breakdown", player=F("member_id")
+def saved_changes(event: Event, *, system: RatingSystem) -> list[dict[str, Any]]:
+    changes = list(
+        event.rating_changes.values(
+            "before",
+            "after",
+            "display_before",
+            "display_after",
+            "breakdown",
+            player=F("member_id"),
+        )
     )
-    return [{**c, "breakdown": services.breakdown_read(c["breakdown"])} for c in changes]
+    # A per-event system's lines are not stored: worked out again, in a few statements.
+    derived = services.event_breakdowns(event=event, changes=changes, system=system)
+    return [
+        {**c, "breakdown": services.breakdown_read(derived.get(c["player"], c["breakdown"]))}
+        for c in changes
+    ]
 
 
 @officer_required

@@ -297,3 +297,16 @@ def test_the_officer_publishes_the_list_of_the_tab_they_are_on(officer_client, r
     assert response["Location"] == publication.get_absolute_url()
     page = officer_client.get(publication.get_absolute_url())
     assert "Rapid rating list" in page.content.decode()
+
+
+def test_a_members_page_works_out_each_events_game_lines_on_its_own_list(client, rapid_apart):
+    _, bob = rapid_apart
+    response = client.get(bob.get_absolute_url())
+    by_event = {}
+    for line in response.context["games"]:
+        by_event.setdefault(line["event"].name, []).append(line)
+    for name, time_class in (("Club night", "standard"), ("Saturday Rapid", "rapid")):
+        change = RatingChange.objects.get(event__name=name, member=bob, time_class=time_class)
+        assert change.breakdown == {}  # a per-event system stores none: worked out again
+        (line,) = by_event[name]
+        assert line["change"] == pytest.approx(change.after - change.before, abs=0.05)

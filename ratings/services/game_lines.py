@@ -1,0 +1,183 @@
+"""A per-event system's game lines and figures, worked out again when a page asks.
+
+A per-event system's rating change stores no breakdown (``breakdowns.breakdown_stored``):
+the engine is deterministic and rates an event from its games and its players' states
+before it alone, and the chain keeps those states (each player's previous change's
+``state_after``, or the state they came in with). So rating the event again from them
+gives the very lines and figures the re-rate had, at the cost of one event's rating and
+one indexed lookup a player, in a few statements however many events a page shows.
+
+A derived change whose before and after differ from the stored row's (its games or the
+club's rules changed and the re-rate has not caught up yet) is not shown: its lines would
+not add up to the row's change. The page then shows the event's change without its lines
+until the re-rate writes the row again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import connection
+
+from ..breakdowns import breakdown_has_lines, breakdown_json
+from ..engine import Event as EngineEvent
+from ..engine import Game as EngineGame
+from ..engine import PlayerChange, PlayerState, RatingSystem
+from ..models import ClubSettings, Event, Game, Member, RatingChange
+from .chain import member_initial_state, state_from_json
+
+#: Events whose players' states are read in one statement.
+EVENTS_AT_ONCE = 200
+
+
+def _states_before(
+    event_ids: Sequence[int], system: RatingSystem
+) -> dict[int, dict[int, PlayerState]]:
+    """Each rated player of each event: their state before it on the event's list, the
+    state after their previous change there or (the event is their first rated one on it)
+    the state they came in with.
+
+    One statement for all the events, one indexed lookup (``change_member_chain``) a
+    player; the member's own columns come along for those who came in with the event,
+    so plain SQL rather than ``raw()``, which would make a Member of every row.
+    """
+    fields = list(Member._meta.concrete_fields)
+    state = "p.state_after::text" if connection.vendor == "postgresql" else "p.state_after"
+    marks = ", ".join(["%s"] * len(event_ids))
+    columns = ", ".join(f"m.{connection.ops.quote_name(f.column)}" for f in fields)
+    out: dict[int, dict[int, PlayerState]] = {pk: {} for pk in event_ids}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT c.event_id, c.time_class, (SELECT {state} FROM ratings_ratingchange p "
+            "WHERE p.member_id = c.member_id AND p.time_class = c.time_class "
+            "AND (p.event_end < c.event_end "
+            "OR (p.event_end = c.event_end AND (p.event_start < c.event_start "
+            "OR (p.event_start = c.event_start AND p.event_id < c.event_id)))) "
+            "ORDER BY p.event_end DESC, p.event_start DESC, p.event_id DESC LIMIT 1), "
+            f"{columns} FROM ratings_ratingchange c JOIN ratings_member m ON m.id = c.member_id "
+            f"WHERE c.event_id IN ({marks})",
+            list(event_ids),
+        )
+        names = [f.attname for f in fields]
+        pk_at = names.index(Member._meta.pk.attname)
+        for event_id, time_class, text, *row in cursor.fetchall():
+            if text is not None:
+                out[event_id][row[pk_at]] = state_from_json(text)
+                continue
+            # Their first rated event: as they came in (rare, so the model's own reading).
+            member = Member.from_db(connection.alias, names, _converted(row, fields))
+            out[event_id][member.pk] = member_initial_state(member, system, time_class)
+    return out
+
+
+def _converted(row: list[Any], fields: list[Any]) -> list[Any]:
+    """A member's row as the ORM reads it (SQLite's dates are text, and so on)."""
+    values = []
+    for value, field in zip(row, fields, strict=True):
+        col = field.get_col(Member._meta.db_table)
+        for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+            value = convert(value, col, connection)
+        values.append(value)
+    return values
+
+
+def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
+    """``chain.engine_events`` in plain SQL: the same games in the same order (the order
+    the re-rate rated them in), without the ORM's cost a row."""
+    marks = ", ".join(["%s"] * len(events))
+    played = list(Game.PLAYED)
+    points = {result: score for result, (score, _) in Game.POINTS.items()}
+    by_event: dict[int, list[EngineGame]] = {e.pk: [] for e in events}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT event_id, white_id, black_id, result, round FROM ratings_game "
+            f"WHERE event_id IN ({marks}) AND result IN ({', '.join(['%s'] * len(played))}) "
+            "AND black_id IS NOT NULL ORDER BY event_id, round, board, id",
+            [*(e.pk for e in events), *played],
+        )
+        for event_id, white, black, result, round_ in cursor.fetchall():
+            by_event[event_id].append(EngineGame(str(white), str(black), points[result], round_))
+    return [
+        EngineEvent(id=str(e.pk), date=e.end_date, games=tuple(by_event[e.pk])) for e in events
+    ]
+
+
+def event_changes_derive(
+    *, events: Sequence[Event], system: RatingSystem
+) -> dict[int, dict[int, PlayerChange]]:
+    """The engine's changes of rated ``events`` of a per-event system, rated again from
+    their players' states before each: event pk -> member pk -> change. An event with a
+    player the chain has no change of (its games changed since) is left out."""
+    assert not system.period_based, "a period system's lines are stored"
+    out: dict[int, dict[int, PlayerChange]] = {}
+    for at in range(0, len(events), EVENTS_AT_ONCE):
+        batch = events[at : at + EVENTS_AT_ONCE]
+        inputs = _engine_events(batch)
+        before = _states_before([e.pk for e in batch], system)
+        for event in inputs:
+            states = {str(pk): state for pk, state in before[int(event.id)].items()}
+            if any(g.a not in states or g.b not in states for g in event.games):
+                continue
+            results = system.rate(states.values(), [event]).events
+            changes = results[0].changes if results else []
+            out[int(event.id)] = {int(change.player): change for change in changes}
+    return out
+
+
+def _agrees(change: PlayerChange, before: float | None, after: float | None) -> bool:
+    def same(x: float | None, y: float | None) -> bool:
+        return (x is None and y is None) or (
+            x is not None and y is not None and math.isclose(x, y, rel_tol=0, abs_tol=1e-9)
+        )
+
+    return same(change.before, before) and same(change.after, after)
+
+
+def changes_breakdown_fill(
+    *,
+    changes: Iterable[RatingChange],
+    system: RatingSystem | None = None,
+    club: ClubSettings | None = None,
+) -> None:
+    """Give each of ``changes`` (with their events) its breakdown as stored, working out
+    again those a per-event system did not store: in a few statements for them all.
+
+    ``system``: the changes' list's; none, each list's own (changes of several lists), of
+    ``club`` (the settings a page has read already).
+    """
+    if system is None:
+        club = club or ClubSettings.load()
+        by_list: dict[str, list[RatingChange]] = {}
+        for change in changes:
+            by_list.setdefault(change.time_class, []).append(change)
+        for rating_list, group in by_list.items():
+            changes_breakdown_fill(changes=group, system=club.engine(rating_list))
+        return
+    wanted = [c for c in changes if not breakdown_has_lines(c.breakdown or {})]
+    if not wanted or system.period_based:
+        return
+    events = {c.event_id: c.event for c in wanted}
+    derived = event_changes_derive(events=list(events.values()), system=system)
+    for change in wanted:
+        found = derived.get(change.event_id, {}).get(change.member_id)
+        if found is not None and _agrees(found, change.before, change.after):
+            change.breakdown = breakdown_json(found)
+
+
+def event_breakdowns(
+    *, event: Event, changes: Sequence[dict[str, Any]], system: RatingSystem
+) -> dict[int, dict[str, Any]]:
+    """The stored-form breakdowns of one event's saved ``changes`` (dicts with player,
+    before, after and breakdown) that a per-event system did not store: member pk ->
+    breakdown."""
+    if system.period_based or all(breakdown_has_lines(c["breakdown"] or {}) for c in changes):
+        return {}
+    derived = event_changes_derive(events=[event], system=system).get(event.pk, {})
+    out = {}
+    for change in changes:
+        found = derived.get(change["player"])
+        if found is not None and _agrees(found, change["before"], change["after"]):
+            out[change["player"]] = breakdown_json(found)
+    return out
