@@ -52,11 +52,13 @@ def list_name(rating_list: str) -> str:
     return f"{NAMES.get(rating_list, rating_list)} list"
 
 
-def event_list_system(event: Event) -> tuple[str, RatingSystem]:
+def event_list_system(
+    event: Event, club: ClubSettings | None = None
+) -> tuple[str, RatingSystem]:
     """The list an event counts on (standard for a time control not rated, whose pages
-    still read as the club's) and that list's system."""
+    still read as the club's) and that list's system (``club``: settings read already)."""
     rating_list = list_of(event.time_class) or STANDARD
-    return rating_list, ClubSettings.load().engine(rating_list)
+    return rating_list, (club or ClubSettings.load()).engine(rating_list)
 
 
 def list_query(rating_list: str) -> str:

@@ -24,7 +24,7 @@ from ..rating_lists import event_list_system
 from ..tables import (
     change_html,
 )
-from .common import is_officer, withhold_unpublished
+from .common import club_of, is_officer, withhold_unpublished
 from .officer_rating import change_rows, provisional_rows, saved_changes
 
 # -- reports (public) -------------------------------------------------------------------
@@ -32,7 +32,7 @@ from .officer_rating import change_rows, provisional_rows, saved_changes
 
 def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    rating_list, system = event_list_system(event)
+    rating_list, system = event_list_system(event, club_of(request))
     changes = saved_changes(event, system=system)
     rows = change_rows(changes, event)
     withhold_unpublished(request, rows, event)
