@@ -52,9 +52,7 @@ def list_name(rating_list: str) -> str:
     return f"{NAMES.get(rating_list, rating_list)} list"
 
 
-def event_list_system(
-    event: Event, club: ClubSettings | None = None
-) -> tuple[str, RatingSystem]:
+def event_list_system(event: Event, club: ClubSettings | None = None) -> tuple[str, RatingSystem]:
     """The list an event counts on (standard for a time control not rated, whose pages
     still read as the club's) and that list's system (``club``: settings read already)."""
     rating_list = list_of(event.time_class) or STANDARD

@@ -8,7 +8,7 @@ import re
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.db.models import ExpressionWrapper, FilteredRelation, Q
+from django.db.models import Case, ExpressionWrapper, FilteredRelation, Q, Value, When
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -42,9 +42,13 @@ class MemberQuerySet(models.QuerySet["Member"]):
         quiet = Q(rating_state__last_event__isnull=True, rating_state__games=0)
         if time_class == STANDARD:
             quiet &= Q(initial_rating__isnull=True)
-        # ``rating_state`` is the FilteredRelation of ``with_state``: django-stubs cannot see it.
-        joined = self.with_state(time_class)
-        return joined.filter(rating_state__isnull=False).exclude(quiet)  # type: ignore[misc]
+        # ``rating_state`` is the FilteredRelation of ``with_state`` (django-stubs cannot see
+        # it). The test is an expression on the one joined row: ``exclude()`` across the
+        # reverse relation would add two correlated subqueries a member.
+        joined = self.with_state(time_class).filter(rating_state__isnull=False)  # type: ignore[misc]
+        return joined.alias(
+            is_quiet=Case(When(quiet, then=Value(True)), default=Value(False))
+        ).filter(is_quiet=False)
 
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""
