@@ -210,6 +210,14 @@ class RatingSystem(ABC):
     has_floor: ClassVar[bool] = False
     parameters: ClassVar[tuple[Parameter, ...]] = ()
 
+    @property
+    def rates_players_apart(self) -> bool:
+        """Whether a player's change in an event follows from their own games and the
+        states everyone came into the event with alone, so that rating just those games
+        gives their change and lines exactly. Not for a system where a game moves the
+        ratings later games are played on, or that rates newcomers on the event's games."""
+        return False
+
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         problems = self.check_params(params or {})
         if problems:

@@ -84,6 +84,12 @@ class NzClubElo(RatingSystem):
         p = self.params
         return float(p["k_established"] if games_played > p["k_games"] else p["k_new"])
 
+    @property
+    def rates_players_apart(self) -> bool:
+        # Rated on the ratings before the event, K from the games before it: each game's
+        # change reads only its two players' states from before the event.
+        return bool(self.params["update"] == "event")
+
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:

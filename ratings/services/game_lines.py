@@ -33,7 +33,7 @@ EVENTS_AT_ONCE = 200
 
 
 def _states_before(
-    event_ids: Sequence[int], system: RatingSystem
+    event_ids: Sequence[int], system: RatingSystem, member_ids: Iterable[int] | None = None
 ) -> dict[int, dict[int, PlayerState]]:
     """Each rated player of each event: their state before it on the event's list, the
     state after their previous change there or (the event is their first rated one on it)
@@ -46,6 +46,10 @@ def _states_before(
     fields = list(Member._meta.concrete_fields)
     state = "p.state_after::text" if connection.vendor == "postgresql" else "p.state_after"
     marks = ", ".join(["%s"] * len(event_ids))
+    members = sorted(set(member_ids)) if member_ids is not None else []
+    if member_ids is not None and not members:
+        return {pk: {} for pk in event_ids}
+    only = f" AND c.member_id IN ({', '.join(['%s'] * len(members))})" if members else ""
     columns = ", ".join(f"m.{connection.ops.quote_name(f.column)}" for f in fields)
     out: dict[int, dict[int, PlayerState]] = {pk: {} for pk in event_ids}
     with connection.cursor() as cursor:
@@ -57,8 +61,8 @@ def _states_before(
             "OR (p.event_start = c.event_start AND p.event_id < c.event_id)))) "
             "ORDER BY p.event_end DESC, p.event_start DESC, p.event_id DESC LIMIT 1), "
             f"{columns} FROM ratings_ratingchange c JOIN ratings_member m ON m.id = c.member_id "
-            f"WHERE c.event_id IN ({marks})",
-            list(event_ids),
+            f"WHERE c.event_id IN ({marks}){only}",
+            [*event_ids, *members],
         )
         names = [f.attname for f in fields]
         pk_at = names.index(Member._meta.pk.attname)
@@ -105,17 +109,38 @@ def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
 
 
 def event_changes_derive(
-    *, events: Sequence[Event], system: RatingSystem
+    *,
+    events: Sequence[Event],
+    system: RatingSystem,
+    members: Iterable[int] | None = None,
 ) -> dict[int, dict[int, PlayerChange]]:
     """The engine's changes of rated ``events`` of a per-event system, rated again from
     their players' states before each: event pk -> member pk -> change. An event with a
-    player the chain has no change of (its games changed since) is left out."""
+    player the chain has no change of (its games changed since) is left out.
+
+    ``members``: the players wanted (a member's page): where the system rates players
+    apart, only their games are rated again, from their and their opponents' states.
+    """
     assert not system.period_based, "a period system's lines are stored"
+    wanted = {str(pk) for pk in members} if members is not None else None
+    if wanted is not None and not system.rates_players_apart:
+        wanted = None
     out: dict[int, dict[int, PlayerChange]] = {}
     for at in range(0, len(events), EVENTS_AT_ONCE):
         batch = events[at : at + EVENTS_AT_ONCE]
         inputs = _engine_events(batch)
-        before = _states_before([e.pk for e in batch], system)
+        players = None
+        if wanted is not None:
+            inputs = [
+                EngineEvent(
+                    id=e.id,
+                    date=e.date,
+                    games=tuple(g for g in e.games if g.a in wanted or g.b in wanted),
+                )
+                for e in inputs
+            ]
+            players = {int(pid) for e in inputs for g in e.games for pid in (g.a, g.b)}
+        before = _states_before([e.pk for e in batch], system, players)
         for event in inputs:
             states = {str(pk): state for pk, state in before[int(event.id)].items()}
             if any(g.a not in states or g.b not in states for g in event.games):
@@ -159,7 +184,9 @@ def changes_breakdown_fill(
     if not wanted or system.period_based:
         return
     events = {c.event_id: c.event for c in wanted}
-    derived = event_changes_derive(events=list(events.values()), system=system)
+    derived = event_changes_derive(
+        events=list(events.values()), system=system, members={c.member_id for c in wanted}
+    )
     for change in wanted:
         found = derived.get(change.event_id, {}).get(change.member_id)
         if found is not None and _agrees(found, change.before, change.after):

@@ -470,3 +470,38 @@ def test_the_fast_rounding_is_exact_on_many_values() -> None:
         y = rng.uniform(-1e4, 1e4) if rng.random() < 0.5 else rng.randrange(-20000, 20000) / 200
         ndigits = rng.choice((0, 2, 4))
         assert repr(_round_half_up(y, ndigits) + 0.0) == repr(round_half_up(y, ndigits) + 0.0)
+
+
+# -- a player's change from their own games -----------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_with_update_event_a_players_own_games_give_their_whole_change(seed: int) -> None:
+    """What ``rates_players_apart`` promises (member pages rate only a member's games)."""
+    rng = random.Random(seed)
+    players = [
+        PlayerState(
+            id=f"p{i}", rating=rng.choice([None, 1200.0 + 50 * i]), games=rng.randint(0, 40)
+        )
+        for i in range(6)
+    ]
+    games = [
+        Game(*rng.sample([p.id for p in players], 2), rng.choice([0.0, 0.5, 1.0]), round_)
+        for round_ in (1, 2, 3)
+        for _ in range(3)
+    ]
+    whole = run(players, games)
+    for player in players:
+        own = [g for g in games if player.id in (g.a, g.b)]
+        if not own:
+            continue
+        alone = run(players, own)
+        assert change(alone, player.id) == change(whole, player.id)
+
+
+def test_a_system_moving_ratings_game_by_game_does_not_rate_players_apart() -> None:
+    from ratings.engine import get_system
+
+    assert get_system("nz-club-elo", {}).rates_players_apart
+    assert not get_system("nz-club-elo", {"update": "game"}).rates_players_apart
+    assert not get_system("st-charles", {}).rates_players_apart

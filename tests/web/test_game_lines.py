@@ -43,9 +43,9 @@ HISTORY = [
 ]
 
 
-def _club_history(system_id: str) -> list[Event]:
+def _club_history(system_id: str, params: dict | None = None) -> list[Event]:
     """The history rated event by event as an officer completes them, under ``system_id``."""
-    services.rating_system_set(system_id=system_id, params={})
+    services.rating_system_set(system_id=system_id, params=params or {})
     members = [
         MemberFactory(
             member_number=f"P{i}", initial_rating=rating, initial_games=games, is_guest=i == 5
@@ -113,9 +113,16 @@ def _tenths(line: GameLine) -> float | None:
     return None if change is None else round(change, 1) + 0.0
 
 
-@pytest.mark.parametrize("system_id", sorted(SYSTEMS))
-def test_the_member_page_shows_the_engines_game_lines(officer_client, system_id):
-    events = _club_history(system_id)
+#: Every system, and nz-club-elo moving ratings game by game: a member's lines then need
+#: the whole event rated again (``rates_players_apart`` is false), not just their games.
+MEMBER_PAGE_CASES = [(system_id, {}) for system_id in sorted(SYSTEMS)] + [
+    ("nz-club-elo", {"update": "game"})
+]
+
+
+@pytest.mark.parametrize(("system_id", "params"), MEMBER_PAGE_CASES)
+def test_the_member_page_shows_the_engines_game_lines(officer_client, system_id, params):
+    events = _club_history(system_id, params)
     engine = _engine_results(events)
     for member in Member.objects.all():
         response = officer_client.get(member.get_absolute_url())
