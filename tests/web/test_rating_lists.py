@@ -199,41 +199,109 @@ def test_the_events_time_control_names_its_list():
     assert list_of("blitz") == "standard"
 
 
-def test_ecf_2020_standard_list_takes_a_new_players_higher_rapid_rating_as_the_dummy(
-    alice_and_bob, rated_event
-):
-    alice, bob = alice_and_bob
-    services.rating_system_set(system_id="ecf-2020")
-    keep("rapid", system="ecf-2020")
-    nina = MemberFactory(name="Nina Novak")
-    others = [MemberFactory(name=f"Rapid player {n}") for n in range(5)]
-    rated_event(
-        [(n + 1, nina, other, "1-0") for n, other in enumerate(others)],
-        date=dt.date(2025, 1, 11),
-        time_class="rapid",
-        rate=False,
-    )
-    first_standard = rated_event(
-        [(1, nina, alice, "1/2-1/2"), (2, bob, nina, "1/2-1/2")],
-        date=dt.date(2025, 3, 8),
-        rate=False,
-    )
-    for time_class in ("standard", "rapid"):
+#: The months of the ecf-2020 rapid-and-standard story: rapid in January, standard in March.
+RAPID_MONTH = dt.date(2025, 1, 11)
+STANDARD_MONTH = dt.date(2025, 3, 8)
+
+
+def ecf_lists_close_and_rate() -> None:
+    """Close every past period of both lists and re-rate: ecf-2020 rates month by month."""
+    for time_class in lists_kept():
         services.periods_close_past(
             system=ClubSettings.load().engine(time_class), time_class=time_class
         )
     services.ratings_rerate(reason="periods closed")
-    rapid = state(nina, "rapid").rating
-    assert rapid is not None and rapid > 1800  # above the adult dummy's 1800
 
-    def nina_after() -> float:
-        return RatingChange.objects.get(
-            event=first_standard, member=nina, time_class="standard"
-        ).after
 
-    with_rapid = nina_after()
+def nina_on_both_lists(rated_event, alice, bob, *, rapid_games=10, rapid_day=RAPID_MONTH):
+    """Nina beats ``rapid_games`` new players at rapid, then draws Alice and Bob in her first
+    standard event; the club on ecf-2020. Returns Nina and that standard event."""
+    nina = MemberFactory(name="Nina Novak")
+    others = [MemberFactory(name=f"Rapid player {n}") for n in range(rapid_games)]
+    rated_event(
+        [(n + 1, nina, other, "1-0") for n, other in enumerate(others)],
+        date=rapid_day,
+        time_class="rapid",
+        rate=False,
+    )
+    first_standard = rated_event(
+        [(1, nina, alice, "1/2-1/2"), (2, bob, nina, "1/2-1/2")], date=STANDARD_MONTH, rate=False
+    )
+    ecf_lists_close_and_rate()
+    return nina, first_standard
+
+
+def dummy_in(event, member) -> float:
+    """The dummy opponent the member's standard rating in ``event`` counted."""
+    change = RatingChange.objects.get(event=event, member=member, time_class="standard")
+    return change.breakdown["dummy_rating"]
+
+
+@pytest.fixture
+def ecf_club():
+    services.rating_system_set(system_id="ecf-2020")
+
+
+def test_ecf_2020_standard_list_takes_a_new_players_current_full_rapid_rating_as_the_dummy(
+    alice_and_bob, rated_event, ecf_club
+):
+    keep("rapid", system="ecf-2020")
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob)
+    rapid = state(nina, "rapid")
+    assert rapid.state["category"] == "full" and rapid.rating > 1800  # above the adult's 1800
+    assert dummy_in(first_standard, nina) == rapid.rating
+
+    with_rapid = RatingChange.objects.get(event=first_standard, member=nina).after
     keep("rapid", RatingList.Kept.UNRATED)
-    assert nina_after() < with_rapid
+    assert dummy_in(first_standard, nina) == 1800
+    assert RatingChange.objects.get(event=first_standard, member=nina).after < with_rapid
+
+
+def test_a_partial_rapid_rating_is_not_the_dummy(alice_and_bob, rated_event, ecf_club):
+    keep("rapid", system="ecf-2020")
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob, rapid_games=5)
+    rapid = state(nina, "rapid")
+    assert rapid.display.endswith("P") and rapid.rating > 1800
+    assert dummy_in(first_standard, nina) == 1800
+
+
+def test_a_lapsed_rapid_rating_is_not_the_dummy(alice_and_bob, rated_event, ecf_club):
+    keep("rapid", system="ecf-2020")
+    # Rapid in February 2022: the 36 months before March 2025 open in March 2022.
+    nina, first_standard = nina_on_both_lists(
+        rated_event, *alice_and_bob, rapid_day=dt.date(2022, 2, 12)
+    )
+    rapid = state(nina, "rapid")
+    assert rapid.state["category"] == "full" and rapid.rating > 1800
+    assert dummy_in(first_standard, nina) == 1800
+
+
+def test_a_rapid_list_on_another_system_gives_no_dummy(alice_and_bob, rated_event, ecf_club):
+    keep("rapid", system="nz-club-elo", start_rating=1900.0)
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob)
+    assert state(nina, "rapid").rating > 1800
+    assert dummy_in(first_standard, nina) == 1800
+
+
+def test_a_rapid_rating_is_not_the_dummy_of_a_player_who_has_played_standard(
+    alice_and_bob, rated_event, ecf_club
+):
+    alice, bob = alice_and_bob
+    keep("rapid", system="ecf-2020")
+    carol = MemberFactory(name="Carol Chen")
+    rated_event([(1, carol, alice, "0-1")], date=dt.date(2024, 12, 7), rate=False)
+    rapid_wins = [MemberFactory(name=f"Rapid player {n}") for n in range(10)]
+    rated_event(
+        [(n + 1, carol, other, "1-0") for n, other in enumerate(rapid_wins)],
+        date=RAPID_MONTH,
+        time_class="rapid",
+        rate=False,
+    )
+    march = rated_event([(1, carol, bob, "1/2-1/2")], date=STANDARD_MONTH, rate=False)
+    ecf_lists_close_and_rate()
+    assert state(carol, "rapid").state["category"] == "full"
+    assert state(carol, "rapid").rating > 1800
+    assert dummy_in(march, carol) == 1800  # her partial rating's, not her rapid one
 
 
 # -- pages and the API ---------------------------------------------------------------------
