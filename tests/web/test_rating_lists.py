@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from ratings import services
 from ratings.models import (
@@ -20,7 +22,7 @@ from ratings.models import (
 from ratings.rating_lists import classes_of, list_of, lists_kept
 
 from ..factories import MemberFactory, paid_up
-from .test_rerate import ratings_now
+from .test_rerate import admin_form, ratings_now
 
 pytestmark = pytest.mark.django_db
 
@@ -302,6 +304,71 @@ def test_a_rapid_rating_is_not_the_dummy_of_a_player_who_has_played_standard(
     assert state(carol, "rapid").state["category"] == "full"
     assert state(carol, "rapid").rating > 1800
     assert dummy_in(march, carol) == 1800  # her partial rating's, not her rapid one
+
+
+# -- an ecf-2020 list rates its own time control ---------------------------------------
+
+
+def test_an_ecf_2020_rapid_list_cannot_be_set_to_standard_play(alice_and_bob):
+    rapid = RatingList(
+        time_class="rapid",
+        kept=RatingList.Kept.OWN,
+        rating_system="ecf-2020",
+        system_params={"time_control": "standard"},
+    )
+    with pytest.raises(ValidationError) as refused:
+        services.rating_list_set(rating_list=rapid)
+    (problem,) = refused.value.message_dict["system_params"]
+    assert problem.startswith("time_control: this list rates rapid play")
+    assert not RatingList.objects.exists()
+    assert not RatingState.objects.filter(time_class="rapid").exists()
+
+
+def test_the_ecf_2020_standard_list_cannot_be_set_to_blitz(alice_and_bob):
+    with pytest.raises(ValidationError) as refused:
+        services.rating_system_set(system_id="ecf-2020", params={"time_control": "blitz"})
+    (problem,) = refused.value.message_dict["system_params"]
+    assert problem.startswith("time_control: this list rates standard play")
+    assert ClubSettings.load().rating_system == "nz-club-elo"
+
+
+def test_an_ecf_2020_list_may_name_its_own_time_control():
+    RatingList(
+        time_class="blitz",
+        kept=RatingList.Kept.OWN,
+        rating_system="ecf-2020",
+        system_params={"time_control": "blitz"},
+    ).full_clean()
+
+
+def test_a_contradiction_stored_before_the_check_is_read_as_the_lists_own_time_control():
+    RatingList.objects.create(
+        time_class="rapid",
+        kept=RatingList.Kept.OWN,
+        rating_system="ecf-2020",
+        system_params={"time_control": "standard"},
+    )
+    ClubSettings.objects.filter(pk=ClubSettings.load().pk).update(
+        rating_system="ecf-2020", system_params={"time_control": "blitz"}
+    )
+    club = ClubSettings.load()
+    assert club.engine("rapid").params["time_control"] == "rapid"
+    assert club.engine().params["time_control"] == "standard"
+
+
+def test_the_rating_list_admin_refuses_a_contradicting_time_control_beside_the_field(
+    admin_client,
+):
+    keep("rapid", system="ecf-2020")
+    rapid = RatingList.objects.get(time_class="rapid")
+    url = reverse("admin:ratings_ratinglist_change", args=[rapid.pk])
+    data = admin_form(admin_client.get(url))
+    data["system_params"] = '{"time_control": "standard"}'
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert "this list rates rapid play" in str(errors["system_params"])
+    assert RatingList.objects.get(time_class="rapid").system_params == {}
 
 
 # -- pages and the API ---------------------------------------------------------------------
