@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 
 import pytest
 from django.db import connection
@@ -13,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import ClubSettings, Game, Member, Publication, RatingRun
+from ratings.models import ClubSettings, Game, Member, Publication, RatingList, RatingRun
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -199,6 +200,110 @@ def test_improvers_are_official_ratings_only(club_of_four):
     changes = Changes(newer=april, older=march)
     assert [e.member.name for e in changes.rises] == ["Carol Chen", "Alice Archer"]
     assert [(e.member.name, e.games_between) for e in changes.improvers] == [("Alice Archer", 5)]
+
+
+def _changes_page(client, publication, **query):  # type: ignore[no-untyped-def]
+    return client.get(reverse("ratings:publication-changes", args=[publication.slug]), query)
+
+
+def _moves_rows(html: str, css: str) -> list[list[str]]:
+    """A moves table's rows as the visitor reads them: name, before, after, change."""
+    table = html.split(f'class="table table-sm table-striped {css}"', 1)[1].split("</table>")[0]
+    rows = []
+    for row in table.split("<tr>")[2:]:
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        rows.append([re.sub(r"<[^>]+>", "", cell).strip() for cell in cells[:4]])
+    return rows
+
+
+def test_a_moves_change_is_the_difference_of_the_figures_shown(client, club_of_four):
+    alice = club_of_four[0]
+    rating_state(alice, rating=2302.6, display="2303", games=30)
+    march = services.list_publish(now=MARCH)
+    rating_state(alice, rating=2304.4, display="2304", games=31)  # 1.8 up, shown 1 up
+    april = services.list_publish(now=APRIL)
+    html = _changes_page(client, april).content.decode()
+    assert _moves_rows(html, "rises") == [["Alice Archer", "2303", "2304", "+1"]]
+    assert march.entries.get(member=alice).display == "2303"
+
+
+def test_rises_and_falls_are_ordered_and_counted_by_the_change_shown(client, club_of_four):
+    alice, bob, carol, _ = club_of_four
+    rating_state(alice, rating=1600.6, display="1601", games=30)
+    rating_state(bob, rating=1500.4, display="1500", games=20)
+    rating_state(carol, rating=1400.4, display="1400p", games=3)
+    services.list_publish(now=MARCH)
+    rating_state(alice, rating=1603.4, display="1603", games=31)  # 2.8 up, shown 2 up
+    rating_state(bob, rating=1503.0, display="1503", games=21)  # 2.6 up, shown 3 up
+    rating_state(carol, rating=1400.2, display="1400p", games=4)  # 0.2 down, shown the same
+    april = services.list_publish(now=APRIL)
+    page = _changes_page(client, april)
+    html = page.content.decode()
+    assert _moves_rows(html, "rises") == [
+        ["Bob Brown", "1500", "1503", "+3"],
+        ["Alice Archer", "1601", "1603", "+2"],
+    ]
+    assert _moves_rows(html, "falls") == [["None."]]
+    assert (page.context["counts"]["rose"], page.context["counts"]["fell"]) == (2, 0)
+
+
+def test_changes_since_a_publication_of_another_list_are_refused(client, club_of_four):
+    alice, bob, *_ = club_of_four
+    RatingList.objects.create(time_class="rapid", kept=RatingList.Kept.OWN)
+    for member, rating in ((alice, 1450), (bob, 1550)):
+        rating_state(member, time_class="rapid", rating=rating, display=str(rating), games=5)
+    standard = services.list_publish(now=MARCH)
+    rapid = services.list_publish(now=MARCH, time_class="rapid")
+    assert _changes_page(client, standard, since=rapid.slug).status_code == 404
+    assert _changes_page(client, rapid, since=standard.slug).status_code == 404
+    later = services.list_publish(now=APRIL)
+    assert _changes_page(client, later, since=standard.slug).status_code == 200
+
+
+def _risers(count: int, season, *, display: str) -> list[Member]:  # type: ignore[no-untyped-def]
+    return [
+        rating_state(
+            paid_up(MemberFactory(name=f"Riser {n:02d}"), season),
+            rating=1200,
+            display=display.format(1200),
+            games=5,
+        ).member
+        for n in range(count)
+    ]
+
+
+def test_the_improvers_have_a_chart_where_the_rises_chart_leaves_them_out(
+    client, club_of_four, current_season
+):
+    alice = club_of_four[0]
+    provisional = _risers(10, current_season, display="{}p")
+    services.list_publish(now=MARCH)
+    for member in provisional:  # ten provisional ratings rise 200: they fill the rises' chart
+        rating_state(member, rating=1400, display="1400p", games=8)
+    rating_state(alice, rating=1650, display="1650", games=35)  # the one improver: +50
+    april = services.list_publish(now=APRIL)
+    page = _changes_page(client, april)
+    assert "Alice Archer" not in str(page.context["chart"])
+    chart = str(page.context["improvers_chart"])
+    assert 'aria-labelledby="improvers-title"' in chart
+    assert "<title>Alice Archer: +50</title>" in chart
+    assert page.content.decode().count('<svg class="changes-chart"') == 2
+
+
+def test_the_improvers_have_no_chart_repeating_the_rises_chart(client, club_of_four):
+    alice, bob, *_ = club_of_four
+    services.list_publish(now=MARCH)
+    rating_state(alice, rating=1650, display="1650", games=35)
+    rating_state(bob, rating=1530, display="1530", games=25)
+    april = services.list_publish(now=APRIL)
+    page = _changes_page(client, april)
+    assert [e.member.name for e in page.context["changes"].improvers] == [
+        "Alice Archer",
+        "Bob Brown",
+    ]
+    assert "<title>Alice Archer: +50</title>" in str(page.context["chart"])
+    assert page.context["improvers_chart"] == ""
+    assert page.content.decode().count('<svg class="changes-chart"') == 1
 
 
 def test_every_publication_downloads_as_csv_by_its_date(client, club_of_four):
