@@ -206,10 +206,7 @@ def rapid_club(rated_event, current_season, alice, bob, carol, dave):  # type: i
     gus = paid_up(
         MemberFactory(member_number="G1", name="Gus Guest", is_guest=True), current_season
     )
-    rapid, _ = RatingList.objects.update_or_create(
-        time_class="rapid", defaults={"kept": RatingList.Kept.OWN}
-    )
-    services.rating_list_set(rating_list=rapid)
+    services.rating_list_set(rating_list=RatingList(time_class="rapid", kept=RatingList.Kept.OWN))
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], name="Club night")
     return rated_event(
         [
