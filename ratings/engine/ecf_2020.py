@@ -354,10 +354,11 @@ class Ecf2020(RatingSystem):
         play in the month starting ``first``; None where there is none.
 
         The method takes "a current OTB rapid chess rating category K or A" for a player
-        who "has never recorded a standard play result": a full rapid rating (K and A are
-        the ECF's categories of a full rating) whose holder played rapid within the
-        activity window before ``first`` (the window that keeps a rating current here),
-        for standard play only and for a player with no standard games and no rating.
+        who "has never recorded a standard play result". This system keeps no category
+        letters, only full, partial and new: we read it as a full rapid rating whose
+        holder played rapid within the activity window before ``first`` (the window that
+        keeps any rating current here), for standard play only and for a player with no
+        standard games and no rating (docs/rating-systems.md).
         """
         rapid = player.rapid_rating
         if rapid is None or player.rapid_category != FULL:
