@@ -210,19 +210,25 @@ def rating_history_svg(
 
 
 def changes_bar_svg(
-    rows: Sequence[tuple[str, int]], *, title: str, width: int = 480
+    rows: Sequence[tuple[str, int]], *, title: str, width: int = 480, chart_id: str = "changes"
 ) -> SafeString:
     """Rises and falls as bars either side of zero, one row a member, largest first.
 
     A list of signed changes reads faster as bars: who moved, which way and how far.
+    Gains alone (no falls) take the whole width from zero. ``chart_id`` tells two charts
+    of a page apart (their titles' ids).
     """
     if not rows:
         return SafeString("")
     # Names, then room for a fall's figure, the bars either side of zero, a rise's figure.
     label_w, gap, right, row_h, top = 150, 40, 40, 24, 8
     height = top * 2 + row_h * len(rows)
-    half = (width - label_w - gap - right) / 2
-    zero = label_w + gap + half
+    if any(change < 0 for _, change in rows):
+        half = (width - label_w - gap - right) / 2
+        zero = label_w + gap + half
+    else:
+        half = width - label_w - right
+        zero = label_w
     most = max(abs(change) for _, change in rows) or 1
     bars = []
     for number, (name, change) in enumerate(rows):
@@ -257,9 +263,10 @@ def changes_bar_svg(
         )
     return format_html(
         '<svg class="changes-chart" viewBox="0 0 {w} {h}" role="img" '
-        'aria-labelledby="changes-title" preserveAspectRatio="xMinYMin meet">'
-        '<title id="changes-title">{title}</title>{bars}'
+        'aria-labelledby="{chart_id}-title" preserveAspectRatio="xMinYMin meet">'
+        '<title id="{chart_id}-title">{title}</title>{bars}'
         '<line class="axis" x1="{z}" x2="{z}" y1="{t}" y2="{b}"/></svg>',
+        chart_id=chart_id,
         w=width,
         h=height,
         title=title,

@@ -8,13 +8,27 @@ the member's own business.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Count, Exists, F, FilteredRelation, OuterRef, Q, QuerySet
+from django.db.models import (
+    Count,
+    Exists,
+    Expression,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+)
+from django.db.models.functions import Floor
 
 from .models import Publication, PublicationEntry, RatingRun, RatingState
+from .reports import shown_change
+from .tables import change_html
 
 #: Rows each of the rises, falls and improvers shows.
 TOP = 20
@@ -31,6 +45,29 @@ def _joined(newer: Publication, older: Publication) -> QuerySet[PublicationEntry
             condition=Q(member__publication_entries__publication=older),
         )
     )
+
+
+def _shown(field: str) -> Expression:
+    """A rating as the list shows it: the whole number, halves up, as every system
+    displays a ranked rating."""
+    return Floor(F(field) + Value(0.5))
+
+
+def _shown_move() -> Expression:
+    """The change between the two lists' figures as they are shown ("2303 → 2304": 1)."""
+    return _shown("rating") - _shown("old__rating")
+
+
+def _with_shown_change(rows: Iterable[PublicationEntry]) -> list[PublicationEntry]:
+    """The rows, each with ``shown_change`` (and its ``change_html``): the change the
+    reader checks against the two figures shown beside it, worked out from them as the
+    event report does."""
+    out = list(rows)
+    for entry in out:
+        shown = shown_change(entry.display_before, entry.display)  # type: ignore[attr-defined]
+        entry.shown_change = shown  # type: ignore[attr-defined]
+        entry.change_html = change_html(shown)  # type: ignore[attr-defined]
+    return out
 
 
 @dataclass
@@ -59,7 +96,8 @@ class Changes:
         )
 
     def _moves(self) -> QuerySet[PublicationEntry]:
-        """Members ranked on both lists, with their change between them."""
+        """Members ranked on both lists, with their change between them: ``moved`` as the
+        two lists show it (whole figures), ``change`` unrounded."""
         return (
             _joined(self.newer, self.older)
             .filter(rank__isnull=False, old__rank__isnull=False)
@@ -69,38 +107,46 @@ class Changes:
                 rank_before=F("old__rank"),
                 games_between=F("games") - F("old__games"),
                 change=F("rating") - F("old__rating"),
+                moved=_shown_move(),
             )
             .select_related("member")
         )
 
     @cached_property
     def rises(self) -> list[PublicationEntry]:
-        return list(self._moves().filter(change__gt=0).order_by("-change", "position")[:TOP])
+        rows = self._moves().filter(moved__gt=0).order_by("-moved", "-change", "position")
+        return _with_shown_change(rows[:TOP])
 
     @cached_property
     def falls(self) -> list[PublicationEntry]:
-        return list(self._moves().filter(change__lt=0).order_by("change", "position")[:TOP])
+        rows = self._moves().filter(moved__lt=0).order_by("moved", "change", "position")
+        return _with_shown_change(rows[:TOP])
 
     @cached_property
     def improvers(self) -> list[PublicationEntry]:
         """The booklet's improvers: gains between two official ratings (plain numbers)."""
         rows = (
             self._moves()
-            .filter(change__gt=0, display__regex=OFFICIAL, old__display__regex=OFFICIAL)
-            .order_by("-change", "position")[:TOP]
+            .filter(moved__gt=0, display__regex=OFFICIAL, old__display__regex=OFFICIAL)
+            .order_by("-moved", "-change", "position")
         )
-        return list(rows)
+        return _with_shown_change(rows[:TOP])
 
     @cached_property
     def counts(self) -> dict[str, int]:
-        """How many entered, stayed, rose and fell (one query), and left (one more)."""
+        """How many entered, stayed, rose and fell (one query), and left (one more): a
+        member rose or fell as the two lists show it."""
         both = Q(old__isnull=False)
         moved = Q(rank__isnull=False, old__rank__isnull=False)
-        figures = _joined(self.newer, self.older).aggregate(
-            entrants=Count("pk", filter=Q(old__isnull=True)),
-            stayed=Count("pk", filter=both),
-            rose=Count("pk", filter=moved & Q(rating__gt=F("old__rating"))),
-            fell=Count("pk", filter=moved & Q(rating__lt=F("old__rating"))),
+        figures = (
+            _joined(self.newer, self.older)
+            .annotate(moved=_shown_move())
+            .aggregate(
+                entrants=Count("pk", filter=Q(old__isnull=True)),
+                stayed=Count("pk", filter=both),
+                rose=Count("pk", filter=moved & Q(moved__gt=0)),
+                fell=Count("pk", filter=moved & Q(moved__lt=0)),
+            )
         )
         figures["leavers"] = self.older.size - figures["stayed"]
         return figures

@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from .models import Publication, PublicationEntry
-from .reports import age_group_of, year_start
+from .reports import age_group_of, shown_change, year_start
 from .tables import NUMBER, STRENGTH, WIDE, change_html
 
 
@@ -73,14 +73,15 @@ class PublicationTable(tables.Table):
         value = F("rating_value").asc() if is_descending else F("rating_value").desc()
         return queryset.order_by("unrated", value, "member__name"), True
 
-    def _before(self, entries: list[PublicationEntry]) -> dict[int, tuple[float | None, bool]]:
-        """The page's members on the publication before: one query for the page."""
+    def _before(self, entries: list[PublicationEntry]) -> dict[int, tuple[str, bool]]:
+        """The page's members on the publication before, their figure as shown there and
+        whether ranked: one query for the page."""
         if self.previous is None:
             return {}
         rows = self.previous.entries.filter(
             member_id__in=[e.member_id for e in entries]
-        ).values_list("member_id", "rating", "rank")
-        return {member: (rating, rank is not None) for member, rating, rank in rows}
+        ).values_list("member_id", "display", "rank")
+        return {member: (display, rank is not None) for member, display, rank in rows}
 
     def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
         """The page's rows for ``_list_table.html``: each row's class and its cells."""
@@ -119,9 +120,10 @@ class PublicationTable(tables.Table):
             if entry.member_id not in before:
                 return mark_safe('<span class="badge text-bg-info new-entrant">new</span>')
             old, ranked = before[entry.member_id]
-            if entry.unrated or not ranked or old is None or entry.rating is None:
+            if entry.unrated or not ranked:
                 return ""
-            return change_html(entry.rating - old)
+            # The difference of the two figures as published ("2303" then "2304": +1).
+            return change_html(shown_change(old, entry.display))
         if name == "region":
             return member.region or "—"
         if name == "age":

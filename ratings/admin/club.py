@@ -140,7 +140,7 @@ class ClubSettingsAdmin(AuditAdmin):
 @admin.register(RatingList)
 class RatingListAdmin(AuditAdmin):
     """How rapid and blitz are rated: with the standard list, on a list of their own (with
-    its own system), or not at all. Saving re-rates every list."""
+    its own system), or not at all. Saving re-rates as ``rating_list_set`` says."""
 
     list_display = ["time_class", "kept", "rating_system"]
     fields = ["time_class", "kept", "rating_system", "system_params"]

@@ -74,9 +74,12 @@ class PlayerState:
     category: str | None = None
     points: float | None = None
     last_played: date | None = None
-    # ecf-2020: a current rapid rating, used as the dummy opponent by a player who
-    # has never played a standard game (see docs/rating-systems.md).
+    # ecf-2020: the player's rapid rating, its category and its holder's last rapid game:
+    # a current full one is the dummy opponent of a player who has never played a
+    # standard game, where higher (see docs/rating-systems.md).
     rapid_rating: float | None = None
+    rapid_category: str | None = None
+    rapid_last_played: date | None = None
 
     def age_on(self, day: date) -> int | None:
         """Whole years of age on ``day``; None when the birth date is unknown."""

@@ -24,13 +24,14 @@ ACF_STATUSES = ("new", "unrated", "provisional", "confirmed")
 ECF_CATEGORIES = ("full", "partial")
 
 _NUMBER_FIELDS = frozenset(("rating", "avg_opp", "score", "points", "rapid_rating"))
-_DATE_FIELDS = frozenset(("born", "last_played"))
+_DATE_FIELDS = frozenset(("born", "last_played", "rapid_last_played"))
 #: Fields whose values must be one of a few strings, and how a problem names them.
 _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
     "gender": (("M", "F"), "M or F"),
     "title": (TITLES, "one of " + ", ".join(TITLES)),
     "status": (ACF_STATUSES, "one of " + ", ".join(ACF_STATUSES)),
     "category": (ECF_CATEGORIES, "full or partial"),
+    "rapid_category": (ECF_CATEGORIES, "full or partial"),
 }
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _LARGEST_FLOAT = sys.float_info.max

@@ -5,13 +5,14 @@ rated (a full rating and a game in the last 36 months), partially rated (likewis
 partial rating) or new (anyone else who plays that month, returning players included).
 New and partially rated players get a performance ("P") rating: their average opponent
 plus dp from the performance table, over all their games plus one draw against a dummy
-opponent rated by title, age or lapsed rating; 10 games (dummy excluded) make it a full
-rating. Fully rated players get an Elo-style ("K") rating: per game the D offset (from
-the rating difference table, sign restored) plus a score offset of +10/0/-10, times
-K / 20, where K is 20 (40 for an improving junior), capped at 700 / games this month;
-plus an adjustment A + old x B; never below 100. Three passes: P ratings "A" (pass 1),
-P ratings "B" using the other new and partial players' "A" (pass 2), then K ratings using
-their "B" (pass 3); fully rated opponents always count at their start-of-month rating.
+opponent rated by title, age, lapsed rating or current full rapid rating; 10 games
+(dummy excluded) make it a full rating. Fully rated players get an Elo-style ("K")
+rating: per game the D offset (from the rating difference table, sign restored) plus a
+score offset of +10/0/-10, times K / 20, where K is 20 (40 for an improving junior),
+capped at 700 / games this month; plus an adjustment A + old x B; never below 100.
+Three passes: P ratings "A" (pass 1), P ratings "B" using the other new and partial
+players' "A" (pass 2), then K ratings using their "B" (pass 3); fully rated opponents
+always count at their start-of-month rating.
 
 One module of some 600 lines on purpose: one system's rules in one place, read against
 the ECF's text (docs/rating-systems.md); its tables are data (ecf_tables.py).
@@ -343,16 +344,34 @@ class Ecf2020(RatingSystem):
         dummy = float(max(default, int(p["minimum_rating"])))
         if lapsed is not None and lapsed > dummy:
             dummy = lapsed
-        rapid = player.rapid_rating
-        if (
-            standard
-            and rapid is not None
-            and rapid > dummy
-            and player.games == 0
-            and player.rating is None
-        ):
+        rapid = self.rapid_standing(player, first)
+        if rapid is not None and rapid > dummy:
             dummy = rapid
         return dummy
+
+    def rapid_standing(self, player: PlayerState, first: date) -> float | None:
+        """The rapid rating that may stand in for the dummy of a player new to standard
+        play in the month starting ``first``; None where there is none.
+
+        The method takes "a current OTB rapid chess rating category K or A" for a player
+        who "has never recorded a standard play result". This system keeps no category
+        letters, only full, partial and new: we read it as a full rapid rating whose
+        holder played rapid within the activity window before ``first`` (the window that
+        keeps any rating current here), for standard play only and for a player with no
+        standard games and no rating (docs/rating-systems.md).
+        """
+        rapid = player.rapid_rating
+        if rapid is None or player.rapid_category != FULL:
+            return None
+        if self.params["time_control"] != "standard":
+            return None
+        if player.games != 0 or player.rating is not None:
+            return None  # has played standard (or holds a rating there)
+        window_start = months_before(first, int(self.params["activity_months"]))
+        last = player.rapid_last_played
+        if last is not None and last < window_start:
+            return None  # lapsed: no longer current
+        return rapid
 
     @staticmethod
     def prior(player: PlayerState) -> _Prior:

@@ -58,16 +58,22 @@ class ClubSettings(models.Model):
         system = SYSTEMS.get(self.rating_system)
         if system is not None:
             problems = system.check_params(self.system_params, path="")
+            problems += _time_control_problems(self.rating_system, self.system_params, STANDARD)
             if problems:
                 raise ValidationError({"system_params": [p.lstrip(".") for p in problems]})
+
+    def params(self) -> dict[str, object]:
+        """The standard list's parameters as the engine takes them: ecf-2020 rates it as
+        standard play, whatever the stored parameters say."""
+        return _with_time_control(self.rating_system, self.system_params, STANDARD)
 
     def engine(self, time_class: str = STANDARD) -> RatingSystem:
         """The system of the list rating ``time_class`` (standard: the club's own)."""
         if time_class == STANDARD:
-            return get_system(self.rating_system, self.system_params)
+            return get_system(self.rating_system, self.params())
         own = RatingList.objects.filter(time_class=time_class, kept=RatingList.Kept.OWN).first()
         if own is None:
-            return get_system(self.rating_system, self.system_params)
+            return get_system(self.rating_system, self.params())
         return own.engine()
 
     def season_for(self, day: dt.date) -> tuple[str, dt.date, dt.date]:
@@ -118,19 +124,40 @@ class RatingList(models.Model):
         system = SYSTEMS.get(self.rating_system)
         if system is not None:
             problems = system.check_params(self.params(), path="")
+            problems += _time_control_problems(
+                self.rating_system, self.system_params, self.time_class
+            )
             if problems:
                 raise ValidationError({"system_params": [p.lstrip(".") for p in problems]})
 
     def params(self) -> dict[str, object]:
         """The list's parameters as the engine takes them: ecf-2020 rates it as its time
-        control (defaults lowered for rapid and blitz)."""
-        params = dict(self.system_params or {})
-        if self.rating_system == "ecf-2020":
-            params.setdefault("time_control", self.time_class)
-        return params
+        control (defaults lowered for rapid and blitz), whatever the stored ones say."""
+        return _with_time_control(self.rating_system, self.system_params, self.time_class)
 
     def engine(self) -> RatingSystem:
         return get_system(self.rating_system, self.params())
+
+
+def _with_time_control(system_id: str, params: object, time_class: str) -> dict[str, object]:
+    """``params`` with ecf-2020's time control set from the list it rates."""
+    out = dict(params) if isinstance(params, dict) else {}
+    if system_id == "ecf-2020":
+        out["time_control"] = time_class
+    return out
+
+
+def _time_control_problems(system_id: str, params: object, time_class: str) -> list[str]:
+    """A time control contradicting the list's: a list rates its own time control only."""
+    if system_id != "ecf-2020" or not isinstance(params, dict):
+        return []
+    given = params.get("time_control")
+    if given not in (STANDARD, RAPID, BLITZ) or given == time_class:
+        return []  # left out, the list's own, or refused as no time control at all
+    return [
+        f"time_control: this list rates {time_class} play, so it cannot be {given!r}: "
+        f"leave it out (the list sets it) or set it to {time_class!r}."
+    ]
 
 
 class Season(models.Model):

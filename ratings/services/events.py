@@ -219,17 +219,35 @@ def rating_system_set(
 
 def rating_list_set(*, rating_list: RatingList, user: Any = None, soon: bool = False) -> RatingRun:
     """Keep a time control as ``rating_list`` now says (with standard, a list of its own,
-    not rated) and re-rate every list: its events move from one chain to another.
+    not rated) and re-rate: every list when its events move from one chain to another;
+    that list alone when it stays on a list of its own with another system or parameters
+    (and the standard list with it, where that reads its ratings before or after).
+    ``rating_list`` is the row as changed and not yet saved: the stored one says what
+    it was.
 
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     """
     with transaction.atomic():
         rating_list.full_clean()
+        previous = RatingList.objects.filter(time_class=rating_list.time_class).first()
+        fed_standard = rapid_feeds_standard()
         rating_list.save()
-        if rating_list.kept == RatingList.Kept.OWN:
+        own = RatingList.Kept.OWN
+        time_class = None
+        if rating_list.kept == own:
             periods_close_past(system=rating_list.engine(), time_class=rating_list.time_class)
+            if previous is not None and previous.kept == own:
+                # The same chain: no event moves. A standard list that read the rapid one
+                # and reads it no longer is re-rated along (``rerate_lists`` adds it when
+                # it reads it now).
+                time_class = rating_list.time_class
+                if fed_standard and not rapid_feeds_standard():
+                    time_class = None
         return ratings_update(
-            soon=soon, user=user, reason=f"{rating_list}: {rating_list.get_kept_display().lower()}"
+            soon=soon,
+            user=user,
+            reason=f"{rating_list}: {rating_list.get_kept_display().lower()}",
+            time_class=time_class,
         )
 
 

@@ -37,6 +37,7 @@ from ..models import (
     Game,
     Member,
     RatingChange,
+    RatingList,
     RatingRun,
     RatingState,
     is_usable,
@@ -495,19 +496,26 @@ def ratings_rerate(
 
 def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = STANDARD) -> bool:
     """Whether the standard list reads rapid ratings: ecf-2020 rates it and the club keeps
-    a rapid list of its own."""
+    a rapid list of its own, rated by ecf-2020 too (the method's "category K or A" is one
+    of its own ratings: another system's rapid figure has no category to read)."""
     if time_class != STANDARD:
         return False
     if system is None:
         system = ClubSettings.load().engine()
-    return system.id == "ecf-2020" and RAPID in lists_kept()
+    if system.id != "ecf-2020":
+        return False
+    return RatingList.objects.filter(
+        time_class=RAPID, kept=RatingList.Kept.OWN, rating_system="ecf-2020"
+    ).exists()
 
 
 def rapid_ratings_set(
     *, states: dict[str, PlayerState], key: Position, member_ids: Iterable[int]
 ) -> dict[str, PlayerState]:
     """The new players among ``member_ids`` (no standard games, no rating) with their
-    rapid rating as it stood before rating position ``key``: their last rapid change."""
+    rapid standing before rating position ``key``: their last rapid change's rating,
+    category and last rapid game. Whether it counts is the engine's to say (ecf-2020:
+    a current full rating)."""
     new = [
         pk
         for pk in member_ids
@@ -516,8 +524,14 @@ def rapid_ratings_set(
     prior = last_changes_before(key, new, RAPID)
     out = {}
     for pk in new:
-        rapid = prior[pk].state.rating if pk in prior else None
+        rapid = prior[pk].state if pk in prior else None
         state = states[str(pk)]
-        if state.rapid_rating != rapid:
-            out[str(pk)] = replace(state, rapid_rating=rapid)
+        standing = replace(
+            state,
+            rapid_rating=rapid.rating if rapid else None,
+            rapid_category=rapid.category if rapid else None,
+            rapid_last_played=rapid.last_played if rapid else None,
+        )
+        if standing != state:
+            out[str(pk)] = standing
     return out

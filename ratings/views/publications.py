@@ -25,6 +25,7 @@ from ..filters import PublicationFilter
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..publication_changes import Changes, live_moved
 from ..publication_tables import PublicationTable, listed
+from ..rating_lists import list_name
 from ..tables import ListPaginator
 from ..time_classes import STANDARD
 from .common import club_of, officer_required, rating_list_of, rating_lists_kept, wants_csv
@@ -150,12 +151,17 @@ def _publication_csv(publication: Publication, entries: Any) -> StreamingHttpRes
 
 
 def publication_changes(request: HttpRequest, slug: str) -> HttpResponse:
-    """What changed between a publication and the one before it (or ``?since=<date>``)."""
+    """What changed between a publication and the one before it on its list (or
+    ``?since=<date>``, a publication of the same list: another list's figures are
+    another rating's, not a change)."""
     newer = get_object_or_404(Publication, slug=slug)
     since = request.GET.get("since")
-    older = Publication.objects.filter(slug=since).first() if since else newer.previous()
-    if since and older is None:
-        raise Http404("No list was published on that date.")
+    if since:
+        older = Publication.objects.filter(slug=since, time_class=newer.time_class).first()
+        if older is None:
+            raise Http404(f"No {list_name(newer.time_class).lower()} was published on that date.")
+    else:
+        older = newer.previous()
     if older is not None and older.published_at > newer.published_at:
         newer, older = older, newer
     context: dict[str, Any] = {"publication": newer, "older": older}
@@ -165,21 +171,41 @@ def publication_changes(request: HttpRequest, slug: str) -> HttpResponse:
             request.GET.get("entrants")
         )
         leavers = Paginator(changes.leavers, CHANGES_PER_PAGE).get_page(request.GET.get("leavers"))
+        between = f"{older.day:%-d %b %Y} to {newer.day:%-d %b %Y}"
+        charted = changes.rises[:CHARTED] + changes.falls[:CHARTED]
         context.update(
             changes=changes,
             counts=changes.counts,
             entrants=entrants,
             leavers=leavers,
             chart=changes_bar_svg(
-                [(e.member.name, round(e.change)) for e in changes.rises[:10]]
-                + [(e.member.name, round(e.change)) for e in changes.falls[:10]],
-                title=f"Biggest rises and falls, {older.day:%-d %b %Y} to {newer.day:%-d %b %Y}",
+                [(e.member.name, round(e.shown_change)) for e in charted],
+                title=f"Biggest rises and falls, {between}",
             ),
+            improvers_chart=_improvers_chart(changes, charted, between),
             others=Publication.objects.filter(time_class=newer.time_class)
             .exclude(pk=newer.pk)
             .values_list("slug", "day")[:200],
         )
     return render(request, "ratings/public/publication_changes.html", context)
+
+
+#: Members each chart of the changes draws, a side.
+CHARTED = 10
+
+
+def _improvers_chart(changes: Changes, charted: list[Any], between: str) -> Any:
+    """The improvers' gains as bars, where they tell the reader something the rises' chart
+    does not: drawn only when some of the ten biggest improvers are not charted there
+    (otherwise it would draw the same bars twice)."""
+    improvers = changes.improvers[:CHARTED]
+    if {e.member_id for e in improvers} <= {e.member_id for e in charted}:
+        return ""
+    return changes_bar_svg(
+        [(e.member.name, round(e.shown_change)) for e in improvers],
+        title=f"Biggest improvers, official ratings, {between}",
+        chart_id="improvers",
+    )
 
 
 # -- the officer publishes -------------------------------------------------------------

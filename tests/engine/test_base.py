@@ -12,7 +12,8 @@ from ratings.engine.base import PlayerState, round_half_up, with_changes
 FULL = PlayerState(
     id="ann", rating=1.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
     title="WCM", status="confirmed", avg_opp=3.0, score=4.0, category="partial",
-    points=5.0, last_played=date(2023, 1, 2), rapid_rating=6.0,
+    points=5.0, last_played=date(2023, 1, 2), rapid_rating=6.0, rapid_category="full",
+    rapid_last_played=date(2022, 12, 3),
 )  # fmt: skip
 
 

@@ -16,7 +16,8 @@ from ratings.engine.codec import change_to_dict, state_from_dict, state_to_dict
 FULL = PlayerState(
     id="ann", rating=1612.25, games=41, guest=True, born=date(2010, 5, 6), gender="F",
     title="WCM", status="provisional", avg_opp=1543.5, score=20.5, category="partial",
-    points=19.5, last_played=date(2023, 1, 2), rapid_rating=1700.0,
+    points=19.5, last_played=date(2023, 1, 2), rapid_rating=1700.0, rapid_category="full",
+    rapid_last_played=date(2022, 11, 5),
 )  # fmt: skip
 
 
@@ -34,7 +35,7 @@ def test_a_state_with_every_field_comes_back_through_json() -> None:
         "id": "ann", "rating": 1612.25, "games": 41, "guest": True, "born": "2010-05-06",
         "gender": "F", "title": "WCM", "status": "provisional", "avg_opp": 1543.5,
         "score": 20.5, "category": "partial", "points": 19.5, "last_played": "2023-01-02",
-        "rapid_rating": 1700,
+        "rapid_rating": 1700, "rapid_category": "full", "rapid_last_played": "2022-11-05",
     }  # fmt: skip
     assert _through_json(FULL) == FULL
 
@@ -84,7 +85,8 @@ def _listed(system_id: str) -> list[PlayerState]:
         return [
             PlayerState("ann", 1800.0, 30, category="full", avg_opp=1750.0, points=16.0,
                         last_played=date(2021, 12, 1)),
-            PlayerState("bob", None, 0, born=born, title="FM", rapid_rating=1900.0),
+            PlayerState("bob", None, 0, born=born, title="FM", rapid_rating=1900.0,
+                        rapid_category="full", rapid_last_played=date(2021, 11, 6)),
         ]  # fmt: skip
     return [PlayerState("ann", 1600.0, 40, born=born, gender="F"), PlayerState("bob", guest=True)]
 
@@ -123,6 +125,8 @@ BAD_STATES: list[tuple[Any, list[str]]] = [
     ({"id": "a", "title": "GMX"}, ["state.title: must be one of GM, IM, FM, CM, WGM"]),
     ({"id": "a", "status": "master"}, ["state.status: must be one of new, unrated, prov"]),
     ({"id": "a", "category": "half"}, ["state.category: must be full or partial, got 'half'"]),
+    ({"id": "a", "rapid_category": "K"}, ["state.rapid_category: must be full or partial"]),
+    ({"id": "a", "rapid_last_played": "2024"}, ["state.rapid_last_played: must be a date"]),
     ({"id": "a", "display": 1606}, ["state.display: must be a string, got 1606"]),
 ]  # fmt: skip
 

@@ -29,6 +29,7 @@ from ratings.engine import (
     rate,
 )
 from ratings.engine.__main__ import main
+from ratings.engine.base import with_changes
 from ratings.engine.codec import state_from_dict, state_to_dict
 from ratings.engine.ecf_2020 import Ecf2020
 from ratings.engine.ecf_offsets import PADDED_OFFSETS
@@ -422,14 +423,66 @@ def test_a_titled_player_with_a_lapsed_full_rating_has_no_title_default() -> Non
     assert dummy_of(full("g", 1700, title="GM", last_played=date(2020, 1, 15))) == 1800
 
 
-def test_a_higher_rapid_rating_stands_in_for_a_player_who_never_played_standard() -> None:
-    assert dummy_of(PlayerState("r", rapid_rating=1950)) == 1950
-    assert dummy_of(PlayerState("r", rapid_rating=1700)) == 1800  # lower: the default
-    assert dummy_of(PlayerState("r", rapid_rating=1950), time_control="rapid") == 1700
-    assert dummy_of(PlayerState("r", rapid_rating=1950, games=3, rating=1500)) == 1800
+def rapid(rating: float, category: str | None = "full", last: date | None = ACTIVE) -> PlayerState:
+    """A player new to standard play holding a rapid rating: full and current unless told."""
+    return PlayerState(
+        "r", rapid_rating=float(rating), rapid_category=category, rapid_last_played=last
+    )
+
+
+def test_a_current_full_rapid_rating_stands_in_for_a_player_who_never_played_standard() -> None:
+    assert dummy_of(rapid(1950)) == 1950
     # r (dummy 1950) draws 1800: (1800 + 1950) / 2 = 1875.
-    result = run([PlayerState("r", rapid_rating=1950), full("x", 1800)], [Game("r", "x", 0.5)])
+    result = run([rapid(1950), full("x", 1800)], [Game("r", "x", 0.5)])
     assert rating(result, "r") == 1875
+    assert change(result, "r").detail["dummy_rating"] == 1950
+
+
+def test_a_lower_rapid_rating_leaves_the_default_dummy() -> None:
+    assert dummy_of(rapid(1700)) == 1800
+
+
+def test_a_partial_rapid_rating_does_not_stand_in() -> None:
+    # "category K or A": full ratings only; 1940P is still settling.
+    assert dummy_of(rapid(1940, category="partial")) == 1800
+
+
+def test_a_rapid_rating_of_no_known_category_does_not_stand_in() -> None:
+    assert dummy_of(rapid(1950, category=None)) == 1800
+
+
+def test_a_lapsed_rapid_rating_does_not_stand_in() -> None:
+    # The 36 months before March 2024 open on 1 March 2021.
+    assert dummy_of(rapid(1950, last=date(2021, 2, 27))) == 1800
+    assert dummy_of(rapid(1950, last=date(2021, 3, 1))) == 1950  # the window's first day
+    assert dummy_of(rapid(1950, last=date(2021, 2, 27)), activity_months=40) == 1950
+
+
+def test_a_rapid_rating_with_no_last_game_known_counts_as_current() -> None:
+    # As a rating's own last_played: unknown is current.
+    assert dummy_of(rapid(1950, last=None)) == 1950
+
+
+def test_a_rapid_rating_stands_in_only_for_standard_play() -> None:
+    # The rapid list itself: the adult default less 100.
+    assert dummy_of(rapid(1950), time_control="rapid") == 1700
+
+
+def test_a_rapid_rating_never_stands_in_for_a_player_who_has_played_standard() -> None:
+    # A lapsed partial standard rating makes its holder new again, not new to standard.
+    old = date(2020, 1, 15)
+    returning = with_changes(
+        rapid(1950), rating=1500.0, games=3, category="partial", avg_opp=1500.0,
+        points=1.5, last_played=old,
+    )  # fmt: skip
+    assert dummy_of(returning) == 1800
+    # A partially rated player (current) rated again this month: the default too.
+    playing = with_changes(
+        rapid(1950), rating=1500.0, games=3, category="partial", avg_opp=1500.0,
+        points=1.5, last_played=ACTIVE,
+    )  # fmt: skip
+    result = run([playing, full("x", 1800)], [Game("r", "x", 0.5)])
+    assert change(result, "r").detail["dummy_rating"] == 1800
 
 
 # -- K rating ---------------------------------------------------------------------------
@@ -765,12 +818,19 @@ def _history(seed: int) -> tuple[list[PlayerState], list[Event]]:
         elif kind == 2:
             players.append(PlayerState(pid, born=born))
         elif kind == 3:
-            players.append(PlayerState(pid, title="FM", rapid_rating=2250))
+            players.append(PlayerState(pid, title="FM", rapid_rating=2250, rapid_category="full"))
         elif kind == 4:  # p04 lapses in February 2024; p10, p16... already lapsed
             last = date(2021, 1, 20) if pid == "p04" else date(2020, 6, 20)
             players.append(full(pid, rng.randint(1500, 2000), last_played=last))
         else:
-            players.append(PlayerState(pid, rapid_rating=float(rng.randint(1500, 2100))))
+            players.append(
+                PlayerState(
+                    pid,
+                    rapid_rating=float(rng.randint(1500, 2100)),
+                    rapid_category=rng.choice(("full", "partial")),
+                    rapid_last_played=rng.choice((date(2023, 6, 20), date(2020, 6, 20))),
+                )
+            )
     events = []
     for month in (11, 12, 1, 2, 3, 4):
         year = 2023 if month > 6 else 2024

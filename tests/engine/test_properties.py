@@ -228,11 +228,16 @@ def acf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
 
 @st.composite
 def ecf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
-    """ecf-2020's own fields: a category (full or partial, current or lapsed) or a rapid rating."""
+    """ecf-2020's own fields: a category (full or partial, current or lapsed) or a rapid
+    rating (full or partial, current or lapsed)."""
     category = draw(st.sampled_from([None, "full", "full", "partial"]))
     if category is None:
         if rating is None and draw(st.booleans()):
-            return {"rapid_rating": float(draw(st.integers(1000, 2400)))}
+            return {
+                "rapid_rating": float(draw(st.integers(1000, 2400))),
+                "rapid_category": draw(st.sampled_from(["full", "full", "partial"])),
+                "rapid_last_played": START - timedelta(days=draw(st.integers(0, 6 * 365))),
+            }
         return {}
     games = draw(st.integers(10, 60) if category == "full" else st.integers(1, 9))
     fields: dict[str, Any] = {"category": category, "rating": rating or 1500.0, "games": games}

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import Game
+from ratings.models import Game, Member, RatingList
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -191,6 +191,160 @@ def test_an_event_gives_results_and_the_published_players_changes(client, spec, 
     assert len(answer["games"]) == 2
     index = checked(client, spec, "/events", "/events", name="club").json()
     assert [e["id"] for e in index["results"]] == [club.pk]
+
+
+# -- a list of its own: rapid -------------------------------------------------------------
+
+
+@pytest.fixture
+def rapid_club(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+    """Rapid kept on a list of its own. A standard night (Alice beats Bob) and a rapid
+    afternoon of five: Alice, Bob and Carol paid up, Dave in arrears, Gus a paid-up guest.
+    Returns the rapid event."""
+    for member in (alice, bob, carol):
+        paid_up(member, current_season)
+    gus = paid_up(
+        MemberFactory(member_number="G1", name="Gus Guest", is_guest=True), current_season
+    )
+    services.rating_list_set(rating_list=RatingList(time_class="rapid", kept=RatingList.Kept.OWN))
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], name="Club night")
+    return rated_event(
+        [
+            (1, bob, alice, Game.Result.WHITE_WIN),
+            (1, carol, dave, Game.Result.BLACK_WIN),
+            (2, gus, bob, Game.Result.DRAW),
+            (2, alice, carol, Game.Result.DRAW),
+            (3, dave, gus, Game.Result.WHITE_WIN),
+            (3, carol, bob, Game.Result.BLACK_WIN),
+        ],
+        date=dt.date(2026, 3, 7),
+        name="Saturday Rapid",
+        time_class="rapid",
+    )
+
+
+def rapid_page(client, url: str):  # type: ignore[no-untyped-def]
+    return client.get(url, {"list": "rapid"})
+
+
+def test_the_rapid_list_matches_its_page_and_its_description(client, spec, rapid_club):
+    answer = checked(client, spec, "/list", "/list", time_class="rapid").json()
+    page = rapid_page(client, reverse("ratings:live-list"))
+    on_page = [
+        (str(m.rank), m.member_number, m.rating_state.display)
+        for m in page.context["table"].page.object_list.data
+    ]
+    assert [(str(r["rank"]), r["member"], r["rating"]) for r in answer["results"]] == on_page
+    assert [r["member"] for r in answer["results"]] == ["B2", "A1", "C3"]  # not G1 nor D4
+    assert answer["time_class"] == "rapid"
+    standard = checked(client, spec, "/list", "/list").json()
+    assert standard["results"][0]["member"] == "A1"  # the standard list: Alice leads
+
+
+def test_the_latest_rapid_publication_matches_its_page_and_its_description(
+    client, spec, rapid_club
+):
+    standard = services.list_publish(now=MARCH)
+    rapid = services.list_publish(now=MARCH, time_class="rapid")
+    answer = checked(
+        client, spec, "/publications/latest", "/publications/latest", time_class="rapid"
+    ).json()
+    assert answer["publication"]["slug"] == rapid.slug == "2026-03-05-rapid"
+    assert answer["publication"]["time_class"] == "rapid"
+    page = client.get(rapid.get_absolute_url())
+    on_page = [
+        (str(e.rank), e.member.member_number, e.display, e.games)
+        for e in page.context["table"].page.object_list.data
+    ]
+    rows = [(str(r["rank"]), r["member"], r["rating"], r["games"]) for r in answer["results"]]
+    assert rows == on_page
+    latest_standard = checked(client, spec, "/publications/latest", "/publications/latest")
+    assert latest_standard.json()["publication"]["slug"] == standard.slug
+    assert latest_standard.json()["results"] != answer["results"]
+
+
+def test_a_members_rapid_rating_and_history_match_their_page(client, spec, rapid_club, bob):
+    rapid = services.list_publish(now=MARCH, time_class="rapid")
+    services.list_publish(now=MARCH)
+    answer = checked(client, spec, "/members/B2", "/members/{number}", time_class="rapid")
+    answer = answer.json()
+    page = rapid_page(client, bob.get_absolute_url())
+    state = page.context["state"]
+    assert state.time_class == "rapid"
+    assert answer["rating"]["rating"] == state.display
+    assert (answer["rating"]["games"], answer["rating"]["status"]) == (
+        state.games,
+        page.context["status"],
+    )
+    assert [(p["publication"], p["rating"]) for p in answer["published_ratings"]] == [
+        (e.publication.slug, e.display) for e in page.context["published_ratings"]
+    ]
+    assert [p["publication"] for p in answer["published_ratings"]] == [rapid.slug]
+    history = checked(
+        client, spec, "/members/B2/history", "/members/{number}/history", time_class="rapid"
+    ).json()
+    on_page = [
+        (event.pk, change.display_before, change.display_after)
+        for event, change in page.context["events"]
+        if change is not None and change.time_class == "rapid"
+    ]
+    assert [(h["event"], h["rating_before"], h["rating_after"]) for h in history["results"]] == (
+        on_page
+    )
+    assert [h["event_name"] for h in history["results"]] == ["Saturday Rapid"]
+
+
+def test_a_guest_and_a_member_in_arrears_are_withheld_from_an_event_as_its_page_does(
+    client, spec, rapid_club
+):
+    answer = checked(client, spec, f"/events/{rapid_club.pk}", "/events/{pk}").json()
+    page = client.get(rapid_club.get_absolute_url())
+    by_number = {p["member"]: p for p in answer["players"]}
+    for row in page.context["players"]:
+        player = by_number[row["member"].member_number]
+        change = row["change"]
+        assert player["published"] is (change is not None)
+        assert (player["rating_before"], player["rating_after"]) == (
+            (change.display_before, change.display_after) if change else (None, None)
+        )
+        assert (player["place"], player["points"]) == (row["place"], row["points"])
+    withheld = {number for number, p in by_number.items() if not p["published"]}
+    assert withheld == {"D4", "G1"}
+    assert all(by_number[n]["change"] is None for n in withheld)
+    assert (by_number["D4"]["points"], by_number["G1"]["points"]) == (2.0, 0.5)
+
+
+@pytest.mark.parametrize("number", ["D4", "G1"])
+@pytest.mark.parametrize("time_class", ["standard", "rapid"])
+def test_a_guest_and_a_member_in_arrears_are_withheld_from_the_member_endpoints(
+    client, spec, rapid_club, number, time_class
+):
+    services.list_publish(now=MARCH, time_class="rapid")
+    member = Member.objects.get(member_number=number)
+    page = client.get(member.get_absolute_url(), {"list": time_class})
+    assert "Rating not published" in page.content.decode()
+    assert "status" not in page.context
+    answer = checked(
+        client, spec, f"/members/{number}", "/members/{number}", time_class=time_class
+    ).json()
+    assert (answer["published"], answer["rating"], answer["published_ratings"]) == (
+        False,
+        None,
+        [],
+    )
+    history = checked(
+        client,
+        spec,
+        f"/members/{number}/history",
+        "/members/{number}/history",
+        time_class=time_class,
+    ).json()
+    assert history["published"] is False
+    rows = history["results"]
+    assert [r["event_name"] for r in rows] == (["Saturday Rapid"] if time_class == "rapid" else [])
+    for row in rows:  # they played, as the event's page says; their figures are withheld
+        assert (row["rating_before"], row["rating_after"], row["change"]) == (None, None, None)
+        assert row["games"] == 2
 
 
 def test_an_officers_session_sees_no_more_than_the_public(officer_client, spec, club):

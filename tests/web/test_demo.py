@@ -9,7 +9,15 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingRun
+from ratings.models import (
+    ClubSettings,
+    Event,
+    Game,
+    Member,
+    Publication,
+    RatingChange,
+    RatingRun,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -112,6 +120,7 @@ def test_load_demo_refuses_a_database_with_members(demo):
 
 def test_the_demo_is_the_same_club_every_time(demo):
     first = list(Game.objects.order_by("pk").values_list("white__name", "black__name", "result"))
+    Publication.objects.all().delete()  # a publication keeps its members: it goes first
     Event.objects.all().delete()
     Member.objects.all().delete()
     call_command("load_demo", stdout=io.StringIO())
@@ -132,3 +141,44 @@ def test_the_demo_keeps_rapid_on_a_list_of_its_own(demo):
     assert rapid.values("event").distinct().count() == 4
     assert not rapid.exclude(event__time_class="rapid").exists()
     assert RatingState.objects.filter(time_class="rapid", games__gt=0).count() >= 20
+
+
+def test_the_demo_publishes_its_lists_before_the_season_and_now(demo):
+    standard = list(Publication.objects.filter(time_class="standard").order_by("published_at"))
+    assert len(standard) == 2
+    before, now = standard
+    first_event = Event.objects.order_by("start_date").first()
+    assert before.day < first_event.start_date
+    assert now.day == timezone.localdate()
+    assert before.size >= 30 and now.size >= 50
+    # Before the season: the ratings members brought, nothing rated yet.
+    brought = before.entries.values_list("display", "member__initial_rating")
+    assert all(float(shown) == rating for shown, rating in brought)
+    assert "3 lists published" in demo
+
+
+def test_the_demo_publishes_the_rapid_list_with_its_own_ratings(demo):
+    rapid = Publication.objects.get(time_class="rapid")
+    assert rapid.day == timezone.localdate()
+    ranked = rapid.entries.filter(rank__isnull=False)
+    assert ranked.count() >= 20
+    ratings = dict(ranked.values_list("member_id", "display"))
+    live = dict(
+        Member.objects.filter(pk__in=ratings, rating_states__time_class="rapid").values_list(
+            "pk", "rating_states__display"
+        )
+    )
+    assert ratings == live
+
+
+def test_a_visitor_of_the_demo_sees_the_seasons_changes(client, demo):
+    latest = Publication.objects.filter(time_class="standard").latest("published_at")
+    assert "published" in client.get("/ratings/").content.decode()
+    page = client.get(f"/ratings/published/{latest.slug}/changes/")
+    assert page.status_code == 200
+    counts = page.context["counts"]
+    assert counts["rose"] >= 10 and counts["fell"] >= 10
+    assert page.context["changes"].improvers
+    assert '<svg class="changes-chart"' in page.content.decode()
+    rapid = Publication.objects.get(time_class="rapid")
+    assert client.get(rapid.get_absolute_url()).status_code == 200

@@ -1,22 +1,27 @@
 """One rule for who is published (``ratings.publication``), and every public page holds to it.
 
-The public URLs are read from ``ratings/urls.py`` itself: a public page added there is
-checked here at once (and the test says how to teach it the page's arguments).
+The public URLs are read from ``ratings/urls.py`` itself, and the API's from its own
+description: a public page or API operation added there is checked here at once (and the
+test says how to teach it the page's arguments).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
-from ratings import publication, reports
-from ratings.models import Event, Game, Member, RatingChange, RatingState
+from ratings import publication, reports, services
+from ratings.api import api
+from ratings.models import Event, Game, Member, Publication, RatingChange, RatingState
 from ratings.urls import urlpatterns
 
 from ..factories import MemberFactory, paid_up
@@ -26,10 +31,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def night(rated_event, current_season, alice, bob, carol):
-    """A round robin of four: Alice and Carol paid up, Bob in arrears, Gus a guest.
+    """A round robin of four: Alice and Carol paid up, Bob in arrears, Gus a guest; the
+    list published before it and after it.
 
     Starting ratings far apart, so that every figure of each player is their own.
     """
+    cache.clear()  # the API's throttle counts callers in the cache
     paid_up(alice, current_season)
     paid_up(carol, current_season)
     gus = MemberFactory(member_number="G1", name="Gus Guest", is_guest=True)
@@ -37,6 +44,9 @@ def night(rated_event, current_season, alice, bob, carol):
         member.initial_rating = rating
         member.initial_games = 30
         member.save()
+    services.ratings_rerate(reason="starting ratings")
+    now = timezone.now()
+    services.list_publish(note="Before the night", now=now - dt.timedelta(seconds=1))
     event = rated_event(
         [
             (1, alice, bob, Game.Result.WHITE_WIN),
@@ -49,6 +59,7 @@ def night(rated_event, current_season, alice, bob, carol):
         rounds=3,
     )
     Event.objects.filter(pk=event.pk).update(kind=Event.Kind.ROUND_ROBIN)
+    services.list_publish(note="After the night", now=now)
     return event
 
 
@@ -69,14 +80,23 @@ def shows(page: str, figure: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(figure)}(?![0-9])", page) is not None
 
 
+#: The pages whose ``slug`` is a publication's (a report's otherwise).
+PUBLICATION_PAGES = {"publication", "publication-changes"}
+
+
 #: What each public URL's arguments are, by name: a new page with an argument not here
 #: fails ``test_every_public_url_is_checked`` until it is added.
-def arguments(name: str, night: Event) -> list[str | int]:
+def arguments(name: str, night: Event, page: str) -> list[str | int]:
     players = Member.objects.filter(entries__event=night).order_by("member_number")
+    slugs = (
+        list(Publication.objects.values_list("slug", flat=True))
+        if page in PUBLICATION_PAGES
+        else list(reports.REPORTS)
+    )
     return {
         "number": [m.member_number for m in players],
         "pk": [night.pk],
-        "slug": list(reports.REPORTS),
+        "slug": slugs,
     }.get(name, [])
 
 
@@ -101,22 +121,53 @@ def public_patterns() -> list[object]:
     return [p for p in urlpatterns if not str(p.pattern).startswith("officer/")]
 
 
+def api_paths() -> list[str]:
+    """Every operation of the read API, as its description names them."""
+    return list(api.get_openapi_schema()["paths"])
+
+
+def api_pages(night: Event) -> Iterator[tuple[str, dict[str, str]]]:
+    """Every API operation with every argument (a ``slug`` there is a publication's)."""
+    for path in api_paths():
+        names = re.findall(r"{(\w+)}", path)
+        assert len(names) <= 1, f"{path}: teach api_pages two arguments"
+        values = arguments(names[0], night, "publication") if names else [None]
+        assert values, f"{path}: add its argument {names[0]!r} to arguments()"
+        for value in values:
+            yield (path.replace(f"{{{names[0]}}}", str(value)) if names else path), {}
+
+
 def public_pages(night: Event) -> Iterator[tuple[str, dict[str, str]]]:
-    """Every public URL of ``ratings/urls.py`` with every argument, plain and as CSV."""
+    """Every public URL of ``ratings/urls.py`` with every argument, plain and as CSV, and
+    every operation of the API."""
     for pattern in public_patterns():
         names = list(pattern.pattern.converters)
         assert len(names) <= 1, f"{pattern.pattern}: teach public_pages two arguments"
-        values = arguments(names[0], night) if names else [None]
+        values = arguments(names[0], night, pattern.name) if names else [None]
         assert values, f"{pattern.pattern}: add its argument {names[0]!r} to arguments()"
         for value in values:
             url = reverse(f"ratings:{pattern.name}", kwargs={names[0]: value} if names else {})
             for query in [{}, {"_export": "csv"}, *QUERIES.get(pattern.name, [])]:
                 yield url, query
+    yield from api_pages(night)
 
 
 def test_every_public_url_is_checked(night):
     checked = {url for url, _ in public_pages(night)}
-    assert len(checked) >= len(public_patterns())
+    assert len(checked) >= len(public_patterns()) + len(api_paths())
+
+
+def test_the_sweep_reads_real_publications_and_every_api_operation(client, night):
+    publications = list(Publication.objects.order_by("published_at"))
+    assert len(publications) == 2
+    urls = {url for url, _ in public_pages(night)}
+    for published in publications:
+        assert published.get_absolute_url() in urls
+        assert f"/api/v1/publications/{published.slug}" in urls
+    assert f"/api/v1/events/{night.pk}" in urls and "/api/v1/members/B2/history" in urls
+    changes = client.get(reverse("ratings:publication-changes", args=[publications[1].slug]))
+    assert changes.context["older"] == publications[0]  # the changes page compares the two
+    assert changes.context["counts"]["stayed"] == 2
 
 
 def test_no_public_page_shows_an_unpublished_players_rating_or_membership(client, night):
@@ -138,9 +189,17 @@ def test_no_public_page_shows_an_unpublished_players_rating_or_membership(client
 
 
 def test_every_public_page_asks_the_rule(client, night, monkeypatch):
-    """With the rule hiding everyone, no public page shows anyone's rating."""
+    """With the rule hiding everyone, no public page shows anyone's rating.
+
+    A publication is a record of its day, read as it was frozen: the rule is asked when
+    it is made. So the lists are published again under the rule hiding everyone.
+    """
     everyone = figures(*Member.objects.all())
     monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    Publication.objects.all().delete()
+    now = timezone.now()
+    services.list_publish(note="Nobody", now=now - dt.timedelta(seconds=1))
+    services.list_publish(note="Nobody again", now=now)
     for url, query in public_pages(night):
         response = client.get(url, query)
         page = b"".join(response.streaming_content if response.streaming else [response.content])

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -13,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import ClubSettings, Game, Member, Publication, RatingRun
+from ratings.models import ClubSettings, Game, Member, Publication, RatingList, RatingRun
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -130,6 +132,30 @@ def test_before_the_first_publication_the_list_is_the_live_one_and_says_so(clien
     assert "no list has been published yet" in response.content.decode()
 
 
+def table_rows(html: str, css: str) -> list[list[str]]:
+    """The rows of the page's table of class ``css`` as the visitor reads them: each
+    cell's text, tags left out."""
+    found = re.search(rf'<table class="[^"]*\b{css}\b[^"]*"(.*?)</table>', html, re.S)
+    assert found, f"no table {css!r} on the page"
+    rows = []
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", found.group(1), re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        if cells:
+            rows.append([unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in cells])
+    return rows
+
+
+def list_rows(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    """A list page's rows as printed: place, name, rating, games."""
+    return [row[:4] for row in table_rows(response.content.decode(), "rating-list")]
+
+
+def summary(html: str) -> dict[str, int]:
+    """The changes page's counts as printed: "2 rose", "1 new on the list"..."""
+    items = re.findall(r"<strong[^>]*>(\d+)</strong> ([a-z ]+)</li>", html)
+    return {words: int(count) for count, words in items}
+
+
 def test_publish_twice_with_a_correction_between_and_read_both_and_the_changes(
     client, rated_event, current_season, alice, bob, carol, dave
 ):
@@ -137,42 +163,50 @@ def test_publish_twice_with_a_correction_between_and_read_both_and_the_changes(
         paid_up(member, current_season)
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN), (1, carol, dave, "1-0")])
     march = services.list_publish(note="March", now=MARCH)
-    # A correction: the result was the other way round. Live ratings change, March's do not.
-    event.games.filter(white=alice).update(result=Game.Result.BLACK_WIN)
-    services.ratings_rerate(start=event, reason="correction")
+    # A correction as the officer makes it: the result was the other way round. Live
+    # ratings change, March's do not.
+    games = list(event.games.order_by("pk"))
+    games[0].result = Game.Result.BLACK_WIN
+    run = services.games_replace(
+        event=event, games=games, rounds=None, reason="Result entered the wrong way round"
+    )
+    assert run is not None and run.events_rated == 1
     dave_paid = paid_up(dave, current_season)  # Dave pays: he enters the April list
     assert dave_paid in Member.objects.published()
     Member.objects.filter(pk=carol.pk).update(is_guest=True)  # Carol leaves it
     april = services.list_publish(note="April", now=APRIL)
 
     march_page = client.get(march.get_absolute_url())
-    assert rows_of(march_page) == [
-        ("1", "Alice Archer", "1516", 1),
-        ("1", "Carol Chen", "1516", 1),  # ties share a place
-        ("3", "Bob Brown", "1484", 1),
+    assert list_rows(march_page) == [
+        ["1", "Alice Archer", "1516", "1"],
+        ["1", "Carol Chen", "1516", "1"],  # ties share a place
+        ["3", "Bob Brown", "1484", "1"],
     ]
     assert "have changed since it was published" in march_page.content.decode()
     april_page = client.get(april.get_absolute_url())
-    assert rows_of(april_page) == [
-        ("1", "Bob Brown", "1516", 1),
-        ("2", "Alice Archer", "1484", 1),
-        ("2", "Dave Dunn", "1484", 1),
+    assert list_rows(april_page) == [
+        ["1", "Bob Brown", "1516", "1"],
+        ["2", "Alice Archer", "1484", "1"],
+        ["2", "Dave Dunn", "1484", "1"],
+    ]
+    assert [row[4] for row in table_rows(april_page.content.decode(), "rating-list")] == [
+        "+32",
+        "-32",
+        "new",
     ]
     assert "have not changed since" in april_page.content.decode()
 
     changes = client.get(reverse("ratings:publication-changes", args=[april.slug]))
     assert changes.status_code == 200
-    context = changes.context
-    assert context["counts"] == {"entrants": 1, "stayed": 2, "rose": 1, "fell": 1, "leavers": 1}
-    assert [e.member.name for e in context["entrants"].object_list] == ["Dave Dunn"]
-    assert [e.member.name for e in context["leavers"].object_list] == ["Carol Chen"]
-    assert [(e.member.name, round(e.change)) for e in context["changes"].rises] == [
-        ("Bob Brown", 32)
+    html = changes.content.decode()
+    assert summary(html) == {"new on the list": 1, "no longer on it": 1, "rose": 1, "fell": 1}
+    assert [row[:3] for row in table_rows(html, "entrants")] == [["2", "Dave Dunn", "1484"]]
+    assert table_rows(html, "leavers") == [["Carol Chen", "1516"]]
+    assert [row[:4] for row in table_rows(html, "rises")] == [["Bob Brown", "1484", "1516", "+32"]]
+    assert [row[:4] for row in table_rows(html, "falls")] == [
+        ["Alice Archer", "1516", "1484", "-32"]
     ]
-    assert [(e.member.name, round(e.change)) for e in context["changes"].falls] == [
-        ("Alice Archer", -32)
-    ]
-    assert '<svg class="changes-chart"' in changes.content.decode()
+    assert '<svg class="changes-chart"' in html
 
 
 def test_who_left_the_list_is_listed_with_no_reason(client, club_of_four, current_season):
@@ -199,6 +233,110 @@ def test_improvers_are_official_ratings_only(club_of_four):
     changes = Changes(newer=april, older=march)
     assert [e.member.name for e in changes.rises] == ["Carol Chen", "Alice Archer"]
     assert [(e.member.name, e.games_between) for e in changes.improvers] == [("Alice Archer", 5)]
+
+
+def _changes_page(client, publication, **query):  # type: ignore[no-untyped-def]
+    return client.get(reverse("ratings:publication-changes", args=[publication.slug]), query)
+
+
+def _moves_rows(html: str, css: str) -> list[list[str]]:
+    """A moves table's rows as the visitor reads them: name, before, after, change."""
+    return [row[:4] for row in table_rows(html, css)]
+
+
+def test_a_moves_change_is_the_difference_of_the_figures_shown(client, club_of_four):
+    alice = club_of_four[0]
+    rating_state(alice, rating=2302.6, display="2303", games=30)
+    march = services.list_publish(now=MARCH)
+    rating_state(alice, rating=2304.4, display="2304", games=31)  # 1.8 up, shown 1 up
+    april = services.list_publish(now=APRIL)
+    html = _changes_page(client, april).content.decode()
+    assert _moves_rows(html, "rises") == [["Alice Archer", "2303", "2304", "+1"]]
+    assert march.entries.get(member=alice).display == "2303"
+    # The list's own "Change" column, since the publication before: the same +1.
+    april_rows = table_rows(client.get(april.get_absolute_url()).content.decode(), "rating-list")
+    assert [row[1:5] for row in april_rows if row[1] == "Alice Archer"] == [
+        ["Alice Archer", "2304", "31", "+1"]
+    ]
+
+
+def test_rises_and_falls_are_ordered_and_counted_by_the_change_shown(client, club_of_four):
+    alice, bob, carol, _ = club_of_four
+    rating_state(alice, rating=1600.6, display="1601", games=30)
+    rating_state(bob, rating=1500.4, display="1500", games=20)
+    rating_state(carol, rating=1400.4, display="1400p", games=3)
+    services.list_publish(now=MARCH)
+    rating_state(alice, rating=1603.4, display="1603", games=31)  # 2.8 up, shown 2 up
+    rating_state(bob, rating=1503.0, display="1503", games=21)  # 2.6 up, shown 3 up
+    rating_state(carol, rating=1400.2, display="1400p", games=4)  # 0.2 down, shown the same
+    april = services.list_publish(now=APRIL)
+    page = _changes_page(client, april)
+    html = page.content.decode()
+    assert _moves_rows(html, "rises") == [
+        ["Bob Brown", "1500", "1503", "+3"],
+        ["Alice Archer", "1601", "1603", "+2"],
+    ]
+    assert _moves_rows(html, "falls") == [["None."]]
+    assert (page.context["counts"]["rose"], page.context["counts"]["fell"]) == (2, 0)
+
+
+def test_changes_since_a_publication_of_another_list_are_refused(client, club_of_four):
+    alice, bob, *_ = club_of_four
+    RatingList.objects.create(time_class="rapid", kept=RatingList.Kept.OWN)
+    for member, rating in ((alice, 1450), (bob, 1550)):
+        rating_state(member, time_class="rapid", rating=rating, display=str(rating), games=5)
+    standard = services.list_publish(now=MARCH)
+    rapid = services.list_publish(now=MARCH, time_class="rapid")
+    assert _changes_page(client, standard, since=rapid.slug).status_code == 404
+    assert _changes_page(client, rapid, since=standard.slug).status_code == 404
+    later = services.list_publish(now=APRIL)
+    assert _changes_page(client, later, since=standard.slug).status_code == 200
+
+
+def _risers(count: int, season, *, display: str) -> list[Member]:  # type: ignore[no-untyped-def]
+    return [
+        rating_state(
+            paid_up(MemberFactory(name=f"Riser {n:02d}"), season),
+            rating=1200,
+            display=display.format(1200),
+            games=5,
+        ).member
+        for n in range(count)
+    ]
+
+
+def test_the_improvers_have_a_chart_where_the_rises_chart_leaves_them_out(
+    client, club_of_four, current_season
+):
+    alice = club_of_four[0]
+    provisional = _risers(10, current_season, display="{}p")
+    services.list_publish(now=MARCH)
+    for member in provisional:  # ten provisional ratings rise 200: they fill the rises' chart
+        rating_state(member, rating=1400, display="1400p", games=8)
+    rating_state(alice, rating=1650, display="1650", games=35)  # the one improver: +50
+    april = services.list_publish(now=APRIL)
+    page = _changes_page(client, april)
+    assert "Alice Archer" not in str(page.context["chart"])
+    chart = str(page.context["improvers_chart"])
+    assert 'aria-labelledby="improvers-title"' in chart
+    assert "<title>Alice Archer: +50</title>" in chart
+    assert page.content.decode().count('<svg class="changes-chart"') == 2
+
+
+def test_the_improvers_have_no_chart_repeating_the_rises_chart(client, club_of_four):
+    alice, bob, *_ = club_of_four
+    services.list_publish(now=MARCH)
+    rating_state(alice, rating=1650, display="1650", games=35)
+    rating_state(bob, rating=1530, display="1530", games=25)
+    april = services.list_publish(now=APRIL)
+    page = _changes_page(client, april)
+    assert [e.member.name for e in page.context["changes"].improvers] == [
+        "Alice Archer",
+        "Bob Brown",
+    ]
+    assert "<title>Alice Archer: +50</title>" in str(page.context["chart"])
+    assert page.context["improvers_chart"] == ""
+    assert page.content.decode().count('<svg class="changes-chart"') == 1
 
 
 def test_every_publication_downloads_as_csv_by_its_date(client, club_of_four):

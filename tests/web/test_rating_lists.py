@@ -3,11 +3,18 @@ their own (each its own chain, system and publications), or not at all."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from ratings import services
+from ratings.engine import Event as EngineEvent
+from ratings.engine import Game as EngineGame
+from ratings.engine import rate
 from ratings.models import (
     ClubSettings,
     Event,
@@ -20,7 +27,7 @@ from ratings.models import (
 from ratings.rating_lists import classes_of, list_of, lists_kept
 
 from ..factories import MemberFactory, paid_up
-from .test_rerate import ratings_now
+from .test_rerate import admin_form, ratings_now
 
 pytestmark = pytest.mark.django_db
 
@@ -28,10 +35,11 @@ MONDAY = dt.date(2026, 3, 2)
 
 
 def keep(time_class: str, kept: str = RatingList.Kept.OWN, system: str = "nz-club-elo", **params):
-    rating_list, _ = RatingList.objects.update_or_create(
-        time_class=time_class,
-        defaults={"kept": kept, "rating_system": system, "system_params": params},
+    """Keep ``time_class`` as the admin's form saves it: the row as changed, not yet saved."""
+    rating_list = RatingList.objects.filter(time_class=time_class).first() or RatingList(
+        time_class=time_class
     )
+    rating_list.kept, rating_list.rating_system, rating_list.system_params = kept, system, params
     return services.rating_list_set(rating_list=rating_list)
 
 
@@ -199,41 +207,338 @@ def test_the_events_time_control_names_its_list():
     assert list_of("blitz") == "standard"
 
 
-def test_ecf_2020_standard_list_takes_a_new_players_higher_rapid_rating_as_the_dummy(
-    alice_and_bob, rated_event
-):
+def rapid_afternoons(rated_event, alice, bob, carol):
+    """Two rapid afternoons among Alice, Bob and Carol, and a standard night between.
+    Returns the rapid events and their games as the engine takes them."""
+    first = rated_event(
+        [(1, alice, bob, "0-1"), (2, bob, carol, "1/2-1/2"), (3, carol, alice, "1-0")],
+        date=MONDAY,
+        name="Rapid one",
+        time_class="rapid",
+    )
+    rated_event([(1, alice, carol, "1-0")], date=MONDAY + dt.timedelta(days=2))
+    second = rated_event(
+        [(1, bob, alice, "0-1"), (2, alice, carol, "1/2-1/2")],
+        date=MONDAY + dt.timedelta(days=5),
+        name="Rapid two",
+        time_class="rapid",
+    )
+    scores = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
+    engine_events = [
+        EngineEvent(
+            str(event.pk),
+            event.end_date,
+            tuple(
+                EngineGame(str(g.white_id), str(g.black_id), scores[g.result], g.round)
+                for g in event.games.order_by("round", "board", "pk")
+            ),
+        )
+        for event in (first, second)
+    ]
+    return (first, second), engine_events
+
+
+def rapid_figures() -> dict[str, float | None]:
+    return {
+        str(member_id): rating
+        for member_id, rating in RatingState.objects.filter(time_class="rapid").values_list(
+            "member_id", "rating"
+        )
+        if member_id is not None
+    }
+
+
+def test_the_rapid_lists_figures_are_its_systems_own(alice_and_bob, rated_event):
     alice, bob = alice_and_bob
-    services.rating_system_set(system_id="ecf-2020")
+    carol = MemberFactory(name="Carol Chen", initial_rating=1700, initial_games=30)
+    keep("rapid", system="st-charles")
+    events, engine_events = rapid_afternoons(rated_event, alice, bob, carol)
+    # Each starts the rapid list new (a rating brought in is a standard one).
+    direct = rate("st-charles", players=[], events=engine_events)
+    expected = {state.id: state.rating for state in direct.players}
+    assert {pk: rapid_figures()[pk] for pk in expected} == expected
+    for event, result in zip(events, direct.events, strict=True):
+        stored = dict(
+            RatingChange.objects.filter(event=event, time_class="rapid").values_list(
+                "member_id", "after"
+            )
+        )
+        assert stored == {int(c.player): c.after for c in result.changes}
+
+
+def test_a_rapid_list_with_parameters_of_its_own_is_rated_with_them(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    carol = MemberFactory(name="Carol Chen", initial_rating=1700, initial_games=30)
+    keep("rapid", system="nz-club-elo", k_new=60.0)
+    _, engine_events = rapid_afternoons(rated_event, alice, bob, carol)
+    own = rate("nz-club-elo", players=[], events=engine_events, params={"k_new": 60.0})
+    default = rate("nz-club-elo", players=[], events=engine_events)
+    assert rapid_figures() == {state.id: state.rating for state in own.players}
+    assert rapid_figures() != {state.id: state.rating for state in default.players}
+    # The standard list keeps the club's own parameters.
+    assert ClubSettings.load().engine().params["k_new"] == 32.0
+
+
+def test_changing_the_rapid_lists_system_re_rates_its_chain_alone(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
+    carol = MemberFactory(name="Carol Chen", initial_rating=1700, initial_games=30)
+    keep("rapid")
+    rapid_afternoons(rated_event, alice, bob, carol)
+    standard = list(
+        RatingChange.objects.filter(time_class="standard").values_list("pk", "after", "breakdown")
+    )
+    standard_states = list(
+        RatingState.objects.filter(time_class="standard").values_list("member_id", "rating")
+    )
+    on_elo = rapid_figures()
+    run = keep("rapid", system="st-charles")
+    assert run.time_class == "rapid"
+    assert rapid_figures() != on_elo
+    assert set(
+        RatingChange.objects.filter(time_class="rapid").values_list("event__name", flat=True)
+    ) == {
+        "Rapid one",
+        "Rapid two",
+    }
+    assert (
+        list(
+            RatingChange.objects.filter(time_class="standard").values_list(
+                "pk", "after", "breakdown"
+            )
+        )
+        == standard
+    )
+    assert (
+        list(RatingState.objects.filter(time_class="standard").values_list("member_id", "rating"))
+        == standard_states
+    )
+    switched = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == switched
+
+
+def test_an_ecf_2020_rapid_lists_dummy_is_100_lower(alice_and_bob, rated_event):
+    alice, bob = alice_and_bob
     keep("rapid", system="ecf-2020")
-    nina = MemberFactory(name="Nina Novak")
-    others = [MemberFactory(name=f"Rapid player {n}") for n in range(5)]
-    rated_event(
-        [(n + 1, nina, other, "1-0") for n, other in enumerate(others)],
-        date=dt.date(2025, 1, 11),
+    junior = MemberFactory(name="Jo Junior", born=dt.date(2013, 6, 1))  # 11 in January 2025
+    event = rated_event(
+        [(1, alice, bob, "1-0"), (2, junior, alice, "0-1")],
+        date=RAPID_MONTH,
         time_class="rapid",
         rate=False,
     )
-    first_standard = rated_event(
-        [(1, nina, alice, "1/2-1/2"), (2, bob, nina, "1/2-1/2")],
-        date=dt.date(2025, 3, 8),
-        rate=False,
-    )
-    for time_class in ("standard", "rapid"):
+    ecf_lists_close_and_rate()
+    dummies = {
+        change.member_id: change.breakdown["dummy_rating"]
+        for change in RatingChange.objects.filter(event=event, time_class="rapid")
+    }
+    # An adult's 1800 and a junior's 100 x 11 = 1100, each less 100 for rapid play.
+    assert dummies == {alice.pk: 1700, bob.pk: 1700, junior.pk: 1000}
+
+
+def test_a_rapid_correction_re_rates_an_ecf_2020_standard_list_reading_rapid(
+    alice_and_bob, rated_event, ecf_club
+):
+    keep("rapid", system="ecf-2020")
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob)
+    with_full_rapid = dummy_in(first_standard, nina)
+    assert with_full_rapid > 1800
+    rapid_event = Event.objects.get(time_class="rapid")
+    # Half her rapid games were losses: her rapid rating falls below the adult dummy.
+    games = list(rapid_event.games.order_by("round"))
+    for game in games[:5]:
+        game.result = Game.Result.BLACK_WIN
+    run = services.games_replace(event=rapid_event, games=games, rounds=None)
+    assert run is not None
+    assert state(nina, "rapid").rating < with_full_rapid
+    assert dummy_in(first_standard, nina) == max(1800, state(nina, "rapid").rating)
+    assert dummy_in(first_standard, nina) != with_full_rapid
+    corrected = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == corrected
+
+
+#: The months of the ecf-2020 rapid-and-standard story: rapid in January, standard in March.
+RAPID_MONTH = dt.date(2025, 1, 11)
+STANDARD_MONTH = dt.date(2025, 3, 8)
+
+
+def ecf_lists_close_and_rate() -> None:
+    """Close every past period of both lists and re-rate: ecf-2020 rates month by month."""
+    for time_class in lists_kept():
         services.periods_close_past(
             system=ClubSettings.load().engine(time_class), time_class=time_class
         )
     services.ratings_rerate(reason="periods closed")
-    rapid = state(nina, "rapid").rating
-    assert rapid is not None and rapid > 1800  # above the adult dummy's 1800
 
-    def nina_after() -> float:
-        return RatingChange.objects.get(
-            event=first_standard, member=nina, time_class="standard"
-        ).after
 
-    with_rapid = nina_after()
+def nina_on_both_lists(rated_event, alice, bob, *, rapid_games=10, rapid_day=RAPID_MONTH):
+    """Nina beats ``rapid_games`` new players at rapid, then draws Alice and Bob in her first
+    standard event; the club on ecf-2020. Returns Nina and that standard event."""
+    nina = MemberFactory(name="Nina Novak")
+    others = [MemberFactory(name=f"Rapid player {n}") for n in range(rapid_games)]
+    rated_event(
+        [(n + 1, nina, other, "1-0") for n, other in enumerate(others)],
+        date=rapid_day,
+        time_class="rapid",
+        rate=False,
+    )
+    first_standard = rated_event(
+        [(1, nina, alice, "1/2-1/2"), (2, bob, nina, "1/2-1/2")], date=STANDARD_MONTH, rate=False
+    )
+    ecf_lists_close_and_rate()
+    return nina, first_standard
+
+
+def dummy_in(event, member) -> float:
+    """The dummy opponent the member's standard rating in ``event`` counted."""
+    change = RatingChange.objects.get(event=event, member=member, time_class="standard")
+    return change.breakdown["dummy_rating"]
+
+
+@pytest.fixture
+def ecf_club():
+    services.rating_system_set(system_id="ecf-2020")
+
+
+def test_ecf_2020_standard_list_takes_a_new_players_current_full_rapid_rating_as_the_dummy(
+    alice_and_bob, rated_event, ecf_club
+):
+    keep("rapid", system="ecf-2020")
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob)
+    rapid = state(nina, "rapid")
+    assert rapid.state["category"] == "full" and rapid.rating > 1800  # above the adult's 1800
+    assert dummy_in(first_standard, nina) == rapid.rating
+
+    with_rapid = RatingChange.objects.get(event=first_standard, member=nina).after
     keep("rapid", RatingList.Kept.UNRATED)
-    assert nina_after() < with_rapid
+    assert dummy_in(first_standard, nina) == 1800
+    assert RatingChange.objects.get(event=first_standard, member=nina).after < with_rapid
+
+
+def test_a_partial_rapid_rating_is_not_the_dummy(alice_and_bob, rated_event, ecf_club):
+    keep("rapid", system="ecf-2020")
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob, rapid_games=5)
+    rapid = state(nina, "rapid")
+    assert rapid.display.endswith("P") and rapid.rating > 1800
+    assert dummy_in(first_standard, nina) == 1800
+
+
+def test_a_lapsed_rapid_rating_is_not_the_dummy(alice_and_bob, rated_event, ecf_club):
+    keep("rapid", system="ecf-2020")
+    # Rapid in February 2022: the 36 months before March 2025 open in March 2022.
+    nina, first_standard = nina_on_both_lists(
+        rated_event, *alice_and_bob, rapid_day=dt.date(2022, 2, 12)
+    )
+    rapid = state(nina, "rapid")
+    assert rapid.state["category"] == "full" and rapid.rating > 1800
+    assert dummy_in(first_standard, nina) == 1800
+
+
+def test_a_rapid_list_on_another_system_gives_no_dummy(alice_and_bob, rated_event, ecf_club):
+    keep("rapid", system="nz-club-elo", start_rating=1900.0)
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob)
+    assert state(nina, "rapid").rating > 1800
+    assert dummy_in(first_standard, nina) == 1800
+
+
+def test_a_rapid_rating_is_not_the_dummy_of_a_player_who_has_played_standard(
+    alice_and_bob, rated_event, ecf_club
+):
+    alice, bob = alice_and_bob
+    keep("rapid", system="ecf-2020")
+    carol = MemberFactory(name="Carol Chen")
+    rated_event([(1, carol, alice, "0-1")], date=dt.date(2024, 12, 7), rate=False)
+    rapid_wins = [MemberFactory(name=f"Rapid player {n}") for n in range(10)]
+    rated_event(
+        [(n + 1, carol, other, "1-0") for n, other in enumerate(rapid_wins)],
+        date=RAPID_MONTH,
+        time_class="rapid",
+        rate=False,
+    )
+    march = rated_event([(1, carol, bob, "1/2-1/2")], date=STANDARD_MONTH, rate=False)
+    ecf_lists_close_and_rate()
+    assert state(carol, "rapid").state["category"] == "full"
+    assert state(carol, "rapid").rating > 1800
+    assert dummy_in(march, carol) == 1800  # her partial rating's, not her rapid one
+
+
+def test_moving_the_rapid_list_off_ecf_2020_re_rates_the_standard_list_that_read_it(
+    alice_and_bob, rated_event, ecf_club
+):
+    keep("rapid", system="ecf-2020")
+    nina, first_standard = nina_on_both_lists(rated_event, *alice_and_bob)
+    assert dummy_in(first_standard, nina) > 1800
+    keep("rapid", system="nz-club-elo", start_rating=1900.0)
+    assert dummy_in(first_standard, nina) == 1800
+    moved = ratings_now()
+    services.ratings_rerate(reason="from scratch")
+    assert ratings_now() == moved
+
+
+# -- an ecf-2020 list rates its own time control ---------------------------------------
+
+
+def test_an_ecf_2020_rapid_list_cannot_be_set_to_standard_play(alice_and_bob):
+    rapid = RatingList(
+        time_class="rapid",
+        kept=RatingList.Kept.OWN,
+        rating_system="ecf-2020",
+        system_params={"time_control": "standard"},
+    )
+    with pytest.raises(ValidationError) as refused:
+        services.rating_list_set(rating_list=rapid)
+    (problem,) = refused.value.message_dict["system_params"]
+    assert problem.startswith("time_control: this list rates rapid play")
+    assert not RatingList.objects.exists()
+    assert not RatingState.objects.filter(time_class="rapid").exists()
+
+
+def test_the_ecf_2020_standard_list_cannot_be_set_to_blitz(alice_and_bob):
+    with pytest.raises(ValidationError) as refused:
+        services.rating_system_set(system_id="ecf-2020", params={"time_control": "blitz"})
+    (problem,) = refused.value.message_dict["system_params"]
+    assert problem.startswith("time_control: this list rates standard play")
+    assert ClubSettings.load().rating_system == "nz-club-elo"
+
+
+def test_an_ecf_2020_list_may_name_its_own_time_control():
+    RatingList(
+        time_class="blitz",
+        kept=RatingList.Kept.OWN,
+        rating_system="ecf-2020",
+        system_params={"time_control": "blitz"},
+    ).full_clean()
+
+
+def test_a_contradiction_stored_before_the_check_is_read_as_the_lists_own_time_control():
+    RatingList.objects.create(
+        time_class="rapid",
+        kept=RatingList.Kept.OWN,
+        rating_system="ecf-2020",
+        system_params={"time_control": "standard"},
+    )
+    ClubSettings.objects.filter(pk=ClubSettings.load().pk).update(
+        rating_system="ecf-2020", system_params={"time_control": "blitz"}
+    )
+    club = ClubSettings.load()
+    assert club.engine("rapid").params["time_control"] == "rapid"
+    assert club.engine().params["time_control"] == "standard"
+
+
+def test_the_rating_list_admin_refuses_a_contradicting_time_control_beside_the_field(
+    admin_client,
+):
+    keep("rapid", system="ecf-2020")
+    rapid = RatingList.objects.get(time_class="rapid")
+    url = reverse("admin:ratings_ratinglist_change", args=[rapid.pk])
+    data = admin_form(admin_client.get(url))
+    data["system_params"] = '{"time_control": "standard"}'
+    response = admin_client.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert "this list rates rapid play" in str(errors["system_params"])
+    assert RatingList.objects.get(time_class="rapid").system_params == {}
 
 
 # -- pages and the API ---------------------------------------------------------------------
@@ -310,3 +615,21 @@ def test_a_members_page_works_out_each_events_game_lines_on_its_own_list(client,
         assert change.breakdown == {}  # a per-event system stores none: worked out again
         (line,) = by_event[name]
         assert line["change"] == pytest.approx(change.after - change.before, abs=0.05)
+
+
+def test_the_reports_read_the_list_asked_for(client, rapid_apart):
+    alice, bob = rapid_apart
+    url = reverse("ratings:report", args=["top"])
+    rapid = client.get(url, {"list": "rapid"})
+    assert rapid.context["rating_list"] == "rapid"
+    assert [m.name for m in rapid.context["table"].data.data] == ["Bob Brown", "Alice Archer"]
+    assert 'href="/reports/top/?list=rapid">Rapid list</a>' in rapid.content.decode()
+    standard = client.get(url)
+    assert [m.name for m in standard.context["table"].data.data] == ["Alice Archer", "Bob Brown"]
+    download = client.get(url, {"list": "rapid", "_export": "csv"})
+    assert 'filename="rapid-top-' in download["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(download.content.decode())))
+    assert [(row[1], row[3]) for row in rows[1:]] == [
+        (state(bob, "rapid").display, "Bob Brown"),
+        (state(alice, "rapid").display, "Alice Archer"),
+    ]

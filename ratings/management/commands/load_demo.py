@@ -29,6 +29,7 @@ from ratings.models import (
     Event,
     Game,
     Member,
+    Publication,
     RatingList,
     Season,
     Subscription,
@@ -124,6 +125,7 @@ class Command(BaseCommand):
                 f"Loaded {CLUB_NAME}: {demo.counts['members']} members "
                 f"({demo.counts['arrears']} in arrears, {demo.counts['guests']} guests), "
                 f"{demo.counts['events']} events, {demo.counts['games']} games, "
+                f"{demo.counts['publications']} lists published, "
                 f"rated with {options['system']} in {time.perf_counter() - clock:.1f}s."
             )
         )
@@ -175,11 +177,13 @@ class DemoClub:
             time_class=RAPID,
             defaults={"kept": RatingList.Kept.OWN, "rating_system": self.system_id},
         )
+        self.publish_before_the_season()
         for rating_list in (STANDARD, RAPID):
             services.periods_close_past(
                 system=club.engine(rating_list), today=self.today, time_class=rating_list
             )
         services.ratings_rerate(reason="Demo club loaded")
+        self.publish_the_season()
         members = [p for p in self.people if p.status != "guest"]
         self.counts.update(
             members=len(members),
@@ -187,6 +191,31 @@ class DemoClub:
             guests=sum(p.status == "guest" for p in self.people),
             events=Event.objects.count(),
             games=Game.objects.count(),
+            publications=Publication.objects.count(),
+        )
+
+    # -- publications -----------------------------------------------------------------
+
+    def publish_before_the_season(self) -> None:
+        """The standard list as it stood the evening before the season's first event: the
+        ratings members brought from the club's earlier records (juniors start new). The
+        season's changes page compares the list published now with it."""
+        services.member_states_create(members=Member.objects.all())
+        first = Event.objects.order_by("start_date").values_list("start_date", flat=True)[0]
+        eve = dt.datetime.combine(first - dt.timedelta(days=1), dt.time(19, 0))
+        services.list_publish(
+            note="Before the season: the ratings members brought from the club's records.",
+            now=timezone.make_aware(eve),
+        )
+
+    def publish_the_season(self) -> None:
+        """The standard and rapid lists after the season's rated events."""
+        now = timezone.now()
+        services.list_publish(note="The season so far, every finished event rated.", now=now)
+        services.list_publish(
+            note="The rapid list after the season's four rapid Saturdays.",
+            now=now,
+            time_class=RAPID,
         )
 
     def born(self, age: int) -> dt.date:
