@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .. import services
+from ..counts import count_phrase
 from ..models import (
     Entry,
     Event,
@@ -237,8 +238,7 @@ class EventAdmin(RerateAdmin, AuditAdmin):
             names = ", ".join(f"{m.name} ({m.member_number})" for m in members)
             self.message_user(
                 request,
-                f"Also deleted {count} member{'s' if count != 1 else ''} the event brought in: "
-                f"{names}.",
+                f"Also deleted {count_phrase(count, 'member')} the event brought in: {names}.",
                 messages.SUCCESS,
             )
 

@@ -16,6 +16,7 @@ from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
 from .. import results
+from ..counts import count_phrase
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..time_classes import STANDARD
 from .club import SYSTEM_CHOICES
@@ -262,6 +263,6 @@ class Game(models.Model):
         if self.black_id is not None and self.black_id == self.white_id:
             errors["black"] = "A player cannot play themselves."
         if self.event_id and self.round and self.round > self.event.rounds:
-            errors["round"] = f"This event has {self.event.rounds} rounds."
+            errors["round"] = f"This event has {count_phrase(self.event.rounds, 'round')}."
         if errors:
             raise ValidationError(errors)

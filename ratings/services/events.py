@@ -137,7 +137,7 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
             soon=soon,
             start=first or (period.start, period.start, 0),
             user=user,
-            reason=f"Rating period {period.label} closed",
+            reason=f"Rating period {period.name} closed",
             time_class=period.time_class,
         )
 

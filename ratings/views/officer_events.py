@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from .. import services
+from ..counts import count_phrase
 from ..forms import (
     EntriesForm,
     EventForm,
@@ -195,7 +196,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
         added = services.entries_add(
             event=event, members=form.cleaned_data["players"], user=request.user
         )
-        messages.success(request, f"{added} player{'s' if added != 1 else ''} entered.")
+        messages.success(request, f"{count_phrase(added, 'player')} entered.")
         return redirect("ratings:officer-event-players", pk=event.pk)
     entries = event.entries.select_related("member").order_by("member__name")
     in_games = set(event.games.values_list("white_id", flat=True)) | set(

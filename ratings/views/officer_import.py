@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import services, trf, trf_export
+from ..counts import count_phrase
 from ..engine.codec import TITLES
-from ..imports import counted
 from ..models import (
     Event,
     Member,
@@ -60,8 +60,9 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
         event = _import(form, tournament, request.user)
         messages.success(
             request,
-            f"{event.name} imported: {counted(len(tournament.players), 'player')}, "
-            f"{counted(event.games.count(), 'game')}. Check it, then mark it complete to rate it.",
+            f"{event.name} imported: {count_phrase(len(tournament.players), 'player')}, "
+            f"{count_phrase(event.games.count(), 'game')}. Check it, then mark it complete to "
+            "rate it.",
         )
         if next_event(request, stored, index, len(tournaments)):
             return redirect("ratings:officer-import-preview")

@@ -27,7 +27,7 @@ from ..models import (
     RatingRun,
     Season,
 )
-from ..period_names import period_name
+from ..period_names import label_name
 from ..tables import (
     OfficerMemberTable,
 )
@@ -64,9 +64,7 @@ def officer_home(request: HttpRequest) -> HttpResponse:
 
 
 def _period_words(system: Any, label: str | None) -> str | None:
-    if label is None:
-        return None
-    return period_name(system.id, label, *system.period_bounds(label))
+    return None if label is None else label_name(system, label)
 
 
 # -- members ----------------------------------------------------------------------------

@@ -202,7 +202,7 @@ def test_an_unknown_member_or_page_is_a_clear_404(client, spec, club):
     response = checked(client, spec, "/members/NOPE", "/members/{number}")
     assert response.status_code == 404
     response = client.get(f"{API}/list", {"page": 9})
-    assert (response.status_code, response.json()["detail"]) == (404, "page: there are 1 pages.")
+    assert (response.status_code, response.json()["detail"]) == (404, "page: there is 1 page.")
     response = client.get(f"{API}/list", {"per_page": 501})
     assert response.status_code == 400
 

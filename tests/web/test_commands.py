@@ -400,7 +400,7 @@ def test_set_rating_system_switches_the_club_and_rerates(rated_event, alice, bob
     out = run("set_rating_system", "nz-club-elo", "--params", '{"k_new": 16}')
     assert ClubSettings.load().system_params == {"k_new": 16}
     assert RatingState.objects.get(member=alice).rating == 1508.0
-    assert "re-rated 1 events" in out
+    assert "re-rated 1 event," in out
 
 
 def test_set_rating_system_refuses_an_unknown_parameter(club):

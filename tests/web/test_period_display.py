@@ -195,8 +195,17 @@ def test_the_member_page_counts_a_periods_games_and_score(client, alices_periods
 def test_the_member_chart_has_one_point_per_rating_period(client, alices_periods):
     chart = str(member_page(client, alices_periods).context["chart"])
     assert chart.count("<circle") == 3  # her rating before, then 2026-08 and 2026-12
-    assert "period 2026-08 (June night, March night)" not in chart
-    assert "period 2026-08 (March night, June night)" in chart
+    assert "Mar–Jun 2026, August 2026 list (June night, March night)" not in chart
+    assert "Mar–Jun 2026, August 2026 list (March night, June night)" in chart
+
+
+def test_the_member_charts_points_name_their_period_by_its_dates_not_its_label(
+    client, alices_periods
+):
+    chart = str(member_page(client, alices_periods).context["chart"])
+    assert "<title>before Mar–Jun 2026, August 2026 list:" in chart
+    assert "<title>Jul–Oct 2026, December 2026 list (July night):" in chart
+    assert "period 20" not in chart
 
 
 def test_an_event_waiting_for_its_period_shows_no_figures_on_the_member_page(
