@@ -213,6 +213,18 @@ def test_a_merged_record_redirects_to_the_member_it_joined(client, club, alice):
     assert (response.status_code, response["Location"]) == (302, f"{API}/members/A1")
 
 
+def test_a_member_number_in_another_case_redirects_to_the_members_own(client, club, alice):
+    response = client.get(f"{API}/members/a1")
+    assert (response.status_code, response["Location"]) == (302, f"{API}/members/A1")
+    assert client.get(response["Location"]).json()["name"] == "Alice Archer"
+
+
+def test_a_members_history_in_another_case_redirects_keeping_the_query(client, club, alice):
+    response = client.get(f"{API}/members/a1/history", {"page": 1, "per_page": 5})
+    assert response.status_code == 302
+    assert response["Location"] == f"{API}/members/A1/history?page=1&per_page=5"
+
+
 def test_answers_carry_an_etag_and_a_304_spares_the_body(client, club):
     first = client.get(f"{API}/list")
     assert first["ETag"] and first["Last-Modified"]

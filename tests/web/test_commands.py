@@ -96,6 +96,13 @@ def test_reimporting_a_member_updates_them_by_id(write, alice):
     assert Member.objects.count() == 1
 
 
+def test_reimporting_a_member_by_their_number_in_another_case_updates_them(write):
+    MemberFactory(member_number="R1056", name="Rua Kahu")
+    run("import_members", write("id,name,region\nr1056,Rua Kahu,West\n"))
+    (rua,) = Member.objects.all()
+    assert (rua.member_number, rua.region) == ("R1056", "West")
+
+
 def test_reimporting_leaves_columns_absent_from_the_file_alone(write, alice):
     run("import_members", write("id,name\nA1,Alice Archer\n"))
     alice.refresh_from_db()
