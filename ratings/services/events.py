@@ -255,6 +255,13 @@ def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) ->
         return _entries_create(event=event, member_ids=[m.pk for m in members], user=user)
 
 
+def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
+    """Take a player with no games out of an event (entered by mistake): the history keeps
+    the entry, who removed it and ``reason``."""
+    with transaction.atomic():
+        _delete_with_history([entry], user=audit_user(user), reason=reason.strip()[:100])
+
+
 def _delete_with_history(objs: Sequence[Any], *, user: Any, reason: str = "") -> None:
     """Delete ``objs`` in one query, the audit trail recording each with ``user`` (and
     ``reason``, when given)."""
@@ -381,14 +388,18 @@ def event_save(
     changed: Iterable[str] = EVENT_RATING_FIELDS,
     user: Any = None,
     soon: bool = False,
+    reason: str = "",
 ) -> RatingRun | None:
     """Save an edited event; a rated one is re-rated from the earlier of its old and new places.
 
     Only a change to one of the ``EVENT_RATING_FIELDS`` (of the ``changed`` fields)
     re-rates: a renamed event keeps its ratings as they are.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    ``reason``: why the officer changed it, kept with the change in the audit trail.
     """
     with transaction.atomic():
+        if reason.strip():
+            event._change_reason = reason.strip()[:100]  # type: ignore[attr-defined]
         event.save()
         moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
         if moved and previous is not None and event_rerate_needed(event=event):

@@ -17,6 +17,7 @@ from django_tables2 import RequestConfig
 
 from .. import services
 from ..forms import (
+    CHANGE_REASON,
     MemberForm,
     SubscriptionForm,
 )
@@ -148,7 +149,11 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
             scope = services.rerate_scope(start=services.member_rerate_start(member=member))
         else:
             run = services.member_save(
-                member=form.instance, changed=form.changed_data, user=request.user, soon=True
+                member=form.instance,
+                changed=form.changed_data,
+                user=request.user,
+                soon=True,
+                reason=form.cleaned_data.get(CHANGE_REASON, ""),
             )
             messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
             return progress_or(run, redirect("ratings:officer-member", pk=member.pk))
