@@ -99,6 +99,7 @@ from .runs import (
 )
 from .subscriptions import (
     MEMBERSHIP_FILTERS,
+    PAID_ON_JOINING,
     AuditLine,
     members_with_membership,
     renewal_candidates,
@@ -116,6 +117,7 @@ __all__ = [
     "MEMBERSHIP_FILTERS",
     "MEMBER_RATING_FIELDS",
     "MERGE_FILLED_FIELDS",
+    "PAID_ON_JOINING",
     "AuditLine",
     "MergeRefused",
     "PeriodRefused",

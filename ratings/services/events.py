@@ -19,6 +19,7 @@ from ..models import (
     RatingList,
     RatingPeriod,
     RatingRun,
+    Season,
 )
 from ..rating_lists import classes_of, list_of
 from ..time_classes import STANDARD
@@ -418,15 +419,19 @@ def trf_import(
     games: Sequence[tuple[int, int, int | None, str, bool]],
     players: dict[int, Member],
     user: Any = None,
+    paid_season: Season | None = None,
 ) -> Event:
     """Create an imported event with its entries and games in one transaction.
 
     ``players`` maps the file's starting ranks to members (unsaved ones are created:
-    the new members and guests the officer chose); ``games`` are (round, white rank,
-    black rank or None, result, colours known). Everything is in the audit trail, by
-    ``user``.
+    the new members and guests the officer chose, each recorded as brought in by the
+    event); ``games`` are (round, white rank, black rank or None, result, colours known);
+    ``paid_season``: the new members (not the guests) paid it on the night. Everything
+    is in the audit trail, by ``user``.
     """
     from simple_history.utils import bulk_create_with_history
+
+    from .subscriptions import PAID_ON_JOINING, subscriptions_renew
 
     who = audit_user(user)
     with transaction.atomic():
@@ -435,10 +440,19 @@ def trf_import(
                 record._history_user = who  # type: ignore[attr-defined]
         event.save()
         new = [m for m in players.values() if m.pk is None]
+        for member in new:
+            member.brought_in_by = event
         if new:
             # In one statement (and their states in one more): a big open brings dozens.
             bulk_create_with_history(new, Member, default_user=who)
             member_states_create(members=new)
+            if paid_season is not None:
+                subscriptions_renew(
+                    members=[m for m in new if not m.is_guest],
+                    season=paid_season,
+                    user=user,
+                    reason=PAID_ON_JOINING,
+                )
         members = {m.pk: m for m in players.values()}.values()
         bulk_create_with_history(
             [Entry(event=event, member=m) for m in members], Entry, default_user=who

@@ -185,6 +185,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
         form = EntriesForm(event=event, prefix="entries")
         quick = QuickMemberForm(request.POST, prefix="quick")
         if quick.is_valid():
+            quick.instance.brought_in_by = event
             member = quick.save()
             services.entries_add(event=event, members=[member], user=request.user)
             paid = paid_tonight(request, quick, member)

@@ -132,14 +132,11 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
             initial_rating=player.rating if data["use_ratings"] else None,
         )
     games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
-    created = [m for m in players.values() if m.pk is None and not m.is_guest]
-    event = services.trf_import(event=event, games=games, players=players, user=user)
-    if data["new_paid"] and created:
-        # Paid on the night: on the published list from this event on.
-        services.subscriptions_renew(
-            members=created, season=Season.for_day(timezone.localdate()), user=user
-        )
-    return event
+    # Paid on the night: on the published list from this event on.
+    paid = Season.for_day(timezone.localdate()) if data["new_paid"] else None
+    return services.trf_import(
+        event=event, games=games, players=players, user=user, paid_season=paid
+    )
 
 
 @officer_required

@@ -117,7 +117,7 @@ def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
         return ""
     season = Season.for_day(timezone.localdate())
     services.subscription_record(
-        member=member, season=season, user=request.user, reason="paid on joining"
+        member=member, season=season, user=request.user, reason=services.PAID_ON_JOINING
     )
     return f", paid for {season}"
 
