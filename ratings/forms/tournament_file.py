@@ -164,7 +164,7 @@ class TrfConfirmForm(forms.Form):
                     attrs={
                         "class": "form-control form-control-sm",
                         "type": "search",
-                        "placeholder": "or a member's number or name",
+                        "placeholder": "or a number or name",
                     }
                 ),
             )

@@ -79,7 +79,9 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
             "form": form,
             "tournament": tournament,
             "filename": stored["filename"],
-            "games": len(games),
+            # A bye is a line with no opponent (a full, half or zero point bye).
+            "games": sum(1 for game in games if game.black is not None),
+            "byes": sum(1 for game in games if game.black is None),
             "counts": sorted(counts.items()),
             "rows": form.player_rows(),
             "events": event_choices(stored, tournaments, index),

@@ -364,7 +364,7 @@ def test_ticking_the_box_starts_the_new_players_from_the_files_ratings(officer_c
 def test_the_club_night_file_is_previewed_with_its_round_and_game(officer_client):
     upload(officer_client, CLUB_NIGHT, name="club.trf")
     page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
-    assert "2 players, 1 round, 1 game and bye." in page
+    assert "2 players, 1 round, 1 game." in page
 
 
 def test_new_members_are_named_given_name_first(officer_client):
@@ -382,3 +382,12 @@ def test_an_import_dated_before_rated_events_says_how_many_it_re_rates(
     upload(officer_client)
     page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
     assert "re-rates 1 event already rated after it" in page
+
+
+def test_the_preview_counts_the_games_and_the_byes_apart(officer_client):
+    games = trf.parse(GROS.read_bytes()).games()
+    byes = sum(1 for game in games if game.black is None)
+    upload(officer_client)
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert f"52 players, 9 rounds, {len(games) - byes} games, {byes} byes." in page
+    assert byes >= 16  # the file's half-point byes at least

@@ -277,3 +277,12 @@ def test_games_against_a_provisional_player_under_nine_games_rate_no_one_else(
         assert (change.played, change.before, change.after) == (0, change.after, change.after)
     page = client.get(reverse("ratings:event-report", args=[event.pk])).content.decode()
     assert page.count('Pat Provisional <span class="small">(not rated)</span>') == 2
+
+
+def test_the_report_shows_a_dash_for_the_change_of_a_player_with_no_rating_before(
+    client, pat_brought_in
+):
+    _pat, event = pat_brought_in
+    html = client.get(reverse("ratings:event-report", args=[event.pk])).content.decode()
+    row = html[html.index(">Pat Provisional</a>") :].split("</tr>")[0]
+    assert '<span title="no rating before to take a change from">–</span>' in row
