@@ -245,7 +245,9 @@ def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
             system = ClubSettings.load().engine()
             services.periods_close_past(system=system)
             run = services.ratings_rerate(
-                start=saved[0], user=user, reason=f"Results imported: {len(saved)} events"
+                start=saved[0],
+                user=user,
+                reason=f"Results imported: {count_phrase(len(saved), 'event')}",
             )
     assert len(created) == len(saved)
     return ResultsReport(events=saved, games=len(games), run=run)

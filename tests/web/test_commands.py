@@ -22,6 +22,7 @@ from ratings.models import (
     Game,
     Member,
     RatingChange,
+    RatingRun,
     RatingState,
     Season,
     Subscription,
@@ -225,6 +226,12 @@ def test_import_results_creates_complete_rated_events_with_entries(write, alice,
     assert event.status == Event.Status.COMPLETE
     assert set(Entry.objects.values_list("member__member_number", flat=True)) == {"A1", "B2", "C3"}
     assert RatingChange.objects.filter(event=event).count() == 3
+
+
+def test_import_results_of_one_event_says_1_event_and_its_run_does_too(write, alice, bob):
+    out = run("import_results", write(RESULTS_HEADER + "Club night,2026-03-03,1,A1,B2,1-0\n"))
+    assert out.startswith("1 event imported with 1 game.")
+    assert RatingRun.objects.filter(reason="Results imported: 1 event").exists()
 
 
 def test_import_results_records_forfeits_but_does_not_rate_them(write, alice, bob, carol, dave):
