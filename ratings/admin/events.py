@@ -36,7 +36,7 @@ from .base import (
 
 @admin.register(RatingPeriod)
 class RatingPeriodAdmin(RerateAdmin):
-    list_display = ["label", "system", "start", "end", "closed_at", "closed_by"]
+    list_display = ["__str__", "label", "system", "start", "end", "closed_at", "closed_by"]
     list_filter = ["system", ("closed_at", admin.EmptyFieldListFilter)]
     search_fields = ["label"]
     date_hierarchy = "start"

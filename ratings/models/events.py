@@ -62,7 +62,8 @@ class RatingPeriod(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.label
+        # Wherever a period is written out (the admin, a message), by its dates.
+        return self.name
 
     @property
     def is_closed(self) -> bool:

@@ -252,3 +252,10 @@ def test_the_periods_page_counts_an_events_one_player_as_1_player(
     rated_event([(1, alice, None, Game.Result.BYE)], name="Quiet night", date=months_ago(2))
     page = officer_client.get(reverse("ratings:officer-periods")).content.decode()
     assert "· 1 player</span>" in page
+
+
+def test_a_period_written_out_anywhere_is_its_name(admin_client, closed_acf_period):
+    _response, period = closed_acf_period
+    assert str(period) == period.name != period.label
+    page = admin_client.get(reverse("admin:ratings_ratingperiod_changelist")).content.decode()
+    assert period.name in page
