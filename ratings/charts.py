@@ -11,6 +11,8 @@ from typing import Any, Protocol
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from .counts import count_phrase
+
 
 @dataclass(frozen=True)
 class Point:
@@ -37,25 +39,27 @@ def day_before(event: Any) -> dt.date:
     return event.start_date - dt.timedelta(days=1)
 
 
-def period_points(changes: Sequence[PeriodChange]) -> list[Point]:
+def period_points(changes: Sequence[PeriodChange], named: Callable[[str], str]) -> list[Point]:
     """One point per rating period, from a member's changes in rating order.
 
     Each change of a period carries the whole period's before and after, so the period
     is one point: its rating after, dated at the member's last event of the period (and,
     first, the rating the member brought to their first period, if they had one).
+    ``named`` gives a period's name from its label: the label is a key, not words.
     """
     periods: dict[str, list[PeriodChange]] = {}
     for change in changes:
         periods.setdefault(change.period or f"event {change.event.pk}", []).append(change)
     points: list[Point] = []
-    for number, (label, group) in enumerate(periods.items()):
+    for number, (key, group) in enumerate(periods.items()):
         first, last = group[0], group[-1]
+        period = named(key) if first.period else key
         if number == 0 and first.before is not None and first.display_before:
-            points.append(Point(day_before(first.event), first.before, f"before period {label}"))
+            points.append(Point(day_before(first.event), first.before, f"before {period}"))
         if last.after is None:
             continue
         names = ", ".join(dict.fromkeys(c.event.name for c in group))
-        points.append(Point(last.event.end_date, last.after, f"period {label} ({names})"))
+        points.append(Point(last.event.end_date, last.after, f"{period} ({names})"))
     return points
 
 
@@ -175,7 +179,7 @@ def rating_history_svg(
         ),
     )
     desc = (
-        f"{len(points)} points from {first:%-d %b %Y} ({round(points[0].rating)}) "
+        f"{count_phrase(len(points), 'point')} from {first:%-d %b %Y} ({round(points[0].rating)}) "
         f"to {last:%-d %b %Y} ({round(points[-1].rating)})."
     )
     return format_html(

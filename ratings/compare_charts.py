@@ -10,6 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from .charts import _n, rating_grid, rating_scale
+from .counts import count_phrase
 
 
 def calibration_svg(
@@ -69,10 +70,10 @@ def calibration_svg(
     desc = (
         "No game had an expectation."
         if not used
-        else f"{len(used)} bins; the largest gap between expected and scored in a bin of "
-        f"20 or more sides is {worst:.2f}."
+        else f"{count_phrase(len(used), 'bin')}; the largest gap between expected and scored "
+        f"in a bin of 20 or more sides is {worst:.2f}."
         if worst is not None
-        else f"{len(used)} bins, none of 20 sides or more."
+        else f"{count_phrase(len(used), 'bin')}, none of 20 sides or more."
     )
     return format_html(
         '<svg class="calibration-chart" viewBox="0 0 {w} {h}" role="img" '

@@ -22,6 +22,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from . import services
+from .counts import count_phrase
 from .engine.codec import TITLES
 from .models import (
     EARLIEST_DATE,
@@ -80,11 +81,6 @@ class Problem:
         return f"{where}: {self.message}"
 
 
-def counted(n: int, word: str) -> str:
-    """ "1 event", "2 events": a count with its word."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 class ImportRefused(Exception):
     """The file has problems: nothing was saved."""
 
@@ -93,7 +89,7 @@ class ImportRefused(Exception):
         count = len(self.problems)
         lines = "\n".join(str(p) for p in self.problems)
         super().__init__(
-            f"The file was refused, nothing saved ({count} problem{'s' * (count != 1)}):\n" + lines
+            f"The file was refused, nothing saved ({count_phrase(count, 'problem')}):\n" + lines
         )
 
 
@@ -175,7 +171,11 @@ def read_table(
             continue
         if len(cells) > len(names) and any(c.strip() for c in cells[len(names) :]):
             problems.append(
-                Problem(line, None, f"{len(cells)} cells, but the header has {len(names)}")
+                Problem(
+                    line,
+                    None,
+                    f"{count_phrase(len(cells), 'cell')}, but the header has {len(names)}",
+                )
             )
             continue
         # A row shorter than the header (trailing cells dropped) reads as empty cells.
@@ -266,13 +266,13 @@ class MembersReport:
 
     def __str__(self) -> str:
         text = (
-            f"{counted(self.created, 'member')} added, {self.updated} updated; "
+            f"{count_phrase(self.created, 'member')} added, {self.updated} updated; "
             f"season {self.season}: {self.financial} financial, {self.arrears} in arrears "
-            f"({counted(self.subscriptions_removed, 'subscription')} removed), "
-            f"{counted(self.guests, 'guest')}."
+            f"({count_phrase(self.subscriptions_removed, 'subscription')} removed), "
+            f"{count_phrase(self.guests, 'guest')}."
         )
         if self.run is not None:
-            text += f" Re-rated {counted(self.run.events_rated, 'event')}."
+            text += f" Re-rated {count_phrase(self.run.events_rated, 'event')}."
         return text
 
 

@@ -6,6 +6,7 @@ month for acf-1993: it stays in URLs, never in the words."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 
 def span_name(start: dt.date, end: dt.date) -> str:
@@ -26,3 +27,13 @@ def period_name(system_id: str, label: str, start: dt.date, end: dt.date) -> str
             listed = dt.date(int(year), int(month), 1)
             return f"{name}, {listed:%B %Y} list"
     return name
+
+
+def label_name(system: Any, label: str) -> str:
+    """The name of ``system``'s period ``label`` (a rating change keeps only the label);
+    the label itself where the system cannot read it (a period of another system)."""
+    try:
+        start, end = system.period_bounds(label)
+    except (ValueError, KeyError, NotImplementedError):
+        return label
+    return period_name(system.id, label, start, end)

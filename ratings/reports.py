@@ -30,6 +30,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from . import publication
+from .counts import count_phrase
 from .engine import RatingSystem
 from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
 from .models.members import age_on
@@ -176,7 +177,7 @@ def legend(system: RatingSystem) -> list[tuple[str, str]]:
         games = system.params.get("official_games", 5)
         return [
             ("412", "an official rating"),
-            (f"412{mark}", f"not yet official: fewer than {games} rated games"),
+            (f"412{mark}", f"not yet official: fewer than {count_phrase(games, 'rated game')}"),
         ]
     return [("1516", "the member's rating; every rated game counts at once")]
 

@@ -16,6 +16,7 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
 from . import results, services
+from .counts import count_phrase
 from .imports import (
     RESULT_COLUMNS,
     RESULT_REQUIRED,
@@ -24,7 +25,6 @@ from .imports import (
     cell_date,
     cell_longest,
     cell_required,
-    counted,
     numbers_in_any_case,
     read_table,
 )
@@ -76,11 +76,14 @@ class ResultsReport:
     run: RatingRun | None
 
     def __str__(self) -> str:
-        text = f"{counted(len(self.events), 'event')} imported with {counted(self.games, 'game')}."
+        text = (
+            f"{count_phrase(len(self.events), 'event')} imported with "
+            f"{count_phrase(self.games, 'game')}."
+        )
         if self.run is not None:
             text += (
-                f" Re-rated {counted(self.run.events_rated, 'event')} "
-                f"({counted(self.run.games_rated, 'game')}) in {self.run.seconds:.2f}s."
+                f" Re-rated {count_phrase(self.run.events_rated, 'event')} "
+                f"({count_phrase(self.run.games_rated, 'game')}) in {self.run.seconds:.2f}s."
             )
         return text
 
@@ -242,7 +245,9 @@ def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
             system = ClubSettings.load().engine()
             services.periods_close_past(system=system)
             run = services.ratings_rerate(
-                start=saved[0], user=user, reason=f"Results imported: {len(saved)} events"
+                start=saved[0],
+                user=user,
+                reason=f"Results imported: {count_phrase(len(saved), 'event')}",
             )
     assert len(created) == len(saved)
     return ResultsReport(events=saved, games=len(games), run=run)

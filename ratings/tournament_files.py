@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from . import results, services
+from .counts import count_phrase
 from .engine.codec import TITLES
 from .models import (
     ClubSettings,
@@ -137,7 +138,7 @@ class FilesRefused(Exception):
         self.problems = list(problems)
         count = len(self.problems)
         super().__init__(
-            f"Refused, nothing saved ({count} problem{'s' * (count != 1)}):\n"
+            f"Refused, nothing saved ({count_phrase(count, 'problem')}):\n"
             + "\n".join(self.problems)
         )
 
@@ -154,9 +155,10 @@ class FilesReport:
 
     def __str__(self) -> str:
         return (
-            f"{'would import' if self.dry_run else 'imported'}: {self.players} players "
-            f"({self.new} new), {self.games} games rated, {self.unplayed} unplayed, "
-            f"{self.events} events"
+            f"{'would import' if self.dry_run else 'imported'}: "
+            f"{count_phrase(self.players, 'player')} ({self.new} new), "
+            f"{count_phrase(self.games, 'game')} rated, {self.unplayed} unplayed, "
+            f"{count_phrase(self.events, 'event')}"
         )
 
 
@@ -300,7 +302,9 @@ def files_import(
         system = ClubSettings.load().engine()
         services.periods_close_past(system=system)
         services.ratings_rerate(
-            start=saved[0], user=user, reason=f"Tournament files imported: {len(saved)} events"
+            start=saved[0],
+            user=user,
+            reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",
         )
     return report
 

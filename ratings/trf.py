@@ -16,6 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from .counts import count_phrase
 from .names import hidden_characters
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
@@ -110,7 +111,7 @@ class TrfError(ValueError):
             shown = self.problems[: self.SHOWN]
             more = len(self.problems) - len(shown)
             message = (
-                f"The file cannot be imported ({len(self.problems)} problems): "
+                f"The file cannot be imported ({count_phrase(len(self.problems), 'problem')}): "
                 + " ".join(shown)
                 + (f" And {more} more." if more else "")
             )
@@ -331,7 +332,8 @@ def parse(data: bytes | str) -> Tournament:
         if player.results and player.results[-1].round > MAX_ROUNDS:
             problems.append(
                 f"Line {player.line}: {player.name} has results for "
-                f"{player.results[-1].round} rounds: an event has at most {MAX_ROUNDS}."
+                f"{count_phrase(player.results[-1].round, 'round')}: an event has at most "
+                f"{MAX_ROUNDS}."
             )
     if problems:
         raise TrfError(problems)

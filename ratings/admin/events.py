@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .. import services
+from ..counts import count_phrase
 from ..models import (
     Entry,
     Event,
@@ -35,7 +36,7 @@ from .base import (
 
 @admin.register(RatingPeriod)
 class RatingPeriodAdmin(RerateAdmin):
-    list_display = ["label", "system", "start", "end", "closed_at", "closed_by"]
+    list_display = ["__str__", "label", "system", "start", "end", "closed_at", "closed_by"]
     list_filter = ["system", ("closed_at", admin.EmptyFieldListFilter)]
     search_fields = ["label"]
     date_hierarchy = "start"
@@ -237,8 +238,7 @@ class EventAdmin(RerateAdmin, AuditAdmin):
             names = ", ".join(f"{m.name} ({m.member_number})" for m in members)
             self.message_user(
                 request,
-                f"Also deleted {count} member{'s' if count != 1 else ''} the event brought in: "
-                f"{names}.",
+                f"Also deleted {count_phrase(count, 'member')} the event brought in: {names}.",
                 messages.SUCCESS,
             )
 

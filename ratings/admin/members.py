@@ -11,12 +11,13 @@ from django.shortcuts import render
 from django.utils.formats import date_format
 
 from .. import services
+from ..forms import whole_initial_rating
 from ..models import (
     Member,
     Season,
     Subscription,
 )
-from .base import AuditAdmin, RerateAdmin, _tell_about_run, pending_rerate
+from .base import AuditAdmin, ReasonForm, RerateAdmin, _tell_about_run, pending_rerate
 
 # -- seasons, members and subscriptions -------------------------------------------------------
 
@@ -56,8 +57,18 @@ class MergedFilter(admin.SimpleListFilter):
         return queryset
 
 
+class MemberAdminForm(ReasonForm):
+    """A member's record with a reason for the change; a whole initial rating shown as
+    the officer's form shows it (1400, not 1400.0)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        whole_initial_rating(self.initial)
+
+
 @admin.register(Member)
 class MemberAdmin(RerateAdmin, AuditAdmin):
+    form = MemberAdminForm
     list_display = [
         "member_number",
         "name",

@@ -32,15 +32,21 @@ def _member(number: str, time_class: str = STANDARD) -> Member:
     members = Member.objects.with_state(time_class)
     return get_object_or_404(
         members.select_related("rating_state", "merged_into"),  # type: ignore[misc]  # with_state's FilteredRelation
-        member_number=number,
+        # A number is one whatever its case (the unique constraint says so): r1001 is R1001.
+        member_number__iexact=number,
     )
 
 
-def _moved(request: HttpRequest, member: Member, name: str) -> HttpResponseRedirect:
-    """A merged record answers with the member it was merged into, as its page does."""
-    return HttpResponseRedirect(
-        reverse(f"api:{name}", args=[member.merged_into.member_number])  # type: ignore[union-attr]
-    )
+def _elsewhere(request: HttpRequest, member: Member, number: str, name: str) -> Any:
+    """Where ``number`` is not this member's own answer: a merged record with the member
+    it was merged into, a number in another case (r1001) with the member's own (R1001),
+    as their page does, the query kept. None: the answer is here."""
+    target = member.merged_into or member
+    if target.member_number == number:
+        return None
+    url = reverse(f"api:{name}", args=[target.member_number])
+    query = request.GET.urlencode()
+    return HttpResponseRedirect(f"{url}?{query}" if query else url)
 
 
 @router.get(
@@ -54,8 +60,8 @@ def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "st
     """A member by their number, their rating and published ratings on one list
     (``time_class``); a merged record redirects to the member it joined."""
     member = _member(number, time_class)
-    if member.merged_into_id:
-        return _moved(request, member, "member")
+    if moved := _elsewhere(request, member, number, "member"):
+        return moved
     published = is_published(member)
     state = getattr(member, "rating_state", None)
     rating = None
@@ -111,8 +117,8 @@ def member_history(
     """The member's rated events on one list (``time_class``), newest first: the figures of
     their page's table."""
     member = _member(number, time_class)
-    if member.merged_into_id:
-        return _moved(request, member, "member-history")
+    if moved := _elsewhere(request, member, number, "member-history"):
+        return moved
     published = is_published(member)
     changes = RatingChange.objects.filter(member=member, time_class=time_class).order_by(
         "-event_end", "-event_start", "-event_id"

@@ -8,6 +8,8 @@ from typing import Any
 from ninja import Schema
 from ninja.errors import HttpError
 
+from ..counts import count_phrase
+
 PER_PAGE = 50
 MAX_PER_PAGE = 500
 
@@ -26,7 +28,10 @@ def page_of(rows: Any, paging: Paging, count: int | None = None) -> tuple[Any, d
     total = count if count is not None else (len(rows) if isinstance(rows, list) else rows.count())
     pages = max(1, math.ceil(total / paging.per_page))
     if paging.page > pages:
-        raise HttpError(404, f"page: there are {pages} pages.")
+        raise HttpError(
+            404,
+            f"page: {'there is' if pages == 1 else 'there are'} {count_phrase(pages, 'page')}.",
+        )
     start = (paging.page - 1) * paging.per_page
     place = {"count": total, "page": paging.page, "per_page": paging.per_page, "pages": pages}
     return rows[start : start + paging.per_page], place

@@ -17,7 +17,7 @@ from .calculator import (
 )
 from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm
-from .events import EntriesForm, EventForm, resolve_players
+from .events import EntriesForm, EntryRemoveForm, EventForm, resolve_players
 from .grid import (
     GRID_CHOICES,
     MIRRORED,
@@ -27,11 +27,13 @@ from .grid import (
     short_name,
 )
 from .members import (
+    CHANGE_REASON,
     DATE,
     MemberForm,
     QuickMemberForm,
     SubscriptionForm,
     initial_rating_help,
+    whole_initial_rating,
 )
 from .paste import (
     PASTE_RESULT,
@@ -60,6 +62,7 @@ __all__ = [
     "ALLOWED",
     "CALCULATOR_MAX_GAMES",
     "CALCULATOR_RESULTS",
+    "CHANGE_REASON",
     "DATE",
     "GRID_CHOICES",
     "KIND_FROM_TRF",
@@ -78,6 +81,7 @@ __all__ = [
     "ComparisonForm",
     "CsvUploadForm",
     "EntriesForm",
+    "EntryRemoveForm",
     "EventForm",
     "GridCell",
     "GridForm",
@@ -108,4 +112,5 @@ __all__ = [
     "resolve_players",
     "season_from_value",
     "short_name",
+    "whole_initial_rating",
 ]

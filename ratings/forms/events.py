@@ -13,7 +13,7 @@ from django.utils.functional import cached_property
 
 from ..models import Event, Member
 from ..time_classes import STANDARD
-from .members import DATE
+from .members import CHANGE_REASON, DATE, change_reason_field
 
 # -- events -----------------------------------------------------------------------------
 
@@ -42,6 +42,8 @@ class EventForm(forms.ModelForm):
         self.fields["end_date"].required = False
         # A form sent without it (a script, an older page) keeps the event's class.
         self.fields["time_class"].required = False
+        if self.instance.pk is not None:
+            self.fields[CHANGE_REASON] = change_reason_field("date misread from the flyer")
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
@@ -173,3 +175,9 @@ class EntriesForm(forms.Form):
 
 def _any_of(keys: Sequence[str]) -> str:
     return "(" + "|".join(re.escape(k) for k in keys if k) + ")" if keys else "^$"
+
+
+class EntryRemoveForm(forms.Form):
+    """Taking a player out of an event (entered by mistake): why goes to the history."""
+
+    change_reason = change_reason_field("entered in the wrong event")

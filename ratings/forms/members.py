@@ -20,6 +20,27 @@ from ..models import (
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
+#: The box a correction's form asks why in, as the admin's correction forms and the round
+#: pages do: kept as the change's history "Reason", with who made it and when.
+CHANGE_REASON = "change_reason"
+
+
+def change_reason_field(example: str) -> forms.CharField:
+    return forms.CharField(
+        label="Reason for the change",
+        max_length=100,
+        required=False,
+        help_text=f"Kept in the history with the change, who made it and when (e.g. “{example}”).",
+    )
+
+
+def whole_initial_rating(initial: dict) -> None:  # type: ignore[type-arg]
+    """Show a whole initial rating as one (1400, not "1400.0"): it is stored as a float."""
+    rating = initial.get("initial_rating")
+    if isinstance(rating, float) and rating.is_integer():
+        initial["initial_rating"] = int(rating)
+
+
 # -- members ----------------------------------------------------------------------------
 
 
@@ -74,9 +95,7 @@ class MemberForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
-        rating = self.initial.get("initial_rating")
-        if isinstance(rating, float) and rating.is_integer():
-            self.initial["initial_rating"] = int(rating)  # 1400, not "1400.0"
+        whole_initial_rating(self.initial)
         # Only the club's system's own word for a rating brought in (a switch of system
         # keeps the other in the record).
         system = ClubSettings.load().rating_system
@@ -85,6 +104,10 @@ class MemberForm(forms.ModelForm):
                 del self.fields[name]
         if self.instance.pk is None:
             self.fields["paid_tonight"] = paid_tonight_field()
+        else:
+            self.fields[CHANGE_REASON] = change_reason_field(
+                "rating brought in from the wrong list"
+            )
 
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"]

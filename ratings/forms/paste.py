@@ -8,6 +8,7 @@ from typing import cast
 from django import forms
 from django.core.exceptions import ValidationError
 
+from ..counts import count_phrase
 from ..models import Event, Game, Member
 from ..results import SPELLINGS, allowed_results, read_result
 from .events import resolve_players
@@ -137,7 +138,7 @@ class PasteRoundForm(forms.Form):
     def clean_round(self) -> int:
         number = self.cleaned_data["round"]
         if number > self.event.rounds:
-            raise ValidationError(f"This event has {self.event.rounds} rounds.")
+            raise ValidationError(f"This event has {count_phrase(self.event.rounds, 'round')}.")
         return number
 
     def clean_text(self) -> list[Pairing]:

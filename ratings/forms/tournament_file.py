@@ -6,7 +6,9 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html, format_html_join
 
+from ..counts import count_phrase
 from ..models import Event, Member, name_problem
 from ..pgn_tournament import is_pgn, pgn_tournaments
 from ..time_classes import CHOICES as TIME_CLASSES
@@ -109,13 +111,16 @@ class TrfConfirmForm(forms.Form):
         initial=False,
         help_text="Otherwise they are added in arrears: rated, but off the published list.",
     )
+    # Offered, never used unasked: a file's ratings are FIDE's or a federation's, not the
+    # club's, and a new player here starts without one unless the officer says so.
     use_ratings = forms.BooleanField(
-        label="Start new members and guests from the ratings in the file",
+        label="Start the new members and guests from the file's ratings",
         required=False,
-        initial=True,
-        help_text="The file's ratings are usually FIDE's or a federation's, not the club's: "
-        "untick to start them as new players here.",
+        initial=False,
     )
+
+    #: The most players the box's words name with the rating it would use.
+    RATINGS_NAMED = 8
 
     def __init__(self, *args, tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -132,6 +137,7 @@ class TrfConfirmForm(forms.Form):
             rated=True,
         )
         self.matches = self._match(tournament.players)
+        self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)
         # An open most of whose players are not the club's (an external event some members
         # played in): the others are guests by default, not dozens of new members.
         external = len(self.matches) * 2 < len(tournament.players)
@@ -158,10 +164,29 @@ class TrfConfirmForm(forms.Form):
                     attrs={
                         "class": "form-control form-control-sm",
                         "type": "search",
-                        "placeholder": "or a member's number or name",
+                        "placeholder": "or a number or name",
                     }
                 ),
             )
+
+    def _ratings_offered(self, players) -> str:  # type: ignore[no-untyped-def]
+        """The box's words: the ratings ticking it would use (the file's players not
+        matched to a member), or that the file gives them none. The names are the file's:
+        escaped, as a form's help text is written into the page as it stands."""
+        rated = [p for p in players if p.rating is not None and p.rank not in self.matches]
+        if not rated:
+            return "The file gives none of the players not matched to a member a rating."
+        named = format_html_join(
+            ", ", "{} {}", ((p.name, p.rating) for p in rated[: self.RATINGS_NAMED])
+        )
+        more = len(rated) - self.RATINGS_NAMED
+        return format_html(
+            "Ticked, they start here from the file's ratings: {}{}. Unticked, they start as "
+            "new players. The file's ratings are usually FIDE's or a federation's, not the "
+            "club's.",
+            named,
+            f" and {count_phrase(more, 'more player')} (the Rating column)" if more > 0 else "",
+        )
 
     @staticmethod
     def _match(players) -> dict[int, Member]:

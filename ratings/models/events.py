@@ -16,6 +16,7 @@ from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
 from .. import results
+from ..counts import count_phrase
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..time_classes import STANDARD
 from .club import SYSTEM_CHOICES
@@ -61,7 +62,8 @@ class RatingPeriod(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.label
+        # Wherever a period is written out (the admin, a message), by its dates.
+        return self.name
 
     @property
     def is_closed(self) -> bool:
@@ -262,6 +264,6 @@ class Game(models.Model):
         if self.black_id is not None and self.black_id == self.white_id:
             errors["black"] = "A player cannot play themselves."
         if self.event_id and self.round and self.round > self.event.rounds:
-            errors["round"] = f"This event has {self.event.rounds} rounds."
+            errors["round"] = f"This event has {count_phrase(self.event.rounds, 'round')}."
         if errors:
             raise ValidationError(errors)

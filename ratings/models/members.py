@@ -164,6 +164,17 @@ class Member(models.Model):
         related_name="merged_from",
         help_text="Set when this record was merged into another (a duplicate).",
     )
+    # The event whose import (or players page) created the record: deleting that event
+    # offers to delete them too, while they have nothing besides what it gave them.
+    brought_in_by = models.ForeignKey(
+        "Event",
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.SET_NULL,
+        related_name="members_brought_in",
+        help_text="The event whose import or players page created this record.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 

@@ -44,6 +44,7 @@ from .events import (
     EVENT_RATING_FIELDS,
     GAME_FIELDS,
     entries_add,
+    entry_remove,
     event_complete,
     event_preview,
     event_rerate_needed,
@@ -98,6 +99,7 @@ from .runs import (
 )
 from .subscriptions import (
     MEMBERSHIP_FILTERS,
+    PAID_ON_JOINING,
     AuditLine,
     members_with_membership,
     renewal_candidates,
@@ -115,6 +117,7 @@ __all__ = [
     "MEMBERSHIP_FILTERS",
     "MEMBER_RATING_FIELDS",
     "MERGE_FILLED_FIELDS",
+    "PAID_ON_JOINING",
     "AuditLine",
     "MergeRefused",
     "PeriodRefused",
@@ -132,6 +135,7 @@ __all__ = [
     "ecf_category",
     "engine_events",
     "entries_add",
+    "entry_remove",
     "event_breakdowns",
     "event_changes_derive",
     "event_complete",

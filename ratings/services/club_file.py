@@ -37,6 +37,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
+from ..counts import count_phrase
 from .rerate import insert_rows
 
 FORMAT = "club-ratings/club"
@@ -73,11 +74,12 @@ class ClubFileReport:
         check = ""
         if self.imported:
             check = (
-                f"; ratings re-derived from {self.events_rated} events: equal"
+                f"; ratings re-derived from {count_phrase(self.events_rated, 'event')}: equal"
                 if self.checked
                 else "; ratings not re-derived (--no-check)"
             )
-        return f"{sum(self.tables.values())} rows ({counts}) in {self.seconds:.1f}s{check}"
+        rows = count_phrase(sum(self.tables.values()), "row")
+        return f"{rows} ({counts}) in {self.seconds:.1f}s{check}"
 
 
 def club_models() -> list[type[models.Model]]:
@@ -263,7 +265,7 @@ def _load_all(
         ClubSettings.objects.all().delete()  # the defaults a page made: the document's win
         for label, model in known.items():
             rows = tables.get(label, [])
-            say(f"{label}: {len(rows)} rows")
+            say(f"{label}: {count_phrase(len(rows), 'row')}")
             report.tables[label] = _load(model, rows)
         _reset_sequences(list(known.values()))
         if connection.vendor == "sqlite":
@@ -418,6 +420,6 @@ def _check_ratings() -> int:
         shown = "\n".join(differences[:20])
         raise ClubFileRefused(
             f"The ratings re-derived from the games differ from the document's in "
-            f"{len(differences)} places, nothing saved:\n{shown}"
+            f"{count_phrase(len(differences), 'place')}, nothing saved:\n{shown}"
         )
     return run.events_rated

@@ -26,6 +26,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from ..counts import count_phrase
 from ..engine import SYSTEMS, PlayerState, RatingSystem, get_system
 from ..engine import Event as EngineEvent
 from ..engine.measures import Measures, MeasureTally, month_key, month_of_key
@@ -257,7 +258,9 @@ class _Runner:
             self._rate(inputs)
             done += len(batch)
             games += sum(len(e.games) for e in inputs)
-            self.report(5 + 85 * done // total, f"Rated {done} of {len(events)} events")
+            self.report(
+                5 + 85 * done // total, f"Rated {done} of {count_phrase(len(events), 'event')}"
+            )
         self.comparison.events = len(events)
         self.comparison.games = games
         self.report(92, "Saving the comparison")

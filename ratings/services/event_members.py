@@ -1,10 +1,16 @@
 """The members an event brought in (a TRF or PGN import's new players, a player added from
 inside the event), offered for deletion together with the event.
 
-No record says which import created a member, so "brought in" is read from what the
-member has: created with the event or since, in no other event, with nothing of their own
-(no subscription, no rating brought in, never on a published list, no merge). Such a
-record holds nothing but what the event's file gave it; every other member is kept.
+The import records which event brought a member in (``Member.brought_in_by``). Such a
+record is offered while it holds nothing but what the event gave it: no other event, its
+starting details as the import wrote them (a rating taken from the file is the event's;
+one the officer set since is not), no subscription but one paid on joining (the import's
+or the players page's "paid tonight", so its history says), never on a published list,
+no merge. Every other member is kept.
+
+Members brought in before the record was kept (``brought_in_by`` empty) are read from
+what they have: created with the event or since, with no rating brought in and no
+subscription.
 """
 
 from __future__ import annotations
@@ -13,10 +19,41 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, FloatField, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 
 from ..models import Entry, Event, Game, Member, PublicationEntry, Subscription
 from .events import _delete_with_history, audit_user
+from .subscriptions import PAID_ON_JOINING
+
+#: Stands for "no rating brought in" where two starting ratings are compared (NULL is
+#: equal to nothing in SQL): below any rating a member may be given.
+NO_RATING = Value(-1.0, output_field=FloatField())
+
+
+def _as_created() -> Exists:
+    """The member's starting details are those their record was created with (its first
+    history line): no rating set or changed by the officer since."""
+    created = (
+        Member.history.filter(id=OuterRef("pk"), history_type="+")
+        .annotate(start=Coalesce("initial_rating", NO_RATING))
+        .filter(
+            start=OuterRef("start"),
+            initial_games=OuterRef("initial_games"),
+            initial_acf_status=OuterRef("initial_acf_status"),
+            initial_ecf_category=OuterRef("initial_ecf_category"),
+        )
+    )
+    return Exists(created)
+
+
+def _paid_besides_joining() -> Exists:
+    """A subscription besides one paid on joining (the import's or the players page's
+    "paid tonight", so its history says): one the officer recorded since keeps them."""
+    on_joining = Subscription.history.filter(
+        id=OuterRef("pk"), history_type="+", history_change_reason=PAID_ON_JOINING
+    )
+    return Exists(Subscription.objects.filter(member=OuterRef("pk")).exclude(Exists(on_joining)))
 
 
 def event_members_brought_in(*, event: Event) -> QuerySet[Member]:
@@ -29,12 +66,24 @@ def event_members_brought_in(*, event: Event) -> QuerySet[Member]:
         Q(entries__event=event) | Q(games_as_white__event=event) | Q(games_as_black__event=event)
     )
     ids = Member.objects.filter(in_event).values("pk")
+    recorded = Q(brought_in_by=event, as_created=True, paid_besides=False)
+    read_from_what_they_have = Q(
+        brought_in_by__isnull=True,
+        created__gte=event.created,
+        initial_rating__isnull=True,
+        paid_any=False,
+    )
     return (
-        Member.objects.filter(pk__in=ids, created__gte=event.created)
-        .filter(initial_rating__isnull=True, merged_into__isnull=True)
+        Member.objects.filter(pk__in=ids, merged_into__isnull=True)
+        .alias(
+            start=Coalesce("initial_rating", NO_RATING),
+            as_created=_as_created(),
+            paid_besides=_paid_besides_joining(),
+            paid_any=Exists(Subscription.objects.filter(member=OuterRef("pk"))),
+        )
+        .filter(recorded | read_from_what_they_have)
         .exclude(Exists(elsewhere_entry))
         .exclude(Exists(elsewhere_game))
-        .exclude(Exists(Subscription.objects.filter(member=OuterRef("pk"))))
         .exclude(Exists(PublicationEntry.objects.filter(member=OuterRef("pk"))))
         .exclude(Exists(Member.objects.filter(merged_into=OuterRef("pk"))))
         .order_by("name", "pk")

@@ -19,6 +19,7 @@ from ..models import (
     RatingList,
     RatingPeriod,
     RatingRun,
+    Season,
 )
 from ..rating_lists import classes_of, list_of
 from ..time_classes import STANDARD
@@ -137,7 +138,7 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
             soon=soon,
             start=first or (period.start, period.start, 0),
             user=user,
-            reason=f"Rating period {period.label} closed",
+            reason=f"Rating period {period.name} closed",
             time_class=period.time_class,
         )
 
@@ -273,6 +274,13 @@ def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) ->
         return _entries_create(event=event, member_ids=[m.pk for m in members], user=user)
 
 
+def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
+    """Take a player with no games out of an event (entered by mistake): the history keeps
+    the entry, who removed it and ``reason``."""
+    with transaction.atomic():
+        _delete_with_history([entry], user=audit_user(user), reason=reason.strip()[:100])
+
+
 def _delete_with_history(objs: Sequence[Any], *, user: Any, reason: str = "") -> None:
     """Delete ``objs`` in one query, the audit trail recording each with ``user`` (and
     ``reason``, when given)."""
@@ -399,14 +407,18 @@ def event_save(
     changed: Iterable[str] = EVENT_RATING_FIELDS,
     user: Any = None,
     soon: bool = False,
+    reason: str = "",
 ) -> RatingRun | None:
     """Save an edited event; a rated one is re-rated from the earlier of its old and new places.
 
     Only a change to one of the ``EVENT_RATING_FIELDS`` (of the ``changed`` fields)
     re-rates: a renamed event keeps its ratings as they are.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    ``reason``: why the officer changed it, kept with the change in the audit trail.
     """
     with transaction.atomic():
+        if reason.strip():
+            event._change_reason = reason.strip()[:100]  # type: ignore[attr-defined]
         event.save()
         moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
         if moved and previous is not None and event_rerate_needed(event=event):
@@ -425,15 +437,19 @@ def trf_import(
     games: Sequence[tuple[int, int, int | None, str, bool]],
     players: dict[int, Member],
     user: Any = None,
+    paid_season: Season | None = None,
 ) -> Event:
     """Create an imported event with its entries and games in one transaction.
 
     ``players`` maps the file's starting ranks to members (unsaved ones are created:
-    the new members and guests the officer chose); ``games`` are (round, white rank,
-    black rank or None, result, colours known). Everything is in the audit trail, by
-    ``user``.
+    the new members and guests the officer chose, each recorded as brought in by the
+    event); ``games`` are (round, white rank, black rank or None, result, colours known);
+    ``paid_season``: the new members (not the guests) paid it on the night. Everything
+    is in the audit trail, by ``user``.
     """
     from simple_history.utils import bulk_create_with_history
+
+    from .subscriptions import PAID_ON_JOINING, subscriptions_renew
 
     who = audit_user(user)
     with transaction.atomic():
@@ -442,10 +458,19 @@ def trf_import(
                 record._history_user = who  # type: ignore[attr-defined]
         event.save()
         new = [m for m in players.values() if m.pk is None]
+        for member in new:
+            member.brought_in_by = event
         if new:
             # In one statement (and their states in one more): a big open brings dozens.
             bulk_create_with_history(new, Member, default_user=who)
             member_states_create(members=new)
+            if paid_season is not None:
+                subscriptions_renew(
+                    members=[m for m in new if not m.is_guest],
+                    season=paid_season,
+                    user=user,
+                    reason=PAID_ON_JOINING,
+                )
         members = {m.pk: m for m in players.values()}.values()
         bulk_create_with_history(
             [Entry(event=event, member=m) for m in members], Entry, default_user=who

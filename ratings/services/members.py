@@ -81,14 +81,22 @@ def member_states_write(*, member_ids: Iterable[int]) -> None:
 
 
 def member_save(
-    *, member: Member, changed: Iterable[str], user: Any = None, soon: bool = False
+    *,
+    member: Member,
+    changed: Iterable[str],
+    user: Any = None,
+    soon: bool = False,
+    reason: str = "",
 ) -> RatingRun | None:
     """Save an edited member; a change the engine reads (``changed`` fields) re-rates them.
 
     The chain restarts at ``member_rerate_start``; a member yet to play is rewritten
     alone. ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    ``reason``: why the officer changed them, kept with the change in the audit trail.
     """
     with transaction.atomic():
+        if reason.strip():
+            member._change_reason = reason.strip()[:100]  # type: ignore[attr-defined]
         member.save()
         if MEMBER_RATING_FIELDS.isdisjoint(changed):
             return None

@@ -28,6 +28,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from ..breakdowns import breakdown_stored
+from ..counts import count_phrase
 from ..engine import Event as EngineEvent
 from ..engine import EventResult, PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
@@ -390,7 +391,9 @@ def _chain_rerate(
         events_rated += rated
         games_rated += games
         done += len(batch)
-        report(10 + 80 * done // total, f"Rated {done} of {len(scope.events)} events")
+        report(
+            10 + 80 * done // total, f"Rated {done} of {count_phrase(len(scope.events), 'event')}"
+        )
     report(92, "Saving current ratings")
     chain.write_states(everyone=everyone)
     _analyse(lines=games_rated * 2, everyone=everyone)
@@ -485,9 +488,9 @@ def ratings_rerate(
         run.save()
     report(100, "Done")
     log.info(
-        "re-rated %s events, %s games in %.2fs: %s",
-        run.events_rated,
-        run.games_rated,
+        "re-rated %s, %s in %.2fs: %s",
+        count_phrase(run.events_rated, "event"),
+        count_phrase(run.games_rated, "game"),
         run.seconds,
         reason,
     )

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import connection
 
+from ..counts import count_phrase
 from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
@@ -244,7 +245,9 @@ def ripple_rerate(
             if len(pending) >= FLUSH_EVENTS:
                 flush()
         done += len(batch)
-        report(10 + 80 * done // max(total, 1), f"Looked at {done} of {total} events")
+        report(
+            10 + 80 * done // max(total, 1), f"Looked at {done} of {count_phrase(total, 'event')}"
+        )
     flush()
     report(92, "Saving current ratings")
     final = Chain(system, AFTER_ALL, time_class)

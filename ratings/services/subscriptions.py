@@ -23,6 +23,11 @@ from .events import _delete_with_history, audit_user
 #: simple-history's ``history_change_reason`` column holds 100 characters.
 REASON_LENGTH = 100
 
+#: The history's reason for a subscription paid by a new member on the night an event
+#: brought them in (an import's or the players page's "paid tonight"): such a payment is
+#: the event's, and does not keep the member if the event is deleted.
+PAID_ON_JOINING = "paid on joining"
+
 #: The officer's filters of the register: what each shows.
 MEMBERSHIP_FILTERS = {
     "financial": "Financial",
@@ -109,9 +114,11 @@ def subscriptions_renew(
     paid_on: dt.date | None = None,
     amount: Decimal | None = None,
     user: Any = None,
+    reason: str = "",
 ) -> int:
     """Record ``season`` paid for each of ``members`` at once (the start of a season);
-    members who have already paid for it are left as they are. How many were recorded."""
+    members who have already paid for it are left as they are. How many were recorded.
+    ``reason``: the history's (default "renewed for <season>")."""
     from simple_history.utils import bulk_create_with_history
 
     paid_on = paid_on or timezone.localdate()
@@ -131,7 +138,7 @@ def subscriptions_renew(
                 new,
                 Subscription,
                 default_user=audit_user(user),
-                default_change_reason=f"renewed for {season}",
+                default_change_reason=reason or f"renewed for {season}",
             )
     return len(new)
 

@@ -13,7 +13,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from .. import explain, publication, services
+from .. import explain, publication, reports, services
 from ..forms import (
     CalculatorGameFormSet,
     CalculatorPlayerForm,
@@ -155,14 +155,13 @@ def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
         for line in change.games
     ]
     detail = {k: v for k, v in change.detail.items() if isinstance(v, int | float | str)}
-    delta = None
-    if change.before is not None and change.after is not None:
-        delta = change.after - change.before
     return {
         "change": change,
         "lines": lines,
         "detail": detail,
         "breakdown": explain.breakdown_items(detail),
         "columns": [explain.line_label(key) for key in columns],
-        "delta": delta,
+        # The change the reader can check: the figures shown, less each other
+        # ("2303 → 2304" is +1, not the unrounded +1.6).
+        "delta": reports.shown_change(change.display_before, change.display_after),
     }

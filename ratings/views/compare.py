@@ -109,7 +109,7 @@ def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
     number = request.GET.get("member", "").strip()
     choices = compare_pages.member_choices(comparison)
     if number:
-        member = Member.objects.published().filter(member_number=number).first()
+        member = Member.objects.published().filter(member_number__iexact=number).first()
         if member is None:
             choice.add_error("member", f"No published member has the number {number}.")
     elif choices:

@@ -20,18 +20,23 @@ from django.utils.text import slugify
 from .. import publication, reports, services
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
+from ..period_names import label_name
 from .common import club_of, is_officer, rating_list_of
 from .event_pages import crosstable_rows
 from .member_page import _game_lines
 
 #: The member history's columns: one row a game (an event without games rated: one row).
+#: Each rating is a number a spreadsheet sorts, its marker ("p", "4 R") in the next column,
+#: as in the report CSVs.
 HISTORY_CSV = (
     "Event",
     "Start",
     "End",
     "Rating period",
     "Rating before",
+    "Marker before",
     "Rating after",
+    "Marker after",
     "Round",
     "Opponent",
     "Opponent number",
@@ -81,7 +86,10 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     )
     by_event = {change.event_id: change for change in changes}
     # Each on its own list's system.
-    services.changes_breakdown_fill(changes=changes, club=club_of(request))
+    club = club_of(request)
+    services.changes_breakdown_fill(changes=changes, club=club)
+    # A rating change keeps its period's label: each list's system names it.
+    systems = {c.time_class: club.engine(c.time_class) for c in changes if c.period}
     games: dict[int, list[dict[str, Any]]] = {}
     for line in _game_lines(changes, officer=officer):
         games.setdefault(line["event"].pk, []).append(line)
@@ -89,11 +97,15 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     for event in events:
         change = by_event.get(event.pk)
         own = [event.name, event.start_date, event.end_date]
-        own += (
-            [change.period, change.display_before, change.display_after]
-            if change
-            else ["", "", ""]
-        )
+        if change is None:
+            own += ["", "", "", "", ""]
+        else:
+            period = change.period and label_name(systems[change.time_class], change.period)
+            own += [
+                period,
+                *reports.rating_and_marker(change.display_before),
+                *reports.rating_and_marker(change.display_after),
+            ]
         lines = games.get(event.pk) or [None]
         for game in lines:
             if game is None:
@@ -132,13 +144,14 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
     officer = request.user.has_perm("ratings.officer")
     table = crosstable_rows(event, officer=officer)
     columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
-    header = ["#", "Player", "Member number", "Rating", *columns, "Points"]
+    header = ["#", "Player", "Member number", "Rating", "Marker", *columns, "Points"]
     if officer:
-        header.insert(4, "Published?")
+        header.insert(5, "Published?")
     rows = []
     for row in table["rows"]:
         member = row["member"]
-        line = [row["place"], member.name, member.member_number, row["rating"]]
+        line = [row["place"], member.name, member.member_number]
+        line += reports.rating_and_marker(row["rating"])
         if officer:
             line.append("no" if row["unpublished"] else "yes")
         rows.append([*line, *row["cells"], f"{row['points']:g}"])

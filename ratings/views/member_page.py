@@ -23,7 +23,7 @@ from ..models import (
     Member,
     RatingChange,
 )
-from ..period_names import period_name
+from ..period_names import label_name, period_name
 from ..tables import (
     change_html,
 )
@@ -165,7 +165,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
             withheld=any(game["hidden"] and game["rated"] for game in games),
-            chart=_chart(member, chart_changes),
+            chart=_chart(member, chart_changes, system),
             legend=reports.legend(system),
             published_ratings=_published_ratings(member, rating_list),
         )
@@ -306,11 +306,11 @@ def _published_ratings(member: Member, rating_list: str) -> list[Any]:
     )
 
 
-def _chart(member: Member, changes: list[Any]) -> str:
+def _chart(member: Member, changes: list[Any], system: Any) -> str:
     """One point per rated event; for period systems one per rating period (every change
     of a period holds the period's after, so one point per event would repeat it)."""
     if any(c.period for c in changes):
-        points = period_points(changes)
+        points = period_points(changes, lambda label: label_name(system, label))
     else:
         points = []
         if changes and changes[0].before is not None and changes[0].display_before:

@@ -17,12 +17,14 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from .. import services
+from ..counts import count_phrase
 from ..forms import (
+    CHANGE_REASON,
     EntriesForm,
+    EntryRemoveForm,
     EventForm,
     QuickMemberForm,
 )
@@ -139,6 +141,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 changed=form.changed_data,
                 user=request.user,
                 soon=True,
+                reason=form.cleaned_data.get(CHANGE_REASON, ""),
             )
             messages.success(request, f"{event.name} saved{rerated(run, ' and ')}.")
             return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
@@ -182,6 +185,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
         form = EntriesForm(event=event, prefix="entries")
         quick = QuickMemberForm(request.POST, prefix="quick")
         if quick.is_valid():
+            quick.instance.brought_in_by = event
             member = quick.save()
             services.entries_add(event=event, members=[member], user=request.user)
             paid = paid_tonight(request, quick, member)
@@ -195,7 +199,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
         added = services.entries_add(
             event=event, members=form.cleaned_data["players"], user=request.user
         )
-        messages.success(request, f"{added} player{'s' if added != 1 else ''} entered.")
+        messages.success(request, f"{count_phrase(added, 'player')} entered.")
         return redirect("ratings:officer-event-players", pk=event.pk)
     entries = event.entries.select_related("member").order_by("member__name")
     in_games = set(event.games.values_list("white_id", flat=True)) | set(
@@ -216,13 +220,23 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @officer_required
-@require_POST
 def event_player_remove(request: HttpRequest, pk: int, member: int) -> HttpResponse:
+    """Take a player with no games out of the event: asked first (with a reason for the
+    history), then removed."""
     event = get_object_or_404(Event, pk=pk)
     entry = get_object_or_404(event.entries.select_related("member"), member_id=member)
     if event.games.filter(Q(white_id=member) | Q(black_id=member)).exists():
         messages.error(request, f"{entry.member.name} has games here: remove those first.")
-    else:
-        entry.delete()
+        return redirect("ratings:officer-event-players", pk=event.pk)
+    form = EntryRemoveForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        services.entry_remove(
+            entry=entry, user=request.user, reason=form.cleaned_data[CHANGE_REASON]
+        )
         messages.success(request, f"{entry.member.name} removed from {event.name}.")
-    return redirect("ratings:officer-event-players", pk=event.pk)
+        return redirect("ratings:officer-event-players", pk=event.pk)
+    return render(
+        request,
+        "ratings/officer/player_remove.html",
+        {"event": event, "member": entry.member, "form": form},
+    )

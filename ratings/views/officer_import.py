@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import services, trf, trf_export
+from ..counts import count_phrase
 from ..engine.codec import TITLES
-from ..imports import counted
 from ..models import (
     Event,
     Member,
@@ -60,8 +60,9 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
         event = _import(form, tournament, request.user)
         messages.success(
             request,
-            f"{event.name} imported: {counted(len(tournament.players), 'player')}, "
-            f"{counted(event.games.count(), 'game')}. Check it, then mark it complete to rate it.",
+            f"{event.name} imported: {count_phrase(len(tournament.players), 'player')}, "
+            f"{count_phrase(event.games.count(), 'game')}. Check it, then mark it complete to "
+            "rate it.",
         )
         if next_event(request, stored, index, len(tournaments)):
             return redirect("ratings:officer-import-preview")
@@ -78,7 +79,9 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
             "form": form,
             "tournament": tournament,
             "filename": stored["filename"],
-            "games": len(games),
+            # A bye is a line with no opponent (a full, half or zero point bye).
+            "games": sum(1 for game in games if game.black is not None),
+            "byes": sum(1 for game in games if game.black is None),
             "counts": sorted(counts.items()),
             "rows": form.player_rows(),
             "events": event_choices(stored, tournaments, index),
@@ -131,14 +134,11 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
             initial_rating=player.rating if data["use_ratings"] else None,
         )
     games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
-    created = [m for m in players.values() if m.pk is None and not m.is_guest]
-    event = services.trf_import(event=event, games=games, players=players, user=user)
-    if data["new_paid"] and created:
-        # Paid on the night: on the published list from this event on.
-        services.subscriptions_renew(
-            members=created, season=Season.for_day(timezone.localdate()), user=user
-        )
-    return event
+    # Paid on the night: on the published list from this event on.
+    paid = Season.for_day(timezone.localdate()) if data["new_paid"] else None
+    return services.trf_import(
+        event=event, games=games, players=players, user=user, paid_season=paid
+    )
 
 
 @officer_required

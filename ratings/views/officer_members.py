@@ -17,6 +17,7 @@ from django_tables2 import RequestConfig
 
 from .. import services
 from ..forms import (
+    CHANGE_REASON,
     MemberForm,
     SubscriptionForm,
 )
@@ -27,7 +28,7 @@ from ..models import (
     RatingRun,
     Season,
 )
-from ..period_names import period_name
+from ..period_names import label_name
 from ..tables import (
     OfficerMemberTable,
 )
@@ -64,9 +65,7 @@ def officer_home(request: HttpRequest) -> HttpResponse:
 
 
 def _period_words(system: Any, label: str | None) -> str | None:
-    if label is None:
-        return None
-    return period_name(system.id, label, *system.period_bounds(label))
+    return None if label is None else label_name(system, label)
 
 
 # -- members ----------------------------------------------------------------------------
@@ -118,7 +117,7 @@ def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
         return ""
     season = Season.for_day(timezone.localdate())
     services.subscription_record(
-        member=member, season=season, user=request.user, reason="paid on joining"
+        member=member, season=season, user=request.user, reason=services.PAID_ON_JOINING
     )
     return f", paid for {season}"
 
@@ -150,7 +149,11 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
             scope = services.rerate_scope(start=services.member_rerate_start(member=member))
         else:
             run = services.member_save(
-                member=form.instance, changed=form.changed_data, user=request.user, soon=True
+                member=form.instance,
+                changed=form.changed_data,
+                user=request.user,
+                soon=True,
+                reason=form.cleaned_data.get(CHANGE_REASON, ""),
             )
             messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
             return progress_or(run, redirect("ratings:officer-member", pk=member.pk))

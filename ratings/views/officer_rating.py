@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from .. import explain, reports, services
+from ..counts import count_phrase
 from ..engine import RatingSystem
 from ..models import (
     ClubSettings,
@@ -75,10 +76,6 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
             "unplayed_pairs": unplayed_pairs(event),
         },
     )
-
-
-def count_phrase(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def rerated(run: RatingRun | None, joiner: str) -> str:
@@ -270,7 +267,7 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
         )
     periods_page = reverse("ratings:officer-periods") + list_query(rating_list)
     if period.is_closed:
-        messages.info(request, f"Rating period {label} is closed already.")
+        messages.info(request, f"Rating period {period.name} is closed already.")
         return redirect(periods_page)
     events = Event.objects.filter(
         rated=True,
@@ -289,14 +286,14 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
         if run.status != RatingRun.Status.DONE:
             messages.info(
                 request,
-                f"Rating period {label} closed: rating its events in the background; "
+                f"Rating period {period.name} closed: rating its events in the background; "
                 "publish the list (Publish, above) once the run has finished.",
             )
             return redirect("ratings:run", pk=run.pk)
         messages.success(
             request,
-            f"Rating period {label} closed: {run.events_rated} events rated. "
-            "Publish the list it leaves here, with a note.",
+            f"Rating period {period.name} closed: {count_phrase(run.events_rated, 'event')} "
+            "rated. Publish the list it leaves here, with a note.",
         )
         publish = f"{reverse('ratings:officer-publish')}?period={label}"
         return redirect(publish + (f"&list={rating_list}" if rating_list != STANDARD else ""))

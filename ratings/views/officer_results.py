@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
+from ..counts import count_phrase
 from ..forms import (
     GridForm,
     Pairing,
@@ -23,7 +24,7 @@ from ..models import (
 from ..pairings import grid_games, rematches, round_robin_schedule
 from ..results import WHITE_AS_GRID, flipped
 from .common import officer_required
-from .officer_rating import count_phrase, missing_rounds, progress_or, rerated
+from .officer_rating import missing_rounds, progress_or, rerated
 
 # -- results ----------------------------------------------------------------------------
 
@@ -54,7 +55,7 @@ def _rerate_note(event: Event) -> int | None:
 def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     if not 1 <= number <= event.rounds:
-        raise Http404(f"{event.name} has {event.rounds} rounds.")
+        raise Http404(f"{event.name} has {count_phrase(event.rounds, 'round')}.")
     players = _players(event)
     games = list(event.games.filter(round=number).order_by("board", "pk"))
     if games:
@@ -104,7 +105,8 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             )
             return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
         messages.success(
-            request, f"Round {number}: {len(pairings)} results saved{rerated(run, '; ')}."
+            request,
+            f"Round {number}: {count_phrase(len(pairings), 'result')} saved{rerated(run, '; ')}.",
         )
         _warn_of_rematches(request, event, number)
         if number < event.rounds:
@@ -200,7 +202,9 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
                 reason=request.POST.get(CHANGE_REASON, ""),
             )
             messages.success(
-                request, f"Round {number}: {len(pairings)} results saved{rerated(run, '; ')}."
+                request,
+                f"Round {number}: {count_phrase(len(pairings), 'result')} saved"
+                f"{rerated(run, '; ')}.",
             )
             _warn_of_rematches(request, event, number)
             return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
@@ -241,8 +245,8 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
         if rounds_needed > event.rounds:
             form.add_error(
                 None,
-                f"{len(players)} players need {rounds_needed} rounds; this event has "
-                f"{event.rounds}. Edit the event first.",
+                f"{len(players)} players need {count_phrase(rounds_needed, 'round')}; this "
+                f"event has {event.rounds}. Edit the event first.",
             )
         else:
             sitting = event.games.filter(black__isnull=True).values_list("round", "white_id")
@@ -264,7 +268,10 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                 soon=True,
                 reason=request.POST.get(CHANGE_REASON, ""),
             )
-            messages.success(request, f"Crosstable saved: {len(games)} games{rerated(run, '; ')}.")
+            messages.success(
+                request,
+                f"Crosstable saved: {count_phrase(len(games), 'game')}{rerated(run, '; ')}.",
+            )
             return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
     return render(
         request,

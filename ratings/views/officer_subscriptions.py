@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
+from ..counts import count_phrase
 from ..forms import RenewForm, SeasonPickForm, SubscriptionRemoveForm
 from ..models import Member, Subscription
 from .common import officer_required
@@ -77,7 +78,7 @@ def subscriptions_renew(request: HttpRequest) -> HttpResponse:
             user=request.user,
         )
         messages.success(
-            request, f"{count} member{'s' if count != 1 else ''} recorded as paid for {season}."
+            request, f"{count_phrase(count, 'member')} recorded as paid for {season}."
         )
         back = request.GET.copy()
         back["season"] = str(season.pk)

@@ -21,6 +21,7 @@ from django_tables2 import RequestConfig
 
 from .. import reports, services
 from ..charts import changes_bar_svg
+from ..counts import count_phrase
 from ..filters import PublicationFilter
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..publication_changes import Changes, live_moved
@@ -252,12 +253,12 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
                 messages.success(
                     request,
                     f"The {kind}list is published: "
-                    f"{publication.size} members, "
+                    f"{count_phrase(publication.size, 'member')}, "
                     f"dated {publication.day:%-d %b %Y}.",
                 )
                 return redirect(publication)
     else:
-        note = f"Rating period {period.label} closed." if period else ""
+        note = f"Rating period {period.name} closed." if period else ""
         form = PublishForm(initial={"note": note, "period": label if period else ""})
     return render(
         request,

@@ -56,7 +56,9 @@ def row_of(page, name: str):
     return page.locator("tr", has=page.get_by_role("link", name=name, exact=True))
 
 
-def test_a_visitor_reads_the_acf_event_report(page, acf_club):
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+def test_a_visitor_reads_the_acf_event_report(request, width, acf_club):
+    page = request.getfixturevalue("phone_page" if width == "phone" else "page")
     page.goto(f"/events/{acf_club.pk}/report/")
     expect(page).to_have_title(re.compile(r"^Rating report · Autumn Cup · "))
     assert "Reading the rating" not in page.title()
@@ -73,7 +75,7 @@ def test_a_visitor_reads_the_acf_event_report(page, acf_club):
     expect(legend).to_be_visible()
     expect(legend).to_contain_text("a provisional rating")
     expect(legend).to_contain_text("not yet rated")
-    screenshot(page, "acf-event-report")
+    screenshot(page, f"acf-event-report-{width}")
 
 
 def test_a_visitor_reads_the_acf_list(page, acf_club):

@@ -178,10 +178,12 @@ def test_the_pages_of_the_officers_year_read_well(request, width, year, alice, t
     shot(page, f"event-add-warning-{width}")
 
 
-def test_an_officer_matches_a_trf_player_by_hand(page, tmp_path):
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+def test_an_officer_matches_a_trf_player_by_hand(request, width, tmp_path):
+    page = request.getfixturevalue("phone_page" if width == "phone" else "page")
     officer_user()
     jane = MemberFactory(member_number="R5", name="Janet Doe-Smith")
-    MemberFactory(name="John Smith")
+    john = MemberFactory(name="John Smith")
     trf_file = tmp_path / "club.trf"
     trf_file.write_bytes(CLUB_NIGHT)
     log_in(page)
@@ -189,12 +191,16 @@ def test_an_officer_matches_a_trf_player_by_hand(page, tmp_path):
     page.get_by_label("Tournament report file (TRF)").set_input_files(str(trf_file))
     page.get_by_role("button", name="Read the file").click()
     page.wait_for_url("**/import/preview/")
+    assert page.get_by_text("2 players, 1 round, 1 game.").is_visible()
+    assert page.get_by_text("1-0: 1").is_visible()
     page.get_by_label("Doe, Jane: or this member").fill("r5")
-    shot(page, "trf-hand-match-desktop")
+    shot(page, f"trf-hand-match-{width}")
     page.get_by_role("button", name="Import: create the event").click()
-    page.wait_for_selector("text=Club night imported")
+    page.wait_for_selector("text=Club night imported: 2 players, 1 game.")
     event = Event.objects.get(name="Club night")
     assert set(event.entries.values_list("member__name", flat=True)) == {
         "John Smith",
         jane.name,
     }
+    game = event.games.get()
+    assert (game.round, game.white, game.black, game.result) == (1, john, jane, "1-0")

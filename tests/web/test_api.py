@@ -356,7 +356,7 @@ def test_an_unknown_member_or_page_is_a_clear_404(client, spec, club):
     response = checked(client, spec, "/members/NOPE", "/members/{number}")
     assert response.status_code == 404
     response = client.get(f"{API}/list", {"page": 9})
-    assert (response.status_code, response.json()["detail"]) == (404, "page: there are 1 pages.")
+    assert (response.status_code, response.json()["detail"]) == (404, "page: there is 1 page.")
     response = client.get(f"{API}/list", {"per_page": 501})
     assert response.status_code == 400
 
@@ -365,6 +365,18 @@ def test_a_merged_record_redirects_to_the_member_it_joined(client, club, alice):
     old = MemberFactory(member_number="OLD", merged_into=alice)
     response = client.get(f"{API}/members/{old.member_number}")
     assert (response.status_code, response["Location"]) == (302, f"{API}/members/A1")
+
+
+def test_a_member_number_in_another_case_redirects_to_the_members_own(client, club, alice):
+    response = client.get(f"{API}/members/a1")
+    assert (response.status_code, response["Location"]) == (302, f"{API}/members/A1")
+    assert client.get(response["Location"]).json()["name"] == "Alice Archer"
+
+
+def test_a_members_history_in_another_case_redirects_keeping_the_query(client, club, alice):
+    response = client.get(f"{API}/members/a1/history", {"page": 1, "per_page": 5})
+    assert response.status_code == 302
+    assert response["Location"] == f"{API}/members/A1/history?page=1&per_page=5"
 
 
 def test_answers_carry_an_etag_and_a_304_spares_the_body(client, club):

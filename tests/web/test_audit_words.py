@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ratings.models import Event, Game
+from ratings.models import Entry, Event, Game, Member
 
+from ..factories import EventFactory
 from .test_audit import _edit, _post_round, club_night  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +128,100 @@ def test_the_round_robin_grid_of_a_rated_event_asks_for_a_reason(
     event.save()
     page = officer_client.get(reverse("ratings:officer-grid", args=[event.pk]))
     assert 'name="change_reason"' in page.content.decode()
+
+
+# -- A reason wherever a correction is made: the member and event pages, a player removed,
+# -- the admin's member form. ------------------------------------------------------------
+
+
+def test_a_starting_rating_corrected_on_the_officers_member_page_keeps_its_reason(
+    officer_client, officer, rated_event, alice, bob
+):
+    from .test_officer_members import _member_data
+
+    rated_event([(1, alice, bob, "1-0")])
+    url = reverse("ratings:officer-member", args=[alice.pk])
+    page = officer_client.get(url).content.decode()
+    assert 'name="member-change_reason"' in page
+    data = _member_data(
+        officer_client, alice, initial_rating=1700, change_reason="rating from the wrong list"
+    )
+    officer_client.post(url, {**data, "confirm": "1"})
+    record = Member.objects.get(pk=alice.pk).history.latest()
+    assert (record.initial_rating, record.history_user, record.history_change_reason) == (
+        1700,
+        officer,
+        "rating from the wrong list",
+    )
+
+
+def test_the_officers_new_member_form_asks_for_no_reason(officer_client):
+    page = officer_client.get(reverse("ratings:officer-member-add")).content.decode()
+    assert "change_reason" not in page
+
+
+def test_an_event_corrected_on_the_officers_event_page_keeps_its_reason(
+    officer_client, officer, rated_event, alice, bob
+):
+    event = rated_event([(1, alice, bob, "1-0")])
+    url = reverse("ratings:officer-event-edit", args=[event.pk])
+    form = officer_client.get(url).context["form"]
+    assert "change_reason" in form.fields
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data.update(
+        {
+            "start_date": "2026-03-03",
+            "end_date": "2026-03-03",
+            "rated": "on",
+            "change_reason": "date misread from the flyer",
+            "confirm": "1",
+        }
+    )
+    officer_client.post(url, data)
+    record = Event.objects.get(pk=event.pk).history.latest()
+    assert (str(record.start_date), record.history_user, record.history_change_reason) == (
+        "2026-03-03",
+        officer,
+        "date misread from the flyer",
+    )
+
+
+def test_removing_a_player_from_an_event_asks_why_and_keeps_the_reason(
+    officer_client, officer, alice
+):
+    event = EventFactory(name="Club night")
+    entry = event.entries.create(member=alice)
+    url = reverse("ratings:officer-event-player-remove", args=[event.pk, alice.pk])
+    page = officer_client.get(url).content.decode()
+    assert "Remove Alice Archer from Club night?" in page
+    assert 'name="change_reason"' in page
+    officer_client.post(url, {"change_reason": "entered in the wrong event"})
+    assert not event.entries.exists()
+    gone = Entry.history.get(id=entry.pk, history_type="-")
+    assert (gone.history_user, gone.history_change_reason) == (
+        officer,
+        "entered in the wrong event",
+    )
+
+
+def test_the_admins_member_form_asks_for_a_reason_and_the_history_keeps_it(
+    admin_client, admin_user, alice
+):
+    _edit(admin_client, Member, alice, initial_rating="1650", change_reason="FIDE rating used")
+    record = alice.history.latest()
+    assert (record.initial_rating, record.history_user, record.history_change_reason) == (
+        1650,
+        admin_user,
+        "FIDE rating used",
+    )
+
+
+def test_the_admins_member_form_shows_a_whole_initial_rating_as_a_whole_number(
+    admin_client, alice
+):
+    alice.initial_rating = 1400.0
+    alice.save()
+    page = admin_client.get(reverse("admin:ratings_member_change", args=[alice.pk]))
+    html = page.content.decode()
+    assert 'name="initial_rating" value="1400"' in html
+    assert "1400.0" not in html

@@ -358,3 +358,35 @@ def test_an_event_change_that_rounds_to_nothing_shows_as_0(client, club, monkeyp
     html = ask_with_changes(client, monkeypatch, game=0.0, event=0.04)
     assert "<span>(0)</span>" in html
     assert "(+0" not in html
+
+
+# -- The change beside the figures is their difference, as the reader can check it. ---------
+
+
+def ask_with_figures(client, monkeypatch, before: float, after: float):
+    """A what-if whose rating goes from ``before`` to ``after`` (shown as whole figures)."""
+    real = services.calculator_rate
+
+    def moved(**kwargs):
+        change = real(**kwargs)
+        change.before, change.after = before, after
+        change.display_before, change.display_after = f"{before:.0f}", f"{after:.0f}"
+        return change
+
+    monkeypatch.setattr(services, "calculator_rate", moved)
+    data = {"go": "1", "g-TOTAL_FORMS": 1, "g-INITIAL_FORMS": 0, "p-rating": 2303}
+    data.update({"p-games": 40, "g-0-rating": 2303, "g-0-result": "1"})
+    return client.get(reverse("ratings:calculator"), data).content.decode()
+
+
+def test_the_change_beside_whole_figures_is_their_difference(client, club, monkeypatch):
+    html = ask_with_figures(client, monkeypatch, before=2303.4, after=2305.0)
+    assert "2303 → 2305" in html
+    assert '<span class="change-up">(+2)</span>' in html
+    assert "(+1.6)" not in html
+
+
+def test_a_change_that_leaves_the_figures_equal_shows_as_0(client, club, monkeypatch):
+    html = ask_with_figures(client, monkeypatch, before=2303.6, after=2304.4)
+    assert "2304 → 2304" in html
+    assert "<span>(0)</span>" in html

@@ -22,6 +22,7 @@ from ratings.models import (
     Game,
     Member,
     RatingChange,
+    RatingRun,
     RatingState,
     Season,
     Subscription,
@@ -94,6 +95,13 @@ def test_reimporting_a_member_updates_them_by_id(write, alice):
     alice.refresh_from_db()
     assert (alice.name, alice.region) == ("Alice Archer-Smith", "West")
     assert Member.objects.count() == 1
+
+
+def test_reimporting_a_member_by_their_number_in_another_case_updates_them(write):
+    MemberFactory(member_number="R1056", name="Rua Kahu")
+    run("import_members", write("id,name,region\nr1056,Rua Kahu,West\n"))
+    (rua,) = Member.objects.all()
+    assert (rua.member_number, rua.region) == ("R1056", "West")
 
 
 def test_reimporting_leaves_columns_absent_from_the_file_alone(write, alice):
@@ -218,6 +226,12 @@ def test_import_results_creates_complete_rated_events_with_entries(write, alice,
     assert event.status == Event.Status.COMPLETE
     assert set(Entry.objects.values_list("member__member_number", flat=True)) == {"A1", "B2", "C3"}
     assert RatingChange.objects.filter(event=event).count() == 3
+
+
+def test_import_results_of_one_event_says_1_event_and_its_run_does_too(write, alice, bob):
+    out = run("import_results", write(RESULTS_HEADER + "Club night,2026-03-03,1,A1,B2,1-0\n"))
+    assert out.startswith("1 event imported with 1 game.")
+    assert RatingRun.objects.filter(reason="Results imported: 1 event").exists()
 
 
 def test_import_results_records_forfeits_but_does_not_rate_them(write, alice, bob, carol, dave):
@@ -400,7 +414,7 @@ def test_set_rating_system_switches_the_club_and_rerates(rated_event, alice, bob
     out = run("set_rating_system", "nz-club-elo", "--params", '{"k_new": 16}')
     assert ClubSettings.load().system_params == {"k_new": 16}
     assert RatingState.objects.get(member=alice).rating == 1508.0
-    assert "re-rated 1 events" in out
+    assert "re-rated 1 event," in out
 
 
 def test_set_rating_system_refuses_an_unknown_parameter(club):

@@ -146,6 +146,14 @@ def test_a_members_chart_draws_a_line_per_system(client, history):
     assert page.content.count(b'<polyline class="line series-') == 4
 
 
+def test_a_members_chart_is_found_by_their_number_in_any_case(client, history):
+    alice = history[0]
+    compare.comparison_publish(comparison=run(), publish=True)
+    page = client.get(reverse("ratings:compare-public"), {"member": alice.member_number.lower()})
+    assert b"No published member has the number" not in page.content
+    assert page.content.count(b'<polyline class="line series-') == 4
+
+
 @pytest.mark.parametrize(
     "name", ["compare", "compare-detail", "compare-status", "compare-publish"]
 )

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Event, Member
+from ratings.models import Event, Member, Season
 
 from ..factories import GameFactory, paid_up
 
@@ -109,3 +109,74 @@ def test_a_deleted_member_is_in_the_audit_trail_with_who_and_why(admin_client, i
     gone = Member.history.filter(id=nadia.pk, history_type="-").get()
     assert gone.history_user.username == "admin"
     assert gone.history_change_reason == "brought in by Spring Open; deleted with it"
+
+
+# -- What the import gave a member does not keep them; what the officer gave them since does.
+
+
+@pytest.fixture
+def imported_on_the_web(admin_client, alice):
+    """The club night TRF imported on the officer's page, the file's ratings ticked and the
+    new members paid tonight: its winner is Alice (a member already), Jane Doe a new member
+    the import created with the file's 1400 and this season paid."""
+    from .test_officer_import import CLUB_NIGHT, confirm, upload
+
+    upload(admin_client, CLUB_NIGHT, name="club.trf")
+    confirm(admin_client, m1=alice.member_number, p2="new", use_ratings="on", new_paid="on")
+    return Event.objects.get(name="Club night")
+
+
+def test_a_new_player_the_import_gave_a_rating_and_a_paid_season_is_offered(
+    admin_client, imported_on_the_web
+):
+    jane = Member.objects.get(name="Jane Doe")
+    assert (jane.initial_rating, jane.subscriptions.count()) == (1400, 1)
+    assert offered(delete_page(admin_client, imported_on_the_web)) == ["Jane Doe"]
+
+
+def test_deleting_the_imported_event_with_its_new_player_ticked_deletes_them_and_no_one_else(
+    admin_client, imported_on_the_web, alice, bob
+):
+    jane = Member.objects.get(name="Jane Doe")
+    delete(admin_client, imported_on_the_web, jane)
+    assert not Event.objects.filter(pk=imported_on_the_web.pk).exists()
+    assert set(Member.objects.values_list("pk", flat=True)) == {alice.pk, bob.pk}
+
+
+def test_a_new_player_whose_rating_the_officer_set_since_is_not_offered(
+    admin_client, imported_on_the_web
+):
+    jane = Member.objects.get(name="Jane Doe")
+    jane.initial_rating = 1550
+    jane.save()
+    assert offered(delete_page(admin_client, imported_on_the_web)) == []
+
+
+def test_a_new_player_given_a_rating_since_the_import_is_not_offered(admin_client, imported):
+    nadia = Member.objects.get(member_number="N2")
+    nadia.initial_rating, nadia.initial_games = 1650, 12
+    nadia.save()
+    assert "Nadia New" not in offered(delete_page(admin_client, imported))
+
+
+def test_a_new_player_who_paid_another_season_since_is_not_offered(
+    admin_client, imported_on_the_web, current_season
+):
+    jane = Member.objects.get(name="Jane Doe")
+    paid_up(jane, Season.for_day(current_season.end + dt.timedelta(days=1)))
+    assert offered(delete_page(admin_client, imported_on_the_web)) == []
+
+
+def test_a_player_added_on_the_events_page_and_paid_tonight_is_offered(
+    admin_client, officer_client, alice
+):
+    event = Event.objects.create(
+        name="Club night", start_date=dt.date(2026, 3, 3), end_date=dt.date(2026, 3, 3)
+    )
+    officer_client.post(
+        reverse("ratings:officer-event-players", args=[event.pk]),
+        {"quick-name": "Vera Visitor", "quick-initial_rating": "1320", "quick-paid_tonight": "on"},
+    )
+    vera = Member.objects.get(name="Vera Visitor")
+    assert (vera.brought_in_by, vera.subscriptions.count()) == (event, 1)
+    assert offered(delete_page(admin_client, event)) == ["Vera Visitor"]

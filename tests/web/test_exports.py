@@ -183,3 +183,65 @@ def test_the_printable_list_takes_the_same_few_queries_however_many_members(
         rating_state(member, rating=1500 + n, display=str(1500 + n), games=5)
     with django_assert_max_num_queries(6):
         assert len(client.get(reverse("ratings:list-print")).context["rows"]) == 30
+
+
+# -- ratings stay numbers, their markers apart, periods named by their dates -----------------
+
+
+@pytest.fixture
+def acf_history(rated_event, current_season, alice, bob, carol):  # type: ignore[no-untyped-def]
+    """acf-1993, rating period Mar–Jun 2026 closed: Pat (1500 provisional, 8 games brought
+    in) beats Alice and Bob (confirmed); Nina (new) loses to Carol (confirmed)."""
+    from ratings import services
+    from ratings.models import ClubSettings
+
+    services.rating_system_set(system_id="acf-1993")
+    for member, rating in ((alice, 1800), (bob, 1700), (carol, 1600)):
+        member.initial_rating, member.initial_games = rating, 30
+        member.save()
+        paid_up(member, current_season)
+    pat = MemberFactory(
+        name="Pat Provisional",
+        initial_rating=1500,
+        initial_games=8,
+        initial_acf_status="provisional",
+    )
+    nina = MemberFactory(name="Nina Newcomer")
+    for member in (pat, nina):
+        paid_up(member, current_season)
+    games = [(1, pat, alice, "1-0"), (2, bob, pat, "0-1"), (1, nina, carol, "0-1")]
+    event = rated_event(games, name="Autumn Cup", date=dt.date(2026, 3, 2), rate=False)
+    services.period_close(period=services.period_for(event, ClubSettings.load().engine()))
+    return pat, nina
+
+
+def test_the_history_keeps_a_rating_a_number_and_its_marker_in_a_column_of_its_own(
+    officer_client, acf_history
+):
+    pat, _nina = acf_history
+    row = rows_of(history(officer_client, pat))[0]
+    assert (row["Rating before"], row["Marker before"]) == ("", "1 R")
+    assert row["Rating after"].isdigit() and row["Marker after"] == "p"
+
+
+def test_the_history_leaves_the_rating_blank_where_a_marker_stands_for_no_rating_yet(
+    officer_client, acf_history
+):
+    _pat, nina = acf_history
+    (row,) = rows_of(history(officer_client, nina))
+    assert (row["Rating before"], row["Marker before"]) == ("", "9 R")
+    assert (row["Rating after"], row["Marker after"]) == ("", "Unr")
+
+
+def test_the_history_names_the_rating_period_by_its_dates(officer_client, acf_history):
+    pat, _nina = acf_history
+    rows = rows_of(history(officer_client, pat))
+    assert {r["Rating period"] for r in rows} == {"Mar–Jun 2026, August 2026 list"}
+
+
+def test_the_crosstable_csv_keeps_a_rating_a_number_and_its_marker_apart(
+    officer_client, acf_history
+):
+    rows = rows_of(crosstable(officer_client, Event.objects.get(name="Autumn Cup")))
+    pat = next(r for r in rows if r["Player"] == "Pat Provisional")
+    assert pat["Rating"].isdigit() and pat["Marker"] == "p"

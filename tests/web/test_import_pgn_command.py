@@ -100,7 +100,7 @@ def test_a_game_without_a_result_is_refused_by_its_number():
 
 def test_event_puts_every_game_in_one_event_in_date_order():
     out = run("--create-missing", "--event", "Club games 2025", str(TWO))
-    assert last(out) == "imported: 4 players (4 new), 9 games rated, 0 unplayed, 1 events"
+    assert last(out) == "imported: 4 players (4 new), 9 games rated, 0 unplayed, 1 event"
     event = Event.objects.get()
     assert event.name == "Club games 2025"
     assert (event.start_date, event.end_date, event.rounds) == (

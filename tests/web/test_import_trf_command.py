@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings import trf
+from ratings.counts import count_phrase
 from ratings.models import Event, Game, Member, RatingChange
 from ratings.names import given_surname
 
@@ -27,7 +28,16 @@ FILES = [
 ]
 GROS = FILES[0]
 TEAM = FILES[2]
-SUMMARY = "imported: {} players ({} new), {} games rated, {} unplayed, {} events"
+
+
+def summary(players: int, new: int, games: int, unplayed: int, events: int) -> str:
+    """The command's last line: "imported: 52 players (52 new), 1 game rated, ..."."""
+    return (
+        f"imported: {count_phrase(players, 'player')} ({new} new), "
+        f"{count_phrase(games, 'game')} rated, {unplayed} unplayed, "
+        f"{count_phrase(events, 'event')}"
+    )
+
 
 #: Each result's points for white and for black.
 POINTS = {
@@ -64,9 +74,7 @@ def test_four_real_files_are_imported_rated_and_scored_as_the_files_say():
     players = sum(len(t.players) for t in parsed)
     rated = sum(counts(t)[0] for t in parsed)
     unplayed = sum(counts(t)[1] for t in parsed)
-    assert out.strip().splitlines()[-1] == SUMMARY.format(
-        players, players, rated, unplayed, len(FILES)
-    )
+    assert out.strip().splitlines()[-1] == summary(players, players, rated, unplayed, len(FILES))
     assert Event.objects.count() == 4
     for tournament in parsed:
         event = Event.objects.get(name=tournament.name)
@@ -113,7 +121,7 @@ def test_four_real_files_are_imported_rated_and_scored_as_the_files_say():
 def test_a_dry_run_saves_nothing_and_says_what_it_would_do():
     out = run("--dry-run", "--create-missing", str(GROS))
     rated, unplayed = counts(trf.parse(GROS.read_bytes()))
-    assert out.strip().splitlines()[-1] == SUMMARY.format(52, 52, rated, unplayed, 1).replace(
+    assert out.strip().splitlines()[-1] == summary(52, 52, rated, unplayed, 1).replace(
         "imported", "would import"
     )
     assert not Event.objects.exists() and not Member.objects.exists()
@@ -149,7 +157,10 @@ def test_importing_the_same_file_again_creates_nothing_and_says_so():
     before = (Event.objects.count(), Member.objects.count(), Game.objects.count())
     out = run("--create-missing", str(GROS))
     assert f'{GROS}: already imported as "XX Open Internacional de Gros" (2010-09-24); ' in out
-    assert out.strip().splitlines()[-1] == SUMMARY.format(0, 0, 0, 0, 0)
+    assert (
+        out.strip().splitlines()[-1]
+        == "imported: 0 players (0 new), 0 games rated, 0 unplayed, 0 events"
+    )
     assert (Event.objects.count(), Member.objects.count(), Game.objects.count()) == before
 
 
@@ -229,7 +240,7 @@ def test_players_match_by_fide_id_then_member_number_then_name(tmp_path):
     )
     path = damaged(tmp_path, "club.trf", text.encode())
     out = run(path)
-    assert last_line(out) == SUMMARY.format(3, 0, 1, 1, 1)
+    assert last_line(out) == "imported: 3 players (0 new), 1 game rated, 1 unplayed, 1 event"
     assert set(Event.objects.get().players.all()) == {by_id, by_number, by_name}
 
 
@@ -242,7 +253,7 @@ def test_a_player_new_in_two_files_is_one_new_member(tmp_path):
     second = damaged(tmp_path, "gros-again.trf", text)
     out = run("--create-missing", str(GROS), second)
     rated, unplayed = counts(trf.parse(GROS.read_bytes()))
-    assert last_line(out) == SUMMARY.format(52, 52, 2 * rated, 2 * unplayed, 2)
+    assert last_line(out) == summary(52, 52, 2 * rated, 2 * unplayed, 2)
     assert Member.objects.count() == 52
     assert Event.objects.count() == 2
 
@@ -250,5 +261,5 @@ def test_a_player_new_in_two_files_is_one_new_member(tmp_path):
 def test_the_same_file_twice_in_one_run_is_imported_once():
     out = run("--create-missing", str(GROS), str(GROS))
     assert f"{GROS}: the same event as {GROS}" in out
-    assert last_line(out).endswith(", 1 events")
+    assert last_line(out).endswith(", 1 event")
     assert Event.objects.count() == 1

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import F, Max, Min
 from django.urls import reverse
 
-from ratings import services
+from ratings import services, trf
 from ratings.models import Event, Game, Member, RatingChange
 
 from ..conftest import TRF_FILES
@@ -97,7 +97,7 @@ def test_a_new_member_whose_rating_in_the_file_is_out_of_range_is_refused_at_tha
     # form. The officer may still match the player to a member (whose rating stands).
     text = TWO_SMITHS.replace(b"1500", b"9999").replace(b"SMITH JOHN", b"Brown, Ann ")
     upload(officer_client, text, name="smiths.trf")
-    response = confirm(officer_client)
+    response = confirm(officer_client, use_ratings="on")
     form = response.context["form"]
     assert form.errors["p1"] == [
         "Line 2: the file gives Smith, John the rating 9999. A rating is at most 3500. "
@@ -277,11 +277,15 @@ def test_a_file_of_more_than_99_rounds_is_refused_on_the_upload_page(officer_cli
     assert "100 rounds: an event has at most 99" in response.context["form"].errors["file"][0]
 
 
+#: A club night of one game, John Smith beating Jane Doe, in TRF16's columns (points at
+#: 81, the rank at 86, round 1 from 92).
 CLUB_NIGHT = (
     b"012 Club night\n"
     b"042 2026/03/03\n"
-    b"001    1      Smith, John                       1500                 1.0    1     2 w 1\n"
-    b"001    2      Doe, Jane                         1400                 0.0    2     1 b 0\n"
+    b"001    1      Smith, John                       1500                             1.0"
+    b"    1     2 w 1\n"
+    b"001    2      Doe, Jane                         1400                             0.0"
+    b"    2     1 b 0\n"
 )
 
 
@@ -308,10 +312,59 @@ def test_a_typed_member_that_is_no_one_is_refused_beside_the_player(officer_clie
     assert not Event.objects.exists()
 
 
-def test_the_files_ratings_are_offered_not_forced(officer_client):
+def test_the_files_ratings_are_offered_unticked_and_not_used_unasked(officer_client):
     upload(officer_client)
-    confirm(officer_client, use_ratings="", **{f"p{n}": "new" for n in range(1, 53)})
+    form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
+    assert form["use_ratings"].value() is False
+    confirm(officer_client, **{f"p{n}": "new" for n in range(1, 53)})
+    assert Member.objects.count() == 52
     assert not Member.objects.filter(initial_rating__isnull=False).exists()
+
+
+def test_the_preview_names_the_ratings_the_box_would_use(officer_client):
+    upload(officer_client, CLUB_NIGHT, name="club.trf")
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "the file's ratings: Smith, John 1500, Doe, Jane 1400." in page
+
+
+def test_a_player_matched_to_a_member_is_not_among_the_ratings_offered(officer_client):
+    MemberFactory(name="John Smith")
+    upload(officer_client, CLUB_NIGHT, name="club.trf")
+    form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
+    assert "the file's ratings: Doe, Jane 1400." in form.fields["use_ratings"].help_text
+
+
+def test_a_big_files_ratings_offered_are_named_for_the_first_few(officer_client):
+    rated = sum(p.rating is not None for p in trf.parse(GROS.read_bytes()).players)
+    upload(officer_client)
+    form = officer_client.get(reverse("ratings:officer-import-preview")).context["form"]
+    help_text = form.fields["use_ratings"].help_text
+    assert help_text.startswith(
+        "Ticked, they start here from the file's ratings: Mirzoev Azer 2527, "
+    )
+    assert f" and {rated - 8} more players (the Rating column)." in help_text
+
+
+def test_a_name_in_the_file_is_written_into_the_preview_as_text(officer_client):
+    upload(officer_client, CLUB_NIGHT.replace(b"Doe, Jane  ", b"<b>Jane</b>"), name="club.trf")
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "<b>Jane</b>" not in page
+    assert "&lt;b&gt;Jane&lt;/b&gt; 1400" in page
+
+
+def test_ticking_the_box_starts_the_new_players_from_the_files_ratings(officer_client):
+    upload(officer_client, CLUB_NIGHT, name="club.trf")
+    confirm(officer_client, p1="new", p2="guest", use_ratings="on")
+    assert dict(Member.objects.values_list("name", "initial_rating")) == {
+        "John Smith": 1500,
+        "Jane Doe": 1400,
+    }
+
+
+def test_the_club_night_file_is_previewed_with_its_round_and_game(officer_client):
+    upload(officer_client, CLUB_NIGHT, name="club.trf")
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "2 players, 1 round, 1 game." in page
 
 
 def test_new_members_are_named_given_name_first(officer_client):
@@ -329,3 +382,12 @@ def test_an_import_dated_before_rated_events_says_how_many_it_re_rates(
     upload(officer_client)
     page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
     assert "re-rates 1 event already rated after it" in page
+
+
+def test_the_preview_counts_the_games_and_the_byes_apart(officer_client):
+    games = trf.parse(GROS.read_bytes()).games()
+    byes = sum(1 for game in games if game.black is None)
+    upload(officer_client)
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert f"52 players, 9 rounds, {len(games) - byes} games, {byes} byes." in page
+    assert byes >= 16  # the file's half-point byes at least

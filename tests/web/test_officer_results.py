@@ -579,3 +579,42 @@ def test_a_narrow_screen_shows_a_short_name():
     assert short_name("Tomasz Kowalski") == "T. Kowalski"
     assert short_name("Mere Te Huia Tawhiri") == "M. Tawhiri"
     assert short_name("Cher") == "Cher"
+
+
+# -- A count agrees with its noun: "1 result", "2 results". ---------------------------------
+
+
+def test_saving_a_round_of_one_result_says_1_result(officer_client, club_night, alice, bob):
+    response = _post_round(officer_client, club_night, 1, [(alice, bob, "1-0")])
+    assert "Round 1: 1 result saved." in _messages_after(officer_client, response)
+
+
+def test_saving_a_round_of_two_results_says_2_results(
+    officer_client, club_night, alice, bob, carol, dave
+):
+    rows = [(alice, bob, "1-0"), (carol, dave, "0-1")]
+    response = _post_round(officer_client, club_night, 1, rows)
+    assert "Round 1: 2 results saved." in _messages_after(officer_client, response)
+
+
+def test_saving_a_pasted_round_of_one_result_says_1_result(officer_client, club_night):
+    response = _paste(officer_client, club_night, "A1 - B2 0-1", save="1")
+    assert "Round 1: 1 result saved." in _messages_after(officer_client, response)
+
+
+def test_saving_a_grid_of_one_game_says_1_game(officer_client, alice, bob):
+    event = EventFactory(kind=Event.Kind.ROUND_ROBIN, rounds=1)
+    for member in (alice, bob):
+        event.entries.create(member=member)
+    response = officer_client.post(
+        reverse("ratings:officer-grid", args=[event.pk]), {f"g_{alice.pk}_{bob.pk}": "1"}
+    )
+    assert "Crosstable saved: 1 game." in _messages_after(officer_client, response)
+
+
+def test_a_pasted_round_beyond_a_one_round_event_says_1_round(officer_client, alice, bob):
+    event = EventFactory(rounds=1)
+    for member in (alice, bob):
+        event.entries.create(member=member)
+    response = _paste(officer_client, event, "A1 - B2 1-0", number=2)
+    assert "This event has 1 round." in response.content.decode()

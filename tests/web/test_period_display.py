@@ -195,8 +195,17 @@ def test_the_member_page_counts_a_periods_games_and_score(client, alices_periods
 def test_the_member_chart_has_one_point_per_rating_period(client, alices_periods):
     chart = str(member_page(client, alices_periods).context["chart"])
     assert chart.count("<circle") == 3  # her rating before, then 2026-08 and 2026-12
-    assert "period 2026-08 (June night, March night)" not in chart
-    assert "period 2026-08 (March night, June night)" in chart
+    assert "Mar–Jun 2026, August 2026 list (June night, March night)" not in chart
+    assert "Mar–Jun 2026, August 2026 list (March night, June night)" in chart
+
+
+def test_the_member_charts_points_name_their_period_by_its_dates_not_its_label(
+    client, alices_periods
+):
+    chart = str(member_page(client, alices_periods).context["chart"])
+    assert "<title>before Mar–Jun 2026, August 2026 list:" in chart
+    assert "<title>Jul–Oct 2026, December 2026 list (July night):" in chart
+    assert "period 20" not in chart
 
 
 def test_an_event_waiting_for_its_period_shows_no_figures_on_the_member_page(
@@ -218,3 +227,62 @@ def test_a_per_event_system_shows_each_events_own_change(
     table = events_table(member_page(client, alice))
     assert table.count("change-up") == 2
     assert "period" not in table
+
+
+# -- a rating brought in provisional, under nine games: the booklet's notation ------------
+
+
+@pytest.fixture
+def pat_brought_in(acf, rated_event, current_season, alice, bob):
+    """Pat brought in at 1500, provisional, from 8 games; the Autumn Cup (Mar–Jun 2026,
+    closed): Pat draws with Alice (1800) and beats Bob (1700), both confirmed."""
+    pat = MemberFactory(
+        name="Pat Provisional",
+        initial_rating=1500,
+        initial_games=8,
+        initial_acf_status="provisional",
+    )
+    paid_up(pat, current_season)
+    event = rated_event(
+        [(1, alice, pat, DRAW), (2, pat, bob, WIN)],
+        name="Autumn Cup",
+        date=dt.date(2026, 3, 2),
+        rate=False,
+    )
+    close_period_of(event)
+    return pat, event
+
+
+def test_a_provisional_rating_brought_in_from_8_games_is_listed_as_1_R_before_the_period(
+    pat_brought_in,
+):
+    """The booklet: under nine games a provisional player shows the games still to play
+    ("1 R"), not the rating; the status brought in is kept (provisional, from a history of
+    8 games at 1500), and the period's two rated games publish it (10 games: "1586p")."""
+    pat, event = pat_brought_in
+    change = RatingChange.objects.get(member=pat, event=event)
+    assert (change.display_before, change.display_after) == ("1 R", "1586p")
+    assert change.breakdown["status_before"] == "provisional"
+
+
+def test_games_against_a_provisional_player_under_nine_games_rate_no_one_else(
+    client, pat_brought_in, alice, bob
+):
+    """The booklet: a provisional rating is used to rate others only once published (nine
+    games). At the period's opening Pat had 8: Alice's and Bob's games against Pat count
+    for nothing, and the report says Pat was not rated."""
+    _pat, event = pat_brought_in
+    for member in (alice, bob):
+        change = RatingChange.objects.get(member=member, event=event)
+        assert (change.played, change.before, change.after) == (0, change.after, change.after)
+    page = client.get(reverse("ratings:event-report", args=[event.pk])).content.decode()
+    assert page.count('Pat Provisional <span class="small">(not rated)</span>') == 2
+
+
+def test_the_report_shows_a_dash_for_the_change_of_a_player_with_no_rating_before(
+    client, pat_brought_in
+):
+    _pat, event = pat_brought_in
+    html = client.get(reverse("ratings:event-report", args=[event.pk])).content.decode()
+    row = html[html.index(">Pat Provisional</a>") :].split("</tr>")[0]
+    assert '<span title="no rating before to take a change from">–</span>' in row

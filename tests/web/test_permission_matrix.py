@@ -200,7 +200,7 @@ EXPECTED: dict[str, str] = {
     "ratings:officer-event": OFFICER,
     "ratings:officer-event-edit": OFFICER,
     "ratings:officer-event-players": OFFICER,
-    "ratings:officer-event-player-remove": OFFICER_POST,
+    "ratings:officer-event-player-remove": OFFICER,
     "ratings:officer-round": OFFICER,
     "ratings:officer-round-paste": OFFICER,
     "ratings:officer-grid": OFFICER,

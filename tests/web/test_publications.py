@@ -471,11 +471,12 @@ def test_closing_a_rating_period_offers_to_publish_the_list_it_leaves(
         paid_up(member, current_season)
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], rate=False)
     system = ClubSettings.load().engine()
-    label = services.period_for(event, system).label
+    period = services.period_for(event, system)
+    label = period.label
     close = reverse("ratings:officer-period-close", args=[label])
     response = officer_client.post(close)
     assert response["Location"] == f"{PUBLISH}?period={label}"
     form = officer_client.get(response["Location"])
-    assert f"Rating period {label} closed." in form.content.decode()
+    assert f"Rating period {period.name} closed." in form.content.decode()
     officer_client.post(PUBLISH, {"note": "Period closed", "period": label})
     assert Publication.objects.get().period.label == label

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ratings.counts import count_phrase
 from ratings.engine import SYSTEMS
 from ratings.models import Comparison
 from ratings.services import compare, compare_pages
@@ -50,8 +51,8 @@ class Command(BaseCommand):
         )
         comparison = compare.comparison_run(comparison=comparison)
         self.stdout.write(
-            f"Comparison {comparison.pk}: {comparison.games} games in {comparison.events} "
-            f"events, {comparison.seconds:.2f} s"
+            f"Comparison {comparison.pk}: {count_phrase(comparison.games, 'game')} in "
+            f"{count_phrase(comparison.events, 'event')}, {comparison.seconds:.2f} s"
         )
         headings = [heading for _, heading in compare_pages.MEASURES]
         self.stdout.write(f"{'system':<22}" + "".join(f"{h[:24]:>26}" for h in headings))

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from ratings import services
-from ratings.imports import counted
+from ratings.counts import count_phrase
 from ratings.models import ClubSettings
 
 
@@ -21,8 +21,8 @@ class Command(BaseCommand):
         system = ClubSettings.load().rating_system
         self.stdout.write(
             self.style.SUCCESS(
-                f"Re-rated {counted(run.events_rated, 'event')}, "
-                f"{counted(run.games_rated, 'game')} with {system} "
+                f"Re-rated {count_phrase(run.events_rated, 'event')}, "
+                f"{count_phrase(run.games_rated, 'game')} with {system} "
                 f"in {time.perf_counter() - clock:.2f}s (engine run {run.seconds:.2f}s)."
             )
         )

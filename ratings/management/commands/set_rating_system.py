@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings import services
+from ratings.counts import count_phrase
 from ratings.engine import SYSTEMS
 
 
@@ -37,7 +38,8 @@ class Command(BaseCommand):
             raise CommandError("Parameters refused: " + "; ".join(problems)) from None
         self.stdout.write(
             self.style.SUCCESS(
-                f"Rating system set to {options['system']}: re-rated {run.events_rated} events, "
-                f"{run.games_rated} games in {run.seconds:.2f}s."
+                f"Rating system set to {options['system']}: re-rated "
+                f"{count_phrase(run.events_rated, 'event')}, "
+                f"{count_phrase(run.games_rated, 'game')} in {run.seconds:.2f}s."
             )
         )
