@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from ratings import services
 from ratings.engine import SYSTEMS, EventResult, GameLine
-from ratings.models import ClubSettings, Event, Game, Member, RatingChange
+from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingList
 from ratings.services import game_lines
 from ratings.views.officer_rating import change_rows, preview_changes, saved_changes
 
@@ -222,6 +222,25 @@ def test_migration_0016_drops_a_per_event_clubs_lines_and_keeps_a_period_clubs(
     ClubSettings.objects.update(rating_system="st-charles")
     drop.drop_game_lines(django_apps, None)
     assert list(RatingChange.objects.values_list("breakdown", flat=True)) == [{}, {}]
+
+
+@pytest.mark.parametrize(
+    ("standard", "rapid", "emptied"),
+    [("nz-club-elo", "acf-1993", "standard"), ("ecf-2020", "st-charles", "rapid")],
+)
+def test_migration_0016_decides_list_by_list(rated_event, alice, bob, standard, rapid, emptied):
+    drop = import_module("ratings.migrations.0016_rating_changes_without_game_lines")
+    RatingList.objects.update_or_create(
+        time_class="rapid", defaults={"kept": "own", "rating_system": rapid}
+    )
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    RatingChange.objects.filter(member=bob).update(time_class="rapid")  # a row on each list
+    old = {"k": 16, "lines": {"keys": ["opponent"], "rows": [["1"]]}}
+    RatingChange.objects.update(breakdown=old)
+    ClubSettings.objects.update(rating_system=standard)
+    drop.drop_game_lines(django_apps, None)
+    for time_class, breakdown in RatingChange.objects.values_list("time_class", "breakdown"):
+        assert breakdown == ({} if time_class == emptied else old), time_class
 
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
