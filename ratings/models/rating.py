@@ -95,6 +95,9 @@ class RatingChange(models.Model):
     display_after = models.CharField(max_length=12, blank=True)
     played = models.PositiveSmallIntegerField(default=0)
     score = models.FloatField(default=0)
+    #: The engine's breakdown as ``ratings.breakdowns`` stores it: packed for a period
+    #: system (the game lines' opponents, scores and rounds are the games'), empty for a
+    #: per-event system (worked out again when a page asks).
     breakdown = models.JSONField(default=dict)
     state_after = models.JSONField(default=dict)
     #: The event's place in the chain, copied so that a member's last change before a
@@ -141,7 +144,8 @@ class RatingChange(models.Model):
     @property
     def detail(self) -> dict[str, Any]:
         """The breakdown as the engine's JSON has it: its figures, its game lines as dicts
-        (a per-event system's stores none: ``services.changes_breakdown_fill`` first)."""
+        (``services.changes_breakdown_fill`` first: a per-event system's stores none, a
+        period system's are read with the games)."""
         from ..breakdowns import breakdown_read
 
         return breakdown_read(self.breakdown)
