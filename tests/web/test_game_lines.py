@@ -1,9 +1,9 @@
 """What a rating change stores, and the game lines pages show: those the engine gives.
 
 A per-event system's change stores no breakdown; pages work its lines and figures out
-again (ratings/services/game_lines.py). A period system's change stores them. Either
-way the event report and the member page show what the engine gives for the same event
-in a run over the whole history.
+again (ratings/services/game_lines.py). A period system's change stores them packed, and
+pages read its lines with the games. Either way the event report and the member page
+show what the engine gives for the same event in a run over the whole history.
 """
 
 from __future__ import annotations
@@ -163,6 +163,16 @@ def test_a_period_systems_change_stores_its_figures_and_lines_packed(system_id):
         change = next(c for c in engine[event_id].changes if c.player == str(member_id))
         # The engine's figures and each game's rating used, nothing the games give.
         assert breakdown == breakdown_packed(change)
+
+
+def test_a_breakdown_is_kept_as_compact_json_text():
+    _club_history("ecf-2020")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT breakdown FROM ratings_ratingchange")
+        stored = [text for (text,) in cursor.fetchall()]
+    # Text on PostgreSQL too (jsonb would keep each number in 8 to 12 bytes).
+    assert stored and all(isinstance(text, str) and text.startswith("[") for text in stored)
+    assert all(json.dumps(json.loads(text), separators=(",", ":")) == text for text in stored)
 
 
 def test_a_period_change_whose_games_changed_since_shows_no_lines_until_it_is_rated_again():
