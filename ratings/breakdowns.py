@@ -2,32 +2,107 @@
 
 A per-event system's change stores none: its game lines and figures are worked out again
 when a page asks (``services/game_lines.py``), from the event's games and its players'
-states before it, which the chain keeps anyway. A period system's change stores them
-(rows under one list of keys): working one event's lines out again means rating its
-whole period (docs/performance.md, "What a rating change stores").
+states before it, which the chain keeps anyway.
+
+A period system's change cannot be worked out again so cheaply (it would mean rating its
+whole period: docs/performance.md, "What a rating change stores"), so it stores what the
+engine worked out and nothing else, packed: ``[shape, *figures, lines]``.
+
+- ``shape``: the change's place in ``SHAPES``, which names its figures, so that a row
+  stores their values alone (the names were most of a breakdown).
+- ``lines``: one item a game, in the order the engine rated the member's games in the
+  event (round, board, game): the opponent's rating as the system used it (null: not
+  rated), or ``[rating, *own figures]`` where the line has figures of its own (acf-1993's
+  rating held by the 336 rule, ecf-2020's offsets and increment). The opponent, the score
+  and the round are the game's, so they are read from the Game rows, not stored twice
+  (``breakdown_unpacked``).
+
+A breakdown no shape fits (the engine gave figures this module does not know yet) is
+stored whole, its lines as rows under one list of keys (``breakdown_json``): larger, but
+never wrong.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 from .engine import PlayerChange, RatingSystem
 
-#: A stored game line's values, in this order, before the system's own figures.
+#: A game line's values, in this order, before the system's own figures (``breakdown_json``).
 LINE_KEYS = ("opponent", "score", "opponent_rating", "round", "expected", "change", "rated")
+
+#: One game of a member's in an event, as a packed line is read with it: (opponent, the
+#: member's score, round).
+PlayedGame = tuple[str, float, int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The figures of a period system's change, in the order stored, and the names of its
+    game lines' own figures (after the opponent's rating)."""
+
+    figures: tuple[str, ...]
+    line: tuple[str, ...] = ()
+
+
+_ACF_STATUS = ("status_before", "status_after")
+_ACF_ESTABLISHED = ("calculation", "NG", "Sa", "AR", "D", "D_table", "P", "Se", "BP", "Ri")
+_ACF_NONE_RATED = ("calculation", "NG", "Sa", "AR", "D", "P", "Se", "BP", "Ri")
+_ACF_PERFORMANCE = ("calculation", "played", "Sa", "NG", "TS", "AR", "percentage", "Dp", "Rp")
+_ACF_LINE = ("held_from",)
+_ECF_MONTH = ("category_before", "category_after", "pass", "month_games", "month_points")
+_ECF_LINE = ("d", "d_offset", "score_offset", "increment")
+
+#: The shapes of the period systems' changes: a stored change names its shape by its place
+#: here, so a shape is only ever added at the end, never moved or changed (a migration
+#: copies them as they are). Matched by the figures' names, not their order: PostgreSQL's
+#: jsonb gives a dict's keys sorted by length.
+SHAPES: tuple[Shape, ...] = (
+    # acf-1993: a confirmed player's tournament; one with no game against a usable rating;
+    # a partially rated player's performance rating, and the same after the period's
+    # zero-score reset.
+    Shape(_ACF_STATUS + _ACF_ESTABLISHED, _ACF_LINE),
+    Shape(_ACF_STATUS + _ACF_NONE_RATED, _ACF_LINE),
+    Shape(_ACF_STATUS + _ACF_PERFORMANCE, _ACF_LINE),
+    Shape((*_ACF_STATUS, "reset", *_ACF_PERFORMANCE), _ACF_LINE),
+    # ecf-2020: a P rating (new and partial players), a K rating (fully rated ones).
+    Shape(
+        (
+            *_ECF_MONTH,
+            "dummy_rating",
+            "total_games",
+            "total_points",
+            "avg_opp",
+            "p",
+            "dp",
+            "rating_a",
+            "rating_b",
+            "pass1_games_used",
+            "pass1_total_games",
+            "pass1_avg_opp",
+            "pass1_p",
+            "pass1_dp",
+        ),
+        _ECF_LINE,
+    ),
+    Shape((*_ECF_MONTH, "player_k", "improving", "sum_offsets", "adjustment"), _ECF_LINE),
+)
+_SHAPE_OF = {frozenset(shape.figures): at for at, shape in enumerate(SHAPES)}
 
 
 def _plain(value: Any) -> Any:
-    """Whole floats as integers (1600, not 1600.0), as the engine's JSON writes them: read
-    back from the stored rows, where the writer leaves them as floats (it sees millions)."""
+    """Whole floats as integers (1600, not 1600.0), as the engine's JSON writes them."""
     if type(value) is float and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return value
 
 
 def breakdown_json(change: PlayerChange) -> dict[str, Any]:
-    """The engine's breakdown of a change as stored: its figures, and its game lines as
-    rows under one list of keys (``breakdown_read`` gives them back as dicts).
+    """The engine's breakdown of a change, whole: its figures, and its game lines as rows
+    under one list of keys (``breakdown_read`` gives them back as dicts).
 
     Rows, not a dict a line: a club's history has two game lines a game, and the names of
     their figures repeated on each would be most of the table.
@@ -55,20 +130,92 @@ def breakdown_json(change: PlayerChange) -> dict[str, Any]:
     return data
 
 
-def breakdown_stored(change: PlayerChange, *, system: RatingSystem) -> dict[str, Any]:
-    """What a change's row keeps of its breakdown: nothing for a per-event system."""
-    return breakdown_json(change) if system.period_based else {}
+def _packed_line(rating: Any, own: Sequence[Any]) -> Any:
+    values = [_plain(rating), *map(_plain, own)]
+    while len(values) > 1 and values[-1] is None:
+        values.pop()
+    return values[0] if len(values) == 1 else values
 
 
-def breakdown_has_lines(data: dict[str, Any]) -> bool:
-    """Whether a stored breakdown holds its game lines (rows, or dicts as older rows had)."""
-    return "lines" in data or "games" in data
+def breakdown_packed(change: PlayerChange) -> list[Any] | None:
+    """A period system's change packed (the module's docstring); None when no shape fits
+    it, or a line holds what a packed line cannot (an expected score, a change of its own,
+    a rated game without a rating)."""
+    at = _SHAPE_OF.get(frozenset(change.detail))
+    if at is None:
+        return None
+    shape = SHAPES[at]
+    lines = []
+    for line in change.games:
+        if (
+            line.expected is not None
+            or line.change is not None
+            or line.rated != (line.opponent_rating is not None)
+            or not line.detail.keys() <= set(shape.line)
+        ):
+            return None
+        lines.append(_packed_line(line.opponent_rating, [line.detail.get(k) for k in shape.line]))
+    return [at, *(_plain(change.detail[key]) for key in shape.figures), lines]
 
 
-def breakdown_read(data: dict[str, Any]) -> dict[str, Any]:
+def breakdown_stored(change: PlayerChange, *, system: RatingSystem) -> dict[str, Any] | list[Any]:
+    """What a change's row keeps of its breakdown: nothing for a per-event system; for a
+    period system, packed (whole where no shape fits)."""
+    if not system.period_based:
+        return {}
+    packed = breakdown_packed(change)
+    return breakdown_json(change) if packed is None else packed
+
+
+def breakdown_is_packed(data: Any) -> TypeGuard[list[Any]]:
+    return isinstance(data, list)
+
+
+def breakdown_has_lines(data: Any) -> bool:
+    """Whether a stored breakdown holds its game lines: packed, or whole (rows, or dicts as
+    older rows had)."""
+    return breakdown_is_packed(data) or "lines" in data or "games" in data
+
+
+def breakdown_unpacked(
+    data: list[Any], games: Sequence[PlayedGame] | None, *, score: float | None = None
+) -> dict[str, Any]:
+    """A packed breakdown whole (as ``breakdown_json`` gives it), its lines read with
+    ``games``, the member's games in the event in the order rated.
+
+    Games that do not fit the stored lines (not as many, or, given the row's ``score``, a
+    different total) were changed since the period was rated: the figures come back
+    without lines until the re-rate writes the row again.
+    """
+    shape = SHAPES[data[0]]
+    out = dict(zip(shape.figures, data[1:-1], strict=True))
+    lines = data[-1]
+    if games is None or len(games) != len(lines):
+        return out
+    if score is not None and not math.isclose(
+        sum(game[1] for game in games), score, rel_tol=0, abs_tol=1e-9
+    ):
+        return out
+    width = len(shape.line)
+    rows = []
+    for (opponent, game_score, round_), line in zip(games, lines, strict=True):
+        rating, *own = line if isinstance(line, list) else [line]
+        own += [None] * (width - len(own))
+        rows.append([opponent, game_score, rating, round_, None, None, rating is not None, *own])
+    out["lines"] = {"keys": [*LINE_KEYS, *shape.line], "rows": rows}
+    return out
+
+
+def breakdown_read(data: dict[str, Any] | list[Any]) -> dict[str, Any]:
     """A stored breakdown with its game lines as dicts under ``games``, as the engine's JSON
     has them: a line's round, expected score and change only where it has one, ``rated``
-    only when false."""
+    only when false, and the system's own figures only where they have a value.
+
+    A packed breakdown gives its figures alone (``breakdown_unpacked`` reads its lines).
+    """
+    if isinstance(data, list):
+        shape = SHAPES[data[0]]
+        return {key: _plain(value) for key, value in zip(shape.figures, data[1:-1], strict=True)}
     out = {key: _plain(value) for key, value in data.items() if key != "lines"}
     table = data.get("lines")
     if table is None:
@@ -82,6 +229,9 @@ def breakdown_read(data: dict[str, Any]) -> dict[str, Any]:
                 del line[key]
         if line["rated"]:
             del line["rated"]
+        for key in keys[len(LINE_KEYS) :]:
+            if line[key] is None:
+                del line[key]
         games.append(line)
     out["games"] = games
     return out

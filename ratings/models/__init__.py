@@ -27,7 +27,7 @@ from .members import (
     number_taken,
 )
 from .publications import Publication, PublicationEntry
-from .rating import USABLE, RatingChange, RatingRun, RatingState, is_usable
+from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
     "EARLIEST_DATE",
@@ -42,6 +42,7 @@ __all__ = [
     "Event",
     "EventQuerySet",
     "Game",
+    "JSONText",
     "Member",
     "MemberQuerySet",
     "Publication",

@@ -1,4 +1,8 @@
-"""A per-event system's game lines and figures, worked out again when a page asks.
+"""A rating change's game lines and figures for a page.
+
+A period system's change stores them packed (``breakdowns``): its lines are read with the
+member's games in the event, which give each line its opponent, score and round, in one
+statement for every change a page shows.
 
 A per-event system's rating change stores no breakdown (``breakdowns.breakdown_stored``):
 the engine is deterministic and rates an event from its games and its players' states
@@ -21,7 +25,13 @@ from typing import Any
 
 from django.db import connection
 
-from ..breakdowns import breakdown_has_lines, breakdown_json
+from ..breakdowns import (
+    PlayedGame,
+    breakdown_has_lines,
+    breakdown_is_packed,
+    breakdown_json,
+    breakdown_unpacked,
+)
 from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerChange, PlayerState, RatingSystem
@@ -160,28 +170,79 @@ def _agrees(change: PlayerChange, before: float | None, after: float | None) -> 
     return same(change.before, before) and same(change.after, after)
 
 
+def played_games(
+    *, events: Sequence[int], members: Iterable[int] | None = None
+) -> dict[tuple[int, int], list[PlayedGame]]:
+    """Each player's games in ``events`` (only ``members``' where given), as a packed
+    breakdown's lines are read with them: (event pk, member pk) -> [(opponent, score,
+    round)], in the order the engine rated them (``chain.engine_events``'s). One statement
+    for every ``EVENTS_AT_ONCE`` events.
+    """
+    played = list(Game.PLAYED)
+    points = {result: score for result, (score, _) in Game.POINTS.items()}
+    wanted = sorted(set(members)) if members is not None else None
+    out: dict[tuple[int, int], list[PlayedGame]] = {}
+    if wanted == []:
+        return out
+    only = ""
+    if wanted is not None:
+        marks = ", ".join(["%s"] * len(wanted))
+        only = f" AND (white_id IN ({marks}) OR black_id IN ({marks}))"
+    ids = sorted(set(events))
+    with connection.cursor() as cursor:
+        for at in range(0, len(ids), EVENTS_AT_ONCE):
+            batch = ids[at : at + EVENTS_AT_ONCE]
+            cursor.execute(
+                "SELECT event_id, white_id, black_id, result, round FROM ratings_game "
+                f"WHERE event_id IN ({', '.join(['%s'] * len(batch))}) "
+                f"AND result IN ({', '.join(['%s'] * len(played))}) "
+                f"AND black_id IS NOT NULL{only} ORDER BY event_id, round, board, id",
+                [*batch, *played, *(wanted or []), *(wanted or [])],
+            )
+            for event_id, white, black, result, round_ in cursor.fetchall():
+                score = points[result]
+                out.setdefault((event_id, white), []).append((str(black), score, round_))
+                out.setdefault((event_id, black), []).append((str(white), 1.0 - score, round_))
+    return out
+
+
 def changes_breakdown_fill(
     *,
     changes: Iterable[RatingChange],
     system: RatingSystem | None = None,
     club: ClubSettings | None = None,
 ) -> None:
-    """Give each of ``changes`` (with their events) its breakdown as stored, working out
-    again those a per-event system did not store: in a few statements for them all.
+    """Give each of ``changes`` (with their events) its breakdown whole: a packed one's
+    lines read with its games, a per-event system's worked out again, in a few statements
+    for them all.
 
     ``system``: the changes' list's; none, each list's own (changes of several lists), of
     ``club`` (the settings a page has read already).
     """
+    changes = list(changes)
+    packed = [c for c in changes if breakdown_is_packed(c.breakdown)]
+    if packed:
+        games = played_games(
+            events=[c.event_id for c in packed], members={c.member_id for c in packed}
+        )
+        for change in packed:
+            change.breakdown = breakdown_unpacked(
+                change.breakdown,
+                games.get((change.event_id, change.member_id)),
+                score=change.score,
+            )
+    wanted = [c for c in changes if not breakdown_has_lines(c.breakdown or {})]
+    if not wanted:
+        return
     if system is None:
         club = club or ClubSettings.load()
         by_list: dict[str, list[RatingChange]] = {}
-        for change in changes:
+        for change in wanted:
             by_list.setdefault(change.time_class, []).append(change)
         for rating_list, group in by_list.items():
             changes_breakdown_fill(changes=group, system=club.engine(rating_list))
         return
-    wanted = [c for c in changes if not breakdown_has_lines(c.breakdown or {})]
-    if not wanted or system.period_based:
+    if system.period_based:
         return
     events = {c.event_id: c.event for c in wanted}
     derived = event_changes_derive(
@@ -196,14 +257,22 @@ def changes_breakdown_fill(
 def event_breakdowns(
     *, event: Event, changes: Sequence[dict[str, Any]], system: RatingSystem
 ) -> dict[int, dict[str, Any]]:
-    """The stored-form breakdowns of one event's saved ``changes`` (dicts with player,
-    before, after and breakdown) that a per-event system did not store: member pk ->
-    breakdown."""
-    if system.period_based or all(breakdown_has_lines(c["breakdown"] or {}) for c in changes):
-        return {}
-    derived = event_changes_derive(events=[event], system=system).get(event.pk, {})
+    """The whole breakdowns of one event's saved ``changes`` (dicts with player, before,
+    after, score and breakdown) that are not stored whole: a packed one's read with the
+    event's games, a per-event system's worked out again. Member pk -> breakdown."""
     out = {}
-    for change in changes:
+    packed = [c for c in changes if breakdown_is_packed(c["breakdown"])]
+    if packed:
+        games = played_games(events=[event.pk])
+        for change in packed:
+            out[change["player"]] = breakdown_unpacked(
+                change["breakdown"], games.get((event.pk, change["player"])), score=change["score"]
+            )
+    wanted = [c for c in changes if not breakdown_has_lines(c["breakdown"] or {})]
+    if system.period_based or not wanted:
+        return out
+    derived = event_changes_derive(events=[event], system=system).get(event.pk, {})
+    for change in wanted:
         found = derived.get(change["player"])
         if found is not None and _agrees(found, change["before"], change["after"]):
             out[change["player"]] = breakdown_json(found)

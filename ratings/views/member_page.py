@@ -9,7 +9,6 @@ from django.core.paginator import Paginator
 from django.db.models import (
     Case,
     F,
-    JSONField,
     When,
 )
 from django.http import HttpRequest, HttpResponse
@@ -20,6 +19,7 @@ from ..charts import Point, day_before, period_points, rating_history_svg
 from ..models import (
     Entry,
     Event,
+    JSONText,
     Member,
     RatingChange,
 )
@@ -89,7 +89,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             page_breakdown=Case(
                 When(event_id__in=on_page, then=F("breakdown")),
                 default=None,
-                output_field=JSONField(),
+                output_field=JSONText(),
             )
         )
         .values_list(

@@ -201,11 +201,13 @@ def saved_changes(event: Event, *, system: RatingSystem) -> list[dict[str, Any]]
             "after",
             "display_before",
             "display_after",
+            "score",
             "breakdown",
             player=F("member_id"),
         )
     )
-    # A per-event system's lines are not stored: worked out again, in a few statements.
+    # The lines as the page shows them: a period system's read with the event's games, a
+    # per-event system's worked out again, in a few statements.
     derived = services.event_breakdowns(event=event, changes=changes, system=system)
     return [
         {**c, "breakdown": services.breakdown_read(derived.get(c["player"], c["breakdown"]))}

@@ -454,3 +454,26 @@ def test_a_switch_to_a_period_system_counts_the_current_periods_events_as_waitin
     page = response.content.decode()
     assert "re-rates everything: 3 events" in page
     assert "The current rating period's 1 event waits for you to close it." in page
+
+
+@pytest.mark.parametrize("system_id", ["nz-club-elo", "acf-1993"])
+def test_a_rating_changes_page_shows_its_game_lines_worked_out(
+    admin_client, alice, bob, system_id
+):
+    # nz-club-elo stores no lines (worked out again); acf-1993 stores them packed.
+    services.rating_system_set(system_id=system_id)
+    alice.initial_rating, alice.initial_games = 1600, 40
+    alice.save()
+    event = EventFactory(
+        start_date=dt.date(2024, 3, 2), end_date=dt.date(2024, 3, 2), status=Event.Status.COMPLETE
+    )
+    Game.objects.create(event=event, round=1, white=alice, black=bob, result=Game.Result.WHITE_WIN)
+    services.periods_close_past(system=ClubSettings.load().engine())
+    services.ratings_rerate(reason="rated")
+    change = RatingChange.objects.get(member=alice)
+    response = admin_client.get(reverse("admin:ratings_ratingchange_change", args=[change.pk]))
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "How it was rated" in body and "Breakdown" not in body
+    assert f'#breakdown-{alice.pk}"' in body
+    assert "<td>Bob Brown</td>" in body and "<td>1</td>" in body  # the opponent, the score

@@ -30,7 +30,9 @@ def ecf_game(rated_event, current_season, alice, bob):
 
 
 def increment_of(event, member) -> float:
-    line = RatingChange.objects.get(event=event, member=member).detail["games"][0]
+    change = RatingChange.objects.get(event=event, member=member)
+    services.changes_breakdown_fill(changes=[change])  # stored packed: read with the games
+    line = change.detail["games"][0]
     assert "change" not in line
     return line["increment"]
 

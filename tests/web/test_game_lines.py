@@ -1,9 +1,9 @@
 """What a rating change stores, and the game lines pages show: those the engine gives.
 
 A per-event system's change stores no breakdown; pages work its lines and figures out
-again (ratings/services/game_lines.py). A period system's change stores them. Either
-way the event report and the member page show what the engine gives for the same event
-in a run over the whole history.
+again (ratings/services/game_lines.py). A period system's change stores them packed, and
+pages read its lines with the games. Either way the event report and the member page
+show what the engine gives for the same event in a run over the whole history.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import services
+from ratings.breakdowns import breakdown_json, breakdown_packed
 from ratings.engine import SYSTEMS, EventResult, GameLine
-from ratings.models import ClubSettings, Event, Game, Member, RatingChange
+from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingList
 from ratings.services import game_lines
 from ratings.views.officer_rating import change_rows, preview_changes, saved_changes
 
@@ -152,10 +153,42 @@ def test_a_per_event_systems_change_stores_no_game_lines(rated_event, alice, bob
     assert list(RatingChange.objects.values_list("breakdown", flat=True)) == [{}, {}]
 
 
-def test_a_period_systems_change_stores_its_game_lines():
+@pytest.mark.parametrize("system_id", ["acf-1993", "ecf-2020"])
+def test_a_period_systems_change_stores_its_figures_and_lines_packed(system_id):
+    events = _club_history(system_id)
+    engine = _engine_results(events)
+    stored = RatingChange.objects.values_list("event_id", "member_id", "breakdown")
+    assert stored
+    for event_id, member_id, breakdown in stored:
+        change = next(c for c in engine[event_id].changes if c.player == str(member_id))
+        # The engine's figures and each game's rating used, nothing the games give.
+        assert breakdown == breakdown_packed(change)
+
+
+def test_a_breakdown_is_kept_as_compact_json_text():
     _club_history("ecf-2020")
-    stored = RatingChange.objects.values_list("breakdown", flat=True)
-    assert stored and all(len(b["lines"]["rows"]) >= 1 for b in stored)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT breakdown FROM ratings_ratingchange")
+        stored = [text for (text,) in cursor.fetchall()]
+    # Text on PostgreSQL too (jsonb would keep each number in 8 to 12 bytes).
+    assert stored and all(isinstance(text, str) and text.startswith("[") for text in stored)
+    assert all(json.dumps(json.loads(text), separators=(",", ":")) == text for text in stored)
+
+
+def test_a_period_change_whose_games_changed_since_shows_no_lines_until_it_is_rated_again():
+    event = _club_history("acf-1993")[0]
+    system = ClubSettings.load().engine()
+    first = event.games.get(round=1, white__member_number="P0")  # P0 beat P1
+    Game.objects.filter(pk=first.pk).update(result=Game.Result.BLACK_WIN)
+    shown = {c["player"]: c["breakdown"] for c in saved_changes(event, system=system)}
+    # Their stored figures, not lines that would not add up to them; the others' lines.
+    assert "games" not in shown[first.white_id] and "Sa" in shown[first.white_id]
+    assert "games" not in shown[first.black_id]
+    assert all(
+        "games" in b for pk, b in shown.items() if pk not in (first.white_id, first.black_id)
+    )
+    services.ratings_rerate(start=event, changed=event, reason="corrected")
+    assert all("games" in c["breakdown"] for c in saved_changes(event, system=system))
 
 
 def test_a_change_whose_games_changed_since_shows_no_lines_until_it_is_rated_again(
@@ -222,6 +255,79 @@ def test_migration_0016_drops_a_per_event_clubs_lines_and_keeps_a_period_clubs(
     ClubSettings.objects.update(rating_system="st-charles")
     drop.drop_game_lines(django_apps, None)
     assert list(RatingChange.objects.values_list("breakdown", flat=True)) == [{}, {}]
+
+
+@pytest.mark.parametrize(
+    ("standard", "rapid", "emptied"),
+    [("nz-club-elo", "acf-1993", "standard"), ("ecf-2020", "st-charles", "rapid")],
+)
+def test_migration_0016_decides_list_by_list(rated_event, alice, bob, standard, rapid, emptied):
+    drop = import_module("ratings.migrations.0016_rating_changes_without_game_lines")
+    RatingList.objects.update_or_create(
+        time_class="rapid", defaults={"kept": "own", "rating_system": rapid}
+    )
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    RatingChange.objects.filter(member=bob).update(time_class="rapid")  # a row on each list
+    old = {"k": 16, "lines": {"keys": ["opponent"], "rows": [["1"]]}}
+    RatingChange.objects.update(breakdown=old)
+    ClubSettings.objects.update(rating_system=standard)
+    drop.drop_game_lines(django_apps, None)
+    for time_class, breakdown in RatingChange.objects.values_list("time_class", "breakdown"):
+        assert breakdown == ({} if time_class == emptied else old), time_class
+
+
+@pytest.mark.parametrize("system_id", ["acf-1993", "ecf-2020"])
+def test_migration_0018_packs_a_period_clubs_breakdowns_as_a_re_rate_writes_them(system_id):
+    pack = import_module("ratings.migrations.0018_period_breakdowns_packed")
+    events = _club_history(system_id)
+    engine = _engine_results(events)
+    written = dict(RatingChange.objects.values_list("pk", "breakdown"))
+    rows = RatingChange.objects.values_list("pk", "event_id", "member_id")
+    # As the code before it stored them: whole, lines as rows under keys.
+    for pk, event_id, member_id in rows:
+        change = next(c for c in engine[event_id].changes if c.player == str(member_id))
+        RatingChange.objects.filter(pk=pk).update(breakdown=breakdown_json(change))
+    pack.pack_breakdowns(django_apps, None)
+    assert dict(RatingChange.objects.values_list("pk", "breakdown")) == written
+
+
+def test_migration_0018_leaves_a_breakdown_it_cannot_pack_and_going_back_empties_the_packed(
+    rated_event, alice, bob
+):
+    pack = import_module("ratings.migrations.0018_period_breakdowns_packed")
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    unknown = {"k": 16, "lines": {"keys": ["opponent", "score"], "rows": [["1", 1.0]]}}
+    older = {"status_before": "new", "status_after": "new", "calculation": "performance"}
+    older |= {"played": 1, "Sa": 1.0, "NG": 1, "TS": 1.0, "AR": None}
+    older |= {"percentage": None, "Dp": None, "Rp": None}
+    older["games"] = [{"opponent": "1", "score": 1.0, "opponent_rating": None, "rated": False}]
+    first, second = RatingChange.objects.order_by("pk")
+    RatingChange.objects.filter(pk=first.pk).update(breakdown=unknown)
+    RatingChange.objects.filter(pk=second.pk).update(breakdown=older)
+    pack.pack_breakdowns(django_apps, None)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.breakdown == unknown
+    assert second.breakdown == [
+        2,
+        "new",
+        "new",
+        "performance",
+        1,
+        1,
+        1,
+        1,
+        None,
+        None,
+        None,
+        None,
+        [None],
+    ]
+    pack.empty_packed(django_apps, None)
+    assert list(RatingChange.objects.order_by("pk").values_list("breakdown", flat=True)) == [
+        unknown,
+        {},
+    ]
 
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))

@@ -9,7 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings.models import Entry, Event, Game, RatingChange
+from ratings import services
+from ratings.breakdowns import breakdown_is_packed
+from ratings.engine import SYSTEMS
+from ratings.models import ClubSettings, Entry, Event, Game, RatingChange
 
 from ..factories import EventFactory, MemberFactory, paid_up, rating_state
 
@@ -99,6 +102,74 @@ def test_a_members_page_takes_the_same_queries_with_ten_times_the_games(client, 
     assert many == few
     assert len(response.context["events"]) == 25
     assert len(response.context["games"]) == 75  # the page's events' games only
+
+
+def rated_history(member, opponents, count: int, start: int = 0) -> None:
+    """``count`` events of six rounds on two boards (the member on the first), made in bulk
+    and rated as the club's system rates them."""
+    first = dt.date(2020, 1, 1)
+    events = Event.objects.bulk_create(
+        [
+            Event(
+                name=f"Night {n}",
+                start_date=first + dt.timedelta(days=3 * n),
+                end_date=first + dt.timedelta(days=3 * n),
+                rounds=6,
+                status=Event.Status.COMPLETE,
+            )
+            for n in range(start, start + count)
+        ]
+    )
+    games, entries = [], []
+    for n, event in enumerate(events, start):
+        for rnd in range(1, 7):
+            them = [opponents[(n + rnd + i) % len(opponents)] for i in range(3)]
+            result = "1-0" if (n + rnd) % 3 else "0-1"
+            games.append(
+                Game(event=event, round=rnd, board=1, white=member, black=them[0], result=result)
+            )
+            games.append(
+                Game(
+                    event=event, round=rnd, board=2, white=them[1], black=them[2], result="1/2-1/2"
+                )
+            )
+        entries += [Entry(event=event, member=m) for m in [member, *opponents]]
+    Game.objects.bulk_create(games)
+    Entry.objects.bulk_create(entries, ignore_conflicts=True)
+    services.periods_close_past(system=ClubSettings.load().engine())
+    services.ratings_rerate(reason="rated in bulk")
+
+
+#: Systems whose lines the member page reads in each way: a per-event system's worked out
+#: again (nz-club-elo rates only the member's games, st-charles the whole events), a
+#: period system's stored packed and read with the games.
+LINES_READ = ["nz-club-elo", "st-charles", "acf-1993", "ecf-2020"]
+
+
+@pytest.mark.parametrize("system_id", LINES_READ)
+def test_a_members_page_takes_the_same_queries_with_ten_times_the_rated_events(
+    client, current_season, system_id
+):
+    services.rating_system_set(system_id=system_id)
+    member = paid_up(MemberFactory(initial_rating=1500, initial_games=40), current_season)
+    opponents = [
+        paid_up(MemberFactory(initial_rating=1400 + 20 * i, initial_games=40), current_season)
+        for i in range(6)
+    ]
+    url = member.get_absolute_url()
+    rated_history(member, opponents, 3)
+    few, response = queries(client, url)
+    assert len(response.context["games"]) == 18
+    rated_history(member, opponents, 40, start=10)
+    many, response = queries(client, url)
+    stored = RatingChange.objects.values_list("breakdown", flat=True)
+    if SYSTEMS[system_id].period_based:
+        assert all(breakdown_is_packed(b) for b in stored)
+    else:
+        assert set(map(str, stored)) == {"{}"}
+    assert len(response.context["games"]) == 25 * 6
+    assert all(game["opponent_rating"] is not None for game in response.context["games"])
+    assert many == few
 
 
 def test_a_members_page_pages_its_events_and_charts_the_whole_history(client, busy):
