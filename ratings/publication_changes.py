@@ -26,8 +26,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Floor
 
+from .figures import shown_change
 from .models import Publication, PublicationEntry, RatingRun, RatingState
-from .reports import shown_change
 from .tables import change_html
 
 #: Rows each of the rises, falls and improvers shows.

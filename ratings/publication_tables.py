@@ -11,8 +11,9 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from .figures import shown_change
 from .models import Publication, PublicationEntry
-from .reports import age_group_of, shown_change, year_start
+from .reports import age_group_of, year_start
 from .tables import NUMBER, STRENGTH, WIDE, change_html
 
 

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 
+from ..figures import shown_change
 from ..models import Event, Game, Member
 from ..publication import published_members
 from . import schemas
@@ -106,8 +107,8 @@ def event_detail(request: HttpRequest, pk: int) -> dict[str, Any]:
                 "published": member.pk in shown,
                 "rating_before": change.display_before if change else None,
                 "rating_after": change.display_after if change else None,
-                "change": round(change.change, 1)
-                if change and change.change is not None
+                "change": shown_change(change.display_before, change.display_after)
+                if change
                 else None,
             }
         )

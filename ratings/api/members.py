@@ -11,6 +11,7 @@ from django.urls import reverse
 from ninja import Query, Router
 from ninja.errors import HttpError
 
+from ..figures import shown_change
 from ..models import ClubSettings, Member, RatingChange
 from ..publication import is_published
 from ..rating_lists import lists_kept
@@ -151,7 +152,7 @@ def member_history(
                 "score": score,
                 "rating_before": shown_before if published else None,
                 "rating_after": shown_after if published else None,
-                "change": round(after - before, 1) if figures else None,
+                "change": shown_change(shown_before, shown_after) if figures else None,
             }
         )
     return {**place, "member": member.member_number, "published": published, "results": results}

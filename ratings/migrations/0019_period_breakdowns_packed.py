@@ -136,7 +136,7 @@ def empty_packed(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0017_list_state_cover_index"),
+        ("ratings", "0018_member_brought_in_by"),
     ]
 
     operations = [

@@ -63,8 +63,9 @@ class RatingState(models.Model):
     state = models.JSONField(default=dict)
     last_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
     last_played = models.DateField(null=True, blank=True)
-    #: The change at ``last_event`` (after − before), kept here so the list reads one row a
-    #: member instead of looking up each member's last RatingChange.
+    #: The change at ``last_event`` as its report shows it (the shown after less the shown
+    #: before, ``figures.shown_change``; none from a marker such as "1 R"), kept here so the
+    #: list reads one row a member instead of looking up each member's last RatingChange.
     last_change = models.FloatField(null=True, blank=True)
     #: A rating others can seed on (``reports.is_usable`` of ``display``): the list ranks these.
     usable = models.BooleanField(default=False)

@@ -18,6 +18,7 @@ from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
+from ..figures import shown_change
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
 from ..rating_lists import classes_of
 from ..time_classes import STANDARD
@@ -260,10 +261,10 @@ def last_changes_before(
             .values_list("last", "pk")
         )
         rows = RatingChange.objects.filter(pk__in=last).values_list(
-            "pk", "event_id", "event_end", "before", "after", "state_after"
+            "pk", "event_id", "event_end", "display_before", "display_after", "state_after"
         )
-        for pk, event_id, event_end, before, after, state in rows:
-            change = None if before is None or after is None else after - before
+        for pk, event_id, event_end, shown_before, shown_after, state in rows:
+            change = shown_change(shown_before, shown_after)
             found[last[pk]] = PriorChange(event_id, event_end, change, state_from_json(state))
     return found
 

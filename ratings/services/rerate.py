@@ -32,6 +32,7 @@ from ..counts import count_phrase
 from ..engine import Event as EngineEvent
 from ..engine import EventResult, PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
+from ..figures import shown_change
 from ..models import (
     ClubSettings,
     Event,
@@ -254,7 +255,9 @@ class Chain:
                 assert state is not None
                 member_id = int(change.player)
                 before, after = change.before, change.after
-                delta = None if before is None or after is None else after - before
+                # The list's "last change" is the one the event's report shows: the
+                # difference of the figures as displayed, none where either is a marker.
+                delta = shown_change(change.display_before, change.display_after)
                 self.last[member_id] = (event.pk, event.end_date, delta)
                 lines = change.games
                 rows.append(

@@ -13,7 +13,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from .. import explain, publication, reports, services
+from .. import explain, figures, publication, services
 from ..forms import (
     CalculatorGameFormSet,
     CalculatorPlayerForm,
@@ -163,5 +163,5 @@ def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
         "columns": [explain.line_label(key) for key in columns],
         # The change the reader can check: the figures shown, less each other
         # ("2303 → 2304" is +1, not the unrounded +1.6).
-        "delta": reports.shown_change(change.display_before, change.display_after),
+        "delta": figures.shown_change(change.display_before, change.display_after),
     }

@@ -14,7 +14,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from .. import crosstable, publication, reports, services
+from .. import crosstable, figures, publication, reports, services
 from ..models import (
     Event,
     Member,
@@ -140,7 +140,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "games": games[member.pk],
                 "change": change if visible else None,
                 "change_html": change_html(
-                    reports.shown_change(change.display_before, change.display_after)
+                    figures.shown_change(change.display_before, change.display_after)
                 )
                 if visible and change
                 else "",

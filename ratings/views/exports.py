@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import publication, reports, services
+from .. import figures, publication, reports, services
 from ..csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from ..period_names import label_name
@@ -103,8 +103,8 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
             period = change.period and label_name(systems[change.time_class], change.period)
             own += [
                 period,
-                *reports.rating_and_marker(change.display_before),
-                *reports.rating_and_marker(change.display_after),
+                *figures.rating_and_marker(change.display_before),
+                *figures.rating_and_marker(change.display_after),
             ]
         lines = games.get(event.pk) or [None]
         for game in lines:
@@ -151,7 +151,7 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
     for row in table["rows"]:
         member = row["member"]
         line = [row["place"], member.name, member.member_number]
-        line += reports.rating_and_marker(row["rating"])
+        line += figures.rating_and_marker(row["rating"])
         if officer:
             line.append("no" if row["unpublished"] else "yes")
         rows.append([*line, *row["cells"], f"{row['points']:g}"])

@@ -14,7 +14,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from .. import publication, reports, services
+from .. import figures, publication, reports, services
 from ..charts import Point, day_before, period_points, rating_history_svg
 from ..models import (
     Entry,
@@ -133,7 +133,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             )
             # The change as shown (after less before, both as displayed), so they add up.
             change.change_html = change_html(  # type: ignore[attr-defined]
-                reports.shown_change(shown, shown_after)
+                figures.shown_change(shown, shown_after)
             )
             by_event[event_id] = change
     events = [(page_events[pk], by_event.get(pk)) for pk in on_page]
@@ -160,7 +160,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         context.update(
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
-            rating_is_figure=reports.is_figure(state.display),
+            rating_is_figure=figures.is_figure(state.display),
             games=(games := _game_lines(page_changes, officer=officer)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.

@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from .. import explain, reports, services
+from .. import explain, figures, services
 from ..counts import count_phrase
 from ..engine import RatingSystem
 from ..models import (
@@ -157,7 +157,7 @@ def change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, A
                 "after": change["display_after"],
                 # Only between two ratings: "8 R → 1 R" (games still to play) is no change
                 # of rating, whatever the engine's provisional figures did.
-                "change": reports.shown_change(change["display_before"], change["display_after"])
+                "change": figures.shown_change(change["display_before"], change["display_after"])
                 if before is not None and after is not None
                 else None,
                 "games": games,

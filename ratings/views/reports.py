@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import Table
 
-from .. import reports
+from .. import figures, reports
 from ..models import (
     ClubSettings,
 )
@@ -42,7 +42,7 @@ def _report_csv(table: Table, filename: str) -> HttpResponse:
     at = header.index("Rating")
     split = [[*header[: at + 1], MARKER, *header[at + 1 :]]]
     for row in rows:
-        figure, marker = reports.rating_and_marker(row[at])
+        figure, marker = figures.rating_and_marker(row[at])
         split.append([*row[:at], figure, marker, *row[at + 1 :]])
     return rows_csv(split, filename)
 

@@ -193,6 +193,28 @@ def test_an_event_gives_results_and_the_published_players_changes(client, spec, 
     assert [e["id"] for e in index["results"]] == [club.pk]
 
 
+def test_a_change_is_the_difference_of_the_figures_given(
+    client, spec, rated_event, current_season, alice, bob
+):
+    """As on the pages: 1400.4 (given as "1400") to 1410.63 ("1411") is +11, not the
+    unrounded +10.23, in the member's history and in the event's answer."""
+    paid_up(alice, current_season)
+    Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
+    services.ratings_rerate(reason="a rating brought in")
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    history = checked(client, spec, "/members/A1/history", "/members/{number}/history").json()
+    assert [(h["rating_before"], h["rating_after"], h["change"]) for h in history["results"]] == [
+        ("1400", "1411", 11.0)
+    ]
+    answer = checked(client, spec, f"/events/{event.pk}", "/events/{pk}").json()
+    player = next(p for p in answer["players"] if p["member"] == "A1")
+    assert (player["rating_before"], player["rating_after"], player["change"]) == (
+        "1400",
+        "1411",
+        11.0,
+    )
+
+
 # -- a list of its own: rapid -------------------------------------------------------------
 
 

@@ -277,8 +277,8 @@ def test_migration_0016_decides_list_by_list(rated_event, alice, bob, standard, 
 
 
 @pytest.mark.parametrize("system_id", ["acf-1993", "ecf-2020"])
-def test_migration_0018_packs_a_period_clubs_breakdowns_as_a_re_rate_writes_them(system_id):
-    pack = import_module("ratings.migrations.0018_period_breakdowns_packed")
+def test_migration_0019_packs_a_period_clubs_breakdowns_as_a_re_rate_writes_them(system_id):
+    pack = import_module("ratings.migrations.0019_period_breakdowns_packed")
     events = _club_history(system_id)
     engine = _engine_results(events)
     written = dict(RatingChange.objects.values_list("pk", "breakdown"))
@@ -291,10 +291,10 @@ def test_migration_0018_packs_a_period_clubs_breakdowns_as_a_re_rate_writes_them
     assert dict(RatingChange.objects.values_list("pk", "breakdown")) == written
 
 
-def test_migration_0018_leaves_a_breakdown_it_cannot_pack_and_going_back_empties_the_packed(
+def test_migration_0019_leaves_a_breakdown_it_cannot_pack_and_going_back_empties_the_packed(
     rated_event, alice, bob
 ):
-    pack = import_module("ratings.migrations.0018_period_breakdowns_packed")
+    pack = import_module("ratings.migrations.0019_period_breakdowns_packed")
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     unknown = {"k": 16, "lines": {"keys": ["opponent", "score"], "rows": [["1", 1.0]]}}
     older = {"status_before": "new", "status_after": "new", "calculation": "performance"}

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import reports, services
+from ratings import figures, services
 from ratings.models import ClubSettings, Event, Game, RatingPeriod, RatingRun
 from ratings.period_names import period_name
 
@@ -130,7 +130,7 @@ def test_an_event_report_of_a_period_system_says_the_change_is_the_periods(
     [("2303", "2304", 1), ("1486p", "1530p", 44), ("8 R", "1 R", None), ("8 R", "1486p", None)],
 )
 def test_the_change_shown_is_the_difference_of_the_figures_shown(before, after, shown):
-    assert reports.shown_change(before, after) == shown
+    assert figures.shown_change(before, after) == shown
 
 
 def test_a_new_acf_players_headline_says_not_yet_rated(client, current_season, alice, bob):

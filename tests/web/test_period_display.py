@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import services
+from ratings.breakdowns import breakdown_read
 from ratings.models import ClubSettings, Game, RatingChange
 
 from ..factories import MemberFactory, paid_up
@@ -262,7 +263,7 @@ def test_a_provisional_rating_brought_in_from_8_games_is_listed_as_1_R_before_th
     pat, event = pat_brought_in
     change = RatingChange.objects.get(member=pat, event=event)
     assert (change.display_before, change.display_after) == ("1 R", "1586p")
-    assert change.breakdown["status_before"] == "provisional"
+    assert breakdown_read(change.breakdown)["status_before"] == "provisional"
 
 
 def test_games_against_a_provisional_player_under_nine_games_rate_no_one_else(

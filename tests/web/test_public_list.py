@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+from importlib import import_module
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
 from django.utils import timezone
 
@@ -349,3 +351,38 @@ def test_the_csv_neutralises_a_name_a_spreadsheet_would_run_as_a_formula(client,
     lines = b"".join(client.get(LIST, {"_export": "csv"}).streaming_content).decode().splitlines()
     assert ",'=HYPERLINK(1),1500," in lines[1]
     assert ",'@SUM(A1),1400," in lines[2]
+
+
+# -- the figures add up -------------------------------------------------------------------
+
+
+def test_the_last_change_is_the_difference_of_the_figures_its_event_shows(
+    client, rated_event, current_season, alice, bob
+):
+    """1400.4 shows as 1400; a win over 1500 (K 16 after 30 games) takes it to 1410.63,
+    shown as 1411: the list says +11 as the event's report does, not the unrounded
+    change's +10."""
+    Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
+    paid_up(alice, current_season)
+    services.ratings_rerate(reason="a rating brought in")
+    event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    change = RatingChange.objects.get(member=alice, event=event)
+    assert (change.display_before, change.display_after) == ("1400", "1411")
+    assert round(change.after - change.before) == 10  # what the list used to say
+
+    row = next(m for m in client.get(LIST).context["table"].page.object_list.data if m == alice)
+    assert row.rating_state.last_change == 11
+    assert ">+11<" in client.get(LIST).content.decode()
+
+
+def test_migration_0020_stores_each_members_last_change_as_their_event_shows_it(
+    rated_event, current_season, alice, bob
+):
+    migration = import_module("ratings.migrations.0020_last_change_as_shown")
+    Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
+    services.ratings_rerate(reason="a rating brought in")
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    RatingState.objects.filter(member=alice).update(last_change=10.23)  # as stored before
+    migration.last_changes_as_shown(django_apps, None)
+    assert RatingState.objects.get(member=alice).last_change == 11  # "1400" → "1411"
+    assert RatingState.objects.get(member=bob).last_change == -20  # K 32: "1500" → "1480"

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ratings import services
+from ratings.breakdowns import breakdown_read
 from ratings.engine import Event as EngineEvent
 from ratings.engine import Game as EngineGame
 from ratings.engine import rate
@@ -329,7 +330,7 @@ def test_an_ecf_2020_rapid_lists_dummy_is_100_lower(alice_and_bob, rated_event):
     )
     ecf_lists_close_and_rate()
     dummies = {
-        change.member_id: change.breakdown["dummy_rating"]
+        change.member_id: breakdown_read(change.breakdown)["dummy_rating"]
         for change in RatingChange.objects.filter(event=event, time_class="rapid")
     }
     # An adult's 1800 and a junior's 100 x 11 = 1100, each less 100 for rapid play.
@@ -393,7 +394,7 @@ def nina_on_both_lists(rated_event, alice, bob, *, rapid_games=10, rapid_day=RAP
 def dummy_in(event, member) -> float:
     """The dummy opponent the member's standard rating in ``event`` counted."""
     change = RatingChange.objects.get(event=event, member=member, time_class="standard")
-    return change.breakdown["dummy_rating"]
+    return breakdown_read(change.breakdown)["dummy_rating"]
 
 
 @pytest.fixture
