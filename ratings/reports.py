@@ -31,6 +31,7 @@ from django.utils import timezone
 from . import publication
 from .counts import count_phrase
 from .engine import RatingSystem
+from .figures import shown_change
 from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
 from .models.members import age_on
 from .time_classes import STANDARD
@@ -259,9 +260,10 @@ def top_women(time_class: str = STANDARD) -> QuerySet[Member]:
 def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
     """Published members by rating gained over the window, official ratings only.
 
-    A gain runs from the rating before the member's first event in the window to the
-    rating after their last; players still provisional (or partial, or unofficial)
-    are left out, as the booklet did.
+    A gain runs from the rating shown before the member's first event in the window to
+    the one shown after their last (their difference as shown, so it agrees with the
+    member's page); players still provisional (or partial, or unofficial), and those with
+    no rating shown when the window opened, are left out, as the booklet did.
     """
     changes = (
         RatingChange.objects.filter(
@@ -271,10 +273,10 @@ def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
             event__end_date__lte=window.end,
         )
         .order_by("member_id", "event__end_date", "event__start_date", "event_id")
-        .values_list("member_id", "before", "after", "played")
+        .values_list("member_id", "display_before", "display_after", "played")
     )
-    first: dict[int, float | None] = {}
-    last: dict[int, float | None] = {}
+    first: dict[int, str] = {}
+    last: dict[int, str] = {}
     played: dict[int, int] = {}
     for member_id, before, after, games in changes:
         first.setdefault(member_id, before)
@@ -285,8 +287,8 @@ def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
     rows = []
     for member in members:
         state = getattr(member, "rating_state", None)
-        before, after = first[member.pk], last[member.pk]
-        if state is None or before is None or after is None or not is_official(state.display):
+        gain = shown_change(first[member.pk], last[member.pk])
+        if state is None or gain is None or not is_official(state.display):
             continue
         rows.append(
             {
@@ -294,7 +296,7 @@ def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
                 "name": member.name,
                 "region": member.region,
                 "display": state.display,
-                "gain": round(after - before),
+                "gain": round(gain),
                 "games": played[member.pk],
             }
         )

@@ -31,6 +31,7 @@ from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
+from ..figures import shown_change
 from ..models import Event, Game, Member, RatingChange
 from .chain import (
     Position,
@@ -44,8 +45,9 @@ FLUSH_EVENTS = 200
 #: Events whose new faces are looked up along with one event's.
 LOOK_AHEAD = 25
 
-#: A member's stored row of one event: its state after (JSON, read as text), before, after.
-Stored = tuple[Any, float | None, float | None]
+#: A member's stored row of one event: its state after (JSON, read as text) and its
+#: figures as shown before and after.
+Stored = tuple[Any, str, str]
 
 
 def ripple_possible(*, scope: RerateScope, system: RatingSystem, changed: Event | None) -> bool:
@@ -60,7 +62,8 @@ def ripple_possible(*, scope: RerateScope, system: RatingSystem, changed: Event 
 
 
 def _stored_rows(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
-    """The stored rows of ``events``: event pk -> member pk -> (state after, before, after).
+    """The stored rows of ``events``: event pk -> member pk -> (state after, shown before,
+    shown after).
 
     The states stay JSON text (decoded only for the few the ripple compares), read down
     the (event, member) index.
@@ -73,7 +76,8 @@ def _stored_rows(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
         for chunk in chunks([e.pk for e in events]):
             marks = ", ".join(["%s"] * len(chunk))
             cursor.execute(
-                f"SELECT event_id, member_id, {state}, before, after FROM ratings_ratingchange "
+                f"SELECT event_id, member_id, {state}, display_before, display_after "
+                "FROM ratings_ratingchange "
                 f"WHERE event_id IN ({marks})",
                 list(chunk),
             )
@@ -120,10 +124,6 @@ def _states_at_start(
                 else state_from_json(text)
             )
     return found
-
-
-def _delta(before: float | None, after: float | None) -> float | None:
-    return None if before is None or after is None else after - before
 
 
 def _event_games(events: Sequence[Event]) -> dict[int, list[tuple[int, int, str, int]]]:
@@ -260,9 +260,9 @@ def ripple_rerate(
     for pk in rest:
         final.states[str(pk)] = state_of(pk)
         if pk in where:  # last seen in an event out of reach: its stored row
-            _, before, after_ = known[pk]
+            _, shown_before, shown_after = known[pk]
             event = where[pk]
-            final.last[pk] = (event.pk, event.end_date, _delta(before, after_))
+            final.last[pk] = (event.pk, event.end_date, shown_change(shown_before, shown_after))
         elif pk in walk.last:
             final.last[pk] = walk.last[pk]
     final.write_states(everyone=False)

@@ -42,7 +42,14 @@ def names(response) -> list[str]:
 def played(m: Member, day: dt.date, before: float, after: float, games: int = 3) -> None:
     event = EventFactory(start_date=day, end_date=day)
     RatingChange.objects.create(
-        event=event, member=m, before=before, after=after, played=games, score=1
+        event=event,
+        member=m,
+        before=before,
+        after=after,
+        display_before=f"{before:.0f}",
+        display_after=f"{after:.0f}",
+        played=games,
+        score=1,
     )
 
 
@@ -129,6 +136,15 @@ def test_top_improvers_rank_by_rating_gained_over_the_last_three_months(client, 
     response = report(client, "improvers")
     assert names(response) == ["Big gain", "Small gain"]
     assert [row.record["gain"] for row in response.context["table"].rows] == [200, 50]
+
+
+def test_an_improvers_gain_is_the_difference_of_the_ratings_shown(client, current_season):
+    """1500.4 shown as 1500, then 1510.6 shown as 1511: a gain of 11, as the member's page
+    reads it, not the unrounded 10.2's 10."""
+    steady = member(current_season, "Steady", "1511")
+    played(steady, TODAY - dt.timedelta(days=20), 1500.4, 1510.6)
+    response = report(client, "improvers")
+    assert [row.record["gain"] for row in response.context["table"].rows] == [11]
 
 
 def test_provisional_players_are_not_among_the_improvers(client, current_season):
