@@ -72,6 +72,25 @@ def paid_up(member: Member, *seasons: Season) -> Member:
     return member
 
 
+def brought_in(member: Member, rating: float, season: Season, games: int = 30) -> Member:
+    """A paid-up member who brought a rating from ``games`` games (30: settled in every
+    system)."""
+    member.initial_rating, member.initial_games = rating, games
+    member.save()
+    return paid_up(member, season)
+
+
+def pat_provisional(season: Season) -> Member:
+    """Pat, paid up, brought in at 1500 from 8 games as acf-1993's provisional player."""
+    pat = MemberFactory(
+        name="Pat Provisional",
+        initial_rating=1500,
+        initial_games=8,
+        initial_acf_status="provisional",
+    )
+    return paid_up(pat, season)
+
+
 def rating_state(member, **fields):
     """Set a member's current rating as a re-rate would have left it (the row exists from
     the member's creation)."""

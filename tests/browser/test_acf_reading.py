@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from ratings import services
 
-from ..factories import MemberFactory, paid_up
+from ..factories import MemberFactory, brought_in, paid_up, pat_provisional
 from ..web.test_period_display import close_period_of
 from .conftest import screenshot
 
@@ -24,18 +24,9 @@ def acf_club(current_season, rated_event, alice, bob, carol):
     the Autumn Cup played in rating period Mar–Jun 2026, and that period closed."""
     services.rating_system_set(system_id="acf-1993")
     for member, rating in ((alice, 1800), (bob, 1700), (carol, 1600)):
-        member.initial_rating, member.initial_games = rating, 30
-        member.save()
-        paid_up(member, current_season)
-    pat = MemberFactory(
-        name="Pat Provisional",
-        initial_rating=1500,
-        initial_games=8,
-        initial_acf_status="provisional",
-    )
-    nina = MemberFactory(name="Nina Newcomer")
-    for member in (pat, nina):
-        paid_up(member, current_season)
+        brought_in(member, rating, current_season)
+    pat = pat_provisional(current_season)
+    nina = paid_up(MemberFactory(name="Nina Newcomer"), current_season)
     games = [
         (1, alice, pat, "1/2-1/2"),
         (1, bob, nina, "1-0"),

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from ratings.models import Event, Game
 
-from ..factories import MemberFactory, paid_up, rating_state
+from ..factories import MemberFactory, brought_in, paid_up, pat_provisional, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -197,18 +197,9 @@ def acf_history(rated_event, current_season, alice, bob, carol):  # type: ignore
 
     services.rating_system_set(system_id="acf-1993")
     for member, rating in ((alice, 1800), (bob, 1700), (carol, 1600)):
-        member.initial_rating, member.initial_games = rating, 30
-        member.save()
-        paid_up(member, current_season)
-    pat = MemberFactory(
-        name="Pat Provisional",
-        initial_rating=1500,
-        initial_games=8,
-        initial_acf_status="provisional",
-    )
-    nina = MemberFactory(name="Nina Newcomer")
-    for member in (pat, nina):
-        paid_up(member, current_season)
+        brought_in(member, rating, current_season)
+    pat = pat_provisional(current_season)
+    nina = paid_up(MemberFactory(name="Nina Newcomer"), current_season)
     games = [(1, pat, alice, "1-0"), (2, bob, pat, "0-1"), (1, nina, carol, "0-1")]
     event = rated_event(games, name="Autumn Cup", date=dt.date(2026, 3, 2), rate=False)
     services.period_close(period=services.period_for(event, ClubSettings.load().engine()))

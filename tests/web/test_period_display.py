@@ -14,7 +14,7 @@ from ratings import services
 from ratings.breakdowns import breakdown_read
 from ratings.models import ClubSettings, Game, RatingChange
 
-from ..factories import MemberFactory, paid_up
+from ..factories import MemberFactory, paid_up, pat_provisional
 
 pytestmark = pytest.mark.django_db
 
@@ -237,13 +237,7 @@ def test_a_per_event_system_shows_each_events_own_change(
 def pat_brought_in(acf, rated_event, current_season, alice, bob):
     """Pat brought in at 1500, provisional, from 8 games; the Autumn Cup (Mar–Jun 2026,
     closed): Pat draws with Alice (1800) and beats Bob (1700), both confirmed."""
-    pat = MemberFactory(
-        name="Pat Provisional",
-        initial_rating=1500,
-        initial_games=8,
-        initial_acf_status="provisional",
-    )
-    paid_up(pat, current_season)
+    pat = pat_provisional(current_season)
     event = rated_event(
         [(1, alice, pat, DRAW), (2, pat, bob, WIN)],
         name="Autumn Cup",
