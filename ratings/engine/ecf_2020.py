@@ -14,8 +14,10 @@ Three passes: P ratings "A" (pass 1), P ratings "B" using the other new and part
 players' "A" (pass 2), then K ratings using their "B" (pass 3); fully rated opponents
 always count at their start-of-month rating.
 
-One module of some 600 lines on purpose: one system's rules in one place, read against
-the ECF's text (docs/rating-systems.md); its tables are data (ecf_tables.py).
+Here: the parameters, the periods, the list's display and the month's three passes.
+Where a player stands at the start of the month (category, dummy opponent, what they
+bring in) is ecf_standing.py; the exact arithmetic on the offset table ecf_offsets.py;
+the tables are data (ecf_tables.py).
 """
 
 from __future__ import annotations
@@ -41,27 +43,23 @@ from .base import (
     with_changes,
 )
 from .ecf_offsets import PADDED_OFFSETS, cents, fits_padded_table, round_ratio
+from .ecf_standing import (
+    FULL,
+    NEW,
+    NO_PRIOR,
+    PARTIAL,
+    Prior,
+    category_at,
+    dummy_rating,
+    is_junior,
+)
+from .ecf_standing import prior as prior_of
 from .ecf_tables import D_MAX, D_OFFSET_FIFTHS, D_OFFSET_SIGNED, DP_BY_P
 from .months import month_start, months_before
 
-FULL = "full"
-PARTIAL = "partial"
-NEW = "new"
 #: PlayerChange.detail["pass"]: which calculation gave the player's new rating.
 PASS_P = "P"
 PASS_K = "K"
-
-#: The parameter holding each FIDE title's dummy opponent rating.
-TITLE_PARAMETERS = {
-    "GM": "default_gm",
-    "IM": "default_im",
-    "FM": "default_fm",
-    "CM": "default_cm",
-    "WGM": "default_wgm",
-    "WIM": "default_wim",
-    "WFM": "default_wfm",
-    "WCM": "default_wcm",
-}
 
 #: Each game line's own breakdown: null on a P rated player's lines.
 LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
@@ -125,14 +123,6 @@ def _rated(
         points=points,
         last_played=last_played,
     )
-
-
-class _Prior(NamedTuple):
-    """What a player brings into a P rating: games, opponents' total, points (halves)."""
-
-    games: int
-    total_cents: int
-    half_points: int
 
 
 class _PRating(NamedTuple):
@@ -243,6 +233,11 @@ class Ecf2020(RatingSystem):
         #: The first month whose dummies use the title defaults (None: every month).
         self._titles_from = None if titles_from is None else date.fromisoformat(titles_from)
 
+    def dummy_rating(self, player: PlayerState, first: date) -> float:
+        """The dummy opponent's rating for a P-rated player in the month starting ``first``
+        (``ecf_standing.dummy_rating`` under this system's parameters)."""
+        return dummy_rating(player, first, self.params, self._titles_from)
+
     @classmethod
     def check_params(cls, params: Mapping[str, object], path: str = "params") -> list[str]:
         problems = super().check_params(params, path)
@@ -307,91 +302,11 @@ class Ecf2020(RatingSystem):
         offset = fifths / 5 if d >= 0 else -fifths / 5
         return min(1.0, max(0.0, 0.5 - offset / (2 * s)))
 
-    def category_at(self, player: PlayerState, window_start: date) -> str:
-        """FULL, PARTIAL or NEW at the start of a month whose activity window opens then."""
-        if player.category is None or player.rating is None:
-            return NEW
-        if player.last_played is not None and player.last_played < window_start:
-            return NEW  # lapsed: returns as a new player
-        return player.category
-
-    def is_junior(self, player: PlayerState, first: date) -> bool:
-        age = player.age_on(first)
-        return age is not None and age < int(self.params["junior_age"])
-
-    def dummy_rating(self, player: PlayerState, first: date) -> float:
-        """The dummy opponent's rating for a P-rated player in the month starting ``first``."""
-        p = self.params
-        standard = p["time_control"] == "standard"
-        reduction = 0 if standard else int(p["other_time_control_reduction"])
-        # A new player holding a full rating is a lapsed player: that rating is theirs.
-        lapsed = player.rating if player.category == FULL else None
-        title_parameter = TITLE_PARAMETERS.get(player.title or "")
-        if self._titles_from is not None and first < self._titles_from:
-            title_parameter = None  # before the title defaults took effect
-        default: float
-        if title_parameter is not None and lapsed is None:
-            default = int(p[title_parameter])
-            if p["reduce_titled_defaults"]:
-                default -= reduction
-        else:
-            age = player.age_on(first)
-            if age is not None and age < int(p["junior_age"]):
-                default = int(p["junior_per_year"]) * age
-            else:
-                default = int(p["adult_default"])
-            default -= reduction
-        dummy = float(max(default, int(p["minimum_rating"])))
-        if lapsed is not None and lapsed > dummy:
-            dummy = lapsed
-        rapid = self.rapid_standing(player, first)
-        if rapid is not None and rapid > dummy:
-            dummy = rapid
-        return dummy
-
-    def rapid_standing(self, player: PlayerState, first: date) -> float | None:
-        """The rapid rating that may stand in for the dummy of a player new to standard
-        play in the month starting ``first``; None where there is none.
-
-        The method takes "a current OTB rapid chess rating category K or A" for a player
-        who "has never recorded a standard play result". This system keeps no category
-        letters, only full, partial and new: we read it as a full rapid rating whose
-        holder played rapid within the activity window before ``first`` (the window that
-        keeps any rating current here), for standard play only and for a player with no
-        standard games and no rating (docs/rating-systems.md).
-        """
-        rapid = player.rapid_rating
-        if rapid is None or player.rapid_category != FULL:
-            return None
-        if self.params["time_control"] != "standard":
-            return None
-        if player.games != 0 or player.rating is not None:
-            return None  # has played standard (or holds a rating there)
-        window_start = months_before(first, int(self.params["activity_months"]))
-        last = player.rapid_last_played
-        if last is not None and last < window_start:
-            return None  # lapsed: no longer current
-        return rapid
-
-    @staticmethod
-    def prior(player: PlayerState) -> _Prior:
-        """A rated player's earlier games, opponents' total and points.
-
-        A rating given without ``avg_opp`` / ``points`` stands for its games scored 50%
-        against opponents of that rating (which, as a P rating, gives that rating back).
-        """
-        games = player.games
-        if games == 0 or player.rating is None:
-            return _Prior(0, 0, 0)
-        if player.avg_opp is None or player.points is None:
-            return _Prior(games, games * cents(player.rating), games)
-        return _Prior(games, games * cents(player.avg_opp), round(player.points * 2))
-
     # -- the calculations ----------------------------------------------------------------
 
     def _p_rating(
         self,
-        prior: _Prior,
+        prior: Prior,
         opponents: list[str],
         scores: list[float],
         ratings: dict[str, float],
@@ -459,13 +374,12 @@ class Ecf2020(RatingSystem):
                     last_day[pid] = day
 
         before = {pid: players[pid] for pid in opponents}
-        category = {pid: self.category_at(state, window_start) for pid, state in before.items()}
+        category = {pid: category_at(state, window_start) for pid, state in before.items()}
         p_rated = [pid for pid, c in category.items() if c != FULL]
         k_rated = [pid for pid, c in category.items() if c == FULL]
         dummy = {pid: self.dummy_rating(before[pid], first) for pid in p_rated}
         prior = {
-            pid: (_Prior(0, 0, 0) if category[pid] == NEW else self.prior(before[pid]))
-            for pid in p_rated
+            pid: (NO_PRIOR if category[pid] == NEW else prior_of(before[pid])) for pid in p_rated
         }
 
         # Pass 1: P ratings "A". Full and partial opponents at their ratings before the
@@ -574,7 +488,7 @@ class Ecf2020(RatingSystem):
             points = sum(scores[pid])
             played = len(theirs)
             improving = fifths > 0
-            k = k_junior if improving and self.is_junior(state, first) else k_player
+            k = k_junior if improving and is_junior(state, first, p) else k_player
             k_num, k_den = (cap, played) if k * played > cap else (k, 1)
             own_cents = cents(own)
             # New rating = old + fifths/5 x K/20 (+ adjustment), rounded half up.
@@ -588,7 +502,7 @@ class Ecf2020(RatingSystem):
             else:
                 new = round_ratio(own_cents * k_den + fifths * k_num, 100 * k_den)
             new = max(new, minimum)
-            was = self.prior(state)
+            was = prior_of(state)
             games = was.games + played
             half_points = was.half_points + round(points * 2)
             after[pid] = _rated(
