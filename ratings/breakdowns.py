@@ -145,13 +145,14 @@ def breakdown_packed(change: PlayerChange) -> list[Any] | None:
     if at is None:
         return None
     shape = SHAPES[at]
+    own_figures = frozenset(shape.line)
     lines = []
     for line in change.games:
         if (
             line.expected is not None
             or line.change is not None
             or line.rated != (line.opponent_rating is not None)
-            or not line.detail.keys() <= set(shape.line)
+            or not line.detail.keys() <= own_figures
         ):
             return None
         lines.append(_packed_line(line.opponent_rating, [line.detail.get(k) for k in shape.line]))

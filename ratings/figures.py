@@ -7,38 +7,38 @@ from __future__ import annotations
 
 import re
 
-_FIGURE = re.compile(r"-?\d+(\.\d+)?[A-Za-z*]?")
+#: A rating as shown: its number (group "number") and at most a one-letter marker.
+_FIGURE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)[A-Za-z*]?")
+
+
+def _number(display: str | None) -> str | None:
+    """The number of a displayed rating that is a figure, else None."""
+    match = _FIGURE.fullmatch(display) if display else None
+    return match.group("number") if match else None
 
 
 def is_figure(display: str | None) -> bool:
     """Whether a displayed rating is a rating (1486, 1486p, 1540P), not a marker standing
     for none yet (acf-1993's "4 R" and "Unr"): only between figures is a change shown."""
-    return bool(display) and _FIGURE.fullmatch(display or "") is not None
+    return _number(display) is not None
 
 
 def shown_change(display_before: str | None, display_after: str | None) -> float | None:
     """The change as the reader can check it: the shown after less the shown before
     ("2303 → 2304" is +1, whatever the unrounded figures were), None unless both are
     ratings."""
-    if not (is_figure(display_before) and is_figure(display_after)):
+    before, after = _number(display_before), _number(display_after)
+    if before is None or after is None:
         return None
-    before = _NUMBER.match(display_before or "")
-    after = _NUMBER.match(display_after or "")
-    assert before is not None and after is not None
-    return round(float(after.group()) - float(before.group()), 2)
-
-
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+    return round(float(after) - float(before), 2)
 
 
 def rating_and_marker(display: str | None) -> tuple[int | float | str, str]:
     """A displayed rating as a number a spreadsheet can sort and its marker apart:
     "1486p" is (1486, "p"), "1540P" (1540, "P"), "412*" (412, "*"), "1516" (1516, "");
     a marker standing for no rating yet (acf-1993's "4 R", "Unr") is ("", "4 R")."""
-    if not is_figure(display):
+    figure = _number(display)
+    if figure is None:
         return "", display or ""
-    number = _NUMBER.match(display or "")
-    assert number is not None
-    figure = number.group()
     value = float(figure) if "." in figure else int(figure)
-    return value, (display or "")[number.end() :].strip()
+    return value, (display or "")[len(figure) :].strip()

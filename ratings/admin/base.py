@@ -21,6 +21,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from .. import services
+from ..forms import CHANGE_REASON, change_reason_field
 from ..models import (
     Event,
     Game,
@@ -208,20 +209,10 @@ class ClubWordsHistory(HistoricalRecordContextHelper):
         return super().prepare_delta_change_value(change, value)
 
 
-#: The field an officer writes why they corrected a record in (its history's "Reason").
-CHANGE_REASON = "change_reason"
-
-
 class ReasonForm(forms.ModelForm):  # type: ignore[type-arg]
     """A correction's form with a reason for it, kept as the change's ``history_change_reason``."""
 
-    change_reason = forms.CharField(
-        label="Reason for the change",
-        max_length=100,
-        required=False,
-        help_text="Kept in the history with the change, who made it and when "
-        "(e.g. “result misread from the score sheet”).",
-    )
+    change_reason = change_reason_field("result misread from the score sheet")
 
 
 def reason_given(form: Any) -> str:

@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 from django.contrib import admin
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .. import explain, services
+from .. import services
 from ..models import (
-    Member,
     Publication,
     PublicationEntry,
     RatingChange,
     RatingRun,
     RatingState,
 )
+from ..views.officer_rating import change_rows
 from .base import ReadOnlyAdmin
-
-
-def _whole(value: Any) -> str:
-    """A rating as the report's column shows it: whole, halves up."""
-    if value is None:
-        return "–"
-    return str(Decimal(repr(value)).quantize(Decimal(1), ROUND_HALF_UP))
 
 
 @admin.register(RatingState)
@@ -66,63 +58,21 @@ class RatingChangeAdmin(ReadOnlyAdmin):
 
     @admin.display(description="how it was rated")
     def how_it_was_rated(self, obj: RatingChange) -> SafeString:
-        """The change's figures and game lines, worked out as the rating report does."""
+        """The change's figures and game lines as the event's rating report shows them."""
         services.changes_breakdown_fill(changes=[obj])
-        detail = obj.detail
-        lines = detail.get("games", [])
-        report = reverse("ratings:event-report", args=[obj.event_id])
-        link = format_html(
-            '<p><a href="{}#breakdown-{}">In the event\'s rating report</a></p>',
-            report,
-            obj.member_id,
-        )
-        figures = format_html_join(
-            "", "<tr><th>{}</th><td>{}</td></tr>", explain.breakdown_items(detail)
-        )
-        if not lines:
-            return format_html(
-                "{}<table>{}</table><p>No game lines: the games changed since this change "
-                "was rated, and the re-rate has yet to write it again.</p>",
-                link,
-                figures,
-            )
-        columns = explain.line_columns(lines, detail)
-        names = Member.objects.in_bulk(
-            [int(line["opponent"]) for line in lines if str(line["opponent"]).isdigit()]
-        )
-        # As the report: no expected score or change column where the system has none.
-        has_expected = any(line.get("expected") is not None for line in lines)
-        changes = [services.game_line_change(line=line) for line in lines]
-        has_change = any(change is not None for change in changes)
-        heads = ["Round", "Opponent", "Their rating", "Score"]
-        heads += ["Expected"] * has_expected + ["Change"] * has_change
-        heads += [explain.line_label(key) for key in columns]
-        rows = []
-        for line, change in zip(lines, changes, strict=True):
-            opponent = (
-                names.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
-            )
-            row = [
-                line.get("round", ""),
-                opponent.name if opponent else line["opponent"],
-                _whole(line.get("opponent_rating")),
-                explain.detail_text(line["score"])
-                + ("" if line.get("rated", True) else " (not rated)"),
-            ]
-            row += [explain.detail_text(line.get("expected"))] * has_expected
-            row += [explain.detail_text(change)] * has_change
-            rows.append(row + [explain.line_text(key, line.get(key)) for key in columns])
-        cells = format_html_join(
-            "",
-            "<tr>{}</tr>",
-            ((format_html_join("", "<td>{}</td>", ((cell,) for cell in row)),) for row in rows),
-        )
+        change = {
+            "player": obj.member_id,
+            "before": obj.before,
+            "after": obj.after,
+            "display_before": obj.display_before,
+            "display_after": obj.display_after,
+            "breakdown": obj.detail,
+        }
         return format_html(
-            "{}<table>{}</table><table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>",
-            link,
-            figures,
-            format_html_join("", "<th>{}</th>", ((head,) for head in heads)),
-            cells,
+            '<p><a href="{}#breakdown-{}">In the event\'s rating report</a></p>{}',
+            reverse("ratings:event-report", args=[obj.event_id]),
+            obj.member_id,
+            render_to_string("ratings/officer/_breakdown.html", {"row": change_rows([change])[0]}),
         )
 
 

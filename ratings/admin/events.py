@@ -249,7 +249,7 @@ def _rows_line(event: Event, inline: type[admin.TabularInline], noun: str, chang
     count = getattr(event, related).count()
     url = f"{reverse(changelist)}?event__id__exact={event.pk}"
     plural = "entries" if noun == "entry" else f"{noun}s"
-    counted = f"{count} {noun if count == 1 else plural}"
+    counted = count_phrase(count, noun, plural)
     if inline in inlines_left_out(event):
         return format_html(
             '{}: too many to edit on this page; <a href="{}">edit them in the list of {}</a>.',

@@ -32,6 +32,7 @@ from .members import (
     MemberForm,
     QuickMemberForm,
     SubscriptionForm,
+    change_reason_field,
     initial_rating_help,
     whole_initial_rating,
 )
@@ -100,6 +101,7 @@ __all__ = [
     "SubscriptionRemoveForm",
     "TrfConfirmForm",
     "TrfUploadForm",
+    "change_reason_field",
     "initial_rating_help",
     "member_label",
     "next_member_number",

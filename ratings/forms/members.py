@@ -17,6 +17,7 @@ from ..models import (
     next_member_number,
     number_taken,
 )
+from ..services.audit import REASON_LENGTH
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -28,7 +29,7 @@ CHANGE_REASON = "change_reason"
 def change_reason_field(example: str) -> forms.CharField:
     return forms.CharField(
         label="Reason for the change",
-        max_length=100,
+        max_length=REASON_LENGTH,
         required=False,
         help_text=f"Kept in the history with the change, who made it and when (e.g. “{example}”).",
     )

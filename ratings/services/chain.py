@@ -18,7 +18,6 @@ from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
-from ..figures import shown_change
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
 from ..rating_lists import classes_of
 from ..time_classes import STANDARD
@@ -231,7 +230,8 @@ class PriorChange:
 
     event_id: int
     event_end: dt.date
-    change: float | None
+    shown_before: str
+    shown_after: str
     state: PlayerState
 
 
@@ -264,8 +264,9 @@ def last_changes_before(
             "pk", "event_id", "event_end", "display_before", "display_after", "state_after"
         )
         for pk, event_id, event_end, shown_before, shown_after, state in rows:
-            change = shown_change(shown_before, shown_after)
-            found[last[pk]] = PriorChange(event_id, event_end, change, state_from_json(state))
+            found[last[pk]] = PriorChange(
+                event_id, event_end, shown_before, shown_after, state_from_json(state)
+            )
     return found
 
 

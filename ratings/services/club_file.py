@@ -201,8 +201,8 @@ def _not_empty() -> list[str]:
         count = queryset.count()
         if count:
             meta = model._meta
-            name = meta.verbose_name if count == 1 else meta.verbose_name_plural
-            held.append((meta.model_name.startswith("historical"), f"{count} {name}"))
+            phrase = count_phrase(count, str(meta.verbose_name), str(meta.verbose_name_plural))
+            held.append((meta.model_name.startswith("historical"), phrase))
     return [text for _history, text in sorted(held, key=lambda h: h[0])]  # the record first
 
 

@@ -23,6 +23,7 @@ from ..models import (
 )
 from ..rating_lists import classes_of, list_of
 from ..time_classes import STANDARD
+from .audit import reason_kept
 from .chain import (
     Position,
     RerateScope,
@@ -278,7 +279,7 @@ def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
     """Take a player with no games out of an event (entered by mistake): the history keeps
     the entry, who removed it and ``reason``."""
     with transaction.atomic():
-        _delete_with_history([entry], user=audit_user(user), reason=reason.strip()[:100])
+        _delete_with_history([entry], user=audit_user(user), reason=reason_kept(reason))
 
 
 def _delete_with_history(objs: Sequence[Any], *, user: Any, reason: str = "") -> None:
@@ -357,7 +358,7 @@ def games_replace(
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
     who = audit_user(user)
-    why = reason.strip()[:100] or None
+    why = reason_kept(reason) or None
     with transaction.atomic():
         # One save of an event's results at a time: a second officer saving the same
         # round waits, then finds the first one's games and matches them, not pairs anew.
@@ -418,7 +419,7 @@ def event_save(
     """
     with transaction.atomic():
         if reason.strip():
-            event._change_reason = reason.strip()[:100]  # type: ignore[attr-defined]
+            event._change_reason = reason_kept(reason)  # type: ignore[attr-defined]
         event.save()
         moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
         if moved and previous is not None and event_rerate_needed(event=event):

@@ -97,22 +97,37 @@ def _converted(row: list[Any], fields: list[Any]) -> list[Any]:
     return values
 
 
-def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
-    """``chain.engine_events`` in plain SQL: the same games in the same order (the order
-    the re-rate rated them in), without the ORM's cost a row."""
-    marks = ", ".join(["%s"] * len(events))
+def _played_rows(
+    event_ids: Sequence[int], members: Sequence[int] | None = None
+) -> list[tuple[int, int, int, float, int | None]]:
+    """The played games of ``event_ids`` (those of ``members`` only, where given) as
+    (event pk, white pk, black pk, white's score, round), in the order the re-rate rated
+    them (``chain.engine_events``'s), in one statement, without the ORM's cost a row."""
     played = list(Game.PLAYED)
     points = {result: score for result, (score, _) in Game.POINTS.items()}
-    by_event: dict[int, list[EngineGame]] = {e.pk: [] for e in events}
+    only = ""
+    if members is not None:
+        marks = ", ".join(["%s"] * len(members))
+        only = f" AND (white_id IN ({marks}) OR black_id IN ({marks}))"
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT event_id, white_id, black_id, result, round FROM ratings_game "
-            f"WHERE event_id IN ({marks}) AND result IN ({', '.join(['%s'] * len(played))}) "
-            "AND black_id IS NOT NULL ORDER BY event_id, round, board, id",
-            [*(e.pk for e in events), *played],
+            f"WHERE event_id IN ({', '.join(['%s'] * len(event_ids))}) "
+            f"AND result IN ({', '.join(['%s'] * len(played))}) "
+            f"AND black_id IS NOT NULL{only} ORDER BY event_id, round, board, id",
+            [*event_ids, *played, *(members or []), *(members or [])],
         )
-        for event_id, white, black, result, round_ in cursor.fetchall():
-            by_event[event_id].append(EngineGame(str(white), str(black), points[result], round_))
+        return [
+            (event_id, white, black, points[result], round_)
+            for event_id, white, black, result, round_ in cursor.fetchall()
+        ]
+
+
+def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
+    """``chain.engine_events`` in plain SQL: the same games in the same order."""
+    by_event: dict[int, list[EngineGame]] = {e.pk: [] for e in events}
+    for event_id, white, black, score, round_ in _played_rows([e.pk for e in events]):
+        by_event[event_id].append(EngineGame(str(white), str(black), score, round_))
     return [
         EngineEvent(id=str(e.pk), date=e.end_date, games=tuple(by_event[e.pk])) for e in events
     ]
@@ -178,31 +193,17 @@ def played_games(
     round)], in the order the engine rated them (``chain.engine_events``'s). One statement
     for every ``EVENTS_AT_ONCE`` events.
     """
-    played = list(Game.PLAYED)
-    points = {result: score for result, (score, _) in Game.POINTS.items()}
     wanted = sorted(set(members)) if members is not None else None
     out: dict[tuple[int, int], list[PlayedGame]] = {}
     if wanted == []:
         return out
-    only = ""
-    if wanted is not None:
-        marks = ", ".join(["%s"] * len(wanted))
-        only = f" AND (white_id IN ({marks}) OR black_id IN ({marks}))"
     ids = sorted(set(events))
-    with connection.cursor() as cursor:
-        for at in range(0, len(ids), EVENTS_AT_ONCE):
-            batch = ids[at : at + EVENTS_AT_ONCE]
-            cursor.execute(
-                "SELECT event_id, white_id, black_id, result, round FROM ratings_game "
-                f"WHERE event_id IN ({', '.join(['%s'] * len(batch))}) "
-                f"AND result IN ({', '.join(['%s'] * len(played))}) "
-                f"AND black_id IS NOT NULL{only} ORDER BY event_id, round, board, id",
-                [*batch, *played, *(wanted or []), *(wanted or [])],
-            )
-            for event_id, white, black, result, round_ in cursor.fetchall():
-                score = points[result]
-                out.setdefault((event_id, white), []).append((str(black), score, round_))
-                out.setdefault((event_id, black), []).append((str(white), 1.0 - score, round_))
+    for at in range(0, len(ids), EVENTS_AT_ONCE):
+        for event_id, white, black, score, round_ in _played_rows(
+            ids[at : at + EVENTS_AT_ONCE], wanted
+        ):
+            out.setdefault((event_id, white), []).append((str(black), score, round_))
+            out.setdefault((event_id, black), []).append((str(white), 1.0 - score, round_))
     return out
 
 

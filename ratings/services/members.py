@@ -20,6 +20,7 @@ from ..models import (
     Subscription,
 )
 from ..rating_lists import lists_kept
+from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .rerate import AFTER_ALL, Chain
 from .runs import ratings_rerate_soon, ratings_update
@@ -96,7 +97,7 @@ def member_save(
     """
     with transaction.atomic():
         if reason.strip():
-            member._change_reason = reason.strip()[:100]  # type: ignore[attr-defined]
+            member._change_reason = reason_kept(reason)  # type: ignore[attr-defined]
         member.save()
         if MEMBER_RATING_FIELDS.isdisjoint(changed):
             return None

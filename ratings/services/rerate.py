@@ -177,8 +177,9 @@ class Chain:
         #: ecf-2020 on the standard list reads a new player's current rapid rating.
         self.reads_rapid = rapid_feeds_standard(system, time_class)
         self.states: dict[str, PlayerState] = {}
-        #: member pk -> (event pk, end date, change) of their last change written or kept
-        self.last: dict[int, tuple[int, Any, float | None]] = {}
+        #: member pk -> (event pk, end date, figures shown before and after) of their last
+        #: change written or kept
+        self.last: dict[int, tuple[int, Any, str, str]] = {}
         self.active: set[int] = set()
         self.touched: set[int] = set()
 
@@ -191,7 +192,12 @@ class Chain:
         prior: dict[int, PriorChange] = last_changes_before(self.key, new, self.time_class)
         for pk, before in prior.items():
             self.states[str(pk)] = before.state
-            self.last[pk] = (before.event_id, before.event_end, before.change)
+            self.last[pk] = (
+                before.event_id,
+                before.event_end,
+                before.shown_before,
+                before.shown_after,
+            )
         for chunk in chunks(new):
             members = Member.objects.filter(pk__in=chunk)
             self.active.update(members.active().values_list("pk", flat=True))
@@ -255,10 +261,12 @@ class Chain:
                 assert state is not None
                 member_id = int(change.player)
                 before, after = change.before, change.after
-                # The list's "last change" is the one the event's report shows: the
-                # difference of the figures as displayed, none where either is a marker.
-                delta = shown_change(change.display_before, change.display_after)
-                self.last[member_id] = (event.pk, event.end_date, delta)
+                self.last[member_id] = (
+                    event.pk,
+                    event.end_date,
+                    change.display_before,
+                    change.display_after,
+                )
                 lines = change.games
                 rows.append(
                     (
@@ -296,7 +304,12 @@ class Chain:
         for member_id in sorted(self.active):
             state = prepare(self.states[str(member_id)])
             display = self.system.display(state)
-            event_id, played, change = self.last.get(member_id, (None, None, None))
+            event_id, played, shown_before, shown_after = self.last.get(
+                member_id, (None, None, "", "")
+            )
+            # The list's "last change" is the one the event's report shows: the
+            # difference of the figures as displayed, none where either is a marker.
+            change = shown_change(shown_before, shown_after)
             rows.append(
                 (
                     member_id,

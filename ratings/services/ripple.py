@@ -31,7 +31,6 @@ from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
-from ..figures import shown_change
 from ..models import Event, Game, Member, RatingChange
 from .chain import (
     Position,
@@ -262,7 +261,7 @@ def ripple_rerate(
         if pk in where:  # last seen in an event out of reach: its stored row
             _, shown_before, shown_after = known[pk]
             event = where[pk]
-            final.last[pk] = (event.pk, event.end_date, shown_change(shown_before, shown_after))
+            final.last[pk] = (event.pk, event.end_date, shown_before, shown_after)
         elif pk in walk.last:
             final.last[pk] = walk.last[pk]
     final.write_states(everyone=False)

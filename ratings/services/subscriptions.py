@@ -18,10 +18,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from ..models import Member, Season, Subscription
+from .audit import REASON_LENGTH
 from .events import _delete_with_history, audit_user
-
-#: simple-history's ``history_change_reason`` column holds 100 characters.
-REASON_LENGTH = 100
 
 #: The history's reason for a subscription paid by a new member on the night an event
 #: brought them in (an import's or the players page's "paid tonight"): such a payment is

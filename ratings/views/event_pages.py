@@ -34,7 +34,7 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     rating_list, system = event_list_system(event, club_of(request))
     changes = saved_changes(event, system=system)
-    rows = change_rows(changes, event)
+    rows = change_rows(changes)
     withhold_unpublished(request, rows, event)
     points, _games = crosstable.event_scores(event)
     for row in rows:

@@ -89,7 +89,7 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     club = club_of(request)
     services.changes_breakdown_fill(changes=changes, club=club)
     # A rating change keeps its period's label: each list's system names it.
-    systems = {c.time_class: club.engine(c.time_class) for c in changes if c.period}
+    systems = {tc: club.engine(tc) for tc in {c.time_class for c in changes if c.period}}
     games: dict[int, list[dict[str, Any]]] = {}
     for line in _game_lines(changes, officer=officer):
         games.setdefault(line["event"].pk, []).append(line)

@@ -56,7 +56,7 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"{event.name} is complete.")
         return redirect("ratings:officer-event", pk=event.pk)
     result, scope = services.event_preview(event=event) if event.rated else (None, None)
-    rows = change_rows(preview_changes(result), event)
+    rows = change_rows(preview_changes(result))
     # A period system re-rates the event's whole period: its events dated before this one
     # are rated anew with it, not "later" ones.
     key = services.rating_key(event)
@@ -118,13 +118,20 @@ def missing_rounds(event: Event) -> list[int]:
     return [n for n in range(1, event.rounds + 1) if n not in have]
 
 
-def change_rows(changes: list[dict[str, Any]], event: Event) -> list[dict[str, Any]]:
+def change_rows(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each player's change with the engine's game lines, names looked up in one query.
 
     ``changes`` are dicts with player (member pk), before, after, display_before,
     display_after and breakdown: a saved RatingChange or a preview, read alike.
     """
-    names = {m.pk: m for m in Member.objects.filter(entries__event=event)}
+    # By the ids the changes name (a game entered in the admin may have no entry behind it).
+    ids = {int(change["player"]) for change in changes} | {
+        int(opponent)
+        for change in changes
+        for line in change["breakdown"].get("games", [])
+        if (opponent := str(line.get("opponent", ""))).isdigit()
+    }
+    names = Member.objects.in_bulk(ids)
     rows = []
     for change in changes:
         breakdown = change["breakdown"]
@@ -337,6 +344,6 @@ def provisional_rows(
     if not waiting or not request.user.has_perm("ratings.officer"):
         return None
     result, _scope = services.event_preview(event=event)
-    rows = change_rows(preview_changes(result), event)
+    rows = change_rows(preview_changes(result))
     withhold_unpublished(request, rows, event)
     return rows

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from .. import services
 from ..counts import count_phrase
 from ..forms import (
+    CHANGE_REASON,
     GridForm,
     Pairing,
     PasteRoundForm,
@@ -27,10 +28,6 @@ from .common import officer_required
 from .officer_rating import missing_rounds, progress_or, rerated
 
 # -- results ----------------------------------------------------------------------------
-
-#: The round page's box for why a rated event's results are being corrected: kept with each
-#: game's change in the audit trail (its history's "Reason").
-CHANGE_REASON = "change_reason"
 
 
 def _players(event: Event) -> list[Member]:

@@ -476,4 +476,5 @@ def test_a_rating_changes_page_shows_its_game_lines_worked_out(
     assert response.status_code == 200
     assert "How it was rated" in body and "Breakdown" not in body
     assert f'#breakdown-{alice.pk}"' in body
-    assert "<td>Bob Brown</td>" in body and "<td>1</td>" in body  # the opponent, the score
+    # As the event's report shows it: the round, the opponent, the score.
+    assert "<td>1</td>" in body and "<td>Bob Brown" in body and '<td class="rating">1</td>' in body

@@ -98,8 +98,8 @@ def test_the_event_report_shows_the_engines_lines_and_figures(system_id):
     engine = _engine_results(events)
     system = ClubSettings.load().engine()
     for event in events:
-        shown = change_rows(saved_changes(event, system=system), event)
-        assert shown == change_rows(preview_changes(engine[event.pk]), event), event.name
+        shown = change_rows(saved_changes(event, system=system))
+        assert shown == change_rows(preview_changes(engine[event.pk])), event.name
         played = event.games.filter(result__in=Game.PLAYED).count()
         assert sum(len(row["games"]) for row in shown) == 2 * played
 
@@ -349,8 +349,8 @@ def test_after_any_corrections_the_report_shows_what_a_full_run_of_the_engine_gi
     engine = _engine_results(rated)
     for event in rated:
         # These events have no entries, so rows tie on their names: put in one order.
-        shown = sorted(change_rows(saved_changes(event, system=system), event), key=_canonical)
-        given = sorted(change_rows(preview_changes(engine[event.pk]), event), key=_canonical)
+        shown = sorted(change_rows(saved_changes(event, system=system)), key=_canonical)
+        given = sorted(change_rows(preview_changes(engine[event.pk])), key=_canonical)
         assert shown == given, event.name
 
 
