@@ -32,7 +32,7 @@ from .models import (
     RatingRun,
     Season,
     Subscription,
-    name_problem,
+    rules,
 )
 from .models.members import standing_problems
 
@@ -301,7 +301,7 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             seen.setdefault(number.lower(), (line, number))
         name = cell_required(row, "name", line, problems)
         cell_longest(name, 120, line, "name", problems)
-        if problem := name_problem(name):
+        if problem := rules.member_name_problem(name):
             problems.append(Problem(line, "name", problem))
         fields: dict[str, Any] = {"name": name}
         if "born" in row:
@@ -366,7 +366,7 @@ def _rating_columns(
             except ValueError:
                 problems.append(Problem(line, "rating", f"{row['rating']!r} is not a number"))
             else:
-                if not 0 <= rating <= MAX_INITIAL_RATING:
+                if rules.rating_problem(rating):
                     problems.append(
                         Problem(
                             line, "rating", f"{text} is not a rating (0 to {MAX_INITIAL_RATING})"
@@ -378,6 +378,8 @@ def _rating_columns(
         if row["games"]:
             if row["games"].isascii() and row["games"].isdigit():
                 games = int(row["games"])
+                if problem := rules.games_problem(games):
+                    problems.append(Problem(line, "games", f"{row['games']}: {problem}"))
             else:
                 problems.append(
                     Problem(

@@ -37,6 +37,7 @@ from .models import (
     RatingRun,
     event_date_problem,
     name_problem,
+    rules,
 )
 
 
@@ -107,6 +108,10 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
         if cell_required(row, "date", line, problems):
             day = cell_date(row["date"], line, "date", problems)
             if day is not None and (problem := event_date_problem(day)):
+                problems.append(Problem(line, "date", problem))
+            elif day is not None and (
+                problem := rules.results_too_early_problem(Event(name=name, start_date=day))
+            ):
                 problems.append(Problem(line, "date", problem))
                 day = None
         round_ = None

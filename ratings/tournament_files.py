@@ -28,6 +28,7 @@ from .models import (
     event_date_problem,
     name_problem,
     next_member_numbers,
+    rules,
 )
 from .names import given_surname
 from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
@@ -211,6 +212,10 @@ def files_import(
         except ValidationError as error:
             for messages in error.message_dict.values():
                 problems += [f"{event.source}: {m}" for m in messages]
+        # The record's rules: results once the event has started; new members' names.
+        recorded = Event(name=event.name, start_date=event.start, end_date=event.end)
+        if problem := rules.results_too_early_problem(recorded):
+            problems.append(f"{event.source}: {problem}")
         matches = match_players((p.key, p.name, p.fide_id) for p in event.players)
         missing = [p for p in event.players if p.key not in matches]
         if missing and not (create_missing or as_guests):
@@ -241,6 +246,8 @@ def files_import(
             twice[member.pk] = player
         new_names: dict[str, FilePlayer] = {}
         for player in missing:
+            if problem := rules.member_name_problem(given_surname(player.name)):
+                problems.append(f"{event.source}, {player.where}: {player.name}: {problem}")
             other = new_names.setdefault(name_key(player.name), player)
             if other is not player:
                 problems.append(

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..models import ClubSettings, Member, Season, Subscription
+from ..models import ClubSettings, Member, Season, Subscription, rules
 from .members import DATE, season_chosen, season_options
 
 REASON = forms.CharField(
@@ -56,7 +56,7 @@ class RenewForm(forms.Form):
     season = forms.ChoiceField(label="Season", widget=forms.HiddenInput)
     paid_on = forms.DateField(label="Paid on", widget=DATE, initial=timezone.localdate)
     amount = forms.DecimalField(
-        label="Amount each", max_digits=8, decimal_places=2, required=False, min_value=0
+        label="Amount each", max_digits=8, decimal_places=2, required=False
     )
     members = forms.ModelMultipleChoiceField(
         queryset=Member.objects.none(),
@@ -70,6 +70,18 @@ class RenewForm(forms.Form):
         self.fields["season"].choices = choices
         self.fields["season"].initial = current
         self.fields["members"].queryset = candidates
+
+    def clean_paid_on(self) -> dt.date:
+        day: dt.date = self.cleaned_data["paid_on"]
+        if problem := rules.paid_on_problem(day):
+            raise ValidationError(problem)
+        return day
+
+    def clean_amount(self):  # type: ignore[no-untyped-def]
+        amount = self.cleaned_data["amount"]
+        if problem := rules.amount_problem(amount):
+            raise ValidationError(problem)
+        return amount
 
     def chosen_season(self) -> Season:
         value = self.cleaned_data["season"]

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 
 from ..counts import count_phrase
-from ..models import Event, Member, name_problem
+from ..models import Event, Member, name_problem, rules
 from ..pgn_tournament import is_pgn, pgn_tournaments
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..tournament_files import (
@@ -212,6 +212,11 @@ class TrfConfirmForm(forms.Form):
             except ValidationError as error:
                 for field, problems in error.message_dict.items():
                     self.add_error(field, problems)
+            problem = rules.results_too_early_problem(
+                Event(name=data.get("name") or "This event", start_date=start)
+            )
+            if problem and "start_date" not in self.errors:
+                self.add_error("start_date", problem)
         name = data.get("name")
         if name and start and Event.objects.filter(name=name, start_date=start).exists():
             self.add_error(

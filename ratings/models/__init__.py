@@ -4,6 +4,8 @@ Games are the record; ratings (RatingState, RatingChange) are derived from them 
 the engine through ``ratings.services`` and never edited by hand.
 """
 
+from ..names import name_problem
+from . import rules
 from .club import SYSTEM_CHOICES, ClubSettings, RatingList, Season
 from .comparison import Comparison, ComparisonRating
 from .events import (
@@ -21,7 +23,6 @@ from .members import (
     Member,
     MemberQuerySet,
     Subscription,
-    name_problem,
     next_member_number,
     next_member_numbers,
     number_taken,
@@ -60,4 +61,5 @@ __all__ = [
     "next_member_number",
     "next_member_numbers",
     "number_taken",
+    "rules",
 ]

@@ -17,10 +17,13 @@ from simple_history.models import HistoricalRecords
 
 from .. import results
 from ..counts import count_phrase
+from ..names import name_problem
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..time_classes import STANDARD
+from . import rules
 from .club import SYSTEM_CHOICES
-from .members import EARLIEST_DATE, Member, name_problem
+from .members import Member
+from .rules import EARLIEST_DATE
 
 #: How far ahead an event may be dated (a season's fixtures entered early).
 EVENT_DAYS_AHEAD = 366
@@ -100,7 +103,7 @@ class Event(models.Model):
     start_date = models.DateField()
     end_date = models.DateField()
     rounds = models.PositiveSmallIntegerField(
-        default=1, validators=[MinValueValidator(1), MaxValueValidator(99)]
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(rules.MAX_ROUNDS)]
     )
     time_control = models.CharField(
         max_length=40, blank=True, help_text="e.g. 60+30, G/90, 25 min rapid"
@@ -132,6 +135,18 @@ class Event(models.Model):
         indexes = [
             models.Index(fields=["-end_date", "-start_date", "-id"], name="event_newest_first")
         ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rounds__gte=1, rounds__lte=rules.MAX_ROUNDS),
+                name="event_rounds_in_bounds",
+                violation_error_message=f"An event has 1 to {rules.MAX_ROUNDS} rounds.",
+            ),
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")),
+                name="event_ends_after_it_starts",
+                violation_error_message="An event cannot end before it starts.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -150,6 +165,11 @@ class Event(models.Model):
             problem = event_date_problem(day) if day is not None else None
             if problem:
                 raise ValidationError({field: problem})
+        # A new event has no games yet: the admin's add form asks the rule itself.
+        if self.status == self.Status.COMPLETE and self.start_date and self.pk is not None:
+            problem = rules.complete_problem(self)
+            if problem:
+                raise ValidationError({"status": problem})
 
     @property
     def is_complete(self) -> bool:
@@ -202,8 +222,14 @@ class Game(models.Model):
     POINTS = results.POINTS
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
-    round = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    round = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(rules.MAX_ROUNDS)]
+    )
+    board = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(rules.MAX_BOARD)],
+    )
     white = models.ForeignKey(
         Member,
         on_delete=models.PROTECT,
@@ -229,8 +255,24 @@ class Game(models.Model):
         indexes = [models.Index(fields=["event", "round"])]
         constraints = [
             models.CheckConstraint(
-                condition=~Q(white=models.F("black")), name="game_not_against_oneself"
+                condition=~Q(white=models.F("black")),
+                name="game_not_against_oneself",
+                violation_error_message="A player cannot play themselves.",
             ),
+            models.CheckConstraint(
+                condition=Q(round__gte=1, round__lte=rules.MAX_ROUNDS),
+                name="game_round_in_bounds",
+                violation_error_message=f"A round is from 1 to {rules.MAX_ROUNDS}.",
+            ),
+            models.CheckConstraint(
+                condition=Q(board__isnull=True) | Q(board__gte=1, board__lte=rules.MAX_BOARD),
+                name="game_board_in_bounds",
+                violation_error_message=f"A board is from 1 to {rules.MAX_BOARD}.",
+            ),
+            # A player at most once a round is ``rules.twice_in_round_problems``, asked by
+            # every writer, not a constraint: a round entered again moves players between
+            # rows in one UPDATE, which a unique index checked row by row would refuse
+            # (PostgreSQL can defer the check; SQLite cannot).
         ]
 
     def __str__(self) -> str:
@@ -261,9 +303,21 @@ class Game(models.Model):
             errors["black"] = "A bye has one player only: leave black empty."
         if not self.is_bye and self.black_id is None and self.result:
             errors["black"] = "Choose black, or record a bye."
-        if self.black_id is not None and self.black_id == self.white_id:
-            errors["black"] = "A player cannot play themselves."
+        if problem := rules.self_play_problem(self.white_id, self.black_id):
+            errors["black"] = problem
         if self.event_id and self.round and self.round > self.event.rounds:
             errors["round"] = f"This event has {count_phrase(self.event.rounds, 'round')}."
+        if self.event_id and (problem := rules.results_too_early_problem(self.event)):
+            errors["event"] = problem
+        if self.event_id and self.round and self.white_id and "black" not in errors:
+            problem = rules.game_twice_in_round_problem(
+                event_id=self.event_id,
+                round_=self.round,
+                white_id=self.white_id,
+                black_id=self.black_id,
+                besides=[self.pk] if self.pk else [],
+            )
+            if problem:
+                errors["white" if "white" not in errors else "black"] = problem
         if errors:
             raise ValidationError(errors)

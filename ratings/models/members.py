@@ -15,9 +15,10 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
-from ..names import name_problem
 from ..time_classes import STANDARD
+from . import rules
 from .club import Season
+from .rules import EARLIEST_DATE
 
 
 class MemberQuerySet(models.QuerySet["Member"]):
@@ -67,13 +68,8 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return publication.published(self, day)
 
 
-#: The highest initial rating a member may be given. No system here rates anywhere near it
-#: (FIDE's highest ever is 2882; club scales run lower), so a bigger number is a typo
-#: (15000 for 1500), not a player.
-#: No member was born, and no event was played, before this: an earlier date is a typing slip.
-EARLIEST_DATE = dt.date(1900, 1, 1)
-
-MAX_INITIAL_RATING = 3500
+#: The highest initial rating a member may be given (``rules.MAX_RATING``).
+MAX_INITIAL_RATING = rules.MAX_RATING
 
 
 def standing_problems(
@@ -136,7 +132,10 @@ class Member(models.Model):
     )
     initial_games = models.PositiveIntegerField(
         default=0,
-        validators=[MinValueValidator(0, "Games played cannot be below 0.")],
+        validators=[
+            MinValueValidator(0, "Games played cannot be below 0."),
+            MaxValueValidator(rules.MAX_GAMES, f"Games played are at most {rules.MAX_GAMES:,}."),
+        ],
         help_text="Rated games played before the first event here.",
     )
     # What a rating brought in is, in the terms of the systems that say more than a number.
@@ -188,7 +187,18 @@ class Member(models.Model):
                 Lower("member_number"),
                 name="member_number_unique_any_case",
                 violation_error_message="Another member has this number.",
-            )
+            ),
+            models.CheckConstraint(
+                condition=Q(initial_rating__gte=0, initial_rating__lte=rules.MAX_RATING)
+                | Q(initial_rating__isnull=True),
+                name="member_rating_brought_in_in_bounds",
+                violation_error_message=f"A rating brought in is from 0 to {rules.MAX_RATING}.",
+            ),
+            models.CheckConstraint(
+                condition=Q(initial_games__lte=rules.MAX_GAMES),
+                name="member_games_brought_in_in_bounds",
+                violation_error_message=f"Games played before are at most {rules.MAX_GAMES:,}.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -198,7 +208,7 @@ class Member(models.Model):
         return reverse("ratings:member", args=[self.member_number])
 
     def clean(self) -> None:
-        problem = name_problem(self.name)
+        problem = rules.member_name_problem(self.name)
         if problem:
             raise ValidationError({"name": problem})
         # A birth date decides the junior lists and ecf-2020's junior rules.
@@ -252,7 +262,17 @@ class Subscription(models.Model):
     class Meta:
         ordering = ["-season__start"]
         constraints = [
-            models.UniqueConstraint(fields=["member", "season"], name="one_subscription_a_season")
+            models.UniqueConstraint(fields=["member", "season"], name="one_subscription_a_season"),
+            models.CheckConstraint(
+                condition=Q(amount__gte=0, amount__lte=rules.MAX_AMOUNT) | Q(amount__isnull=True),
+                name="subscription_amount_in_bounds",
+                violation_error_message="An amount cannot be negative.",
+            ),
+            models.CheckConstraint(
+                condition=Q(paid_on__gte=rules.EARLIEST_DATE),
+                name="subscription_paid_since_1900",
+                violation_error_message=f"A payment is dated {rules.EARLIEST_DATE.year} or later.",
+            ),
         ]
         #: A season's members in one index: the published list reads who has paid for
         #: today's season without touching the subscriptions themselves.
@@ -260,6 +280,15 @@ class Subscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} — {self.season}"
+
+    def clean(self) -> None:
+        errors = {}
+        if problem := rules.paid_on_problem(self.paid_on):
+            errors["paid_on"] = problem
+        if problem := rules.amount_problem(self.amount):
+            errors["amount"] = problem
+        if errors:
+            raise ValidationError(errors)
 
 
 # -- the club's member numbering ----------------------------------------------------------

@@ -250,7 +250,7 @@ def _load_all(
     report: ClubFileReport,
     say: Callable[[str], None],
 ) -> None:
-    from ..models import ClubSettings
+    from ..models import ClubSettings, rules
 
     tables = document["tables"]
     with transaction.atomic():
@@ -276,6 +276,12 @@ def _load_all(
                 raise ClubFileRefused(
                     f"The document's rows do not hold together: {error}"
                 ) from None
+        # The record's rules (``models.rules``): what a form or import would refuse.
+        broken = rules.record_problems()
+        if broken:
+            raise ClubFileRefused(
+                "The document's record breaks the club's rules: " + " ".join(broken)
+            )
         if check:
             say("re-rating every event to check the ratings")
             report.events_rated = _check_ratings()

@@ -20,6 +20,7 @@ from ..models import (
     RatingPeriod,
     RatingRun,
     Season,
+    rules,
 )
 from ..rating_lists import classes_of, list_of
 from ..time_classes import STANDARD
@@ -91,6 +92,9 @@ def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> Rat
     Returns the rating run, or None when the event waits for its period.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     """
+    problem = rules.complete_problem(event)
+    if problem:
+        raise rules.RecordRefused(problem)
     with transaction.atomic():
         event.status = Event.Status.COMPLETE
         event.save(update_fields=["status"])
@@ -112,6 +116,7 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
 
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     Refused (``PeriodRefused``) before the period starts or before an earlier open one.
+    Refused (``rules.RecordRefused``) if an event is still to start or has nothing to rate.
     """
     from .periods import PeriodRefused, period_close_problem
 
@@ -353,12 +358,21 @@ def games_replace(
     a complete one waiting to be rated) is re-rated from its place in the chain onwards.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     ``reason``: why the officer changed them (a rated event's results corrected), kept
-    with each change in the audit trail.
+    with each change in the audit trail. Refused (``rules.RecordRefused``, nothing saved):
+    an event still to start, a player against themselves or twice in a round, a round the
+    event does not have.
     """
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
     who = audit_user(user)
     why = reason_kept(reason) or None
+    if problem := rules.results_too_early_problem(event):
+        raise rules.RecordRefused(problem)
+    for game in games:
+        if problem := rules.self_play_problem(game.white_id, game.black_id) or rules.round_problem(
+            game.round, event.rounds
+        ):
+            raise rules.RecordRefused(problem)
     with transaction.atomic():
         # One save of an event's results at a time: a second officer saving the same
         # round waits, then finds the first one's games and matches them, not pairs anew.
@@ -388,6 +402,13 @@ def games_replace(
             )
         if created:
             bulk_create_with_history(created, Game, default_user=who, default_change_reason=why)
+        # Each player at most once a round, across the rounds kept and those replaced:
+        # refused here rolls the whole save back.
+        twice = rules.twice_in_round_problems(
+            event.games.values_list("round", "white_id", "black_id")
+        )
+        if twice:
+            raise rules.RecordRefused(twice)
         players = [g.white_id for g in games] + [g.black_id for g in games if g.black_id]
         _entries_create(event=event, member_ids=players, user=user)
         if (gone or updated or created) and event_rerate_needed(event=event):
@@ -453,6 +474,18 @@ def trf_import(
     from .subscriptions import PAID_ON_JOINING, subscriptions_renew
 
     who = audit_user(user)
+    if games and (problem := rules.results_too_early_problem(event)):
+        raise rules.RecordRefused(problem)
+    # Members new here have no pk yet: each is known by the object itself.
+    twice = rules.twice_in_round_problems(
+        (
+            (r, id(players[w]), id(players[b]) if b is not None else None)
+            for r, w, b, _, _ in games
+        ),
+        names={id(m): m.name for m in players.values()},
+    )
+    if twice:
+        raise rules.RecordRefused(twice)
     with transaction.atomic():
         for record in (event, *players.values()):
             if record.pk is None and who is not None:

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from ..models import Member, Season, Subscription
+from ..models import Member, Season, Subscription, rules
 from .audit import REASON_LENGTH
 from .events import _delete_with_history, audit_user
 
@@ -64,7 +64,9 @@ def subscription_record(
 ) -> Subscription:
     """Record that ``member`` paid for ``season`` (on ``paid_on``, default today); the audit
     trail names ``user`` and ``reason``. A guest who pays becomes a member: a paying guest
-    is a contradiction the published list would otherwise hide."""
+    is a contradiction the published list would otherwise hide. Refused
+    (``rules.RecordRefused``): a date before 1900 or over a year ahead, an amount below 0."""
+    payment_check(paid_on=paid_on, amount=amount)
     who = audit_user(user)
     with transaction.atomic():
         subscription = Subscription(
@@ -79,6 +81,17 @@ def subscription_record(
             member._change_reason = f"paid for {season}"  # type: ignore[attr-defined]
             member.save(update_fields=["is_guest"])
     return subscription
+
+
+def payment_check(*, paid_on: dt.date | None, amount: Decimal | None) -> None:
+    """Refuse a payment the record's rules refuse, by field (``rules.RecordRefused``)."""
+    errors = {}
+    if problem := rules.paid_on_problem(paid_on):
+        errors["paid_on"] = problem
+    if problem := rules.amount_problem(amount):
+        errors["amount"] = problem
+    if errors:
+        raise rules.RecordRefused(errors)
 
 
 def subscription_remove(*, subscription: Subscription, user: Any = None, reason: str = "") -> None:
@@ -116,9 +129,11 @@ def subscriptions_renew(
 ) -> int:
     """Record ``season`` paid for each of ``members`` at once (the start of a season);
     members who have already paid for it are left as they are. How many were recorded.
-    ``reason``: the history's (default "renewed for <season>")."""
+    ``reason``: the history's (default "renewed for <season>"). Refused as
+    ``subscription_record`` refuses."""
     from simple_history.utils import bulk_create_with_history
 
+    payment_check(paid_on=paid_on, amount=amount)
     paid_on = paid_on or timezone.localdate()
     with transaction.atomic():
         ids = {m.pk for m in members}

@@ -34,6 +34,7 @@ from ..models import (
     Game,
     Member,
     RatingChange,
+    rules,
 )
 from ..rating_lists import event_list_system
 from ..tables import (
@@ -172,6 +173,8 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "is_rated": is_rated,
             "system": system,
             "provisional": provisional_rows(request, event, period, is_rated=is_rated),
+            "complete_refused": None if event.is_complete else rules.complete_problem(event),
+            "results_refused": rules.results_too_early_problem(event),
         },
     )
 

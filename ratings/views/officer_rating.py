@@ -22,6 +22,7 @@ from ..models import (
     Member,
     RatingPeriod,
     RatingRun,
+    rules,
 )
 from ..rating_lists import classes_of, event_list_system, list_query
 from ..time_classes import STANDARD
@@ -35,6 +36,9 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     rating_list, system = event_list_system(event)
     period = services.period_for(event, system, rating_list)
+    if problem := rules.complete_problem(event):
+        messages.error(request, problem)
+        return redirect("ratings:officer-event", pk=event.pk)
     if request.method == "POST":
         run = services.event_complete(event=event, user=request.user, soon=True)
         if run is not None and run.status != RatingRun.Status.DONE:

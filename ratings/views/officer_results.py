@@ -21,6 +21,7 @@ from ..models import (
     Event,
     Game,
     Member,
+    rules,
 )
 from ..pairings import grid_games, rematches, round_robin_schedule
 from ..results import WHITE_AS_GRID, flipped
@@ -41,6 +42,15 @@ def _games(number: int, pairings: list[Pairing]) -> list[Game]:
     ]
 
 
+def _results_refused(request: HttpRequest, event: Event) -> HttpResponse | None:
+    """Back to the event, saying why, when its results cannot be entered yet."""
+    problem = rules.results_too_early_problem(event)
+    if problem is None:
+        return None
+    messages.error(request, problem)
+    return redirect("ratings:officer-event", pk=event.pk)
+
+
 def _rerate_note(event: Event) -> int | None:
     """How many events saving this event's results re-rates (None: saving rates nothing)."""
     if not services.event_rerate_needed(event=event):
@@ -51,6 +61,8 @@ def _rerate_note(event: Event) -> int | None:
 @officer_required
 def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
+    if refused := _results_refused(request, event):
+        return refused
     if not 1 <= number <= event.rounds:
         raise Http404(f"{event.name} has {count_phrase(event.rounds, 'round')}.")
     players = _players(event)
@@ -174,6 +186,8 @@ def _first_focus(formset) -> str:
 @officer_required
 def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
+    if refused := _results_refused(request, event):
+        return refused
     # The first round with no results yet; with every round entered, the last (replaced).
     missing = missing_rounds(event)
     form = PasteRoundForm(
@@ -225,6 +239,8 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
 @officer_required
 def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
+    if refused := _results_refused(request, event):
+        return refused
     players = _players(event)
     existing = {
         frozenset((g.white_id, g.black_id)): g for g in event.games.exclude(black__isnull=True)

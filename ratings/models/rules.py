@@ -1,0 +1,259 @@
+"""The record's rules, each named once with the message an officer sees.
+
+Every way into the record asks these: the models' ``clean`` (the officer's forms and the
+admin's, inlines included), the services that write (results entered, events completed,
+payments recorded), the imports (members and results CSV, TRF, PGN, ``import_club``) and
+the management commands through them. Where a rule can be a database constraint it is one
+as well (``Meta.constraints``, built from the same bounds), so a write that slips past
+every check still fails. The README's "The record's rules" lists them and where each is
+enforced.
+
+Each ``*_problem`` function answers None (nothing wrong) or the message; a service that
+finds one raises ``RecordRefused`` (a ``ValidationError``: forms and the admin show it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+if TYPE_CHECKING:
+    from .events import Event
+
+
+class RecordRefused(ValidationError):
+    """A write that would break one of the record's rules: nothing of it is saved."""
+
+
+#: No member was born, no event played and no subscription paid before this: an earlier
+#: date is a typing slip (year 1 for 2001).
+EARLIEST_DATE = dt.date(1900, 1, 1)
+#: How far ahead a payment may be dated: a season paid in advance, not a slip of the year
+#: (9999). The same reach as an event's date.
+DAYS_AHEAD = 366
+#: The most a subscription may be: DecimalField(max_digits=8) holds 999,999.99, far beyond
+#: any club's fee; a bigger figure is a slip of the decimal point.
+MAX_AMOUNT = Decimal("99999.99")
+#: The highest rating a member may bring in. No system here rates anywhere near it
+#: (FIDE's highest ever is 2882; club scales run lower): 15000 is a typo for 1500.
+MAX_RATING = 3500
+#: The most rated games a member may bring in: a lifetime of weekly games is a few
+#: thousand; 10^30 is a slip (and would overflow the column).
+MAX_GAMES = 100_000
+#: An event's rounds (and a game's round): a year of weekly club nights fits.
+MAX_ROUNDS = 99
+#: A board number: the biggest opens have a few hundred boards.
+MAX_BOARD = 9_999
+
+
+def _day(day: dt.date) -> str:
+    return f"{day.day} {day:%b %Y}"
+
+
+# -- members ------------------------------------------------------------------------------
+
+
+def member_name_problem(name: str) -> str | None:
+    """A member's name needs a letter ("12345" is a number typed in the wrong box), and
+    may hold no control or invisible character (``names.name_problem``)."""
+    from ..names import name_problem
+
+    problem = name_problem(name)
+    if problem:
+        return problem
+    if name and not any(char.isalpha() for char in name):
+        return "A member's name must contain a letter (this one is only digits or signs)."
+    return None
+
+
+def rating_problem(rating: float | None) -> str | None:
+    if rating is not None and not 0 <= rating <= MAX_RATING:
+        return f"A rating brought in is from 0 to {MAX_RATING}."
+    return None
+
+
+def games_problem(games: int | None) -> str | None:
+    if games is not None and not 0 <= games <= MAX_GAMES:
+        return f"Games played before are from 0 to {MAX_GAMES:,}."
+    return None
+
+
+# -- subscriptions ------------------------------------------------------------------------
+
+
+def paid_on_problem(day: dt.date | None) -> str | None:
+    """A payment's date: not before 1900, not more than a year ahead."""
+    if day is None:
+        return None
+    if day < EARLIEST_DATE:
+        return f"{_day(day)}: a payment before {EARLIEST_DATE.year} is surely a slip of the year."
+    if day > timezone.localdate() + dt.timedelta(days=DAYS_AHEAD):
+        return f"{_day(day)} is more than a year ahead: check the year."
+    return None
+
+
+def amount_problem(amount: Decimal | None) -> str | None:
+    """A payment's amount: none, or from 0 (a free membership) to ``MAX_AMOUNT``."""
+    if amount is None:
+        return None
+    if amount < 0:
+        return "An amount cannot be negative (to take a payment back, remove it)."
+    if amount > MAX_AMOUNT:
+        return f"An amount is at most {MAX_AMOUNT:,}: check the decimal point."
+    return None
+
+
+# -- events and games ---------------------------------------------------------------------
+
+
+def results_too_early_problem(event: Event) -> str | None:
+    """Results are entered once an event has started, never for a date still to come."""
+    if event.start_date is not None and event.start_date > timezone.localdate():
+        return (
+            f"{event.name} starts on {_day(event.start_date)}: results can be entered once "
+            "it has started."
+        )
+    return None
+
+
+def nothing_to_rate_problem(event: Event) -> str | None:
+    """A rated event is "complete and rated" only with a game between two players to rate
+    (byes and forfeits alone rate nothing)."""
+    from .events import Game
+
+    if not event.rated:
+        return None
+    if event.pk is None:
+        return f"{event.name} has no games yet: enter its results, then mark it complete."
+    played = Game.objects.filter(event=event, result__in=Game.PLAYED, black__isnull=False)
+    if not played.exists():
+        return (
+            f"{event.name} has no game between two players to rate: enter its results, "
+            "or untick “rated”, before marking it complete."
+        )
+    return None
+
+
+def complete_problem(event: Event) -> str | None:
+    """Whether ``event`` may be marked complete (and rated): it has started and has a game
+    to rate."""
+    return results_too_early_problem(event) or nothing_to_rate_problem(event)
+
+
+def self_play_problem(white_id: int | None, black_id: int | None) -> str | None:
+    if black_id is not None and black_id == white_id:
+        return "A player cannot play themselves."
+    return None
+
+
+def round_problem(round_: int | None, rounds: int) -> str | None:
+    from ..counts import count_phrase
+
+    if round_ is not None and not 1 <= round_ <= rounds:
+        return (
+            f"This event has {count_phrase(rounds, 'round')}: round {round_} is not one of them."
+        )
+    return None
+
+
+def twice_in_round_problems(
+    games: Iterable[tuple[int, int | None, int | None]],
+    names: dict[int, str] | None = None,
+) -> list[str]:
+    """Each player at most once a round: the players found twice in one round among
+    ``games`` (round, white id, black id), one message each ("Ana Tuilagi has two games
+    in round 3."). ``names``: members' names by id (else looked up)."""
+    seen: set[tuple[int, int]] = set()
+    twice: dict[tuple[int, int], None] = {}
+    for round_, white, black in games:
+        for player in (white, black):
+            if player is None or round_ is None:
+                continue
+            if (round_, player) in seen:
+                twice[(round_, player)] = None
+            seen.add((round_, player))
+    if not twice:
+        return []
+    if names is None:
+        from .members import Member
+
+        names = dict(Member.objects.filter(pk__in={p for _, p in twice}).values_list("pk", "name"))
+    return [
+        f"{names.get(player, player)} has two games in round {round_}: a player plays at "
+        "most once a round."
+        for round_, player in twice
+    ]
+
+
+def game_twice_in_round_problem(
+    *, event_id: int, round_: int, white_id: int | None, black_id: int | None, besides: Any = ()
+) -> str | None:
+    """The game's players against the event's other games of its round (``besides``: the
+    games' pks not to count, e.g. the game itself being changed)."""
+    from django.db.models import Q
+
+    from .events import Game
+
+    players = [p for p in (white_id, black_id) if p is not None]
+    if not players:
+        return None
+    others = (
+        Game.objects.filter(event_id=event_id, round=round_)
+        .filter(Q(white_id__in=players) | Q(black_id__in=players))
+        .exclude(pk__in=list(besides))
+        .values_list("round", "white_id", "black_id")
+    )
+    problems = twice_in_round_problems([*others, (round_, white_id, black_id)])
+    return problems[0] if problems else None
+
+
+# -- the whole record -----------------------------------------------------------------------
+
+
+def record_problems(limit: int = 20) -> list[str]:
+    """The rules the record as stored breaks (up to ``limit`` messages), for a writer
+    that brings in rows wholesale (``import_club``): the database's constraints hold the
+    bounds, these the rest (a player twice a round across colours, results of an event
+    still to come, a member's name, a payment's date ahead, an entry missing, a rated
+    complete event with nothing to rate)."""
+    from django.db.models import Exists, OuterRef
+
+    from .events import Entry, Event, Game
+    from .members import Member, Subscription
+
+    found: list[str] = []
+    today = timezone.localdate()
+    games = Game.objects.values_list("event_id", "round", "white_id", "black_id")
+    by_event: dict[int, list[tuple[int, int | None, int | None]]] = {}
+    for event_id, round_, white, black in games.iterator():
+        by_event.setdefault(event_id, []).append((round_, white, black))
+    for event_id, rows in by_event.items():
+        found += [f"event {event_id}: {p}" for p in twice_in_round_problems(rows)]
+    for event in Event.objects.filter(start_date__gt=today, games__isnull=False).distinct():
+        found.append(f"event {event.pk}: {results_too_early_problem(event)}")
+    played = Game.objects.filter(event=OuterRef("pk"), result__in=Game.PLAYED, black__isnull=False)
+    for event in Event.objects.filter(status=Event.Status.COMPLETE, rated=True).exclude(
+        Exists(played)
+    ):
+        found.append(f"event {event.pk}: {nothing_to_rate_problem(event)}")
+    for member in Member.objects.only("pk", "name").iterator():
+        if problem := member_name_problem(member.name):
+            found.append(f"member {member.pk} ({member.name!r}): {problem}")
+    for subscription in Subscription.objects.only("pk", "paid_on", "amount"):
+        if problem := paid_on_problem(subscription.paid_on) or amount_problem(subscription.amount):
+            found.append(f"payment {subscription.pk}: {problem}")
+    for colour in ("white", "black"):
+        entered = Entry.objects.filter(event=OuterRef("event"), member=OuterRef(colour))
+        unentered = Game.objects.filter(**{f"{colour}__isnull": False}).exclude(Exists(entered))
+        for game in unentered.select_related(colour)[:limit]:
+            player = getattr(game, colour)
+            found.append(
+                f"event {game.event_id}: {player.name} plays in round {game.round} but is "
+                "not entered in the event."
+            )
+    return found[:limit]
