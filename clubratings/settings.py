@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # A re-rate a page would wait too long for goes to the background worker.
+    "ratings.middleware.rerate_policy",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.
     "axes.middleware.AxesMiddleware",
 ]

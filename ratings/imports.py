@@ -271,7 +271,9 @@ class MembersReport:
             f"({count_phrase(self.subscriptions_removed, 'subscription')} removed), "
             f"{count_phrase(self.guests, 'guest')}."
         )
-        if self.run is not None:
+        if self.run is not None and self.run.status != RatingRun.Status.DONE:
+            text += " Re-rating in the background."
+        elif self.run is not None:
             text += f" Re-rated {count_phrase(self.run.events_rated, 'event')}."
         return text
 
@@ -512,7 +514,7 @@ def members_import(
             report.subscriptions_removed += 1
         report.financial, report.arrears = len(financial), len(arrears)
         if moves_ratings:
-            report.run = services.ratings_rerate(user=user, reason="Members imported")
+            report.run = services.ratings_update(user=user, reason="Members imported")
         else:
             # New members (a rating brought in shows at once) and changed starting details
             # of members yet to play: their states alone.

@@ -81,7 +81,9 @@ class ResultsReport:
             f"{count_phrase(len(self.events), 'event')} imported with "
             f"{count_phrase(self.games, 'game')}."
         )
-        if self.run is not None:
+        if self.run is not None and self.run.status != RatingRun.Status.DONE:
+            text += " Re-rating in the background."
+        elif self.run is not None:
             text += (
                 f" Re-rated {count_phrase(self.run.events_rated, 'event')} "
                 f"({count_phrase(self.run.games_rated, 'game')}) in {self.run.seconds:.2f}s."
@@ -249,7 +251,7 @@ def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
         if saved:
             system = ClubSettings.load().engine()
             services.periods_close_past(system=system)
-            run = services.ratings_rerate(
+            run = services.ratings_update(
                 start=saved[0],
                 user=user,
                 reason=f"Results imported: {count_phrase(len(saved), 'event')}",

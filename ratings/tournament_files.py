@@ -308,7 +308,7 @@ def files_import(
         saved.sort(key=services.rating_key)
         system = ClubSettings.load().engine()
         services.periods_close_past(system=system)
-        services.ratings_rerate(
+        services.ratings_update(
             start=saved[0],
             user=user,
             reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",

@@ -132,7 +132,6 @@ class ClubSettingsAdmin(AuditAdmin):
                 system_id=obj.rating_system,
                 params=obj.system_params,
                 user=request.user,
-                soon=True,
             )
             _tell_about_run(request, run)
 
@@ -151,7 +150,7 @@ class RatingListAdmin(AuditAdmin):
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change and not form.changed_data:
             return
-        run = services.rating_list_set(rating_list=obj, user=request.user, soon=True)
+        run = services.rating_list_set(rating_list=obj, user=request.user)
         _tell_about_run(request, run)
 
 

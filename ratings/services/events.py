@@ -84,13 +84,12 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     return mine, rerate_scope(start=event, system=system, time_class=rating_list)
 
 
-def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> RatingRun | None:
+def event_complete(*, event: Event, user: Any = None) -> RatingRun | None:
     """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
 
     Per-event systems rate it at once. Period systems rate it when its period closes
     (or at once, if the event belongs to a period already closed: a late event).
     Returns the rating run, or None when the event waits for its period.
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     """
     problem = rules.complete_problem(event)
     if problem:
@@ -106,15 +105,11 @@ def event_complete(*, event: Event, user: Any = None, soon: bool = False) -> Rat
             period = period_for(event, system, rating_list)
             if period is None or not period.is_closed:
                 return None
-        return ratings_update(
-            soon=soon, start=event, changed=event, user=user, reason=f"{event.name} rated"
-        )
+        return ratings_update(start=event, changed=event, user=user, reason=f"{event.name} rated")
 
 
-def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) -> RatingRun:
+def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
     """Close a rating period: rate its events and publish the new list.
-
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     Refused (``PeriodRefused``) before the period starts or before an earlier open one.
     Refused (``rules.RecordRefused``) if an event is still to start or has nothing to rate.
     """
@@ -141,7 +136,6 @@ def period_close(*, period: RatingPeriod, user: Any = None, soon: bool = False) 
             .first()
         )
         return ratings_update(
-            soon=soon,
             start=first or (period.start, period.start, 0),
             user=user,
             reason=f"Rating period {period.name} closed",
@@ -200,12 +194,8 @@ def rating_system_set(
     system_id: str,
     params: dict[str, Any] | None = None,
     user: Any = None,
-    soon: bool = False,
 ) -> RatingRun:
-    """Switch the club to another system (or new parameters) and re-rate everything.
-
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
-    """
+    """Switch the club to another system (or new parameters) and re-rate everything."""
     with transaction.atomic():
         settings = ClubSettings.load()
         if (settings.rating_system, settings.system_params) != (system_id, params or {}):
@@ -217,22 +207,19 @@ def rating_system_set(
             settings.save()
         periods_close_past(system=settings.engine())
         return ratings_update(
-            soon=soon,
             user=user,
             reason=f"Rating system set to {system_id}",
             time_class=STANDARD,
         )
 
 
-def rating_list_set(*, rating_list: RatingList, user: Any = None, soon: bool = False) -> RatingRun:
+def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
     """Keep a time control as ``rating_list`` now says (with standard, a list of its own,
     not rated) and re-rate: every list when its events move from one chain to another;
     that list alone when it stays on a list of its own with another system or parameters
     (and the standard list with it, where that reads its ratings before or after).
     ``rating_list`` is the row as changed and not yet saved: the stored one says what
     it was.
-
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     """
     with transaction.atomic():
         rating_list.full_clean()
@@ -251,7 +238,6 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None, soon: bool = F
                 if fed_standard and not rapid_feeds_standard():
                     time_class = None
         return ratings_update(
-            soon=soon,
             user=user,
             reason=f"{rating_list}: {rating_list.get_kept_display().lower()}",
             time_class=time_class,
@@ -343,7 +329,6 @@ def games_replace(
     rounds: Iterable[int] | None,
     pairs_only: bool = False,
     user: Any = None,
-    soon: bool = False,
     reason: str = "",
 ) -> RatingRun | None:
     """Make the games of ``rounds`` (None: every round) ``games``, atomically.
@@ -356,7 +341,6 @@ def games_replace(
 
     Every player in them is entered in the event. If anything changed, a rated event (or
     a complete one waiting to be rated) is re-rated from its place in the chain onwards.
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     ``reason``: why the officer changed them (a rated event's results corrected), kept
     with each change in the audit trail. Refused (``rules.RecordRefused``, nothing saved):
     an event still to start, a player against themselves or twice in a round, a round the
@@ -413,7 +397,6 @@ def games_replace(
         _entries_create(event=event, member_ids=players, user=user)
         if (gone or updated or created) and event_rerate_needed(event=event):
             return ratings_update(
-                soon=soon,
                 start=event,
                 changed=event,
                 user=user,
@@ -428,14 +411,12 @@ def event_save(
     previous: Position | None,
     changed: Iterable[str] = EVENT_RATING_FIELDS,
     user: Any = None,
-    soon: bool = False,
     reason: str = "",
 ) -> RatingRun | None:
     """Save an edited event; a rated one is re-rated from the earlier of its old and new places.
 
     Only a change to one of the ``EVENT_RATING_FIELDS`` (of the ``changed`` fields)
     re-rates: a renamed event keeps its ratings as they are.
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     ``reason``: why the officer changed it, kept with the change in the audit trail.
     """
     with transaction.atomic():
@@ -445,7 +426,6 @@ def event_save(
         moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
         if moved and previous is not None and event_rerate_needed(event=event):
             return ratings_update(
-                soon=soon,
                 start=min(previous, rating_key(event)),
                 user=user,
                 reason=f"{event.name}: event changed",

@@ -23,7 +23,7 @@ from ..rating_lists import lists_kept
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .rerate import AFTER_ALL, Chain
-from .runs import ratings_rerate_soon, ratings_update
+from .runs import ratings_update
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
 MEMBER_RATING_FIELDS = frozenset(
@@ -86,13 +86,12 @@ def member_save(
     member: Member,
     changed: Iterable[str],
     user: Any = None,
-    soon: bool = False,
     reason: str = "",
 ) -> RatingRun | None:
     """Save an edited member; a change the engine reads (``changed`` fields) re-rates them.
 
     The chain restarts at ``member_rerate_start``; a member yet to play is rewritten
-    alone. ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    alone.
     ``reason``: why the officer changed them, kept with the change in the audit trail.
     """
     with transaction.atomic():
@@ -106,7 +105,6 @@ def member_save(
         if start is None:
             return None
         return ratings_update(
-            soon=soon,
             start=start,
             members=[member.pk],
             user=user,
@@ -285,7 +283,7 @@ def members_merge(
         if start is None:
             return None
         names = ", ".join(str(m) for m in sources)
-        return ratings_rerate_soon(
+        return ratings_update(
             start=start, members=[target.pk], user=user, reason=f"{names} merged into {target}"
         )
 

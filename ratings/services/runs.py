@@ -9,7 +9,9 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
@@ -177,9 +179,24 @@ def run_check_alive(*, run: RatingRun) -> RatingRun:
     return run
 
 
+#: Whether a person is waiting on a page for what is being saved (set for each request by
+#: ``ratings.middleware.rerate_policy``). Only then may a re-rate go to the background.
+_page_waiting: ContextVar[bool] = ContextVar("page_waiting", default=False)
+
+
+@contextmanager
+def rerates_for_a_page() -> Iterator[None]:
+    """Within it, a re-rate too slow for a page goes to the background (the web's requests
+    run in it); outside it (commands, the worker, tests) every re-rate runs now."""
+    token = _page_waiting.set(True)
+    try:
+        yield
+    finally:
+        _page_waiting.reset(token)
+
+
 def ratings_update(
     *,
-    soon: bool,
     start: Event | Position | None = None,
     members: Iterable[int] = (),
     changed: Event | None = None,
@@ -187,8 +204,15 @@ def ratings_update(
     reason: str,
     time_class: str | None = None,
 ) -> RatingRun:
-    """Re-rate from ``start``: now, or (``soon``) now or in the background, by its estimate."""
-    rerate = ratings_rerate_soon if soon else ratings_rerate
+    """Re-rate from ``start`` after a change to the record: the one re-rate policy.
+
+    Every service that changes the record asks here, whoever called it. A page's save
+    (``rerates_for_a_page``) re-rates now when the estimate is within
+    ``RERATE_FOREGROUND_SECONDS``, else queues it for the worker (``ratings_rerate_soon``);
+    a command, the worker and anything else without a page waiting re-rates now, as it
+    has no page to time out and may run where no worker does.
+    """
+    rerate = ratings_rerate_soon if _page_waiting.get() else ratings_rerate
     return rerate(
         start=start,
         members=members,

@@ -8,11 +8,12 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 
 from .. import publication
 from ..context_processors import club
 from ..csvsafe import csv_safe_row
-from ..models import ClubSettings, Event
+from ..models import ClubSettings, Event, RatingRun
 from ..rating_lists import lists_kept
 from ..time_classes import STANDARD
 
@@ -69,3 +70,10 @@ def withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], event
 
 #: The name the event pages knew the rule's set by.
 published_in = publication.published_players
+
+
+def progress_or(run: RatingRun | None, response: HttpResponse) -> HttpResponse:
+    """A re-rate queued for the background: its progress page. Otherwise ``response``."""
+    if run is not None and run.status != RatingRun.Status.DONE:
+        return redirect("ratings:run", pk=run.pk)
+    return response

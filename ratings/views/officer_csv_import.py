@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from .. import imports, results_import
 from ..forms import CsvUploadForm
 from ..models import Member
-from .common import officer_required
+from .common import officer_required, progress_or
 
 #: What each kind of file is: its session key, pages, and the columns it takes.
 KINDS = {
@@ -82,7 +82,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
             return _members_page(request, stored, problems=refused.problems)
         del request.session[KINDS["members"]["session"]]
         messages.success(request, f"{stored['filename']} imported: {report}")
-        return redirect("ratings:officer-members")
+        return progress_or(report.run, redirect("ratings:officer-members"))
     return _members_page(request, stored)
 
 
@@ -174,7 +174,7 @@ def results_preview(request: HttpRequest) -> HttpResponse:
         else:
             del request.session[KINDS["results"]["session"]]
             messages.success(request, f"{stored['filename']} imported: {report}")
-            return redirect("ratings:officer-events")
+            return progress_or(report.run, redirect("ratings:officer-events"))
     events, found = results_import.results_check(stored["text"])
     problems = problems or found
     return render(

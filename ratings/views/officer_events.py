@@ -40,11 +40,10 @@ from ..rating_lists import event_list_system
 from ..tables import (
     OfficerEventTable,
 )
-from .common import PER_PAGE, officer_required
+from .common import PER_PAGE, officer_required, progress_or
 from .officer_members import paid_tonight, warn_of_namesakes
 from .officer_rating import (
     missing_rounds,
-    progress_or,
     provisional_rows,
     rerated,
 )
@@ -141,7 +140,6 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 previous=previous,
                 changed=form.changed_data,
                 user=request.user,
-                soon=True,
                 reason=form.cleaned_data.get(CHANGE_REASON, ""),
             )
             messages.success(request, f"{event.name} saved{rerated(run, ' and ')}.")

@@ -32,8 +32,8 @@ from ..period_names import label_name
 from ..tables import (
     OfficerMemberTable,
 )
-from .common import PER_PAGE, officer_required
-from .officer_rating import progress_or, rerated
+from .common import PER_PAGE, officer_required, progress_or
+from .officer_rating import rerated
 
 # -- home -------------------------------------------------------------------------------
 
@@ -152,7 +152,6 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 member=form.instance,
                 changed=form.changed_data,
                 user=request.user,
-                soon=True,
                 reason=form.cleaned_data.get(CHANGE_REASON, ""),
             )
             messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")

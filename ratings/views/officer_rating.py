@@ -40,7 +40,7 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, problem)
         return redirect("ratings:officer-event", pk=event.pk)
     if request.method == "POST":
-        run = services.event_complete(event=event, user=request.user, soon=True)
+        run = services.event_complete(event=event, user=request.user)
         if run is not None and run.status != RatingRun.Status.DONE:
             messages.info(request, f"{event.name} is complete: rating it in the background.")
             return redirect("ratings:run", pk=run.pk)
@@ -89,13 +89,6 @@ def rerated(run: RatingRun | None, joiner: str) -> str:
     if run.status == RatingRun.Status.DONE:
         return f"{joiner}re-rated {count_phrase(run.events_rated, 'event')}"
     return f"{joiner}re-rating in the background"
-
-
-def progress_or(run: RatingRun | None, response: HttpResponse) -> HttpResponse:
-    """A re-rate queued for the background: its progress page. Otherwise ``response``."""
-    if run is not None and run.status != RatingRun.Status.DONE:
-        return redirect("ratings:run", pk=run.pk)
-    return response
 
 
 def unplayed_pairs(event: Event) -> list[tuple[str, str]]:
@@ -292,7 +285,7 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
     problem = services.period_close_problem(period=period, system=system)
     if request.method == "POST" and problem is None:
         try:
-            run = services.period_close(period=period, user=request.user, soon=True)
+            run = services.period_close(period=period, user=request.user)
         except services.PeriodRefused as refusal:  # closed or rated meanwhile
             messages.error(request, str(refusal))
             return redirect(periods_page)

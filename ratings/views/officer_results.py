@@ -25,8 +25,8 @@ from ..models import (
 )
 from ..pairings import grid_games, rematches, round_robin_schedule
 from ..results import WHITE_AS_GRID, flipped
-from .common import officer_required
-from .officer_rating import missing_rounds, progress_or, rerated
+from .common import officer_required, progress_or
+from .officer_rating import missing_rounds, rerated
 
 # -- results ----------------------------------------------------------------------------
 
@@ -103,7 +103,6 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             rounds=[number],
             games=_games(number, pairings),
             user=request.user,
-            soon=True,
             reason=request.POST.get(CHANGE_REASON, ""),
         )
         if not pairings:
@@ -209,7 +208,6 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
                     for p in pairings
                 ],
                 user=request.user,
-                soon=True,
                 reason=request.POST.get(CHANGE_REASON, ""),
             )
             messages.success(
@@ -278,7 +276,6 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                 rounds=None,
                 pairs_only=True,
                 user=request.user,
-                soon=True,
                 reason=request.POST.get(CHANGE_REASON, ""),
             )
             messages.success(

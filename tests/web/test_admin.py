@@ -440,7 +440,8 @@ def test_renaming_the_club_saves_without_asking_or_re_rating(admin_client, rated
 
 
 def test_the_services_switch_is_what_the_admin_uses(rated_club):
-    services.rating_system_set(system_id="nscl", soon=True)
+    with services.rerates_for_a_page():
+        services.rating_system_set(system_id="nscl")
     assert RatingRun.objects.latest("pk").status == RatingRun.Status.DONE
 
 

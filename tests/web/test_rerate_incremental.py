@@ -168,7 +168,11 @@ def _result_corrected(event: Event, result: str = "0-1", *, soon: bool = False) 
         )
         for g in event.games.filter(round=first.round).order_by("board", "pk")
     ]
-    services.games_replace(event=event, games=games, rounds=[first.round], soon=soon)
+    if soon:  # as a page saves it: a slow re-rate goes to the worker
+        with services.rerates_for_a_page():
+            services.games_replace(event=event, games=games, rounds=[first.round])
+    else:
+        services.games_replace(event=event, games=games, rounds=[first.round])
 
 
 def _row_pks(event: Event) -> set[int]:
