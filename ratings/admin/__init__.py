@@ -11,7 +11,6 @@ history page of each record shows what changed, before and after.
 
 from .base import (
     AuditAdmin,
-    PendingRerate,
     Position,
     ReadOnlyAdmin,
     RerateAdmin,
@@ -49,7 +48,6 @@ __all__ = [
     "GameInline",
     "MemberAdmin",
     "MergedFilter",
-    "PendingRerate",
     "Position",
     "RatingChangeAdmin",
     "RatingPeriodAdmin",

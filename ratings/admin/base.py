@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.defaultfilters import pluralize
@@ -23,7 +21,6 @@ from simple_history.template_utils import HistoricalRecordContextHelper
 from .. import services
 from ..forms import CHANGE_REASON, change_reason_field
 from ..models import (
-    Event,
     Game,
     RatingChange,
     RatingRun,
@@ -38,101 +35,44 @@ admin.site.index_title = "Corrections"
 Position = services.Position
 
 
-class PendingRerate:
-    """The one re-rate an admin request owes: the earliest place in the chain its changes
-    restart it from.
+def reason_posted(request: HttpRequest) -> str:
+    """The reason a deletion's confirmation page asked for (``delete_reason.html``)."""
+    return request.POST.get(CHANGE_REASON, "")
 
-    The save and delete hooks note places (``note``); the response hook (or the delete
-    itself) re-rates once from the earliest, inside the admin's transaction. One is kept
-    per request (``pending_rerate``), and goes with it.
-    """
 
-    def __init__(self) -> None:
-        self.start: Position | None = None
-        #: Events that counted for ratings before this request changed them (rated and
-        #: complete): a change to their games re-rates even if the event no longer counts.
-        self.counted_before: set[int] = set()
-
-    def note(self, start: Position | None) -> None:
-        if start is not None and (self.start is None or start < self.start):
-            self.start = start
-
-    def rerate(self, request: HttpRequest, reason: str) -> None:
-        """Re-rate from the earliest place noted (if any), once, and tell the officer."""
-        start, self.start = self.start, None
-        if start is None:
-            return
-        with transaction.atomic():
-            run = services.ratings_rerate_soon(start=start, user=request.user, reason=reason)
+def delete_through_services(
+    admin_: admin.ModelAdmin, request: HttpRequest, objects: list[Any]
+) -> None:
+    """Delete ``objects`` as the services delete (``services.records_delete``): each in the
+    history with who and why, one re-rate from where they restart the chain."""
+    meta = admin_.model._meta
+    if len(objects) == 1:
+        what = f"Admin: {meta.verbose_name} “{objects[0]}” deleted"
+    else:
+        what = f"Admin: {len(objects)} {meta.verbose_name_plural} deleted"
+    run = services.records_delete(
+        records=objects, user=request.user, reason=reason_posted(request), what=what
+    )
+    if run is not None:
         _tell_about_run(request, run)
 
 
-#: Each admin request's pending re-rate, for as long as the request lives.
-_pending: WeakKeyDictionary[HttpRequest, PendingRerate] = WeakKeyDictionary()
-
-
-def pending_rerate(request: HttpRequest) -> PendingRerate:
-    """The re-rate ``request`` owes so far (a new, empty one at first)."""
-    return _pending.setdefault(request, PendingRerate())
-
-
-def _counts(event: Event) -> bool:
-    """Whether a change to ``event`` can move ratings: it is rated, or was until now."""
-    return (event.rated and event.status == Event.Status.COMPLETE) or (
-        event.pk is not None and event.rating_changes.exists()
-    )
-
-
 class RerateAdmin(admin.ModelAdmin):
-    """Collects where the chain must restart during one request, and re-rates once.
-
-    The save hooks note places (``pending_rerate(request).note``), deletions say where
-    they restart the chain (``delete_rerate_starts``); ``response_add``,
-    ``response_change`` and the delete hooks run the one re-rate, inside the admin's own
-    transaction.
+    """A record whose corrections can move ratings: each save hook tells the services what
+    changed (``services.event_changed``, ``games_changed``, ``member_changed``,
+    ``period_changed``), which re-rate by the one policy; deletions go through
+    ``services.records_delete``; the confirmation pages say how many events they re-rate.
     """
 
-    def response_add(self, request: HttpRequest, obj: Any, post_url_continue: Any = None):
-        pending_rerate(request).rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” added")
-        return super().response_add(request, obj, post_url_continue)
-
-    def response_change(self, request: HttpRequest, obj: Any):
-        pending_rerate(request).rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” changed")
-        return super().response_change(request, obj)
-
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        with transaction.atomic():
-            pending = pending_rerate(request)
-            for start in self.delete_rerate_starts([obj]):
-                pending.note(start)
-            super().delete_model(request, obj)
-            pending.rerate(request, f"Admin: {obj._meta.verbose_name} “{obj}” deleted")
+        delete_through_services(self, request, [obj])
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        with transaction.atomic():
-            objects = list(queryset)
-            pending = pending_rerate(request)
-            for start in self.delete_rerate_starts(objects):
-                pending.note(start)
-            # One by one, so each deletion is in the audit trail.
-            for obj in objects:
-                obj.delete()
-            name = self.model._meta.verbose_name_plural
-            pending.rerate(request, f"Admin: {len(objects)} {name} deleted")
-
-    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
-        """Where deleting ``objects`` restarts the chain (nowhere, by default)."""
-        return []
+        delete_through_services(self, request, list(queryset))
 
     def delete_rerate_count(self, objects: list[Any]) -> int:
         """How many events deleting ``objects`` re-rates: said on the confirmation page."""
-        starts = self.delete_rerate_starts(objects)
-        if not starts:
-            return 0
-        scope = services.rerate_scope(start=min(starts))
-        # Deleted events are not re-rated: they go.
-        gone = {obj.pk for obj in objects} if self.model is Event else set()
-        return sum(1 for event in scope.events if event.pk not in gone)
+        return services.deletion_rerate_count(records=objects)
 
     def delete_view(
         self, request: HttpRequest, object_id: str, extra_context: Any = None
@@ -226,6 +166,12 @@ class AuditAdmin(SimpleHistoryAdmin):
 
     def get_historical_record_context_helper(self, request: HttpRequest, historical_record: Any):  # type: ignore[no-untyped-def]
         return ClubWordsHistory(self.model, historical_record)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        delete_through_services(self, request, [obj])
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        delete_through_services(self, request, list(queryset))
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         # Saving a record whose own fields did not change (only an inline row, e.g. a

@@ -7,8 +7,10 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
@@ -20,14 +22,13 @@ from ..models import (
     Event,
     Game,
     RatingPeriod,
+    rules,
 )
 from .base import (
     AuditAdmin,
-    Position,
     ReasonForm,
     RerateAdmin,
-    _counts,
-    pending_rerate,
+    _tell_about_run,
     reason_given,
 )
 
@@ -46,19 +47,59 @@ class RatingPeriodAdmin(RerateAdmin):
         # Closing or reopening a period, or moving its dates, changes what is rated.
         old = RatingPeriod.objects.filter(pk=obj.pk).first() if change else None
         super().save_model(request, obj, form, change)
-        if {"start", "end", "closed_at", "system"} & set(form.changed_data):
-            first = min(obj.start, old.start) if old else obj.start
-            pending_rerate(request).note((first, dt.date.min, 0))
-
-    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
-        return [(period.start, dt.date.min, 0) for period in objects]
+        run = services.period_changed(
+            period=obj,
+            previous_start=old.start if old else None,
+            changed=form.changed_data,
+            user=request.user,
+            reason=f"Admin: rating period “{obj}” {'changed' if change else 'added'}",
+        )
+        if run is not None:
+            _tell_about_run(request, run)
 
 
 # -- events, entries and games -------------------------------------------------------------
 
 
+class GameInlineFormSet(BaseInlineFormSet):
+    """An event's games as the inline posts them: each player at most once a round across
+    the rows (each row's own rules are ``Game.clean``'s)."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        rows, shown = [], set()
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if form.instance.pk:
+                shown.add(form.instance.pk)
+            if not data or (self.can_delete and self._should_delete_form(form)):  # type: ignore[attr-defined]
+                continue
+            white, black = data.get("white"), data.get("black")
+            rows.append((data.get("round"), white and white.pk, black and black.pk))
+        if self.instance.pk is not None:
+            rest = Game.objects.filter(event=self.instance).exclude(pk__in=shown)
+            rows += list(rest.values_list("round", "white_id", "black_id"))
+        problems = rules.twice_in_round_problems(rows)
+        if problems:
+            raise ValidationError(problems)
+
+
+class EntryInlineFormSet(BaseInlineFormSet):
+    """An event's entries: one whose player has games in the event stays (a game's players
+    are entered in its event)."""
+
+    def clean(self) -> None:
+        super().clean()
+        for form in self.deleted_forms:
+            if form.instance.pk and (problem := rules.entry_with_games_problem(form.instance)):
+                raise ValidationError(problem)
+
+
 class GameInline(admin.TabularInline):
     model = Game
+    formset = GameInlineFormSet
     extra = 0
     fields = ["round", "board", "white", "black", "result", "colours_known"]
     autocomplete_fields = ["white", "black"]
@@ -70,6 +111,7 @@ class GameInline(admin.TabularInline):
 
 class EntryInline(admin.TabularInline):
     model = Entry
+    formset = EntryInlineFormSet
     extra = 0
     fields = ["member"]
     autocomplete_fields = ["member"]
@@ -174,18 +216,29 @@ class EventAdmin(RerateAdmin, AuditAdmin):
 
     def save_model(self, request: HttpRequest, obj: Event, form: Any, change: bool) -> None:
         old = Event.objects.filter(pk=obj.pk).first() if change else None
-        counted_before = old is not None and _counts(old)
-        old_key = services.rating_key(old) if old else None
+        # Where it stood before: the re-rate (``save_related``, once its games are saved
+        # too) restarts from the earlier of its old and new places.
+        obj._position_before = services.rating_key(old) if old else None  # type: ignore[attr-defined]
         super().save_model(request, obj, form, change)
-        pending = pending_rerate(request)
-        if counted_before:
-            pending.counted_before.add(obj.pk)
-        if change and services.EVENT_RATING_FIELDS & set(form.changed_data):
-            if counted_before or _counts(obj):
-                assert old_key is not None
-                pending.note(min(old_key, services.rating_key(obj)))
-        elif not change and _counts(obj):
-            pending.note(services.rating_key(obj))
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        event = form.instance
+        games_changed = any(
+            formset.model is Game
+            and (formset.new_objects or formset.changed_objects or formset.deleted_objects)
+            for formset in formsets
+        )
+        run = services.event_changed(
+            event=event,
+            previous=getattr(event, "_position_before", None),
+            changed=form.changed_data if change else services.EVENT_RATING_FIELDS,
+            games_changed=games_changed,
+            user=request.user,
+            reason=f"Admin: event “{event}” {'changed' if change else 'added'}",
+        )
+        if run is not None:
+            _tell_about_run(request, run)
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         # The event's reason is each game's too: a result corrected in the table below is
@@ -194,16 +247,6 @@ class EventAdmin(RerateAdmin, AuditAdmin):
             for row in formset.forms:
                 row.instance._change_reason = reason_given(form)
         super().save_formset(request, form, formset, change)
-        event = form.instance
-        games_changed = formset.model is Game and (
-            formset.new_objects or formset.changed_objects or formset.deleted_objects
-        )
-        pending = pending_rerate(request)
-        if games_changed and (event.pk in pending.counted_before or _counts(event)):
-            pending.note(services.rating_key(event))
-
-    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
-        return [services.rating_key(event) for event in objects if _counts(event)]
 
     #: The delete page's tick boxes: the members the event brought in, to delete with it.
     BROUGHT_IN = "delete_members"
@@ -273,6 +316,13 @@ class EntryAdmin(AuditAdmin):
     def event_date(self, obj: Entry) -> dt.date:
         return obj.event.end_date
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest):
+        # An entry whose player has games in the event is held as Django holds a
+        # protected row: the page names why, and offers no "Yes".
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        kept = [p for entry in objs if (p := rules.entry_with_games_problem(entry))]
+        return deleted, counts, perms_needed, [*protected, *kept]
+
 
 @admin.register(Game)
 class GameAdmin(RerateAdmin, AuditAdmin):
@@ -299,9 +349,10 @@ class GameAdmin(RerateAdmin, AuditAdmin):
     def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
         old = Game.objects.select_related("event").filter(pk=obj.pk).first() if change else None
         super().save_model(request, obj, form, change)
-        for event in {obj.event, old.event if old else obj.event}:
-            if _counts(event):
-                pending_rerate(request).note(services.rating_key(event))
-
-    def delete_rerate_starts(self, objects: list[Any]) -> list[Position]:
-        return [services.rating_key(game.event) for game in objects if _counts(game.event)]
+        run = services.games_changed(
+            events=[obj.event, *([old.event] if old and old.event_id != obj.event_id else [])],
+            user=request.user,
+            reason=f"Admin: game “{obj}” {'changed' if change else 'added'}",
+        )
+        if run is not None:
+            _tell_about_run(request, run)

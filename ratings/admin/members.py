@@ -17,7 +17,7 @@ from ..models import (
     Season,
     Subscription,
 )
-from .base import AuditAdmin, ReasonForm, RerateAdmin, _tell_about_run, pending_rerate
+from .base import AuditAdmin, ReasonForm, RerateAdmin, _tell_about_run
 
 # -- seasons, members and subscriptions -------------------------------------------------------
 
@@ -107,9 +107,18 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
 
     def save_model(self, request: HttpRequest, obj: Member, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
-        if change and services.MEMBER_RATING_FIELDS & set(form.changed_data):
-            services.member_states_write(member_ids=[obj.pk])
-            pending_rerate(request).note(services.member_rerate_start(member=obj))
+        run = (
+            services.member_changed(
+                member=obj,
+                changed=form.changed_data,
+                user=request.user,
+                reason=f"Admin: member “{obj}” changed",
+            )
+            if change
+            else None
+        )
+        if run is not None:
+            _tell_about_run(request, run)
         namesakes = obj.namesakes() if not change or "name" in form.changed_data else []
         if namesakes:
             # Two people may share a name: a warning, not a refusal.

@@ -212,6 +212,24 @@ def game_twice_in_round_problem(
     return problems[0] if problems else None
 
 
+def entry_with_games_problem(entry: Any) -> str | None:
+    """An entry stays while its player has games in the event: a game's players are
+    entered in its event (the round pages, imports and the admin enter them)."""
+    from django.db.models import Q
+
+    from .events import Game
+
+    played = Game.objects.filter(event_id=entry.event_id).filter(
+        Q(white_id=entry.member_id) | Q(black_id=entry.member_id)
+    )
+    if played.exists():
+        return (
+            f"{entry.member} has games in {entry.event}: delete those first (a game's "
+            "players are entered in its event)."
+        )
+    return None
+
+
 # -- the whole record -----------------------------------------------------------------------
 
 

@@ -268,7 +268,10 @@ def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) ->
 
 def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
     """Take a player with no games out of an event (entered by mistake): the history keeps
-    the entry, who removed it and ``reason``."""
+    the entry, who removed it and ``reason``. Refused (``rules.RecordRefused``) while the
+    player has games in the event."""
+    if problem := rules.entry_with_games_problem(entry):
+        raise rules.RecordRefused(problem)
     with transaction.atomic():
         _delete_with_history([entry], user=audit_user(user), reason=reason_kept(reason))
 
@@ -416,21 +419,23 @@ def event_save(
     """Save an edited event; a rated one is re-rated from the earlier of its old and new places.
 
     Only a change to one of the ``EVENT_RATING_FIELDS`` (of the ``changed`` fields)
-    re-rates: a renamed event keeps its ratings as they are.
+    re-rates: a renamed event keeps its ratings as they are (``event_changed``, which the
+    admin's event form asks too).
     ``reason``: why the officer changed it, kept with the change in the audit trail.
     """
+    from .corrections import event_changed
+
     with transaction.atomic():
         if reason.strip():
             event._change_reason = reason_kept(reason)  # type: ignore[attr-defined]
         event.save()
-        moved = not EVENT_RATING_FIELDS.isdisjoint(changed)
-        if moved and previous is not None and event_rerate_needed(event=event):
-            return ratings_update(
-                start=min(previous, rating_key(event)),
-                user=user,
-                reason=f"{event.name}: event changed",
-            )
-    return None
+        return event_changed(
+            event=event,
+            previous=previous,
+            changed=changed,
+            user=user,
+            reason=f"{event.name}: event changed",
+        )
 
 
 def trf_import(

@@ -98,17 +98,10 @@ def member_save(
         if reason.strip():
             member._change_reason = reason_kept(reason)  # type: ignore[attr-defined]
         member.save()
-        if MEMBER_RATING_FIELDS.isdisjoint(changed):
-            return None
-        member_states_write(member_ids=[member.pk])
-        start = member_rerate_start(member=member)
-        if start is None:
-            return None
-        return ratings_update(
-            start=start,
-            members=[member.pk],
-            user=user,
-            reason=f"{member}: starting details changed",
+        from .corrections import member_changed
+
+        return member_changed(
+            member=member, changed=changed, user=user, reason=f"{member}: starting details changed"
         )
 
 

@@ -108,23 +108,30 @@ def test_adding_a_member_in_the_admin_under_a_members_name_warns(admin_client, a
     assert any("Another member is also called Alice Archer (A1)" in m for m in shown)
 
 
-def test_a_requests_pending_rerate_keeps_the_earliest_place_noted(rf):
-    from ratings.admin.base import pending_rerate
-
-    request = rf.post("/admin/")
-    for start in [(dt.date(2026, 3, 2), dt.date(2026, 3, 2), 7), None]:
-        pending_rerate(request).note(start)
-    pending_rerate(request).note((dt.date(2026, 1, 5), dt.date(2026, 1, 5), 3))
-    assert pending_rerate(request).start == (dt.date(2026, 1, 5), dt.date(2026, 1, 5), 3)
-    assert pending_rerate(rf.post("/admin/")).start is None  # another request owes nothing
+def test_a_renamed_rated_event_restarts_the_chain_nowhere(rated_event, alice, bob):
+    rated_event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    key = services.rating_key(rated_event)
+    start = services.event_rerate_start(event=rated_event, previous=key, changed={"name"})
+    assert start is None
 
 
-def test_a_pending_rerate_with_nothing_noted_runs_nothing(rf, club):
-    from ratings.admin.base import PendingRerate
+def test_a_rated_event_moved_later_restarts_the_chain_where_it_stood(rated_event, alice, bob):
+    rated_event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    before = services.rating_key(rated_event)
+    rated_event.end_date += dt.timedelta(days=3)
+    start = services.event_rerate_start(event=rated_event, previous=before, changed={"end_date"})
+    assert start == before
 
-    runs = RatingRun.objects.count()
-    PendingRerate().rerate(rf.post("/admin/"), "nothing changed")
-    assert RatingRun.objects.count() == runs
+
+def test_a_draft_events_games_restart_the_chain_nowhere(db):
+    draft_event = EventFactory(status=Event.Status.DRAFT)
+    key = services.rating_key(draft_event)
+    assert (
+        services.event_rerate_start(
+            event=draft_event, previous=key, changed=(), games_changed=True
+        )
+        is None
+    )
 
 
 # -- A tournament of any size can be corrected in the admin: big inlines give way to a link. ---

@@ -108,7 +108,7 @@ def club_history(rated_event):
     events = []
     for week in range(25):
         day = START + dt.timedelta(weeks=week)
-        shift = week % 7 + 1
+        shift = week % 4 * 2 + 1  # odd: each member once a round (evens meet odds)
         games = [
             (1, members[i], members[(i + shift) % 8], ("1-0", "0-1", "1/2-1/2")[(i + week) % 3])
             for i in range(0, 8, 2)
