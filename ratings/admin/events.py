@@ -157,6 +157,20 @@ def _annotated(event: Event, annotation: str, related: str) -> int:
     return value if value is not None else getattr(event, related).count()
 
 
+class EventAdminForm(ReasonForm):
+    """An event with a reason for the change. A new one cannot start "complete" and rated:
+    it has no games yet (``rules.complete_problem``; ``Event.clean`` asks it of a saved one)."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data
+        event = self.instance
+        if event.pk is None and data.get("status") == Event.Status.COMPLETE:
+            problem = rules.complete_problem(event)
+            if problem:
+                self.add_error("status", problem)
+        return data
+
+
 @admin.register(Event)
 class EventAdmin(RerateAdmin, AuditAdmin):
     list_display = [
@@ -174,7 +188,7 @@ class EventAdmin(RerateAdmin, AuditAdmin):
     search_fields = ["name"]
     date_hierarchy = "end_date"
     inlines = [GameInline, EntryInline]
-    form = ReasonForm
+    form = EventAdminForm
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
         return (

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -308,7 +308,8 @@ class Game(models.Model):
         if self.event_id and self.round and self.round > self.event.rounds:
             errors["round"] = f"This event has {count_phrase(self.event.rounds, 'round')}."
         if self.event_id and (problem := rules.results_too_early_problem(self.event)):
-            errors["event"] = problem
+            # Not the event's field: an inline row has it hidden.
+            errors[NON_FIELD_ERRORS] = problem
         if self.event_id and self.round and self.white_id and "black" not in errors:
             problem = rules.game_twice_in_round_problem(
                 event_id=self.event_id,
