@@ -114,7 +114,7 @@ MEMBER_CASES = {
     "rating infinite": ({"initial_rating": "inf"}, "initial_rating", "Enter a number"),
     "rating not a number": ({"initial_rating": "NaN"}, "initial_rating", "Enter a number"),
     "games below 0": ({"initial_games": "-1"}, "initial_games", "below 0"),
-    "games huge": ({"initial_games": HUGE}, "initial_games", "less than or equal"),
+    "games huge": ({"initial_games": HUGE}, "initial_games", "at most 100,000"),
     "games a fraction": ({"initial_games": "2.5"}, "initial_games", "whole number"),
 }
 
