@@ -366,6 +366,13 @@ CASES: dict[str, tuple[str, Callable[..., str]]] = {
             "import_pgn", _file(t, "cup.pgn", _pgn("Archer, Alice", "Brown, Bob", NEXT_MONTH))
         ),
     ),
+    "early/web trf": (TOO_EARLY, lambda c, r, m, t: _web_trf(c, NEXT_MONTH)),
+    "early/web pgn": (
+        TOO_EARLY,
+        lambda c, r, m, t: _web_trf(
+            c, NEXT_MONTH, _pgn("Archer, Alice", "Brown, Bob", PAST).encode(), "cup.pgn"
+        ),
+    ),
     "early/service": (
         TOO_EARLY,
         lambda c, r, m, t: _service(
@@ -534,6 +541,21 @@ CASES: dict[str, tuple[str, Callable[..., str]]] = {
 }
 
 
+def _web_trf(client: Any, start: dt.date, data: bytes | None = None, name="gros.trf") -> str:
+    """The web import of a tournament file (TRF or PGN), its dates typed as ``start``."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from ..conftest import TRF_FILES
+
+    data = data or (TRF_FILES / "gros-open-2010.trf").read_bytes()
+    client.post(reverse("ratings:officer-import"), {"file": SimpleUploadedFile(name, data)})
+    form = client.get(reverse("ratings:officer-import-preview")).context["form"]
+    posted = {field: form[field].value() for field in form.fields}
+    posted = {k: v for k, v in posted.items() if v is not None}
+    posted.update(start_date=str(start), end_date=str(start), rated="on")
+    return page_text(client.post(reverse("ratings:officer-import-preview"), posted))
+
+
 def _season():
     from ratings.models import Season
 
@@ -669,3 +691,24 @@ def test_the_results_import_refuses_an_event_still_to_come_by_line(alice, bob):
         f"event,date,round,white,black,result\nCup,{NEXT_MONTH},1,A1,B2,1-0\n"
     )
     assert len(problems) == 1 and TOO_EARLY in str(problems[0])
+
+
+def test_deleting_a_selection_in_the_admin_asks_and_keeps_its_reason(admin_client, record):
+    games = list(record["played"].games.values_list("pk", flat=True))
+    url = reverse("admin:ratings_game_changelist")
+    asked = admin_client.post(url, {"action": "delete_selected", "_selected_action": games})
+    assert 'name="change_reason"' in asked.content.decode()
+    admin_client.post(
+        url,
+        {
+            "action": "delete_selected",
+            "_selected_action": games,
+            "post": "yes",
+            "change_reason": "a round entered twice",
+        },
+    )
+    assert not Game.objects.filter(pk__in=games).exists()
+    reasons = Game.history.filter(id__in=games, history_type="-")
+    assert set(reasons.values_list("history_change_reason", flat=True)) == {
+        "a round entered twice"
+    }
