@@ -65,6 +65,13 @@ class GameInlineFormSet(BaseInlineFormSet):
     """An event's games as the inline posts them: each player at most once a round across
     the rows (each row's own rules are ``Game.clean``'s)."""
 
+    def _construct_form(self, i: int, **kwargs: Any) -> Any:
+        form = super()._construct_form(i, **kwargs)  # type: ignore[misc]
+        # Its rows are checked together below: a row alone against the stored games would
+        # refuse two players swapped between boards.
+        form.instance.round_checked_together = True
+        return form
+
     def clean(self) -> None:
         super().clean()
         if any(self.errors):

@@ -310,7 +310,14 @@ class Game(models.Model):
         if self.event_id and (problem := rules.results_too_early_problem(self.event)):
             # Not the event's field: an inline row has it hidden.
             errors[NON_FIELD_ERRORS] = problem
-        if self.event_id and self.round and self.white_id and "black" not in errors:
+        together = getattr(self, "round_checked_together", False)  # an admin inline's row
+        if (
+            self.event_id
+            and self.round
+            and self.white_id
+            and "black" not in errors
+            and not together
+        ):
             problem = rules.game_twice_in_round_problem(
                 event_id=self.event_id,
                 round_=self.round,

@@ -712,3 +712,20 @@ def test_deleting_a_selection_in_the_admin_asks_and_keeps_its_reason(admin_clien
     assert set(reasons.values_list("history_change_reason", flat=True)) == {
         "a round entered twice"
     }
+
+
+def test_players_swapped_between_two_games_in_the_admins_inline_are_accepted(
+    admin_client, record, alice, bob, carol, dave
+):
+    event = record["played"]
+    GameFactory(event=event, round=1, white=carol, black=dave, result="0-1")
+    url = reverse("admin:ratings_event_change", args=[event.pk])
+    data = admin_form(admin_client.get(url))
+    for i in range(int(data["games-TOTAL_FORMS"])):
+        if str(data[f"games-{i}-black"]) == str(bob.pk):
+            data[f"games-{i}-black"] = dave.pk
+        elif str(data[f"games-{i}-black"]) == str(dave.pk):
+            data[f"games-{i}-black"] = bob.pk
+    assert admin_client.post(url, data).status_code == 302
+    pairs = set(event.games.values_list("white__name", "black__name"))
+    assert pairs == {("Alice Archer", "Dave Dunn"), ("Carol Chen", "Bob Brown")}
