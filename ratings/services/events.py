@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,8 +37,8 @@ from .chain import (
     states_before,
 )
 from .members import member_states_create
-from .rerate import rapid_feeds_standard, rapid_ratings_set
-from .runs import ratings_update
+from .rerate import rapid_feeds_standard, rapid_ratings_set, ratings_rerate
+from .runs import ratings_update, rerate_estimate, run_queue
 
 #: Event fields that move an event in the chain or in or out of it. The name, kind,
 #: rounds and time control are not the engine's: changing them re-rates nothing.
@@ -199,24 +201,46 @@ def rating_system_set(
 ) -> RatingRun:
     """Switch the club to another system (or new parameters) and re-rate everything.
 
-    ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
+    ``soon``: a re-rate too long to wait for is queued, the switch with it: the settings
+    keep naming the old system, over the old ratings, until the run stores the new
+    system's ratings and switches them in the same transaction (``rating_system_apply``).
     """
+    pending = {"rating_system": system_id, "system_params": params or {}}
     with transaction.atomic():
-        settings = ClubSettings.load()
-        if (settings.rating_system, settings.system_params) != (system_id, params or {}):
-            # Saved only if it changes: the admin has already saved its form, and a
-            # second save would put an empty "Changed" row in the audit trail.
-            settings.rating_system = system_id
-            settings.system_params = params or {}
-            settings.full_clean()
-            settings.save()
-        periods_close_past(system=settings.engine())
-        return ratings_update(
-            soon=soon,
-            user=user,
-            reason=f"Rating system set to {system_id}",
-            time_class=STANDARD,
-        )
+        club = ClubSettings.load()
+        trial = copy.copy(club)
+        trial.rating_system, trial.system_params = system_id, params or {}
+        trial.full_clean()
+        reason = f"Rating system set to {system_id}"
+        if soon:
+            estimate = rerate_estimate(start=None, system=trial.engine(), time_class=STANDARD)
+            if estimate > getattr(django_settings, "RERATE_FOREGROUND_SECONDS", 2.0):
+                return run_queue(
+                    user=user,
+                    reason=reason,
+                    time_class=STANDARD,
+                    estimate=estimate,
+                    pending=pending,
+                    system=system_id,
+                )
+        rating_system_apply(pending=pending, user=user)
+        return ratings_rerate(user=user, reason=reason, time_class=STANDARD)
+
+
+def rating_system_apply(*, pending: dict[str, Any], user: Any = None) -> None:
+    """Make the club's settings name ``pending``'s system and parameters, and close that
+    system's past rating periods; rates nothing (the caller re-rates, in this transaction)."""
+    club = ClubSettings.load()
+    system_id, params = pending["rating_system"], pending.get("system_params") or {}
+    if (club.rating_system, club.system_params) != (system_id, params):
+        # Saved only if it changes: a second save would put an empty "Changed" row in
+        # the audit trail.
+        club.rating_system, club.system_params = system_id, params
+        club.full_clean()
+        if getattr(user, "is_authenticated", False):
+            club._history_user = user  # type: ignore[attr-defined]
+        club.save()
+    periods_close_past(system=club.engine())
 
 
 def rating_list_set(*, rating_list: RatingList, user: Any = None, soon: bool = False) -> RatingRun:
