@@ -46,8 +46,15 @@ def _worker() -> subprocess.Popen[bytes]:
         "RERATE_HEARTBEAT_LAPSE": "3",
     }
     return subprocess.Popen(
-        [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay"]
-        + ["--interval", "0.2"],
+        [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--no-reload",
+            "--no-startup-delay",
+            "--interval",
+            "0.2",
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
