@@ -158,21 +158,25 @@ def _round_corrected(event: Event) -> list[Game]:
 @POSTGRES_ONLY
 @pytest.mark.django_db(transaction=True)
 def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_rate(
-    slow_club, monkeypatch
+    settings, monkeypatch
 ):
     """The measured deadlock: the background run of a switch holds the ratings while the
-    officer saves a corrected round (its event's row locked). 20 tries, each with the
-    correction landing mid-run: no deadlock, no error, a full re-rate's ratings after."""
+    officer saves a corrected round, whose re-rate is short enough to run in the page
+    (its event's row locked, then waiting for the run, which waits for that row). 20
+    tries, each with the correction landing mid-run: no deadlock, no error, a full
+    re-rate's ratings after."""
     events = _club_of(3_000)
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)  # this test is the worker
     tries, overlapped, seconds = 20, 0, []
     failures: list[BaseException] = []
     for n in range(tries):
+        settings.RERATE_FOREGROUND_SECONDS = 0  # the switch goes to the background
         with transaction.atomic():
             run = services.rating_system_set(
                 system_id="nz-club-elo", params={"k_new": 30 + n % 2}, soon=True
             )
         assert run.status == RatingRun.Status.QUEUED
+        settings.RERATE_FOREGROUND_SECONDS = 1000  # the correction would re-rate now
         event = events[len(events) // 3 + n % (len(events) // 2)]
 
         def switch(run: RatingRun = run) -> None:
