@@ -509,9 +509,9 @@ def ratings_rerate(
                 behind=True,
             )
         if run is not None and run.pending:
-            from .events import rating_system_apply
+            from .events import pending_apply
 
-            rating_system_apply(pending=run.pending, user=run.user)
+            pending_apply(pending=run.pending, user=run.user)
         club = ClubSettings.load()
         lists = rerate_lists(start=start, time_class=time_class)
         if start is None and time_class is None:

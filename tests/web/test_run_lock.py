@@ -225,3 +225,23 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
         assert ClubSettings.load().system_params == {"k_new": 30 + n % 2}
     print(f"{tries} tries, {overlapped} queued behind the run, {max(seconds):.1f}s at most")
     assert overlapped >= tries // 2
+
+
+@pytest.mark.django_db
+def test_a_lists_new_system_queued_is_made_with_its_ratings(
+    slow_club, rated_event, alice, bob, django_capture_on_commit_callbacks
+):
+    from ratings.models import RatingList
+
+    rapid = RatingList.objects.create(time_class="rapid", kept=RatingList.Kept.OWN)
+    rated_event([(1, alice, bob, "1-0")], time_class="rapid")
+    services.ratings_rerate(reason="rapid list")
+    rapid.rating_system = "st-charles"
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        run = services.rating_list_set(rating_list=rapid, soon=True)
+    assert run.status == RatingRun.Status.QUEUED
+    assert RatingList.objects.get(time_class="rapid").rating_system == "nz-club-elo"
+    for callback in queued:
+        callback()
+    assert RatingList.objects.get(time_class="rapid").rating_system == "st-charles"
+    assert ratings_now() == full_rerate()
