@@ -1,7 +1,8 @@
 """A re-rate now, or queued for the task worker.
 
-The estimate decides which; a queued run is carried out once, its progress written
-through a connection of its own; a dead worker's run is failed and can be retried.
+The estimate decides which; a queued run is carried out once, under the ratings lock,
+its progress and heartbeat written through connections of their own; a dead worker's
+run is taken over by another worker; a failed run can be retried.
 """
 
 from __future__ import annotations
