@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # SQLite: a save that waited out a rating run's write lock is told so, not a 500.
+    "clubratings.busy.DatabaseBusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -245,3 +245,24 @@ def test_a_lists_new_system_queued_is_made_with_its_ratings(
         callback()
     assert RatingList.objects.get(time_class="rapid").rating_system == "st-charles"
     assert ratings_now() == full_rerate()
+
+
+@pytest.mark.django_db
+def test_a_save_that_waited_out_a_runs_write_lock_says_nothing_was_saved(
+    officer_client, rated_event, alice, bob, monkeypatch
+):
+    from django.db import OperationalError
+    from django.urls import reverse
+
+    event = rated_event([(1, alice, bob, "1-0")])
+
+    def locked(**kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(services, "games_replace", locked)
+    data = {"g-TOTAL_FORMS": "1", "g-INITIAL_FORMS": "0"}
+    data.update({"g-0-white": alice.pk, "g-0-black": bob.pk, "g-0-result": "0-1"})
+    response = officer_client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert "Nothing was saved" in response.content.decode()
+    assert "database is locked" not in response.content.decode()
