@@ -242,7 +242,8 @@ class RatingRun(models.Model):
         ):
             return False
         # Queued behind a run that is going: the worker is busy, not missing.
-        return not RatingRun.objects.filter(status=self.Status.RUNNING).exists()
+        running = RatingRun.objects.filter(status=self.Status.RUNNING)
+        return all(run.dead for run in running)
 
     @property
     def dead(self) -> bool:

@@ -215,7 +215,8 @@ def run_check_alive(*, run: RatingRun) -> RatingRun:
         run.message = (
             "The worker carrying this run out stopped (no sign of it since "
             f"{timezone.localtime(run.heartbeat or run.started):%H:%M:%S}); nothing it did "
-            "was saved. A worker takes it over and runs it again from the start."
+            "was saved. A worker takes it over and runs it again from the start (the "
+            "worker running, or as it starts: make serve starts a stopped one again)."
         )
     return run
 

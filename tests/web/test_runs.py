@@ -344,6 +344,19 @@ def test_a_run_queued_behind_a_busy_worker_is_not_called_stalled(officer_client,
     assert data["stalled"] is False
 
 
+def test_a_run_queued_behind_a_dead_one_with_no_worker_says_the_worker_is_not_running(
+    officer_client, db
+):
+    _run_whose_worker_died()
+    run = RatingRun.objects.create(
+        reason="a correction",
+        system="nz-club-elo",
+        started=timezone.now() - dt.timedelta(minutes=5),
+    )
+    data = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
+    assert data["stalled"] is True
+
+
 def test_retrying_a_failed_run_re_rates_from_where_it_was_to_start(
     officer_client, season_of_games, django_capture_on_commit_callbacks
 ):
