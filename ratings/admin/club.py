@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -20,6 +20,7 @@ from ..models import (
     ClubSettings,
     Event,
     RatingList,
+    RatingRun,
 )
 from .base import AuditAdmin, _tell_about_run
 
@@ -142,6 +143,12 @@ class ClubSettingsAdmin(AuditAdmin):
         )
         obj.refresh_from_db()
         _tell_about_run(request, run)
+        if run.status != RatingRun.Status.DONE:
+            messages.info(
+                request,
+                f"The club's settings name {run.get_system_display()} once its ratings "
+                "are stored; until then the site shows the previous system's.",
+            )
 
 
 @admin.register(RatingList)

@@ -100,7 +100,8 @@ def test_the_admin_switch_saves_the_rest_of_the_settings_at_once_and_the_system_
     data.update(rating_system="st-charles", system_params="{}", name="Riverside CC")
     data["_confirm_rerate"] = "1"
     with django_capture_on_commit_callbacks(execute=False) as queued:
-        admin_client.post(url, data)
+        page = admin_client.post(url, data, follow=True).content.decode()
+    assert "name St. Charles (CXR-style, per game) once its ratings are stored" in page
     club = ClubSettings.load()
     assert (club.name, club.rating_system) == ("Riverside CC", "nz-club-elo")
     for callback in queued:
