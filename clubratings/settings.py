@@ -65,10 +65,12 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "simple_history",
+    # Before django_tasks_db: its `db_worker` command is ratings' own, which takes over
+    # the rating runs of a worker that died.
+    "ratings",
     "django_tasks",
     "django_tasks_db",
     "axes",
-    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -85,6 +87,8 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     # A re-rate a page would wait too long for goes to the background worker.
     "ratings.middleware.rerate_policy",
+    # SQLite: a save that waited out a rating run's write lock is told so, not a 500.
+    "clubratings.busy.DatabaseBusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -228,6 +232,10 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # A re-rate expected to take longer than this many seconds runs in the background.
 RERATE_FOREGROUND_SECONDS = float(os.getenv("RERATE_FOREGROUND_SECONDS", "2"))
+# A worker carrying a run out says it is alive this often; a run silent for the lapse
+# (and holding no lock) lost its worker, and another worker takes it over.
+RERATE_HEARTBEAT_SECONDS = float(os.getenv("RERATE_HEARTBEAT_SECONDS", "5"))
+RERATE_HEARTBEAT_LAPSE = float(os.getenv("RERATE_HEARTBEAT_LAPSE", "30"))
 
 # Background re-rates: queued in the database, run by `manage.py db_worker` (make run
 # starts it). TASKS_BACKEND=immediate runs them in the request instead (tests, no worker).

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -15,10 +15,12 @@ from django.utils import timezone
 
 from .. import services
 from ..engine import SYSTEMS
+from ..forms import CHANGE_REASON
 from ..models import (
     ClubSettings,
     Event,
     RatingList,
+    RatingRun,
 )
 from .base import AuditAdmin, _tell_about_run
 
@@ -126,14 +128,25 @@ class ClubSettingsAdmin(AuditAdmin):
         return render(request, "admin/ratings/clubsettings/confirm_rerate.html", context)
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        if change and _system_changed(form):
-            run = services.rating_system_set(
-                system_id=obj.rating_system,
-                params=obj.system_params,
-                user=request.user,
+        if not (change and _system_changed(form)):
+            super().save_model(request, obj, form, change)
+            return
+        # The settings name the new system once its ratings are stored (by the re-rate,
+        # perhaps in the background): the rest of the form is saved now, the switch by it.
+        system_id, params = obj.rating_system, obj.system_params
+        stored = ClubSettings.objects.get(pk=obj.pk)
+        obj.rating_system, obj.system_params = stored.rating_system, stored.system_params
+        if set(form.changed_data) - {"rating_system", "system_params", CHANGE_REASON}:
+            super().save_model(request, obj, form, change)
+        run = services.rating_system_set(system_id=system_id, params=params, user=request.user)
+        obj.refresh_from_db()
+        _tell_about_run(request, run)
+        if run.status != RatingRun.Status.DONE:
+            messages.info(
+                request,
+                f"The club's settings name {run.get_system_display()} once its ratings "
+                "are stored; until then the site shows the previous system's.",
             )
-            _tell_about_run(request, run)
 
 
 @admin.register(RatingList)

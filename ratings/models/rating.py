@@ -217,6 +217,12 @@ class RatingRun(models.Model):
     changed_event = models.ForeignKey(
         Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: A switch of the club's system or parameters this run brings in
+    #: (``{"rating_system": ..., "system_params": {...}}``): the settings name it only in
+    #: the run's own transaction, so the site never names a system its ratings are not.
+    pending = models.JSONField(null=True, blank=True)
+    #: The worker carrying it out (its id), for the log and the takeover of a dead one.
+    worker = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-started", "-pk"]
@@ -224,25 +230,39 @@ class RatingRun(models.Model):
     def __str__(self) -> str:
         return f"{self.started:%Y-%m-%d %H:%M} {self.reason}"
 
-    #: A queued run no worker has taken after this long means no worker is running.
+    #: A queued run no worker has taken after this long, with no run going either, means
+    #: no worker is running.
     STALLED_AFTER = dt.timedelta(minutes=1)
 
     @property
     def stalled(self) -> bool:
-        return (
-            self.status == self.Status.QUEUED
-            and timezone.now() - self.started > self.STALLED_AFTER
-        )
-
-    #: A running run with no sign of its worker for this long (or three times its estimate,
-    #: if longer) lost its worker: killed, or its machine restarted.
-    DEAD_AFTER = dt.timedelta(minutes=2)
+        if (
+            self.status != self.Status.QUEUED
+            or timezone.now() - self.started <= self.STALLED_AFTER
+        ):
+            return False
+        # Queued behind a run that is going: the worker is busy, not missing.
+        running = RatingRun.objects.filter(status=self.Status.RUNNING)
+        return all(run.dead for run in running)
 
     @property
     def dead(self) -> bool:
+        """Whether its worker has given no sign of life for longer than a heartbeat allows.
+
+        On SQLite the worker cannot write its heartbeat while its re-rate holds the write
+        lock, so a long run goes quiet for about its length: it is allowed three times its
+        estimate. A worker taking it over checks the lock besides (``runs_take_over``).
+        """
         if self.status != self.Status.RUNNING:
             return False
-        # On SQLite the worker cannot write while its re-rate holds the write lock, so a
-        # long run may go quiet for about its whole length: allow for its estimate.
-        allowed = max(self.DEAD_AFTER, dt.timedelta(seconds=3 * (self.estimate or 0)))
-        return timezone.now() - (self.heartbeat or self.started) > allowed
+        from django.db import connection
+
+        lapse = heartbeat_lapse()
+        if connection.vendor == "sqlite":
+            lapse = max(lapse, dt.timedelta(seconds=3 * (self.estimate or 0)))
+        return timezone.now() - (self.heartbeat or self.started) > lapse
+
+
+def heartbeat_lapse() -> dt.timedelta:
+    """How long a running run may go without a heartbeat before its worker counts as gone."""
+    return dt.timedelta(seconds=getattr(settings, "RERATE_HEARTBEAT_LAPSE", 30.0))

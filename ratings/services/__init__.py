@@ -109,6 +109,7 @@ from .runs import (
     run_check_alive,
     run_progress,
     run_retry,
+    runs_take_over,
 )
 from .subscriptions import (
     MEMBERSHIP_FILTERS,
@@ -208,6 +209,7 @@ __all__ = [
     "run_check_alive",
     "run_progress",
     "run_retry",
+    "runs_take_over",
     "state_from_json",
     "states_before",
     "subscription_audit",

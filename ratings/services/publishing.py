@@ -19,6 +19,7 @@ from .. import reports
 from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
 from ..publication import published_members
 from ..time_classes import STANDARD
+from .rerate import ratings_lock_take
 
 
 class PublishRefused(Exception):
@@ -41,7 +42,9 @@ def list_publish(
     """
     now = now or timezone.now()
     with transaction.atomic():
-        club = ClubSettings.objects.select_for_update().get(pk=ClubSettings.load().pk)
+        # A run going holds the ratings lock: refused at once rather than waiting for it.
+        going = not ratings_lock_take(wait=False)
+        club = ClubSettings.load()
         busy = [
             run
             for run in RatingRun.objects.filter(
@@ -49,10 +52,14 @@ def list_publish(
             )
             if not run.dead
         ]
-        if busy:
+        if busy or going:
+            what = (
+                f"started {timezone.localtime(busy[0].started):%-d %b %H:%M}: {busy[0].reason}"
+                if busy
+                else "a correction's"
+            )
             raise PublishRefused(
-                "A re-rate is still running (started "
-                f"{timezone.localtime(busy[0].started):%-d %b %H:%M}: {busy[0].reason}): "
+                f"A re-rate is still running ({what}): "
                 "publish once it has finished, so the list published is the one it leaves."
             )
         day = timezone.localdate(now)

@@ -436,6 +436,32 @@ def rerate_lists(*, start: Event | Position | None, time_class: str | None) -> l
     return sorted(lists, key=lambda tc: tc != RAPID)
 
 
+#: The key of the PostgreSQL advisory lock that serialises rating runs ("RATE").
+RATINGS_LOCK = 0x52415445
+
+
+def ratings_lock_take(*, wait: bool) -> bool:
+    """Take the lock every rating run holds until its transaction ends; whether it was taken.
+
+    One run at a time over every list (ecf-2020's standard list reads the rapid one, so
+    lists are not rated apart). PostgreSQL: a transaction-level advisory lock, taken
+    before the run writes anything, so runs queue on it alone and never on each other's
+    rows. ``wait``: wait for the run holding it (only a transaction that holds nothing
+    yet may); otherwise answer False at once. SQLite: every transaction already holds
+    the database's one write lock from its first statement (``BEGIN IMMEDIATE``), so
+    writers are serialised before they get here.
+    """
+    if connection.vendor != "postgresql":
+        return True
+    assert connection.in_atomic_block, "the ratings lock is held by a transaction"
+    with connection.cursor() as cursor:
+        if wait:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
+            return True
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [RATINGS_LOCK])
+        return bool(cursor.fetchone()[0])
+
+
 def ratings_rerate(
     *,
     start: Event | Position | None = None,
@@ -456,11 +482,37 @@ def ratings_rerate(
     else did: only the later events its ripple reaches are rated again
     (``services/ripple.py``). ``time_class``: the one list to re-rate (otherwise as
     ``rerate_lists`` says). Returns the RatingRun logged for it.
+
+    One run at a time (``ratings_lock_take``): called outside a transaction it waits for
+    a run going; inside one (a correction saved while a run goes) its re-rate is queued
+    behind that run instead, and the QUEUED run is returned. ``run``: a background run
+    being carried out; a system switch it brings (``run.pending``) is made here, in the
+    transaction that stores its ratings.
     """
     clock = time.perf_counter()
     report = progress or (lambda percent, message: None)
+    # Waiting for a run going is safe only for a transaction that holds nothing yet: one
+    # that has written (a correction's games, its event's row) and then waits could be
+    # waited on by the run in turn. Such a caller's re-rate is queued behind the run.
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        club = ClubSettings.objects.select_for_update().get(pk=ClubSettings.load().pk)
+        if not ratings_lock_take(wait=outermost):
+            from .runs import run_queue
+
+            return run_queue(
+                start=start,
+                members=members,
+                changed=changed,
+                user=user,
+                reason=reason,
+                time_class=time_class,
+                behind=True,
+            )
+        if run is not None and run.pending:
+            from .events import pending_apply
+
+            pending_apply(pending=run.pending, user=run.user)
+        club = ClubSettings.load()
         lists = rerate_lists(start=start, time_class=time_class)
         if start is None and time_class is None:
             # Lists the club no longer keeps (rapid moved back to the standard list).

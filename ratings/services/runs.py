@@ -1,7 +1,8 @@
 """A re-rate now, or queued for the task worker.
 
-The estimate decides which; a queued run is carried out once, its progress written
-through a connection of its own; a dead worker's run is failed and can be retried.
+The estimate decides which; a queued run is carried out once, under the ratings lock,
+its progress and heartbeat written through connections of their own; a dead worker's
+run is taken over by another worker; a failed run can be retried.
 """
 
 from __future__ import annotations
@@ -9,13 +10,17 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import logging
+import os
+import socket
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, OperationalError, connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from ..engine import RatingSystem
@@ -25,13 +30,14 @@ from ..models import (
     Game,
     RatingRun,
 )
+from ..models.rating import heartbeat_lapse
 from ..time_classes import STANDARD
 from .chain import (
     Position,
     rating_key,
     rerate_scope,
 )
-from .rerate import ratings_rerate, rerate_lists
+from .rerate import ratings_lock_take, ratings_rerate, rerate_lists
 
 log = logging.getLogger("ratings")
 
@@ -118,19 +124,52 @@ def ratings_rerate_soon(
             reason=reason,
             time_class=time_class,
         )
+    return run_queue(
+        start=start,
+        members=members,
+        changed=changed,
+        user=user,
+        reason=reason,
+        time_class=time_class,
+        estimate=estimate,
+    )
+
+
+def run_queue(
+    *,
+    start: Event | Position | None = None,
+    members: Iterable[int] = (),
+    changed: Event | None = None,
+    user: Any = None,
+    reason: str,
+    time_class: str | None = None,
+    estimate: float | None = None,
+    pending: dict[str, Any] | None = None,
+    system: str | None = None,
+    behind: bool = False,
+) -> RatingRun:
+    """Queue a re-rate for the task worker once this transaction commits; the QUEUED run.
+
+    ``pending``: the system switch it brings in (``rating_system_apply``), ``system`` its
+    system. ``behind``: queued because a run is going (``ratings_rerate``); the worker takes
+    it once that one has finished, and rates from the record as it then stands.
+    """
     lists = rerate_lists(start=start, time_class=time_class)
+    if estimate is None:
+        estimate = rerate_estimate(start=start, time_class=time_class)
     run = RatingRun.objects.create(
         user=user if getattr(user, "is_authenticated", False) else None,
         reason=reason[:200],
         time_class=time_class or (lists[0] if len(lists) == 1 else ""),
-        system=ClubSettings.load().engine(lists[0] if lists else STANDARD).id,
+        system=system or ClubSettings.load().engine(lists[0] if lists else STANDARD).id,
         from_event=start if isinstance(start, Event) else None,
         status=RatingRun.Status.QUEUED,
-        message="Waiting for the worker",
+        message=WAITING_BEHIND if behind else WAITING,
         estimate=round(estimate, 3),
         start=position_json(start),
-        members=members,
+        members=list(members),
         changed_event=changed,
+        pending=pending,
     )
     _enqueue(run)
     return run
@@ -145,10 +184,15 @@ def _enqueue(run: RatingRun) -> None:
     )
 
 
+WAITING = "Waiting for the worker"
+WAITING_BEHIND = "Waiting for the re-rate going now to finish"
+
+
 def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
     """Queue a failed background run's re-rate again (its worker died, or it failed)."""
     with transaction.atomic():
         again = RatingRun.objects.create(
+            pending=run.pending,
             user=user if getattr(user, "is_authenticated", False) else None,
             reason=f"{run.reason} (again)"[:200],
             time_class=run.time_class,
@@ -166,16 +210,16 @@ def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
 
 
 def run_check_alive(*, run: RatingRun) -> RatingRun:
-    """Mark a running run whose worker has gone quiet for too long as failed (and say so)."""
+    """A run as its page shows it: one whose worker went quiet says it waits for a worker
+    to take it over (``runs_take_over``), which a running worker does within a heartbeat
+    or two, and a restarted one as it starts."""
     if run.dead:
-        RatingRun.objects.filter(pk=run.pk, status=RatingRun.Status.RUNNING).update(
-            status=RatingRun.Status.FAILED,
-            finished=timezone.now(),
-            message="The worker stopped during this run (no sign of it since "
+        run.message = (
+            "The worker carrying this run out stopped (no sign of it since "
             f"{timezone.localtime(run.heartbeat or run.started):%H:%M:%S}); nothing it did "
-            "was saved. Run it again.",
+            "was saved. A worker takes it over and runs it again from the start (the "
+            "worker running, or as it starts: make serve starts a stopped one again)."
         )
-        run.refresh_from_db()
     return run
 
 
@@ -193,6 +237,11 @@ def rerates_for_a_page() -> Iterator[None]:
         yield
     finally:
         _page_waiting.reset(token)
+
+
+def page_waiting() -> bool:
+    """Whether a person waits on a page for this save (``rerates_for_a_page``)."""
+    return _page_waiting.get()
 
 
 def ratings_update(
@@ -261,20 +310,86 @@ def progress_connection() -> Any:
     return type(default)(params, alias="progress")
 
 
+def heartbeat_seconds() -> float:
+    """How often a worker carrying a run out says it is alive."""
+    return float(getattr(settings, "RERATE_HEARTBEAT_SECONDS", 5))
+
+
+class Heartbeat:
+    """A thread writing a run's heartbeat every few seconds through a connection of its
+    own, whatever the run's own transaction is doing (PostgreSQL; SQLite's one write lock
+    is the run's while it writes, and ``runs_take_over`` reads that lock instead)."""
+
+    def __init__(self, run: RatingRun) -> None:
+        self.run_pk = run.pk
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{run.pk}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=10)
+
+    def _beat(self) -> None:
+        side = progress_connection()
+        try:
+            while not self.stopped.wait(heartbeat_seconds()):
+                try:
+                    with side.cursor() as cursor:
+                        cursor.execute(
+                            "UPDATE ratings_ratingrun SET heartbeat = %s WHERE id = %s "
+                            "AND status = %s",
+                            [
+                                side.ops.adapt_datetimefield_value(timezone.now()),
+                                self.run_pk,
+                                RatingRun.Status.RUNNING,
+                            ],
+                        )
+                except DatabaseError:
+                    log.debug("heartbeat of run %s not recorded (database busy)", self.run_pk)
+        finally:
+            side.close()
+
+
+#: What a failed run's page says: the club's words, never the database's (the log has those).
+FAILED = (
+    "The re-rate stopped on an error and saved nothing: the ratings are as they were "
+    "before it. Run it again; if it fails again, the administrator will find the error "
+    "in the server's log (run {pk})."
+)
+
+
 def rerate_run(
-    *, run: RatingRun, start: Event | Position | None, members: Iterable[int] = ()
+    *,
+    run: RatingRun,
+    start: Event | Position | None,
+    members: Iterable[int] = (),
+    worker: str = "",
 ) -> RatingRun:
     """Carry out a queued re-rate: the chain read and rated once, in one transaction.
 
-    Readers keep seeing the old ratings until it commits. A correction saved meanwhile
-    queues its own re-rate, which waits for this one's lock on the club's settings and
-    then rates from the record as it stands: the saved ratings always match the games.
+    Readers keep seeing the old ratings until it commits. It waits for the run going (the
+    ratings lock); a correction saved meanwhile is queued behind it and rates from the
+    record as it then stands, so the saved ratings always match the games. A heartbeat
+    says the worker is alive; if it dies, nothing is saved and another worker takes the
+    run over (``runs_take_over``). Runs taken up already (done by another worker) are
+    left alone.
     """
     now = timezone.now()
-    RatingRun.objects.filter(pk=run.pk).update(
-        status=RatingRun.Status.RUNNING, started=now, heartbeat=now, progress=1
+    claimed = RatingRun.objects.filter(pk=run.pk, status=RatingRun.Status.QUEUED).update(
+        status=RatingRun.Status.RUNNING,
+        started=now,
+        heartbeat=now,
+        progress=1,
+        message="Waiting for the ratings lock",
+        worker=(worker or f"{socket.gethostname()}:{os.getpid()}")[:64],
     )
     run.refresh_from_db()
+    if not claimed:
+        return run
 
     side = progress_connection()
 
@@ -282,24 +397,88 @@ def rerate_run(
         run_progress(run=run, percent=percent, message=message, using=side)
 
     try:
-        run = ratings_rerate(
-            start=start,
-            members=members,
-            changed=run.changed_event,
-            time_class=run.time_class or None,
-            user=run.user,
-            reason=run.reason,
-            progress=report,
-            run=run,
-        )
-    except Exception as error:
+        with Heartbeat(run):
+            run = ratings_rerate(
+                start=start,
+                members=members,
+                changed=run.changed_event,
+                time_class=run.time_class or None,
+                user=run.user,
+                reason=run.reason,
+                progress=report,
+                run=run,
+            )
+    except Exception:
+        log.exception("background re-rate %s failed", run.pk)
         RatingRun.objects.filter(pk=run.pk).update(
             status=RatingRun.Status.FAILED,
             finished=timezone.now(),
-            message=f"{type(error).__name__}: {error}"[:500],
+            message=FAILED.format(pk=run.pk),
         )
         raise
     finally:
         side.close()
     log.info("background re-rate %s: %s events in %.2fs", run.pk, run.events_rated, run.seconds)
     return run
+
+
+def runs_take_over() -> list[RatingRun]:
+    """Queue again every run whose worker died mid-run; the runs taken over.
+
+    A run is dead when its heartbeat has lapsed and no run holds the ratings lock (a dead
+    worker's transaction was rolled back with its connection: nothing it did was saved,
+    and its lock went with it). On SQLite the claim itself needs the database's write
+    lock, which a live run holds for as long as it writes: such a claim waits and finds it
+    done, or gives up (busy) and is tried again at the next heartbeat. The django-tasks row
+    of the dead worker's task is marked failed (not left running for good), and a new task
+    carries the run out from the start: its ratings are those of a full re-rate, as ever.
+    """
+    cutoff = timezone.now() - heartbeat_lapse()
+    lapsed = RatingRun.objects.filter(status=RatingRun.Status.RUNNING).filter(
+        Q(heartbeat__lt=cutoff) | Q(heartbeat__isnull=True, started__lt=cutoff)
+    )
+    taken: list[RatingRun] = []
+    for run in list(lapsed.order_by("pk")):
+        try:
+            with transaction.atomic():
+                if not ratings_lock_take(wait=False):
+                    continue  # a run is going: perhaps this one, its heartbeat late
+                claimed = lapsed.filter(pk=run.pk).update(
+                    status=RatingRun.Status.QUEUED,
+                    heartbeat=None,
+                    progress=0,
+                    message=(
+                        "Taken over: the worker carrying it out stopped, and nothing it did "
+                        "was saved. Waiting for the worker to run it again."
+                    ),
+                )
+                if not claimed:
+                    continue
+                tasks_running_fail(run_pk=run.pk)
+                run.refresh_from_db()
+                _enqueue(run)
+        except OperationalError:
+            log.debug("run %s not taken over yet (database busy)", run.pk)
+            continue
+        log.warning("re-rate %s taken over: its worker stopped", run.pk)
+        taken.append(run)
+    return taken
+
+
+def tasks_running_fail(*, run_pk: int) -> int:
+    """Mark the django-tasks rows still RUNNING for run ``run_pk`` failed: their worker died."""
+    from django_tasks_db.models import DBTaskResult
+
+    rows = [
+        row.pk
+        for row in DBTaskResult.objects.filter(
+            status="RUNNING", task_path="ratings.tasks.rerate_in_background"
+        )
+        if row.args_kwargs.get("kwargs", {}).get("run_pk") == run_pk
+    ]
+    return DBTaskResult.objects.filter(pk__in=rows).update(
+        status="FAILED",
+        finished_at=timezone.now(),
+        exception_class_path="ratings.services.runs.WorkerStopped",
+        traceback="The worker carrying this task out stopped; its run was taken over.",
+    )

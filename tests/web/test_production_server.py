@@ -139,3 +139,47 @@ def test_make_serve_runs_gunicorn_and_the_worker_and_stops_both(tmp_path):
     assert '"GET /ratings/ HTTP/1.1" 200' in output  # the access log, on standard output
     left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True)
     assert left.stdout.strip() == ""  # the worker and gunicorn stopped with it
+
+
+def _workers(group: int) -> list[str]:
+    found = subprocess.run(
+        ["pgrep", "-g", str(group), "-f", "manage.py db_worker"], capture_output=True, text=True
+    )
+    return found.stdout.split()
+
+
+def test_make_serve_starts_a_worker_that_dies_again_and_the_site_stays_up(tmp_path):
+    port = _free_port()
+    env = {
+        **os.environ,
+        "VENV": str(VENV_BIN.parent),
+        "PORT": str(port),
+        "GUNICORN_WORKERS": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+        "DEBUG": "True",
+        "WORKER_RESTART_SECONDS": "0.5",
+    }
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    process = subprocess.Popen(
+        ["bash", "scripts/serve.sh"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert _get(f"http://127.0.0.1:{port}/ratings/", time.monotonic() + 90).status == 200
+        deadline = time.monotonic() + 30
+        while not (first := _workers(process.pid)):
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        os.kill(int(first[0]), signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while not (again := _workers(process.pid)) or again == first:
+            assert time.monotonic() < deadline, "no worker was started again"
+            time.sleep(0.2)
+        assert process.poll() is None
+        assert _get(f"http://127.0.0.1:{port}/ratings/", time.monotonic() + 10).status == 200
+    finally:
+        _stop(process)

@@ -1,0 +1,177 @@
+"""A worker killed mid-run (SIGKILL): another takes its run over and finishes it.
+
+Real `manage.py db_worker` processes: on PostgreSQL on the test database; on SQLite on a
+database file of its own (the test database lives in this process's memory).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+from django_tasks_db.models import DBTaskResult
+
+from ratings import services
+from ratings.models import ClubSettings, RatingRun
+
+from .test_rerate import full_rerate, ratings_now
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _test_database_url() -> str:
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _env(url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DB_POOL_MAX": "0",
+        "RERATE_HEARTBEAT_SECONDS": "0.5",
+        "RERATE_HEARTBEAT_LAPSE": "3",
+        "RERATE_FOREGROUND_SECONDS": "0",
+        "TASKS_BACKEND": "database",
+    }
+
+
+def _worker(url: str | None = None) -> subprocess.Popen[bytes]:
+    env = _env(url or _test_database_url())
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--no-reload",
+            "--no-startup-delay",
+            "--interval",
+            "0.2",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _until(condition, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {seconds}s for {what}"
+        time.sleep(0.1)
+
+
+def _run(pk: int) -> RatingRun:
+    return RatingRun.objects.get(pk=pk)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="SQLite's test database is in memory: a worker process cannot reach it "
+    "(test_on_sqlite_... below uses a database file of its own)",
+)
+def test_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(settings):
+    settings.RERATE_FOREGROUND_SECONDS = 0
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
+    }
+    call_command(
+        "generate_history", "--members", "500", "--games", "20000", "--seed", "5",
+        stdout=io.StringIO(),
+    )  # fmt: skip
+    with services.rerates_for_a_page(), transaction.atomic():
+        run = services.rating_system_set(system_id="nz-club-elo", params={"k_new": 28})
+    assert run.status == RatingRun.Status.QUEUED
+    first = _worker()
+    try:
+        _until(lambda: _run(run.pk).progress >= 20, 120, "the first worker to be mid-run")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    killed = _run(run.pk)
+    assert killed.status == RatingRun.Status.RUNNING
+    assert ClubSettings.load().system_params == {}  # the switch went with the dead run
+    second = _worker()
+    try:
+        _until(lambda: _run(run.pk).status == RatingRun.Status.DONE, 150, "the run to finish")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(30)
+    assert not DBTaskResult.objects.filter(status="RUNNING").exists()
+    assert DBTaskResult.objects.filter(status="FAILED").count() == 1  # the dead worker's
+    assert ClubSettings.load().system_params == {"k_new": 28}
+    assert ratings_now() == full_rerate()
+
+
+def _manage(url: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=_env(url),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+#: Run in a shell of the SQLite club: the stored ratings, then those of a full re-rate.
+_COMPARE = """
+from tests.web.test_rerate import full_rerate, ratings_now
+from ratings.models import ClubSettings
+stored = ratings_now()
+same = "equal" if stored == full_rerate() else "differ"
+print("stored:", same, ClubSettings.load().system_params)
+"""
+
+
+def test_on_sqlite_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(tmp_path):
+    path = tmp_path / "club.sqlite3"
+    url = f"sqlite:///{path}"
+    _manage(url, "migrate", "--noinput", "-v0")
+    _manage(url, "generate_history", "--members", "500", "--games", "20000", "--seed", "5")
+    switch = (
+        "from ratings import services; "
+        "services.rerates_for_a_page().__enter__(); "
+        "print('run', services.rating_system_set(system_id='nz-club-elo', "
+        "params={'k_new': 28}).pk)"
+    )
+    said = _manage(url, "shell", "-c", switch)
+    run_pk = int(said.split("run ")[-1].split()[0])
+
+    def row(sql: str) -> tuple:
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
+            return db.execute(sql, [run_pk] if "?" in sql else []).fetchone()
+
+    status = "SELECT status FROM ratings_ratingrun WHERE id = ?"
+    first = _worker(url)
+    try:
+        _until(lambda: row(status) == ("running",), 120, "the first worker to take the run")
+        time.sleep(1.5)  # well into the run
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    assert row(status) == ("running",)
+    second = _worker(url)
+    try:
+        _until(lambda: row(status) == ("done",), 150, "the run to finish")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(30)
+    tasks = "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'RUNNING'"
+    assert row(tasks) == (0,)
+    said = _manage(url, "shell", "-c", _COMPARE)
+    assert "stored: equal {'k_new': 28}" in said, said
