@@ -24,6 +24,7 @@ from .members import (
     name_problem,
     next_member_number,
     next_member_numbers,
+    suggested_member_number,
     number_taken,
 )
 from .publications import Publication, PublicationEntry
@@ -59,5 +60,6 @@ __all__ = [
     "name_problem",
     "next_member_number",
     "next_member_numbers",
+    "suggested_member_number",
     "number_taken",
 ]
