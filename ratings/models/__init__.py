@@ -24,8 +24,8 @@ from .members import (
     name_problem,
     next_member_number,
     next_member_numbers,
-    suggested_member_number,
     number_taken,
+    suggested_member_number,
 )
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
@@ -60,6 +60,6 @@ __all__ = [
     "name_problem",
     "next_member_number",
     "next_member_numbers",
-    "suggested_member_number",
     "number_taken",
+    "suggested_member_number",
 ]
