@@ -93,6 +93,8 @@ def _rating_list(  # type: ignore[no-untyped-def]
     # (``ListPaginator``); the page's members are then read by primary key.
     table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
     table.ranking = _ranking(request, filters, table_class, rating_list)
+    if not any(v for k, v in request.GET.items() if k in filters.filters):
+        table.empty_text = _empty_list(system, officer=table_class is OfficerRatingTable)
     RequestConfig(
         request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
     ).configure(table)
@@ -112,6 +114,22 @@ def _rating_list(  # type: ignore[no-untyped-def]
             "rating_list": rating_list,
             **(extra or {}),
         },
+    )
+
+
+def _empty_list(system: Any, *, officer: bool) -> str:
+    """What an empty list (nothing filtered) says comes next."""
+    rated = "played in a rated event" + (
+        " whose rating period is closed" if system.period_based else ""
+    )
+    if officer:
+        return (
+            f"No one is rated yet: a member is listed once they have {rated}, or brought "
+            "a rating in."
+        )
+    return (
+        f"No one is on the list yet: a member is listed once they have {rated} and paid "
+        "this season's subscription."
     )
 
 

@@ -120,3 +120,35 @@ def test_an_empty_clubs_home_says_what_comes_next(client, officer, system, sente
     page = client.get("/").content.decode()
     assert sentence in page
     assert "The list is no" not in page
+
+
+SYSTEMS_AND_WHEN = [
+    ("nz-club-elo", "played in a rated event"),
+    ("st-charles", "played in a rated event"),
+    ("nscl", "played in a rated event"),
+    ("acf-1993", "played in a rated event whose rating period is closed"),
+    ("ecf-2020", "played in a rated event whose rating period is closed"),
+]
+
+
+@pytest.mark.parametrize(("system", "when"), SYSTEMS_AND_WHEN)
+def test_an_empty_clubs_pages_say_what_comes_next(officer_client, system, when):
+    ClubSettings.objects.update_or_create(pk=1, defaults={"rating_system": system})
+    said = {
+        reverse("ratings:list"): f"No one is on the list yet: a member is listed once they have "
+        f"{when} and paid this season's subscription.",
+        reverse("ratings:officer-ratings"): f"No one is rated yet: a member is listed once they "
+        f"have {when}, or brought a rating in.",
+        reverse("ratings:officer-members"): "No members yet: add one (Add a member)",
+        reverse("ratings:officer-renew"): "The club has no members yet:",
+        reverse("ratings:report", args=["top"]): "No published member qualifies yet",
+    }
+    for url, sentence in said.items():
+        page = officer_client.get(url).content.decode().replace("&#x27;", "'")
+        assert sentence in page, url
+        assert "No member matches." not in page and "Every member has paid" not in page, url
+
+
+def test_a_filtered_list_that_finds_no_one_says_so(officer_client):
+    page = officer_client.get(reverse("ratings:list"), {"name": "Zed"}).content.decode()
+    assert "No member matches." in page
