@@ -165,9 +165,9 @@ def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> l
         share = verdict.get("filled_in", {}).get(sid)
         if share is not None:
             sentences.append(
-                f"{short_title(sid)} is not put forward: for {share:.0%} of the games it had "
-                "no rating of its own for a player yet, and those count at 0.5 (as "
-                "“everyone equal” would)."
+                f"Not put forward: {short_title(sid)}, which had no rating of its own for a "
+                f"player in {share:.0%} of the games (those count at 0.5, as “everyone equal” "
+                "would)."
             )
     return sentences
 

@@ -154,7 +154,10 @@ def test_a_system_resting_on_fill_ins_is_never_put_forward(rated_event, players)
     (section,) = compare_pages.list_sections(comparison)
     acf_title = compare_pages.short_title("acf-1993")
     sentences = " ".join(section.verdict)
-    assert f"{acf_title} is not put forward: for {share:.0%} of the games" in sentences
+    assert (
+        f"Not put forward: {acf_title}, which had no rating of its own for a player in "
+        f"{share:.0%} of the games"
+    ) in sentences
     acf_row = next(row for row in section.rows if row.system == "acf-1993")
     assert not any(best for _, best in acf_row.figures)
 
