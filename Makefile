@@ -1,4 +1,5 @@
-# The one entry point: `make run` serves the demo club, `make test` passes every test.
+# The one entry point: `make run` serves the demo club (in demo.sqlite3), `make serve` the
+# club's own database, `make test` passes every test.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -16,11 +17,14 @@ $(STAMP): pyproject.toml
 # The demo as an officer sees the site: DEBUG off (the site's own "Not found" and error
 # pages), LOCAL_DEMO on (plain http on this machine, the static files served from the
 # project's folders). `make run DEBUG=True` shows Django's debug pages instead.
+# The demo lives in a database of its own (DEMO_DATABASE_URL), never the club's
+# DATABASE_URL: `make serve` serves the club's, and load_demo fills no other.
 DEBUG ?= False
-RUN_ENV := LOCAL_DEMO=True DEBUG=$(DEBUG)
+DEMO_DATABASE_URL ?= sqlite:///$(CURDIR)/demo.sqlite3
+RUN_ENV := LOCAL_DEMO=True DEBUG=$(DEBUG) DATABASE_URL=$(DEMO_DATABASE_URL) DEMO_DATABASE_URL=$(DEMO_DATABASE_URL)
 run: $(STAMP)
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo --if-empty
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
+	$(RUN_ENV) $(PY) manage.py load_demo --if-empty
 	@# The worker runs long re-rates in the background; it stops with the server.
 	$(RUN_ENV) $(PY) manage.py db_worker & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
@@ -79,5 +83,6 @@ bench-engine: $(STAMP)
 migrations-check: $(STAMP)
 	$(PY) manage.py makemigrations --check --dry-run
 
+# The demo, the venv and the collected files; never the club's own database (db.sqlite3).
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) demo.sqlite3 demo.sqlite3-wal demo.sqlite3-shm staticfiles

@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The club's time zone (ClubSettings.time_zone) decides "today" in every view.
+    "ratings.middleware.ClubTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # A re-rate a page would wait too long for goes to the background worker.
@@ -114,6 +116,9 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.getenv("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+# The demo club's own database: `make run` serves it, and `load_demo` fills no other
+# (without --force), so the demo's members and logins never land in a real club's.
+DEMO_DATABASE_URL = os.getenv("DEMO_DATABASE_URL", f"sqlite:///{BASE_DIR / 'demo.sqlite3'}")
 
 
 def database(url: str) -> dj_database_url.DBConfig:

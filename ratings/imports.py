@@ -267,9 +267,9 @@ class MembersReport:
     def __str__(self) -> str:
         text = (
             f"{count_phrase(self.created, 'member')} added, {self.updated} updated; "
-            f"season {self.season}: {self.financial} financial, {self.arrears} in arrears "
-            f"({count_phrase(self.subscriptions_removed, 'subscription')} removed), "
-            f"{count_phrase(self.guests, 'guest')}."
+            f"of the file's members this season ({self.season}), {self.financial} financial, "
+            f"{self.arrears} in arrears, {count_phrase(self.guests, 'guest')} "
+            f"({count_phrase(self.subscriptions_removed, 'subscription')} removed)."
         )
         if self.run is not None and self.run.status != RatingRun.Status.DONE:
             text += " Re-rating in the background."
@@ -492,7 +492,6 @@ def members_import(
         members = members_any_case([r.number for r in rows])
         financial = [members[r.number.lower()] for r in rows if r.membership == "financial"]
         arrears = [members[r.number.lower()] for r in rows if r.membership == "arrears"]
-        report.guests = sum(r.membership == "guest" for r in rows)
         paid = set(
             Subscription.objects.filter(season=season, member__in=financial).values_list(
                 "member_id", flat=True
@@ -512,7 +511,14 @@ def members_import(
         for subscription in Subscription.objects.filter(season=season, member__in=arrears):
             subscription.delete()
             report.subscriptions_removed += 1
-        report.financial, report.arrears = len(financial), len(arrears)
+        # Counted as the members page will show them today: the file's members financial,
+        # in arrears (a member, no season paid, whether or not the file said "arrears")
+        # and guests.
+        in_file = Member.objects.active().filter(pk__in=[m.pk for m in members.values()])
+        report.financial, report.arrears, report.guests = (
+            services.members_with_membership(in_file, status=status, day=today).count()
+            for status in ("financial", "arrears", "guest")
+        )
         if moves_ratings:
             report.run = services.ratings_update(user=user, reason="Members imported")
         else:

@@ -1,11 +1,16 @@
-"""The re-rate policy's part in a request: someone is waiting on the page."""
+"""What every request carries: the club's time zone (it decides "today", hence who is
+financial) and the re-rate policy's part (someone is waiting on the page)."""
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 
+from .context_processors import club
+from .models import ClubSettings
 from .services import rerates_for_a_page
 
 
@@ -21,3 +26,29 @@ def rerate_policy(
             return get_response(request)
 
     return middleware
+
+
+def club_time_zone_activate(settings: ClubSettings | None = None) -> None:
+    """Make the club's time zone (``ClubSettings.time_zone``) the current one; empty, or a
+    zone the server no longer knows: the server's ``TIME_ZONE``."""
+    zone = (settings or ClubSettings.load()).time_zone
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(zone)) if zone else timezone.deactivate()
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        timezone.deactivate()
+
+
+class ClubTimeZoneMiddleware:
+    """Every request in the club's time zone. The settings row is read once a request and
+    kept on it, so the pages' own reads of the club (``views.common.club_of``, the
+    context processor) cost nothing more."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        club_time_zone_activate(club(request)["club"])
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -137,6 +137,12 @@ def rated_events(time_class: str | None = None) -> QuerySet[Event]:
     return Event.objects.filter(Exists(rated)).order_by("-end_date", "-start_date", "-pk")
 
 
+#: What ``list_basis`` says of a list with nothing rated yet (by whether the system rates
+#: by periods): the home page says what comes next in a sentence of its own.
+NO_PERIOD_CLOSED = "no rating period has been closed yet"
+NO_EVENT_RATED = "no event has been rated yet"
+
+
 def list_basis(system: RatingSystem, time_class: str = STANDARD) -> str:
     """Which list this is: the list's last closed rating period, or its last rated event."""
     if system.period_based:
@@ -148,12 +154,12 @@ def list_basis(system: RatingSystem, time_class: str = STANDARD) -> str:
             .first()
         )
         if period is None:
-            return "no rating period has been closed yet"
+            return NO_PERIOD_CLOSED
         return f"rating period {period.name} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
     event = rated_events(time_class)[:1]
     last = next(iter(event), None)
     if last is None:
-        return "no event has been rated yet"
+        return NO_EVENT_RATED
     return f"after {last.name}, {last.end_date:%-d %b %Y}"
 
 

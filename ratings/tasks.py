@@ -10,6 +10,7 @@ from typing import Any
 from django_tasks import task
 
 from . import services
+from .middleware import club_time_zone_activate
 from .models import RatingRun
 
 
@@ -21,6 +22,7 @@ def rerate_in_background(
 
     ``members``: pks of members rewritten even if no event from ``start`` on has them.
     """
+    club_time_zone_activate()
     run = RatingRun.objects.get(pk=run_pk)
     if run.status != RatingRun.Status.QUEUED:
         return run.pk  # already carried out (a worker retried it): nothing to do
@@ -34,6 +36,7 @@ def compare_in_background(*, comparison_pk: int) -> int:
     from .models import Comparison
     from .services.compare import comparison_run
 
+    club_time_zone_activate()
     comparison = Comparison.objects.get(pk=comparison_pk)
     if comparison.status != Comparison.Status.QUEUED:
         return comparison.pk  # already carried out (a worker retried it)

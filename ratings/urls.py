@@ -5,6 +5,7 @@ from django.urls import path
 from .views import (
     api_docs,
     calculator,
+    club_start,
     compare,
     event_list,
     event_pages,
@@ -28,6 +29,8 @@ app_name = "ratings"
 urlpatterns = [
     # What members read.
     path("", lists.home, name="home"),
+    # A fresh install's first-run page (the club and its officer), gone once started.
+    path("start/", club_start.club_start_page, name="club-start"),
     path("ratings/", lists.published_list, name="list"),
     path("ratings/print/", exports.printable_list, name="list-print"),
     path("ratings/live/", lists.live_list, name="live-list"),

@@ -22,6 +22,7 @@ from ..models import (
     RatingList,
     RatingRun,
 )
+from ..models.club import time_zones
 from .base import AuditAdmin, _tell_about_run
 
 # -- club settings (one row) ----------------------------------------------------------
@@ -35,8 +36,14 @@ class ClubSettingsForm(forms.ModelForm):
             "rating_system",
             "system_params",
             "season_start_month",
+            "time_zone",
             "live_list_only",
         ]
+        widgets = {
+            "time_zone": forms.Select(
+                choices=[("", "The server's (TIME_ZONE)")] + [(z, z) for z in time_zones()]
+            )
+        }
 
 
 @admin.register(ClubSettings)

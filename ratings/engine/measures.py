@@ -19,6 +19,7 @@ cost no more memory than the players of one month.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
@@ -223,3 +224,67 @@ class MeasureTally:
             expected_games=self._expected_games,
             calibration=[Bin(b.low, b.high, b.count, b.expected, b.actual) for b in self._bins],
         )
+
+
+# -- is the difference more than chance? -------------------------------------------------
+
+#: Resamples of the paired bootstrap, and its seed: the same history gives the same interval.
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 27
+#: The interval's level: 95 %.
+BOOTSTRAP_LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The mean per-game deviance of one system minus another's over the same games, with
+    its bootstrap interval (``low``..``high``); negative: the first predicted better."""
+
+    mean: float
+    low: float
+    high: float
+    games: int
+    events: int
+
+    @property
+    def beyond_chance(self) -> bool:
+        """The interval leaves out 0: the difference is more than chance on these games."""
+        return self.high < 0 or self.low > 0
+
+
+def paired_bootstrap(
+    games: list[int],
+    first: list[float],
+    second: list[float],
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    level: float = BOOTSTRAP_LEVEL,
+) -> Difference:
+    """How far two systems' deviance per game differ, resampling whole events.
+
+    ``games[i]``, ``first[i]``, ``second[i]``: event i's rated games and each system's
+    deviance summed over them. Games of one event share its players' ratings, so they
+    are not independent draws: each resample draws as many events as there are, with
+    replacement, and takes (sum of first − sum of second) / games over them, paired (the
+    same events for both systems). The interval is the percentile one: the resampled
+    differences' ``(1 − level) / 2`` and ``(1 + level) / 2`` quantiles, the k-th smallest
+    for k = floor(q × resamples) (lower) and ceil(q × resamples) − 1 (upper), from 0.
+    """
+    n = len(games)
+    total = sum(games)
+    if not n or not total:
+        raise ValueError("no games to compare")
+    differences = [a - b for a, b in zip(first, second, strict=True)]
+    rng = random.Random(seed)
+    population = range(n)
+    means = []
+    for _ in range(resamples):
+        drawn = rng.choices(population, k=n)
+        played = sum(games[i] for i in drawn)
+        means.append(sum(differences[i] for i in drawn) / played if played else 0.0)
+    means.sort()
+    tail = (1.0 - level) / 2.0
+    low = means[math.floor(tail * resamples)]
+    high = means[math.ceil((1.0 - tail) * resamples) - 1]
+    return Difference(sum(differences) / total, low, high, total, n)

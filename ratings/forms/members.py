@@ -16,6 +16,7 @@ from ..models import (
     Subscription,
     next_member_number,
     number_taken,
+    suggested_member_number,
 )
 from ..services.audit import REASON_LENGTH
 
@@ -105,6 +106,13 @@ class MemberForm(forms.ModelForm):
                 del self.fields[name]
         if self.instance.pk is None:
             self.fields["paid_tonight"] = paid_tonight_field()
+            if not self.is_bound:
+                suggested = suggested_member_number()
+                self.fields["member_number"].initial = suggested
+                self.fields["member_number"].help_text = (
+                    f"{suggested} is the next free number in the club's pattern; "
+                    "type another if the member already has one."
+                )
         else:
             self.fields[CHANGE_REASON] = change_reason_field(
                 "rating brought in from the wrong list"

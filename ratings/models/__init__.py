@@ -26,6 +26,7 @@ from .members import (
     next_member_number,
     next_member_numbers,
     number_taken,
+    suggested_member_number,
 )
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
@@ -62,4 +63,5 @@ __all__ = [
     "next_member_numbers",
     "number_taken",
     "rules",
+    "suggested_member_number",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -11,6 +12,19 @@ from simple_history.models import HistoricalRecords
 
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
 from ..time_classes import BLITZ, RAPID, STANDARD
+
+
+def time_zones() -> list[str]:
+    """Every IANA time zone the server knows, sorted (the first-run page's choices)."""
+    return sorted(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    if value and value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            f"{value!r} is not a time zone (e.g. Pacific/Auckland, Europe/London)."
+        )
+
 
 SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
 
@@ -30,6 +44,13 @@ class ClubSettings(models.Model):
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(12)],
         help_text="The month a subscription season starts (1 = January).",
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        validators=[validate_time_zone],
+        help_text='The club\'s time zone (e.g. Pacific/Auckland): it decides "today", hence '
+        "who is financial. Empty: the server's TIME_ZONE.",
     )
     live_list_only = models.BooleanField(
         "live list only",

@@ -307,6 +307,27 @@ def next_member_number(prefix: str) -> str:
     return next_member_numbers(prefix, 1)[0]
 
 
+def suggested_member_number() -> str:
+    """The next free number in the club's own pattern, for a member added by hand.
+
+    The pattern is the one most of the club's members (guests aside) are numbered in:
+    letters then digits, the digits' width kept ("R1062" → "R1063", "0099" → "0100");
+    a club with no numbered member starts at 1.
+    """
+    numbered = re.compile(r"^([A-Za-z]*)(\d+)$")
+    patterns: dict[tuple[str, int], list[int]] = {}
+    for number in Member.objects.filter(is_guest=False).values_list("member_number", flat=True):
+        if m := numbered.match(number):
+            patterns.setdefault((m.group(1), len(m.group(2))), []).append(int(m.group(2)))
+    if not patterns:
+        return "1"
+    (prefix, width), used = max(patterns.items(), key=lambda item: (len(item[1]), max(item[1])))
+    candidate = max(used) + 1
+    while number_taken(f"{prefix}{candidate:0{width}d}"):  # a guest's, or another pattern's
+        candidate += 1
+    return f"{prefix}{candidate:0{width}d}"
+
+
 def next_member_numbers(prefix: str, count: int) -> list[str]:
     """``count`` free numbers in a row after the highest ``<prefix><number>`` in use.
 

@@ -29,7 +29,14 @@ from django.utils import timezone
 from ..counts import count_phrase
 from ..engine import SYSTEMS, PlayerState, RatingSystem, get_system
 from ..engine import Event as EngineEvent
-from ..engine.measures import Measures, MeasureTally, month_key, month_of_key
+from ..engine.measures import (
+    Measures,
+    MeasureTally,
+    deviance,
+    month_key,
+    month_of_key,
+    paired_bootstrap,
+)
 from ..models import (
     ClubSettings,
     Comparison,
@@ -37,8 +44,13 @@ from ..models import (
     Event,
     Game,
     Member,
+    RatingList,
     is_usable,
 )
+from ..models.club import _with_time_control as with_time_control
+from ..publication import published_members
+from ..rating_lists import classes_of, lists_kept
+from ..time_classes import STANDARD
 from .chain import engine_events, member_initial_state, players_of
 from .rerate import _json, chunks, insert_rows
 
@@ -160,20 +172,48 @@ def comparison_run(*, comparison: Comparison) -> Comparison:
     return comparison
 
 
-def _rated_events() -> list[Event]:
+def _rated_events(rating_list: str) -> list[Event]:
+    """The rated, complete events of one list: its own time classes (standard takes those
+    the club keeps with it; a class the club does not rate is on no list)."""
     return list(
-        Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
+        Event.objects.filter(
+            rated=True, status=Event.Status.COMPLETE, time_class__in=classes_of(rating_list)
+        )
         .in_rating_order()
         .only("pk", "end_date", "start_date")
     )
 
 
-def _batches(events: Sequence[Event], systems: Sequence[RatingSystem]) -> Iterator[list[Event]]:
+def list_systems(comparison: Comparison, rating_list: str) -> dict[str, RatingSystem]:
+    """Every system as it would rate ``rating_list``: on the standard list with the
+    comparison's parameters (the club's for its own system, or those tried); on a list of
+    its own with that list's parameters for the list's system, the documented ones for
+    the others; ecf-2020 rating the list's own time control."""
+    if rating_list == STANDARD:
+        chosen = {sid: comparison.params.get(sid) or {} for sid in SYSTEMS}
+    else:
+        own = RatingList.objects.filter(time_class=rating_list).first()
+        chosen = {
+            sid: dict(own.system_params) if own and sid == own.rating_system else {}
+            for sid in SYSTEMS
+        }
+    return {
+        sid: get_system(sid, with_time_control(sid, params, rating_list))
+        for sid, params in chosen.items()
+    }
+
+
+def _batches(
+    events: Sequence[Event], systems: Sequence[RatingSystem], rating_list: str
+) -> Iterator[list[Event]]:
     """The events cut into batches of about BATCH_GAMES games, never inside a rating period
     of any period system (a cut where every one of them starts a new period)."""
     counts = dict(
         Game.objects.filter(
-            event__rated=True, event__status=Event.Status.COMPLETE, result__in=Game.PLAYED
+            event__rated=True,
+            event__status=Event.Status.COMPLETE,
+            event__time_class__in=classes_of(rating_list),
+            result__in=Game.PLAYED,
         )
         .exclude(black__isnull=True)
         .order_by()
@@ -227,51 +267,92 @@ class _History:
 
 
 class _Runner:
-    """One comparison's working set: each system's states, tallies and histories."""
+    """One comparison: each list the club keeps, compared on its own games."""
 
     def __init__(self, comparison: Comparison, report: Callable[[int, str], None]) -> None:
         self.comparison = comparison
         self.report = report
-        self.systems = {sid: get_system(sid, comparison.params.get(sid) or {}) for sid in SYSTEMS}
+        self.lists = [_ListRunner(comparison, rating_list) for rating_list in lists_kept()]
+
+    def run(self) -> None:
+        self.report(2, "Finding the rated events")
+        for runner in self.lists:
+            runner.events = _rated_events(runner.rating_list)
+        total = sum(len(runner.events) for runner in self.lists) or 1
+        done = 0
+        for runner in self.lists:
+
+            def report(events: int, base: int = done) -> None:
+                self.report(
+                    5 + 85 * (base + events) // total,
+                    f"Rated {base + events} of {count_phrase(total, 'event')}",
+                )
+
+            runner.run(report)
+            done += len(runner.events)
+        self.comparison.events = sum(len(runner.events) for runner in self.lists)
+        self.comparison.games = sum(runner.games for runner in self.lists)
+        self.report(92, "Saving the comparison")
+
+    def write(self) -> None:
+        """The standard list's members (final ratings, ranks, histories) and every list's
+        results (inside the caller's transaction)."""
+        ComparisonRating.objects.filter(comparison=self.comparison).delete()
+        lists = {runner.rating_list: runner.results() for runner in self.lists}
+        standard = self.lists[0]
+        ranks = standard.write()
+        results = dict(lists[STANDARD])
+        results["differ"] = _differ(ranks)
+        results["lists"] = lists
+        self.comparison.results = results
+
+
+class _ListRunner:
+    """One list's working set: each system's states, tallies and histories, and each
+    event's deviance under each system (for the verdict's bootstrap)."""
+
+    def __init__(self, comparison: Comparison, rating_list: str) -> None:
+        self.comparison = comparison
+        self.rating_list = rating_list
+        self.systems = list_systems(comparison, rating_list)
         self.states: dict[str, dict[str, PlayerState]] = {sid: {} for sid in SYSTEMS}
         self.history: dict[str, dict[str, _History]] = {sid: {} for sid in SYSTEMS}
         self.tallies: dict[str, MeasureTally] = {}
         self.baseline: MeasureTally | None = None
+        self.events: list[Event] = []
+        self.games = 0
+        #: per event with a rated game: its games, and each system's deviance summed
+        self.event_games: list[int] = []
+        self.event_deviance: dict[str, list[float]] = {sid: [] for sid in SYSTEMS}
         self.first_day: dt.date | None = None
         self.last_day: dt.date | None = None
         self.recent_from = 0
 
-    def run(self) -> None:
-        self.report(2, "Finding the rated events")
-        events = _rated_events()
+    def run(self, report: Callable[[int], None]) -> None:
+        events = self.events
         if events:
             self.first_day, self.last_day = events[0].end_date, events[-1].end_date
         last = month_key(self.last_day or timezone.localdate())
         self.recent_from = last - 11
         self.tallies = {sid: MeasureTally(recent_from=self.recent_from) for sid in SYSTEMS}
         self.baseline = MeasureTally(recent_from=self.recent_from)
-        total = len(events) or 1
-        done = games = 0
-        for batch in _batches(events, list(self.systems.values())):
+        done = 0
+        for batch in _batches(events, list(self.systems.values()), self.rating_list):
             inputs = engine_events(batch)
             self._take_in(players_of(inputs))
             self._rate(inputs)
             done += len(batch)
-            games += sum(len(e.games) for e in inputs)
-            self.report(
-                5 + 85 * done // total, f"Rated {done} of {count_phrase(len(events), 'event')}"
-            )
-        self.comparison.events = len(events)
-        self.comparison.games = games
-        self.report(92, "Saving the comparison")
+            self.games += sum(len(e.games) for e in inputs)
+            report(done)
 
     def _take_in(self, member_ids: set[int]) -> None:
-        """Players met for the first time, from their starting details, in every system."""
+        """Players met for the first time, from their starting details on this list, in
+        every system."""
         new = sorted(m for m in member_ids if str(m) not in self.states[DEFAULT_KEY])
         for chunk in chunks(new):
             for member in Member.objects.filter(pk__in=chunk):
                 for sid, system in self.systems.items():
-                    state = system.prepare(member_initial_state(member, system))
+                    state = system.prepare(member_initial_state(member, system, self.rating_list))
                     self.states[sid][state.id] = state
 
     def _rate(self, inputs: list[EngineEvent]) -> None:
@@ -298,18 +379,30 @@ class _Runner:
         baseline = self.baseline
         assert baseline is not None
         for event in inputs:
+            if not event.games:
+                continue
             month = month_key(event.date)
             rows = {sid: expected[sid][event.id] for sid in SYSTEMS}
             for i, game in enumerate(event.games):
                 for sid, tally in self.tallies.items():
                     tally.add(month, game.a, game.b, rows[sid][i], game.score)
                 baseline.add(month, game.a, game.b, 0.5, game.score)
+            self.event_games.append(len(event.games))
+            for sid in SYSTEMS:
+                self.event_deviance[sid].append(
+                    sum(
+                        deviance(0.5 if e is None else e, game.score)
+                        for e, game in zip(rows[sid], event.games, strict=True)
+                    )
+                )
 
-    def write(self) -> None:
-        """The members' final ratings and ranks, and the results (inside the caller's
-        transaction)."""
-        ComparisonRating.objects.filter(comparison=self.comparison).delete()
-        published = set(Member.objects.published().values_list("pk", flat=True))
+    def write(self) -> dict[str, dict[int, int]]:
+        """The members' final ratings under each system, ranked among the members on the
+        list's published list (the public list's members: published today and listed);
+        each system's ranks."""
+        published = set(
+            published_members().listable(self.rating_list).values_list("pk", flat=True)
+        )
         ranks: dict[str, dict[int, int]] = {}
         rows: list[tuple[Any, ...]] = []
         for sid, system in self.systems.items():
@@ -349,26 +442,95 @@ class _Runner:
                     insert_rows(ComparisonRating, RATING_COLUMNS, rows)
                     rows = []
         insert_rows(ComparisonRating, RATING_COLUMNS, rows)
-        self.comparison.results = self._results(ranks)
+        return ranks
 
-    def _results(self, ranks: dict[str, dict[int, int]]) -> dict[str, Any]:
-        spreads = []
-        members = set().union(*(r.keys() for r in ranks.values()))
-        for member in members:
-            places = [r[member] for r in ranks.values() if member in r]
-            if len(places) > 1:
-                spreads.append((max(places) - min(places), -min(places), member))
-        spreads.sort(reverse=True)
+    def results(self) -> dict[str, Any]:
         baseline = self.baseline
         assert baseline is not None
+        systems = {sid: measures_json(t.result()) for sid, t in self.tallies.items()}
         return {
+            "events": len(self.events),
+            "games": self.games,
             "first_day": self.first_day.isoformat() if self.first_day else None,
             "last_day": self.last_day.isoformat() if self.last_day else None,
             "recent_from": month_of_key(self.recent_from).isoformat(),
-            "systems": {sid: measures_json(t.result()) for sid, t in self.tallies.items()},
+            "systems": systems,
             "baseline": measures_json(baseline.result(), calibration=False),
-            "differ": [member for _, _, member in spreads[:DIFFER_KEPT]],
+            "verdict": verdict(systems, self.event_games, self.event_deviance),
         }
+
+
+def _differ(ranks: dict[str, dict[int, int]]) -> list[int]:
+    """The members whose rank differs most between the systems, most first."""
+    spreads = []
+    members = set().union(*(r.keys() for r in ranks.values()))
+    for member in members:
+        places = [r[member] for r in ranks.values() if member in r]
+        if len(places) > 1:
+            spreads.append((max(places) - min(places), -min(places), member))
+    spreads.sort(reverse=True)
+    return [member for _, _, member in spreads[:DIFFER_KEPT]]
+
+
+#: A system is put forward as best only on expectations of its own: one that had none for
+#: more than this share of the games (counted at 0.5, as everyone-equal would) is left out.
+MOST_FILLED_IN = 0.10
+#: Fewer events than this and no interval is worth giving: too few games to tell.
+FEWEST_EVENTS = 10
+
+
+def verdict(
+    systems: Mapping[str, Mapping[str, Any]],
+    event_games: list[int],
+    event_deviance: Mapping[str, list[float]],
+) -> dict[str, Any]:
+    """Which system predicted the list's games best, by how much, and whether that is
+    more than chance (``paired_bootstrap`` of its deviance against each other system's).
+
+    ``best``: the lowest deviance per game among the systems with expectations of their
+    own; ``beyond_chance``: whether it beat every other such system by more than chance;
+    ``against``: each other system's difference (best − other, negative: best better)
+    and interval; ``filled_in``: the systems left out, with their share of fill-ins.
+    """
+    filled_in = {}
+    candidates = []
+    for sid, data in systems.items():
+        games = data["games"] or 0
+        if not games:
+            continue
+        share = 1 - data["expected_games"] / games
+        if share > MOST_FILLED_IN:
+            filled_in[sid] = share
+        else:
+            candidates.append((data["deviance"], sid))
+    result: dict[str, Any] = {
+        "best": None,
+        "beyond_chance": False,
+        "against": {},
+        "filled_in": filled_in,
+        "events": len(event_games),
+        "games": sum(event_games),
+        "too_few": len(event_games) < FEWEST_EVENTS,
+    }
+    if not candidates:
+        return result
+    candidates.sort()
+    best = candidates[0][1]
+    result["best"] = best
+    if len(candidates) < 2 or result["too_few"]:
+        return result
+    against = {}
+    for _, other in candidates[1:]:
+        difference = paired_bootstrap(event_games, event_deviance[best], event_deviance[other])
+        against[other] = {
+            "mean": difference.mean,
+            "low": difference.low,
+            "high": difference.high,
+            "beyond_chance": difference.beyond_chance,
+        }
+    result["against"] = against
+    result["beyond_chance"] = all(d["beyond_chance"] for d in against.values())
+    return result
 
 
 #: Any system's key: every system meets the same players.

@@ -10,9 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
+from typing import Any
 
+from ..counts import count_phrase
 from ..engine import SYSTEMS
 from ..models import Comparison, ComparisonRating, Member
+from ..rating_lists import ORDER, list_name
+from ..time_classes import STANDARD
 
 #: Places shown of each system's list.
 TOP = 20
@@ -49,11 +53,17 @@ class MeasureRow:
     current: bool = False
 
 
-def measure_rows(comparison: Comparison) -> list[MeasureRow]:
-    """One row per system, then the baseline; the best (lowest) figure of each column
-    marked."""
-    results = comparison.results or {}
+def measure_rows(
+    comparison: Comparison, results: dict[str, Any] | None = None
+) -> list[MeasureRow]:
+    """One row per system, then the baseline, for one list's ``results`` (default: the
+    standard list's). Marked best: only the deviance of the system the verdict says
+    predicted best by more than chance; a figure within chance of another's, or resting on
+    fill-in expectations, is no best."""
+    results = comparison.results or {} if results is None else results
     systems = results.get("systems", {})
+    verdict = results.get("verdict") or {}
+    marked = verdict.get("best") if verdict.get("beyond_chance") else None
     rows = []
     for sid in system_order(comparison):
         data = systems.get(sid)
@@ -65,7 +75,7 @@ def measure_rows(comparison: Comparison) -> list[MeasureRow]:
                 sid,
                 SYSTEMS[sid].title,
                 short_title(sid),
-                [(data[key], False) for key, _ in MEASURES],
+                [(data[key], sid == marked and key == "deviance") for key, _ in MEASURES],
                 data["expected_games"] / games if games else None,
                 json.dumps(comparison.params[sid]) if comparison.params.get(sid) else "",
                 sid == comparison.club_system,
@@ -82,14 +92,116 @@ def measure_rows(comparison: Comparison) -> list[MeasureRow]:
                 None,
             )
         )
-    for column in range(len(MEASURES)):
-        values = [r.figures[column][0] for r in rows if r.figures[column][0] is not None]
-        if values:
-            best = min(values)
-            for r in rows:
-                value = r.figures[column][0]
-                r.figures[column] = (value, value is not None and value <= best + 1e-12)
     return rows
+
+
+def _names(titles: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+
+
+def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> list[str]:
+    """The verdict on one list in plain words: which system predicted its games best, by
+    how much, and whether that is more than chance on this many games (the interval of
+    ``services.compare.verdict``); then the systems left out for resting on fill-ins."""
+    verdict = results.get("verdict")
+    games = results.get("games", 0)
+    if verdict is None:
+        return ["This comparison was worked out before verdicts were given: run it again."]
+    if not games:
+        return [f"No rated game on the {list_name(rating_list).lower()} yet: nothing to compare."]
+    systems = results["systems"]
+    played = (
+        f"{count_phrase(verdict['games'], 'game')} in {count_phrase(verdict['events'], 'event')}"
+    )
+    sentences = []
+    best = verdict.get("best")
+    if best is None:
+        sentences.append(
+            "No system had expectations of its own for enough of the games to be put forward."
+        )
+    elif verdict.get("too_few") or not verdict.get("against"):
+        sentences.append(
+            f"{short_title(best)} had the lowest deviance per game "
+            f"({systems[best]['deviance']:.4f}), but {played} are too few to tell the "
+            "systems apart."
+        )
+    else:
+        against = verdict["against"]
+        runner = min(against, key=lambda sid: systems[sid]["deviance"])
+        gap = against[runner]
+        lower = -gap["mean"]
+        filled_in = verdict.get("filled_in", {})
+        next_best = (
+            "the next best of those put forward"
+            if any(systems[sid]["deviance"] < systems[runner]["deviance"] for sid in filled_in)
+            else "the next best"
+        )
+        if verdict.get("beyond_chance"):
+            sentences.append(
+                f"{short_title(best)} predicted the club's results best: its deviance per "
+                f"game is {lower:.4f} lower than {short_title(runner)}'s, {next_best} "
+                f"(95 % interval {-gap['high']:.4f} to {-gap['low']:.4f} lower). That is more "
+                f"than chance on {played}."
+            )
+        else:
+            close = [short_title(best)] + [
+                short_title(sid)
+                for sid in sorted(against, key=lambda sid: systems[sid]["deviance"])
+                if not against[sid]["beyond_chance"]
+            ]
+            sentences.append(
+                f"Too few games to tell: {short_title(best)} had the lowest deviance per game, "
+                f"{lower:.4f} lower than {short_title(runner)}'s, but the 95 % interval of the "
+                f"difference ({-gap['high']:+.4f} to {-gap['low']:+.4f}) includes none at all. "
+                f"On {played}, {_names(close)} are within chance of each other."
+            )
+    baseline = (results.get("baseline") or {}).get("deviance")
+    if best is not None and baseline is not None and systems[best]["deviance"] >= baseline:
+        sentences.append(
+            f"No system predicted better than rating everyone equal ({baseline:.4f} per game)."
+        )
+    for sid in system_order_of(systems):
+        share = verdict.get("filled_in", {}).get(sid)
+        if share is not None:
+            sentences.append(
+                f"Not put forward: {short_title(sid)}, which had no rating of its own for a "
+                f"player in {share:.0%} of the games (those count at 0.5, as “everyone equal” "
+                "would)."
+            )
+    return sentences
+
+
+def system_order_of(systems: dict[str, Any]) -> list[str]:
+    return [sid for sid in SYSTEMS if sid in systems]
+
+
+@dataclass
+class ListSection:
+    """One list's part of the comparison: its verdict and its measures."""
+
+    rating_list: str
+    name: str
+    results: dict[str, Any]
+    verdict: list[str]
+    rows: list[MeasureRow]
+
+
+def list_sections(comparison: Comparison) -> list[ListSection]:
+    """Each list compared on its own games, standard first. A comparison from before the
+    lists were compared apart shows its one table, with no verdict."""
+    results = comparison.results or {}
+    lists = results.get("lists") or {STANDARD: results}
+    return [
+        ListSection(
+            rating_list,
+            list_name(rating_list),
+            data,
+            verdict_sentences(data, rating_list),
+            measure_rows(comparison, data),
+        )
+        for rating_list, data in sorted(lists.items(), key=lambda item: ORDER.index(item[0]))
+    ]
 
 
 @dataclass

@@ -275,9 +275,14 @@ def members_merge(
         member_states_write(member_ids=[target.pk])
         if start is None:
             return None
-        names = ", ".join(str(m) for m in sources)
+        # Both numbers: two records of a duplicate usually share a name ("Ben Carter
+        # (R1020) merged into Ben Carter (R1003)").
+        names = ", ".join(f"{m.name} ({m.member_number})" for m in sources)
         return ratings_update(
-            start=start, members=[target.pk], user=user, reason=f"{names} merged into {target}"
+            start=start,
+            members=[target.pk],
+            user=user,
+            reason=f"{names} merged into {target.name} ({target.member_number})",
         )
 
 

@@ -120,7 +120,7 @@ def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
             title=f"{member.name}: rating under each system",
         )
     return {
-        "measures": compare_pages.measure_rows(comparison),
+        "sections": compare_pages.list_sections(comparison),
         "measure_headings": [heading for _, heading in compare_pages.MEASURES],
         "calibration": calibration,
         "top": compare_pages.top_lists(comparison),

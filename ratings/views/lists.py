@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
@@ -19,12 +19,12 @@ from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
 from ..list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..models import (
-    ClubSettings,
     Comparison,
     Member,
 )
 from ..publication import published_members
 from ..ranking import PublishedRanking
+from ..services.club import club_needs_start
 from ..tables import (
     ListPaginator,
     OfficerRatingTable,
@@ -38,16 +38,23 @@ PER_PAGE = 50
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    system = ClubSettings.load().engine()
-    recent = reports.rated_events()[:5]
+    system = club_of(request).engine()
+    recent = list(reports.rated_events()[:5])
     top = reports.top_ten()
+    # A fresh install (no login yet) greets its first visitor with the first-run page;
+    # asked only of a club with nothing to show, so a running club's home pays nothing.
+    if not recent and not top and club_needs_start():
+        return redirect("ratings:club-start")
+    basis = reports.list_basis(system)
     return render(
         request,
         "ratings/home.html",
         {
             "recent_events": recent,
             "top": top,
-            "basis": reports.list_basis(system),
+            "basis": basis,
+            "period_based": system.period_based,
+            "rated": basis not in (reports.NO_PERIOD_CLOSED, reports.NO_EVENT_RATED),
             "comparison": Comparison.objects.filter(published__isnull=False).exists(),
         },
     )
@@ -86,6 +93,8 @@ def _rating_list(  # type: ignore[no-untyped-def]
     # (``ListPaginator``); the page's members are then read by primary key.
     table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
     table.ranking = _ranking(request, filters, table_class, rating_list)
+    if not any(v for k, v in request.GET.items() if k in filters.filters):
+        table.empty_text = _empty_list(system, officer=table_class is OfficerRatingTable)
     RequestConfig(
         request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
     ).configure(table)
@@ -105,6 +114,22 @@ def _rating_list(  # type: ignore[no-untyped-def]
             "rating_list": rating_list,
             **(extra or {}),
         },
+    )
+
+
+def _empty_list(system: Any, *, officer: bool) -> str:
+    """What an empty list (nothing filtered) says comes next."""
+    rated = "played in a rated event" + (
+        " whose rating period is closed" if system.period_based else ""
+    )
+    if officer:
+        return (
+            f"No one is rated yet: a member is listed once they have {rated}, or brought "
+            "a rating in."
+        )
+    return (
+        f"No one is on the list yet: a member is listed once they have {rated} and paid "
+        "this season's subscription."
     )
 
 

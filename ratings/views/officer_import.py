@@ -58,10 +58,16 @@ def trf_preview(request: HttpRequest) -> HttpResponse:
     form = TrfConfirmForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         event = _import(form, tournament, request.user)
+        # Counted as the preview and the event's page count them: a game has two players,
+        # a bye (a line with no opponent) is not a game.
+        byes = event.games.filter(black__isnull=True).count()
+        played = event.games.count() - byes
+        counted = [count_phrase(len(tournament.players), "player"), count_phrase(played, "game")]
+        if byes:
+            counted.append(count_phrase(byes, "bye"))
         messages.success(
             request,
-            f"{event.name} imported: {count_phrase(len(tournament.players), 'player')}, "
-            f"{count_phrase(event.games.count(), 'game')}. Check it, then mark it complete to "
+            f"{event.name} imported: {', '.join(counted)}. Check it, then mark it complete to "
             "rate it.",
         )
         if next_event(request, stored, index, len(tournaments)):

@@ -87,6 +87,11 @@ def member_list(request: HttpRequest) -> HttpResponse:
     }
     members = services.members_with_membership(members, status=status)
     table = OfficerMemberTable(members.order_by("name", "member_number"))
+    if not query and not status:
+        table.empty_text = (
+            "No members yet: add one (Add a member), or bring them all in from a members CSV "
+            "file (Import)."
+        )
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     filters = [(key, label, counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()]
     return render(

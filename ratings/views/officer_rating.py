@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.db.models import (
     Count,
@@ -16,6 +17,7 @@ from django.urls import reverse
 from .. import explain, figures, services
 from ..counts import count_phrase
 from ..engine import RatingSystem
+from ..forms.publications import PublicationNoteForm
 from ..models import (
     ClubSettings,
     Event,
@@ -283,7 +285,13 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
         end_date__lte=period.end,
     ).in_rating_order()
     problem = services.period_close_problem(period=period, system=system)
-    if request.method == "POST" and problem is None:
+    note = f"Rating period {period.name} closed."
+    data = None
+    if request.method == "POST":
+        data = request.POST.copy()
+        data.setdefault("note", note)  # a confirmation without the box: the usual note
+    note_form = PublicationNoteForm(data, initial={"note": note})
+    if request.method == "POST" and problem is None and note_form.is_valid():
         try:
             run = services.period_close(period=period, user=request.user)
         except services.PeriodRefused as refusal:  # closed or rated meanwhile
@@ -296,18 +304,38 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
                 "publish the list (Publish, above) once the run has finished.",
             )
             return redirect("ratings:run", pk=run.pk)
+        rated = (
+            f"Rating period {period.name} closed: {count_phrase(run.events_rated, 'event')} rated"
+        )
+        try:
+            # The one confirmation closes and publishes: the list the period leaves,
+            # with the officer's note.
+            publication = services.list_publish(
+                note=note_form.cleaned_data["note"],
+                user=request.user,
+                period=RatingPeriod.objects.get(pk=period.pk),
+                time_class=rating_list,
+            )
+        except services.PublishRefused as refusal:  # another re-rate started meanwhile
+            messages.warning(request, f"{rated}, but the list is not published: {refusal}")
+            publish = f"{reverse('ratings:officer-publish')}?period={label}"
+            return redirect(publish + (f"&list={rating_list}" if rating_list != STANDARD else ""))
         messages.success(
             request,
-            f"Rating period {period.name} closed: {count_phrase(run.events_rated, 'event')} "
-            "rated. Publish the list it leaves here, with a note.",
+            f"{rated}, and the list published: {count_phrase(publication.size, 'member')}, "
+            f"dated {publication.day:%-d %b %Y}.",
         )
-        publish = f"{reverse('ratings:officer-publish')}?period={label}"
-        return redirect(publish + (f"&list={rating_list}" if rating_list != STANDARD else ""))
+        return redirect(publication)
     # The events rated anew besides the period's own: those of later closed periods.
     scope = services.rerate_scope(
         start=(period.start, period.start, 0), system=system, time_class=rating_list
     )
     events = list(events)
+    # Rated in this request, the period is published with it; a re-rate too long to wait
+    # for goes to the background, and the button says the list is published after.
+    limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
+    first = events[0] if events else (period.start, period.start, 0)
+    in_background = services.rerate_estimate(start=first, time_class=rating_list) > limit
     return render(
         request,
         "ratings/officer/period_close.html",
@@ -315,6 +343,8 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
             "period": period,
             "events": events,
             "later": scope.count,
+            "note_form": note_form,
+            "in_background": in_background,
             "problem": problem,
             "warning": services.period_close_warning(period=period),
             "rating_list": rating_list,

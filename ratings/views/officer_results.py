@@ -237,6 +237,10 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
 @officer_required
 def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
+    if event.kind != Event.Kind.ROUND_ROBIN:
+        # Everyone plays everyone only in a round robin: another event's rounds are
+        # entered round by round (or pasted), and nothing is saved from here.
+        return render(request, "ratings/officer/grid_not_round_robin.html", {"event": event})
     if refused := _results_refused(request, event):
         return refused
     players = _players(event)

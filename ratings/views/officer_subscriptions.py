@@ -107,5 +107,7 @@ def subscriptions_renew(request: HttpRequest) -> HttpResponse:
             "rows": rows,
             "ticked": ticked,
             "previous": shown.filter(paid_before=True).count(),
+            # An empty page of a club with no members yet says what comes first.
+            "club_has_members": bool(rows) or Member.objects.filter(is_guest=False).exists(),
         },
     )

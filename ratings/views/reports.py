@@ -67,6 +67,12 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if slug != "active":
         rows = rows[: reports.TOP]
     table = REPORT_TABLES.get(slug, ReportTable)(rows)
+    # An empty report says why, in a sentence: no one qualifies yet, or not in this span.
+    table.empty_text = (
+        "No published member has played in this span yet."
+        if report.uses_window
+        else "No published member qualifies yet: the report fills in as events are rated."
+    )
     if wants_csv(request):
         kind = "" if rating_list == STANDARD else f"{rating_list}-"
         return _report_csv(table, f"{kind}{slug}-{timezone.localdate():%Y-%m-%d}.csv")

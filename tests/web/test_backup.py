@@ -40,7 +40,7 @@ def _sqlite_tables(db: Any) -> list[str]:
 
 @pytest.fixture
 def demo_club(db):  # type: ignore[no-untyped-def]
-    _quiet("load_demo")
+    _quiet("load_demo", "--force")
     assert Member.objects.count() > 50 and Game.objects.count() > 500
 
 

@@ -45,7 +45,7 @@ def empty_the_database() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_demo_club_round_trips_with_every_table_equal(tmp_path):
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     before = every_table()
     path = tmp_path / "club.json"
     assert export(path).startswith("exported: ")
@@ -62,7 +62,7 @@ def test_the_demo_club_round_trips_with_every_table_equal(tmp_path):
 
 @pytest.mark.django_db(transaction=True)
 def test_ratings_re_derived_after_the_import_equal_the_exported(tmp_path):
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     exported = club_file.ratings_snapshot()
     path = tmp_path / "club.json.gz"  # gzipped, by its name
     export(path)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from ratings.management.commands import load_demo
 from ratings.models import (
     ClubSettings,
     Event,
@@ -25,7 +27,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def demo() -> str:
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--force", stdout=out)
     return out.getvalue()
 
 
@@ -105,7 +107,8 @@ def test_the_demo_admin_is_a_superuser(demo):
     assert "admin / admin-demo-2026" in demo
 
 
-def test_load_demo_if_empty_does_nothing_the_second_time_but_print_the_logins(demo):
+def test_load_demo_if_empty_does_nothing_the_second_time_but_print_the_logins(demo, monkeypatch):
+    monkeypatch.setattr(load_demo, "is_demo_database", lambda: True)
     members, games = Member.objects.count(), Game.objects.count()
     out = io.StringIO()
     call_command("load_demo", "--if-empty", stdout=out)
@@ -114,8 +117,29 @@ def test_load_demo_if_empty_does_nothing_the_second_time_but_print_the_logins(de
 
 
 def test_load_demo_refuses_a_database_with_members(demo):
-    with pytest.raises(CommandError, match="already has members"):
+    with pytest.raises(CommandError, match=r"already holds 7[0-9] members"):
+        call_command("load_demo", "--force", stdout=io.StringIO())
+
+
+def test_load_demo_refuses_a_database_that_is_not_the_demos():
+    with pytest.raises(CommandError, match="not the demo's"):
         call_command("load_demo", stdout=io.StringIO())
+    assert not Member.objects.exists() and not User.objects.exists()
+
+
+def test_load_demo_refuses_a_real_club_even_with_if_empty(monkeypatch, officer, alice):
+    monkeypatch.setattr(load_demo, "is_demo_database", lambda: True)
+    with pytest.raises(CommandError, match="already holds 1 member, 1 login"):
+        call_command("load_demo", "--if-empty", stdout=io.StringIO())
+    assert list(Member.objects.all()) == [alice]
+    assert list(User.objects.values_list("username", flat=True)) == [officer.username]
+
+
+def test_make_run_serves_the_demo_from_a_database_of_its_own():
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    run = makefile.split("\nrun:")[1].split("\n\n")[0]
+    assert "DATABASE_URL=$(DEMO_DATABASE_URL)" in makefile
+    assert all("$(RUN_ENV)" in line for line in run.splitlines()[1:] if "manage.py" in line)
 
 
 def test_the_demo_is_the_same_club_every_time(demo):
@@ -123,13 +147,13 @@ def test_the_demo_is_the_same_club_every_time(demo):
     Publication.objects.all().delete()  # a publication keeps its members: it goes first
     Event.objects.all().delete()
     Member.objects.all().delete()
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     again = list(Game.objects.order_by("pk").values_list("white__name", "black__name", "result"))
     assert again == first
 
 
 def test_the_demo_club_can_be_loaded_on_a_period_system():
-    call_command("load_demo", "--system", "ecf-2020", stdout=io.StringIO())
+    call_command("load_demo", "--force", "--system", "ecf-2020", stdout=io.StringIO())
     assert RatingChange.objects.exists()
 
 

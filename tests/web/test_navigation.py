@@ -11,7 +11,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("page", ["ratings:home", "ratings:list", "ratings:reports"])
-def test_every_public_page_links_to_the_reports_and_the_calculator(client, page):
+def test_every_public_page_links_to_the_reports_and_the_calculator(client, officer, page):
+    # ``officer``: a club already started (a fresh install's home is its first-run page).
     html = client.get(reverse(page)).content.decode()
     assert f'href="{reverse("ratings:reports")}"' in html
     assert f'href="{reverse("ratings:calculator")}"' in html

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import figures, services
-from ratings.models import ClubSettings, Event, Game, RatingPeriod, RatingRun
+from ratings.models import ClubSettings, Event, Game, Publication, RatingPeriod, RatingRun
 from ratings.period_names import period_name
 
 from ..factories import paid_up
@@ -173,7 +173,9 @@ def test_closing_a_period_names_it_by_its_dates_and_counts_one_event_as_1_event(
 ):
     response, period = closed_acf_period
     (message,) = messages_of(officer_client, response)
-    assert message.startswith(f"Rating period {period.name} closed: 1 event rated.")
+    assert message.startswith(
+        f"Rating period {period.name} closed: 1 event rated, and the list published: "
+    )
     assert period.label not in message
 
 
@@ -189,14 +191,15 @@ def test_the_run_that_closes_a_period_gives_the_periods_name_as_its_reason(close
     assert not RatingRun.objects.filter(reason__contains=period.label).exists()
 
 
-def test_the_publish_page_names_the_closed_period_by_its_dates_and_so_does_the_note(
+def test_the_published_list_names_the_closed_period_by_its_dates_and_so_does_the_note(
     officer_client, closed_acf_period
 ):
     response, period = closed_acf_period
-    page = officer_client.get(response["Location"])
-    assert page.context["form"].initial["note"] == f"Rating period {period.name} closed."
-    text = page.content.decode()
-    assert f"Rating period {period.name} is closed: publish the list it leaves." in text
+    publication = Publication.objects.get()
+    assert response["Location"] == publication.get_absolute_url()
+    assert publication.note == f"Rating period {period.name} closed."
+    text = officer_client.get(response["Location"]).content.decode()
+    assert f"Rating period {period.name} closed." in text
     assert f"period {period.label}" not in text
 
 

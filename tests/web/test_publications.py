@@ -461,7 +461,7 @@ def test_publication_pages_take_the_same_queries_with_twice_the_members(
     assert _queries(client, url, **query) == few
 
 
-def test_closing_a_rating_period_offers_to_publish_the_list_it_leaves(
+def test_closing_a_rating_period_publishes_the_list_it_leaves_in_one_confirmation(
     officer_client, current_season, rated_event, alice, bob
 ):
     services.rating_system_set(system_id="acf-1993")
@@ -474,9 +474,13 @@ def test_closing_a_rating_period_offers_to_publish_the_list_it_leaves(
     period = services.period_for(event, system)
     label = period.label
     close = reverse("ratings:officer-period-close", args=[label])
-    response = officer_client.post(close)
-    assert response["Location"] == f"{PUBLISH}?period={label}"
-    form = officer_client.get(response["Location"])
-    assert f"Rating period {period.name} closed." in form.content.decode()
-    officer_client.post(PUBLISH, {"note": "Period closed", "period": label})
-    assert Publication.objects.get().period.label == label
+    form = officer_client.get(close).content.decode()
+    assert f"Confirm: close {period.name} and publish the list" in form
+    assert f"Rating period {period.name} closed." in form  # the note, to change or keep
+    response = officer_client.post(close, {"note": "Winter period closed."})
+    publication = Publication.objects.get()
+    assert response["Location"] == publication.get_absolute_url()
+    assert (publication.period.label, publication.note) == (label, "Winter period closed.")
+    assert publication.period.is_closed
+    message = officer_client.get(response["Location"]).content.decode()
+    assert f"Rating period {period.name} closed: 1 event rated, and the list published" in message

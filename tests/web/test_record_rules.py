@@ -47,7 +47,9 @@ def record(alice, bob, carol, dave, current_season):
     """A club night played (alice–bob in round 1), a fixture still to come, and an event
     with nothing played; all four entered in each."""
     played = EventFactory(name="Club night", start_date=PAST, rounds=3)
-    coming = EventFactory(name="Next month", start_date=NEXT_MONTH, rounds=3)
+    coming = EventFactory(
+        name="Next month", start_date=NEXT_MONTH, rounds=3, kind=Event.Kind.ROUND_ROBIN
+    )
     empty = EventFactory(name="Forfeits only", start_date=PAST, rounds=1)
     for event in (played, coming, empty):
         for member in (alice, bob, carol, dave):

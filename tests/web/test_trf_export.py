@@ -122,7 +122,7 @@ def test_a_file_imported_then_exported_reads_back_as_the_same_tournament(path):
 
 
 def test_every_event_of_the_demo_club_reads_back_as_its_games():
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     events = list(Event.objects.all())
     assert events
     for event in events:

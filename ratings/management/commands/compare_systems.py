@@ -55,9 +55,13 @@ class Command(BaseCommand):
             f"{count_phrase(comparison.events, 'event')}, {comparison.seconds:.2f} s"
         )
         headings = [heading for _, heading in compare_pages.MEASURES]
-        self.stdout.write(f"{'system':<22}" + "".join(f"{h[:24]:>26}" for h in headings))
-        for row in compare_pages.measure_rows(comparison):
-            figures = "".join(
-                f"{'-' if value is None else f'{value:.4f}':>26}" for value, _ in row.figures
-            )
-            self.stdout.write(f"{row.short[:22]:<22}{figures}")
+        for section in compare_pages.list_sections(comparison):
+            self.stdout.write(f"\n{section.name}:")
+            self.stdout.write(f"{'system':<22}" + "".join(f"{h[:24]:>26}" for h in headings))
+            for row in section.rows:
+                figures = "".join(
+                    f"{'-' if value is None else f'{value:.4f}':>26}" for value, _ in row.figures
+                )
+                self.stdout.write(f"{row.short[:22]:<22}{figures}")
+            for sentence in section.verdict:
+                self.stdout.write(sentence)

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import dj_database_url
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
@@ -70,6 +72,41 @@ HILLCREST = (
 )  # fmt: skip
 
 
+def is_demo_database() -> bool:
+    """Whether the default database is the demo's own (``DEMO_DATABASE_URL``)."""
+    here = connection.settings_dict
+    demo = dj_database_url.parse(settings.DEMO_DATABASE_URL)
+    return (
+        here["ENGINE"],
+        str(here["NAME"]),
+        here.get("HOST") or "",
+        str(here.get("PORT") or ""),
+    ) == (
+        demo["ENGINE"],
+        str(demo["NAME"]),
+        demo.get("HOST") or "",
+        str(demo.get("PORT") or ""),
+    )
+
+
+def holds_the_demo() -> bool:
+    """Whether what the database holds is the demo club (its name and its officer's login)."""
+    return (
+        ClubSettings.load().name == CLUB_NAME and User.objects.filter(username=OFFICER[0]).exists()
+    )
+
+
+def club_record_held() -> str:
+    """What the database holds of a club ("3 members, 1 login"), or "" when empty."""
+    counts = (
+        (Member.objects.count(), "member"),
+        (Event.objects.count(), "event"),
+        # The demo's own logins are no club's: a demo whose members were cleared reloads.
+        (User.objects.exclude(username__in=(OFFICER[0], ADMIN[0])).count(), "login"),
+    )
+    return ", ".join(f"{n} {word}{'s' if n != 1 else ''}" for n, word in counts if n)
+
+
 @dataclass
 class Person:
     member: Member
@@ -99,6 +136,12 @@ class Command(BaseCommand):
             help="Do nothing (but print the logins) when the database already has members.",
         )
         parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Load the demo into an empty database that is not the demo's own "
+            "(DEMO_DATABASE_URL), e.g. a test's.",
+        )
+        parser.add_argument(
             "--system",
             default="nz-club-elo",
             choices=sorted(SYSTEMS),
@@ -106,15 +149,26 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if Member.objects.exists():
-            if not options["if_empty"]:
-                raise CommandError(
-                    "The database already has members: load_demo only fills an empty one "
-                    "(start afresh with `make clean`, or pass --if-empty to skip quietly)."
+        is_demos = is_demo_database()
+        if not is_demos and not options["force"]:
+            raise CommandError(
+                "This database is not the demo's (DEMO_DATABASE_URL, demo.sqlite3 by "
+                "default): load_demo fills only the demo's own database, so the demo's "
+                "members and logins never land in a real club's. `make run` serves the "
+                "demo; pass --force to load it into this (empty) database anyway."
+            )
+        held = club_record_held()
+        if held:
+            if options["if_empty"] and is_demos and holds_the_demo():
+                self.stdout.write(
+                    "The demo database already holds the demo club: not loaded again."
                 )
-            self.stdout.write("The database already has members: demo club not loaded.")
-            self.print_logins()
-            return
+                self.print_logins()
+                return
+            raise CommandError(
+                f"The database already holds {held}: load_demo only fills an empty one "
+                "(start the demo afresh with `make clean`)."
+            )
         clock = time.perf_counter()
         with transaction.atomic():
             demo = DemoClub(random.Random(SEED), timezone.localdate(), options["system"])

@@ -1,0 +1,15 @@
+"""The note a published list carries, asked where a list is published (closing a period)."""
+
+from __future__ import annotations
+
+from django import forms
+
+
+class PublicationNoteForm(forms.Form):
+    note = forms.CharField(
+        label="Note published with the list",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Shown with the list, e.g. “Ratings to 30 June: the winter period.”",
+    )
