@@ -81,6 +81,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Early, before any view reads the path or the query: control characters refused.
+    "clubratings.security.RefuseControlCharactersMiddleware",
+    # The officer's and admin's pages (and any page a login sees more on): no-store.
+    "clubratings.security.PrivatePagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.validators import MaxValueValidator
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -178,7 +179,20 @@ def read_table(
                 )
             )
             continue
-        # A row shorter than the header (trailing cells dropped) reads as empty cells.
+        missing = [name for name in names[len(cells) :] if name]
+        if missing:
+            # A row cut short is a file damaged or typed in a hurry, never "clear these
+            # fields": clearing one takes its cell, present and empty (README).
+            problems.append(
+                Problem(
+                    line,
+                    None,
+                    f"{count_phrase(len(cells), 'cell')}, but the header has {len(names)}: "
+                    f"no cell for {', '.join(missing)} (an empty cell, with its comma, "
+                    "clears a field)",
+                )
+            )
+            continue
         row = {name: (cells[i].strip() if i < len(cells) else "") for i, name in enumerate(names)}
         row.pop("", None)
         table.rows.append((line, row))
@@ -352,6 +366,17 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     return rows, problems
 
 
+def most_initial_games() -> int:
+    """The most games a rating brought in may stand on: the record's own bound (a
+    ``MaxValueValidator`` on ``Member.initial_games``), and never past what the database's
+    integer column holds, so a huge number is the line's problem, not a failed save."""
+    most = 2**31 - 1  # PostgreSQL's integer; SQLite's is wider
+    for validator in Member._meta.get_field("initial_games").validators:
+        if isinstance(validator, MaxValueValidator) and isinstance(validator.limit_value, int):
+            most = min(most, validator.limit_value)
+    return most
+
+
 def _rating_columns(
     row: dict[str, str], line: int, fields: dict[str, Any], problems: list[Problem]
 ) -> None:
@@ -376,8 +401,13 @@ def _rating_columns(
     if "games" in row:
         games = 0
         if row["games"]:
+            most = most_initial_games()
             if row["games"].isascii() and row["games"].isdigit():
                 games = int(row["games"])
+                if games > most:
+                    problems.append(
+                        Problem(line, "games", f"{row['games']} games: at most {most}")
+                    )
             else:
                 problems.append(
                     Problem(

@@ -86,6 +86,7 @@ from .publishing import (
     publication_on,
 )
 from .rerate import ratings_rerate
+from .results_version import ResultsChanged, results_unchanged_check, results_version
 from .runs import (
     position_from_json,
     position_json,
@@ -124,6 +125,7 @@ __all__ = [
     "Position",
     "PublishRefused",
     "RerateScope",
+    "ResultsChanged",
     "breakdown_json",
     "breakdown_read",
     "breakdown_stored",
@@ -181,6 +183,8 @@ __all__ = [
     "rerate_estimate",
     "rerate_run",
     "rerate_scope",
+    "results_unchanged_check",
+    "results_version",
     "run_check_alive",
     "run_progress",
     "run_retry",

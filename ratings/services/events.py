@@ -36,6 +36,7 @@ from .chain import (
 )
 from .members import member_states_create
 from .rerate import rapid_feeds_standard, rapid_ratings_set
+from .results_version import results_unchanged_check
 from .runs import ratings_update
 
 #: Event fields that move an event in the chain or in or out of it. The name, kind,
@@ -340,6 +341,7 @@ def games_replace(
     user: Any = None,
     soon: bool = False,
     reason: str = "",
+    version: str | None = None,
 ) -> RatingRun | None:
     """Make the games of ``rounds`` (None: every round) ``games``, atomically.
 
@@ -353,7 +355,9 @@ def games_replace(
     a complete one waiting to be rated) is re-rated from its place in the chain onwards.
     ``soon``: a re-rate too long to wait for is queued (``ratings_rerate_soon``).
     ``reason``: why the officer changed them (a rated event's results corrected), kept
-    with each change in the audit trail.
+    with each change in the audit trail. ``version``: the results as the officer's page
+    showed them (``results_version``); if those rounds changed since, ``ResultsChanged``
+    and nothing saved.
     """
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -363,6 +367,10 @@ def games_replace(
         # One save of an event's results at a time: a second officer saving the same
         # round waits, then finds the first one's games and matches them, not pairs anew.
         Event.objects.select_for_update().filter(pk=event.pk).first()
+        if version is not None:
+            results_unchanged_check(
+                event=event, version=version, rounds=rounds, pairs_only=pairs_only
+            )
         old = event.games.order_by("round", "board", "pk")
         if rounds is not None:
             old = old.filter(round__in=list(rounds))
