@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.forms.fields import InvalidJSONInput
 
 MAX_DEPTH = 20
 
@@ -61,3 +62,12 @@ class BoundedJSONField(forms.JSONField):
             except TooDeep as error:
                 raise forms.ValidationError(f"Not parameters: {error}.", code="invalid") from None
         return super().to_python(value)
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        # The form shown again with the refused text: as it was typed, never parsed.
+        if isinstance(data, str) and not self.disabled:
+            try:
+                depth_check(data)
+            except TooDeep:
+                return InvalidJSONInput(data)
+        return super().bound_data(data, initial)

@@ -24,6 +24,7 @@ from ..models import (
 from .base import (
     AuditAdmin,
     Position,
+    ReadableInline,
     ReasonForm,
     RerateAdmin,
     _counts,
@@ -57,7 +58,7 @@ class RatingPeriodAdmin(RerateAdmin):
 # -- events, entries and games -------------------------------------------------------------
 
 
-class GameInline(admin.TabularInline):
+class GameInline(ReadableInline, admin.TabularInline):
     model = Game
     extra = 0
     fields = ["round", "board", "white", "black", "result", "colours_known"]
@@ -68,11 +69,12 @@ class GameInline(admin.TabularInline):
         return super().get_queryset(request).select_related("white", "black")
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadableInline, admin.TabularInline):
     model = Entry
     extra = 0
     fields = ["member"]
     autocomplete_fields = ["member"]
+    most_rows = 200  # the entries of an event its change form shows (INLINE_FIELD_BUDGET)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         return super().get_queryset(request).select_related("member")
