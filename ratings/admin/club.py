@@ -90,7 +90,7 @@ class ClubSettingsAdmin(AuditAdmin):
             if obj is not None and not self.has_change_permission(request, obj):
                 # Not offered to who cannot confirm it: an officer reads the settings only.
                 raise PermissionDenied(
-                    "Only the club's administrator changes the rating system (and re-rates "
+                    "Only the club’s administrator changes the rating system (and re-rates "
                     "everything): this login may read the club settings, not change them."
                 )
             form = self.get_form(request, obj)(request.POST, instance=obj)
