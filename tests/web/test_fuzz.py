@@ -93,6 +93,7 @@ class Tally:
     failures: list[str] = field(default_factory=list)
 
     def check(self) -> None:
+        print(f"fuzz: {self.sent} inputs, {len(self.failures)} wrong")  # pytest -s shows it
         assert not self.failures, f"{len(self.failures)} of {self.sent}:\n" + "\n".join(
             self.failures[:40]
         )
