@@ -85,6 +85,7 @@ from .publishing import (
     publication_latest,
     publication_on,
 )
+from .record_version import RecordChanged, record_unchanged_check, record_version
 from .rerate import ratings_rerate
 from .results_version import ResultsChanged, results_unchanged_check, results_version
 from .runs import (
@@ -124,6 +125,7 @@ __all__ = [
     "PeriodRefused",
     "Position",
     "PublishRefused",
+    "RecordChanged",
     "RerateScope",
     "ResultsChanged",
     "breakdown_json",
@@ -179,6 +181,8 @@ __all__ = [
     "ratings_rerate",
     "ratings_rerate_soon",
     "ratings_update",
+    "record_unchanged_check",
+    "record_version",
     "renewal_candidates",
     "rerate_estimate",
     "rerate_run",

@@ -190,3 +190,76 @@ def test_a_grid_saved_over_a_later_save_is_refused_and_its_cells_kept(
     assert round_robin.games.get().result in ("1-0", "0-1")
     winner = round_robin.games.get()
     assert (winner.white == alice) == (winner.result == "1-0")  # Oscar's: Alice won
+
+
+# -- a member's details and an event's, on their own forms ------------------------------------
+
+
+def _record_version(page) -> str:
+    found = re.search(r'name="record_version" value="([^"]*)"', page.content.decode())
+    assert found, "the form carries the record's version it shows"
+    return found.group(1)
+
+
+def _member(name: str, version: str) -> dict[str, str]:
+    return {
+        "member-name": name,
+        "member-member_number": "A1",
+        "member-initial_games": "0",
+        "record_version": version,
+    }
+
+
+def test_a_members_details_saved_over_a_later_change_are_refused_and_kept(
+    officer_client, oscar, alice
+):
+    url = reverse("ratings:officer-member", args=[alice.pk])
+    opened = _record_version(officer_client.get(url))
+    oscar.post(url, _member("Alice Archer-Smith", _record_version(oscar.get(url))))
+
+    refused = officer_client.post(url, _member("Alicia Archer", opened))
+
+    assert re.search(
+        r"Not saved: Alice Archer-Smith was changed by oscar at \d\d:\d\d on ",
+        refused.content.decode(),
+    )
+    assert refused.context["form"]["name"].value() == "Alicia Archer"
+    alice.refresh_from_db()
+    assert alice.name == "Alice Archer-Smith"
+    officer_client.post(url, _member("Alicia Archer", _record_version(refused)))
+    alice.refresh_from_db()
+    assert alice.name == "Alicia Archer"
+
+
+EVENT_FORM = {
+    "kind": "swiss",
+    "start_date": "2026-04-04",
+    "end_date": "2026-04-04",
+    "rounds": "3",
+    "time_control": "15+10",
+    "rated": "on",
+}
+
+
+def test_an_events_details_saved_over_a_later_change_are_refused(
+    officer_client, oscar, club_night
+):
+    url = reverse("ratings:officer-event-edit", args=[club_night.pk])
+    opened = _record_version(officer_client.get(url))
+    oscar.post(
+        url,
+        {
+            **EVENT_FORM,
+            "name": "Club night (moved)",
+            "record_version": _record_version(oscar.get(url)),
+        },
+    )
+
+    refused = officer_client.post(
+        url, {**EVENT_FORM, "name": "Club night 2", "record_version": opened}
+    )
+
+    assert "Not saved: Club night (moved) was changed by oscar" in refused.content.decode()
+    assert refused.context["form"]["name"].value() == "Club night 2"
+    club_night.refresh_from_db()
+    assert club_night.name == "Club night (moved)"
