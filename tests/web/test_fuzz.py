@@ -340,6 +340,16 @@ def test_no_form_field_answers_500_or_saves_part_of_a_refused_form(club: Club) -
             # Every field at once, and a form with none of its fields.
             _send(tally, admin, "POST", target, {n: rng.choice(HUGE) for n in names})
             _send(tally, admin, "POST", target, {})
+            # A body that is not UTF-8, nor well percent-encoded.
+            raw = "&".join(f"{quote(n)}={rng.choice(BAD_ENCODINGS)}" for n in names).encode()
+            _send(
+                tally,
+                admin,
+                "POST",
+                target,
+                raw + b"&x=\xff\xfe",
+                content_type="application/x-www-form-urlencoded",
+            )
     assert pages >= 20, "the fuzz found the site's forms"
     assert tally.sent >= 150
     tally.check()
