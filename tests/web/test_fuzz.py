@@ -198,8 +198,10 @@ def test_no_path_answers_500(club: Club) -> None:
     rng = random.Random(SEED)
     tally = Tally()
     admin, anonymous = _admin(club), Client()
-    for _key, url in _urls(club):
-        for variant in _path_variants(url, rng):
+    for key, url in _urls(club):
+        # The admin's pages are many and alike (one view a model): one variant each.
+        variants = list(_path_variants(url, rng))
+        for variant in variants[:1] if key.startswith("admin") else variants:
             _send(tally, admin, "GET", variant)
         _send(tally, anonymous, "GET", url.rstrip("/") + "%00/")
     # The addresses the issue found answering 500 on PostgreSQL.
@@ -219,7 +221,7 @@ def test_no_path_answers_500(club: Club) -> None:
             response = _send(tally, client, "GET", url)
             if response is not None and response.status_code not in (302, 400, 404):
                 tally.failures.append(f"GET {url}: {response.status_code}, not 400 or 404")
-    assert tally.sent >= 300
+    assert tally.sent >= 250
     tally.check()
 
 
@@ -243,7 +245,7 @@ def test_no_query_parameter_answers_500(club: Club) -> None:
     for key, url in _urls(club):
         if key.startswith("admin:") and not key.endswith(("_changelist", "_change")):
             continue  # the admin's other pages read no query of their own
-        keys = rng.sample(QUERY_KEYS, 3)
+        keys = rng.sample(QUERY_KEYS, 2 if key.startswith("admin") else 4)
         for name, value in zip(keys, _query_values(rng), strict=False):
             client = rng.choice([admin, officer, anonymous])
             _send(tally, client, "GET", f"{url}?{name}={value}")
@@ -334,7 +336,8 @@ def test_no_form_field_answers_500_or_saves_part_of_a_refused_form(club: Club) -
             if not names or target.startswith(("/accounts/logout", "/admin/logout")):
                 continue
             pages += 1
-            for name in rng.sample(names, min(len(names), 2)):
+            fuzzed = 1 if target.startswith("/admin/") else 2
+            for name in rng.sample(names, min(len(names), fuzzed)):
                 for value in rng.sample(_form_values(rng), 2):
                     _send(tally, admin, "POST", target, {**fields, name: value})
             # Every field at once, and a form with none of its fields.
