@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -98,3 +99,69 @@ class SecurityHeadersMiddleware:
             response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (NUL, escape, DEL, C1...): never part
+    of an address or a search, and PostgreSQL refuses a NUL in any text outright."""
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
+class RefuseControlCharactersMiddleware:
+    """A control character in the path or in a query parameter is refused here, before
+    any view reads it: the path as not found (404), the query as a bad request (400),
+    each with the site's page. Placed after the authentication middleware so the pages
+    render as every other page does; nothing before it reads the path or the query.
+
+    Forms' fields (POST) are not refused here: each form names the field instead.
+    """
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _has_control(request.path_info) or _has_control(request.path):
+            return render(request, "404.html", status=404)
+        query = request.GET
+        if any(
+            _has_control(key) or any(_has_control(value) for value in query.getlist(key))
+            for key in query
+        ):
+            return render(
+                request,
+                "400.html",
+                {"problem": "The address's query holds a control character (such as NUL)."},
+                status=400,
+            )
+        return self.get_response(request)
+
+
+#: Paths whose pages are the officer's or the administrator's: never kept by a browser's
+#: or a proxy's cache (they show withheld ratings and the club's private record).
+PRIVATE_PREFIXES = ("/officer/", "/admin/", "/accounts/")
+
+
+class PrivatePagesMiddleware:
+    """``Cache-Control: no-store, private`` on the officer's and the admin's pages, and
+    on any page answered to a login that sees every rating (an officer reading a
+    member's page sees ratings the public does not): no cache keeps them, so the back
+    button on a shared club computer or a proxy never shows them to someone else.
+    The read API answers everyone as the public (its own public caching is kept)."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse = self.get_response(request)
+        if self._private(request, response):
+            response.headers["Cache-Control"] = "no-store, private"
+        return response
+
+    @staticmethod
+    def _private(request: HttpRequest, response: HttpResponse) -> bool:
+        if request.path.startswith(PRIVATE_PREFIXES):
+            return True
+        if request.path.startswith("/api/") or response.has_header("Cache-Control"):
+            return False
+        user = getattr(request, "user", None)
+        return bool(user is not None and user.is_authenticated)

@@ -83,6 +83,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Early, before any view reads the path or the query: control characters refused.
+    "clubratings.security.RefuseControlCharactersMiddleware",
+    # The officer's and admin's pages (and any page a login sees more on): no-store.
+    "clubratings.security.PrivatePagesMiddleware",
     # The club's time zone (ClubSettings.time_zone) decides "today" in every view.
     "ratings.middleware.ClubTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

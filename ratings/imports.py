@@ -178,7 +178,20 @@ def read_table(
                 )
             )
             continue
-        # A row shorter than the header (trailing cells dropped) reads as empty cells.
+        missing = [name for name in names[len(cells) :] if name]
+        if missing:
+            # A row cut short is a file damaged or typed in a hurry, never "clear these
+            # fields": clearing one takes its cell, present and empty (README).
+            problems.append(
+                Problem(
+                    line,
+                    None,
+                    f"{count_phrase(len(cells), 'cell')}, but the header has {len(names)}: "
+                    f"no cell for {', '.join(missing)} (an empty cell, with its comma, "
+                    "clears a field)",
+                )
+            )
+            continue
         row = {name: (cells[i].strip() if i < len(cells) else "") for i, name in enumerate(names)}
         row.pop("", None)
         table.rows.append((line, row))

@@ -8,9 +8,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -159,7 +160,49 @@ def reason_given(form: Any) -> str:
     return (getattr(form, "cleaned_data", {}) or {}).get(CHANGE_REASON, "") or ""
 
 
-class AuditAdmin(SimpleHistoryAdmin):
+def _an_id(value: Any) -> bool:
+    """Whether a value sent for a record's id could be one (digits a database integer
+    holds): what a form shows again after refusing it, without asking the database."""
+    text = str(value)
+    return text.isascii() and text.isdigit() and len(text) < 19
+
+
+class ReadableAutocompleteSelect(AutocompleteSelect):
+    """The admin's search-as-you-type menu, showing a form again after a value that is
+    no id at all (text, a number past any integer) was refused at its field: Django's
+    looks such a value up in the database to show it, and fails there."""
+
+    def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
+        return super().optgroups(name, [v for v in value if _an_id(v)], attr)
+
+
+class ReadableAutocomplete:
+    """For a model admin or inline with ``autocomplete_fields``: their menus read as above."""
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):  # type: ignore[attr-defined]
+            kwargs["widget"] = ReadableAutocompleteSelect(
+                db_field,
+                self.admin_site,  # type: ignore[attr-defined]
+                using=kwargs.get("using"),
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+
+class ReadableInline(ReadableAutocomplete):
+    """An inline whose formset takes at most ``most_rows`` rows: a form claiming more
+    (``TOTAL_FORMS`` of 1,000, Django's own bound) is refused, not rendered row by row
+    until the request runs out of time."""
+
+    most_rows = 100
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        kwargs.setdefault("max_num", self.most_rows)
+        kwargs.setdefault("absolute_max", self.most_rows)
+        return super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+
+
+class AuditAdmin(ReadableAutocomplete, SimpleHistoryAdmin):
     """A record whose every change is kept: its history page shows before → after."""
 
     object_history_list_template = "admin/ratings/object_history_list.html"
@@ -192,6 +235,8 @@ class AuditAdmin(SimpleHistoryAdmin):
         # simple-history lets anyone who may *view* a record POST a revert of it: a
         # revert is a change, so it needs the change permission (an officer reads the
         # club settings but must not switch the rating system through their history).
+        if not (version_id.isascii() and version_id.isdigit() and len(version_id) < 19):
+            raise Http404("No such change in this record's history.")  # not an id at all
         if request.method == "POST":
             obj = self.get_object(request, unquote(object_id))
             if (

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -16,6 +17,7 @@ from django.utils import timezone
 from .. import services
 from ..engine import SYSTEMS
 from ..forms import CHANGE_REASON
+from ..jsontext import BoundedJSONField, json_read
 from ..models import (
     ClubSettings,
     Event,
@@ -51,6 +53,7 @@ class ClubSettingsAdmin(AuditAdmin):
     """The one row of settings. Changing the system re-rates everything, after a warning."""
 
     form = ClubSettingsForm
+    formfield_overrides = {models.JSONField: {"form_class": BoundedJSONField}}
     list_display = ["name", "rating_system", "season_start_month"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -93,6 +96,12 @@ class ClubSettingsAdmin(AuditAdmin):
     ) -> HttpResponse:
         if request.method == "POST" and "_confirm_rerate" not in request.POST:
             obj = self.get_object(request, object_id)
+            if obj is not None and not self.has_change_permission(request, obj):
+                # Not offered to who cannot confirm it: an officer reads the settings only.
+                raise PermissionDenied(
+                    "Only the club’s administrator changes the rating system (and re-rates "
+                    "everything): this login may read the club settings, not change them."
+                )
             form = self.get_form(request, obj)(request.POST, instance=obj)
             if obj is not None and form.is_valid() and _system_changed(form):
                 return self._confirm_rerate(request, form)
@@ -161,6 +170,7 @@ class RatingListAdmin(AuditAdmin):
     """How rapid and blitz are rated: with the standard list, on a list of their own (with
     its own system), or not at all. Saving re-rates as ``rating_list_set`` says."""
 
+    formfield_overrides = {models.JSONField: {"form_class": BoundedJSONField}}
     list_display = ["time_class", "kept", "rating_system"]
     fields = ["time_class", "kept", "rating_system", "system_params"]
 
@@ -181,7 +191,7 @@ def _preselected_system(request: HttpRequest) -> dict[str, Any]:
         return {}
     preset: dict[str, Any] = {"rating_system": request.GET["rating_system"]}
     try:
-        params = json.loads(request.GET.get("system_params", "{}"))
+        params = json_read(request.GET.get("system_params", "{}"))
     except ValueError:
         params = None
     if isinstance(params, dict):

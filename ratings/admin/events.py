@@ -26,6 +26,7 @@ from ..models import (
 )
 from .base import (
     AuditAdmin,
+    ReadableInline,
     ReasonForm,
     RerateAdmin,
     _tell_about_run,
@@ -104,7 +105,7 @@ class EntryInlineFormSet(BaseInlineFormSet):
                 raise ValidationError(problem)
 
 
-class GameInline(admin.TabularInline):
+class GameInline(ReadableInline, admin.TabularInline):
     model = Game
     formset = GameInlineFormSet
     extra = 0
@@ -116,12 +117,13 @@ class GameInline(admin.TabularInline):
         return super().get_queryset(request).select_related("white", "black")
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ReadableInline, admin.TabularInline):
     model = Entry
     formset = EntryInlineFormSet
     extra = 0
     fields = ["member"]
     autocomplete_fields = ["member"]
+    most_rows = 200  # the entries of an event its change form shows (INLINE_FIELD_BUDGET)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
         return super().get_queryset(request).select_related("member")

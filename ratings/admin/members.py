@@ -17,7 +17,7 @@ from ..models import (
     Season,
     Subscription,
 )
-from .base import AuditAdmin, ReasonForm, RerateAdmin, _tell_about_run
+from .base import AuditAdmin, ReadableInline, ReasonForm, RerateAdmin, _tell_about_run
 
 # -- seasons, members and subscriptions -------------------------------------------------------
 
@@ -36,7 +36,7 @@ class SeasonAdmin(admin.ModelAdmin):
         return obj.subscriber_count  # type: ignore[attr-defined]
 
 
-class SubscriptionInline(admin.TabularInline):
+class SubscriptionInline(ReadableInline, admin.TabularInline):
     model = Subscription
     extra = 0
     autocomplete_fields = ["season"]

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from ..engine import SYSTEMS
+from ..jsontext import TooDeep, json_read
 
 
 def _field_name(system_id: str) -> str:
@@ -40,9 +41,12 @@ class ComparisonForm(forms.Form):
             name = _field_name(sid)
             text = (cleaned.get(name) or "").strip() or "{}"
             try:
-                value = json.loads(text)
+                value = json_read(text)
             except json.JSONDecodeError as error:
                 self.add_error(name, f"Not JSON: {error.msg} (line {error.lineno}).")
+                continue
+            except TooDeep as error:
+                self.add_error(name, f"Not parameters: {error}.")
                 continue
             if not isinstance(value, dict):
                 self.add_error(name, 'Must be a JSON object, e.g. {"floor": 900}.')

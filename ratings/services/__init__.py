@@ -97,7 +97,9 @@ from .publishing import (
     publication_latest,
     publication_on,
 )
+from .record_version import RecordChanged, record_unchanged_check, record_version
 from .rerate import ratings_rerate
+from .results_version import ResultsChanged, results_unchanged_check, results_version
 from .runs import (
     position_from_json,
     position_json,
@@ -138,7 +140,9 @@ __all__ = [
     "PeriodRefused",
     "Position",
     "PublishRefused",
+    "RecordChanged",
     "RerateScope",
+    "ResultsChanged",
     "breakdown_json",
     "breakdown_read",
     "breakdown_stored",
@@ -200,12 +204,16 @@ __all__ = [
     "ratings_rerate",
     "ratings_rerate_soon",
     "ratings_update",
+    "record_unchanged_check",
+    "record_version",
     "records_delete",
     "renewal_candidates",
     "rerate_estimate",
     "rerate_run",
     "rerate_scope",
     "rerates_for_a_page",
+    "results_unchanged_check",
+    "results_version",
     "run_check_alive",
     "run_progress",
     "run_retry",

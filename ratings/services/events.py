@@ -39,6 +39,7 @@ from .chain import (
 )
 from .members import member_states_create
 from .rerate import rapid_feeds_standard, rapid_ratings_set, ratings_lock_take, ratings_rerate
+from .results_version import results_unchanged_check
 from .runs import page_waiting, ratings_update, rerate_estimate, run_queue
 
 #: Event fields that move an event in the chain or in or out of it. The name, kind,
@@ -419,6 +420,7 @@ def games_replace(
     pairs_only: bool = False,
     user: Any = None,
     reason: str = "",
+    version: str | None = None,
 ) -> RatingRun | None:
     """Make the games of ``rounds`` (None: every round) ``games``, atomically.
 
@@ -433,7 +435,9 @@ def games_replace(
     ``reason``: why the officer changed them (a rated event's results corrected), kept
     with each change in the audit trail. Refused (``rules.RecordRefused``, nothing saved):
     an event still to start, a player against themselves or twice in a round, a round the
-    event does not have.
+    event does not have. ``version``: the results as the officer's page showed them
+    (``results_version``); if those rounds changed since, ``ResultsChanged`` and nothing
+    saved.
     """
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -450,6 +454,10 @@ def games_replace(
         # One save of an event's results at a time: a second officer saving the same
         # round waits, then finds the first one's games and matches them, not pairs anew.
         Event.objects.select_for_update().filter(pk=event.pk).first()
+        if version is not None:
+            results_unchanged_check(
+                event=event, version=version, rounds=rounds, pairs_only=pairs_only
+            )
         old = event.games.order_by("round", "board", "pk")
         if rounds is not None:
             old = old.filter(round__in=list(rounds))

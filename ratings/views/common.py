@@ -58,6 +58,20 @@ def is_officer(request: HttpRequest) -> bool:
     return publication.sees_every_rating(request.user)
 
 
+#: The hidden field a record's form carries: the record's version as the page showed it.
+RECORD_VERSION = "record_version"
+
+
+def record_version_shown(request: HttpRequest, record: Any) -> str:
+    """The version of ``record`` its form was opened on: the one the form sent back (a
+    form with errors, a confirmation), or the record as it stands (the page opened now)."""
+    if request.method == "POST" and RECORD_VERSION in request.POST:
+        return request.POST[RECORD_VERSION]
+    from .. import services
+
+    return services.record_version(record=record)
+
+
 def officer_required(view):
     """Login first (to /accounts/login/), then the 'officer' permission (403 without it)."""
     return login_required(permission_required("ratings.officer", raise_exception=True)(view))

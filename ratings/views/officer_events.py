@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from django.contrib import messages
+from django.db import transaction
 from django.db.models import (
     Count,
     Exists,
@@ -40,7 +41,7 @@ from ..rating_lists import event_list_system
 from ..tables import (
     OfficerEventTable,
 )
-from .common import PER_PAGE, officer_required, progress_or
+from .common import PER_PAGE, RECORD_VERSION, officer_required, progress_or, record_version_shown
 from .officer_members import paid_tonight, warn_of_namesakes
 from .officer_rating import (
     missing_rounds,
@@ -127,6 +128,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     previous = services.rating_key(event)
     form = EventForm(request.POST or None, instance=event)
     scope = None
+    conflict: dict[str, str] = {}
     if request.method == "POST" and form.is_valid():
         rated = event.is_rated or (previous and event.is_complete)
         moves_ratings = not services.EVENT_RATING_FIELDS.isdisjoint(form.changed_data)
@@ -135,17 +137,37 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
             new = (form.cleaned_data["end_date"], form.cleaned_data["start_date"], event.pk)
             scope = services.rerate_scope(start=min(previous, new))
         else:
-            run = services.event_save(
-                event=form.instance,
-                previous=previous,
-                changed=form.changed_data,
-                user=request.user,
-                reason=form.cleaned_data.get(CHANGE_REASON, ""),
-            )
-            messages.success(request, f"{event.name} saved{rerated(run, ' and ')}.")
-            return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
+            try:
+                with transaction.atomic():
+                    if RECORD_VERSION in request.POST:
+                        services.record_unchanged_check(
+                            record=event, version=request.POST[RECORD_VERSION]
+                        )
+                    run = services.event_save(
+                        event=form.instance,
+                        previous=previous,
+                        changed=form.changed_data,
+                        user=request.user,
+                        reason=form.cleaned_data.get(CHANGE_REASON, ""),
+                    )
+            except services.RecordChanged as refused:
+                conflict = {
+                    "conflict": str(refused),
+                    "version": services.record_version(record=event),
+                }
+            else:
+                messages.success(request, f"{event.name} saved{rerated(run, ' and ')}.")
+                return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
     return render(
-        request, "ratings/officer/event_form.html", {"form": form, "event": event, "scope": scope}
+        request,
+        "ratings/officer/event_form.html",
+        {
+            "form": form,
+            "event": event,
+            "scope": scope,
+            "version": record_version_shown(request, event),
+            **conflict,
+        },
     )
 
 

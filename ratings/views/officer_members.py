@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.db import transaction
 from django.db.models import (
     Count,
     Q,
@@ -32,7 +33,7 @@ from ..period_names import label_name
 from ..tables import (
     OfficerMemberTable,
 )
-from .common import PER_PAGE, officer_required, progress_or
+from .common import PER_PAGE, RECORD_VERSION, officer_required, progress_or, record_version_shown
 from .officer_rating import rerated
 
 # -- home -------------------------------------------------------------------------------
@@ -147,29 +148,42 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
     rated = member.rating_changes.exists()
     form = MemberForm(request.POST or None, instance=member, prefix="member")
     scope = None
+    conflict: dict[str, str] = {}
     if request.method == "POST" and form.is_valid():
         moves_ratings = not services.MEMBER_RATING_FIELDS.isdisjoint(form.changed_data)
         if rated and moves_ratings and "confirm" not in request.POST:
             # Say how much a change re-rates before doing it.
             scope = services.rerate_scope(start=services.member_rerate_start(member=member))
         else:
-            run = services.member_save(
-                member=form.instance,
-                changed=form.changed_data,
-                user=request.user,
-                reason=form.cleaned_data.get(CHANGE_REASON, ""),
-            )
-            messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
-            return progress_or(run, redirect("ratings:officer-member", pk=member.pk))
+            try:
+                with transaction.atomic():
+                    if RECORD_VERSION in request.POST:
+                        services.record_unchanged_check(
+                            record=member, version=request.POST[RECORD_VERSION]
+                        )
+                    run = services.member_save(
+                        member=form.instance,
+                        changed=form.changed_data,
+                        user=request.user,
+                        reason=form.cleaned_data.get(CHANGE_REASON, ""),
+                    )
+            except services.RecordChanged as refused:
+                conflict = {
+                    "conflict": str(refused),
+                    "version": services.record_version(record=member),
+                }
+            else:
+                messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
+                return progress_or(run, redirect("ratings:officer-member", pk=member.pk))
     subscription_form = SubscriptionForm(member=member, initial=_season())
-    return _member_page(request, member, form, subscription_form, scope=scope)
+    return _member_page(request, member, form, subscription_form, scope=scope, **conflict)
 
 
 def _season() -> dict[str, Any]:
     return {"season": Season.for_day(timezone.localdate())}
 
 
-def _member_page(request, member, form, subscription_form, scope=None):
+def _member_page(request, member, form, subscription_form, scope=None, **conflict):
     today = timezone.localdate()
     subscriptions = member.subscriptions.select_related("season")
     return render(
@@ -184,6 +198,8 @@ def _member_page(request, member, form, subscription_form, scope=None):
             "today": today,
             "scope": scope,
             "audit": services.subscription_audit(member=member),
+            "version": record_version_shown(request, member),
+            **conflict,
         },
     )
 

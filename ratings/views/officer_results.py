@@ -24,7 +24,7 @@ from ..models import (
     rules,
 )
 from ..pairings import grid_games, rematches, round_robin_schedule
-from ..results import WHITE_AS_GRID, flipped
+from ..results import WHITE_AS_GRID, flipped, result_words
 from .common import officer_required, progress_or
 from .officer_rating import missing_rounds, rerated
 
@@ -49,6 +49,38 @@ def _results_refused(request: HttpRequest, event: Event) -> HttpResponse | None:
         return None
     messages.error(request, problem)
     return redirect("ratings:officer-event", pk=event.pk)
+
+
+#: The hidden field a results page carries: the results as it showed them.
+VERSION = "results_version"
+
+
+def _version_shown(request: HttpRequest, event: Event, *, pairs_only: bool = False) -> str:
+    """The results' version the page was opened on: the one it sent back (a save, a
+    preview, a form with errors), or the results as they stand (the page opened now)."""
+    if request.method == "POST" and VERSION in request.POST:
+        return request.POST[VERSION]
+    return services.results_version(event=event, pairs_only=pairs_only)
+
+
+def _conflict(
+    event: Event, refused: services.ResultsChanged, *, pairs_only: bool = False
+) -> dict[str, object]:
+    """What a refused save's page shows: why, the results now saved in the rounds
+    concerned, and the version they are (saving again then replaces them)."""
+    games = event.games.filter(round__in=refused.rounds).select_related("white", "black")
+    if pairs_only:
+        games = games.exclude(black__isnull=True)
+    saved = [
+        f"Round {g.round}, board {g.board}: {g.white.name} "
+        + (f"{result_words(g.result)} {g.black.name}" if g.black else result_words(g.result))
+        for g in games.order_by("round", "board", "pk")
+    ]
+    return {
+        "conflict": str(refused),
+        "saved_now": saved,
+        "version": services.results_version(event=event, pairs_only=pairs_only),
+    }
 
 
 def _rerate_note(event: Event) -> int | None:
@@ -98,13 +130,19 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             # Every row left blank would delete the round's results: ask first.
             clearing = len(games)
             return _round_page(request, event, number, formset, bool(players), clearing)
-        run = services.games_replace(
-            event=event,
-            rounds=[number],
-            games=_games(number, pairings),
-            user=request.user,
-            reason=request.POST.get(CHANGE_REASON, ""),
-        )
+        try:
+            run = services.games_replace(
+                event=event,
+                rounds=[number],
+                games=_games(number, pairings),
+                user=request.user,
+                reason=request.POST.get(CHANGE_REASON, ""),
+                version=request.POST.get(VERSION),
+            )
+        except services.ResultsChanged as refused:
+            return _round_page(
+                request, event, number, formset, bool(players), 0, _conflict(event, refused)
+            )
         if not pairings:
             messages.success(
                 request,
@@ -148,12 +186,15 @@ def _warn_of_rematches(request: HttpRequest, event: Event, number: int) -> None:
         )
 
 
-def _round_page(request, event, number, formset, has_players, clearing):
-    """A round's page; ``clearing``: the results a blank save would delete, to confirm."""
+def _round_page(request, event, number, formset, has_players, clearing, conflict=None):
+    """A round's page; ``clearing``: the results a blank save would delete, to confirm;
+    ``conflict``: a save refused, the round having changed since the page was opened."""
     return render(
         request,
         "ratings/officer/round.html",
         {
+            "version": _version_shown(request, event),
+            **(conflict or {}),
             "event": event,
             "number": number,
             "formset": formset,
@@ -195,34 +236,37 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
         initial={"round": missing[0] if missing else event.rounds},
     )
     preview = None
+    conflict: dict[str, object] = {}
     if request.method == "POST" and form.is_valid():
         number, pairings = form.cleaned_data["round"], form.cleaned_data["text"]
         if "save" in request.POST:
-            run = services.games_replace(
-                event=event,
-                rounds=[number],
-                games=[
-                    Game(
-                        round=number, board=p.board, white=p.white, black=p.black, result=p.result
-                    )
-                    for p in pairings
-                ],
-                user=request.user,
-                reason=request.POST.get(CHANGE_REASON, ""),
-            )
-            messages.success(
-                request,
-                f"Round {number}: {count_phrase(len(pairings), 'result')} saved"
-                f"{rerated(run, '; ')}.",
-            )
-            _warn_of_rematches(request, event, number)
-            return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
+            try:
+                run = services.games_replace(
+                    event=event,
+                    rounds=[number],
+                    games=_games(number, pairings),
+                    user=request.user,
+                    reason=request.POST.get(CHANGE_REASON, ""),
+                    version=request.POST.get(VERSION),
+                )
+            except services.ResultsChanged as refused:
+                conflict = _conflict(event, refused)
+            else:
+                messages.success(
+                    request,
+                    f"Round {number}: {count_phrase(len(pairings), 'result')} saved"
+                    f"{rerated(run, '; ')}.",
+                )
+                _warn_of_rematches(request, event, number)
+                return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
         preview = pairings
         replaces = event.games.filter(round=number).count()
     return render(
         request,
         "ratings/officer/paste.html",
         {
+            "version": _version_shown(request, event),
+            **conflict,
             "event": event,
             "form": form,
             "preview": preview,
@@ -256,6 +300,7 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                 initial[GridForm.cell(row, col)] = WHITE_AS_GRID.get(result, "")
     form = GridForm(request.POST or None, players=players, initial=initial)
     rounds_needed = max(round_robin_schedule(players), default=0)
+    conflict: dict[str, object] = {}
     if request.method == "POST" and form.is_valid():
         if rounds_needed > event.rounds:
             form.add_error(
@@ -274,23 +319,30 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                 sitting=sitting,
                 rounds=event.rounds,
             )
-            run = services.games_replace(
-                event=event,
-                games=games,
-                rounds=None,
-                pairs_only=True,
-                user=request.user,
-                reason=request.POST.get(CHANGE_REASON, ""),
-            )
-            messages.success(
-                request,
-                f"Crosstable saved: {count_phrase(len(games), 'game')}{rerated(run, '; ')}.",
-            )
-            return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
+            try:
+                run = services.games_replace(
+                    event=event,
+                    games=games,
+                    rounds=None,
+                    pairs_only=True,
+                    user=request.user,
+                    reason=request.POST.get(CHANGE_REASON, ""),
+                    version=request.POST.get(VERSION),
+                )
+            except services.ResultsChanged as refused:
+                conflict = _conflict(event, refused, pairs_only=True)
+            else:
+                messages.success(
+                    request,
+                    f"Crosstable saved: {count_phrase(len(games), 'game')}{rerated(run, '; ')}.",
+                )
+                return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
     return render(
         request,
         "ratings/officer/grid.html",
         {
+            "version": _version_shown(request, event, pairs_only=True),
+            **conflict,
             "event": event,
             "form": form,
             "players": players,

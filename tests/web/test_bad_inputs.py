@@ -403,8 +403,9 @@ CALCULATOR_CASES = {
     "games below 0": ({"p-rating": "1500", "p-games": "-1"}, "player_form", "games"),
     "games huge": ({"p-rating": "1500", "p-games": HUGE}, "player_form", "games"),
     "an unknown member": ({"p-member": "Z9"}, "player_form", "member"),
-    "a NUL in the member": ({"p-member": "A\x001"}, "player_form", "member"),
 }
+# A NUL in the calculator's query (a GET form) is refused before the page reads it: a
+# bad request, as any query's control character (tests/web/test_fuzz.py).
 
 
 @pytest.mark.parametrize("case", list(CALCULATOR_CASES))
