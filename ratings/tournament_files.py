@@ -31,13 +31,15 @@ from .models import (
 )
 from .names import given_surname
 from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
+from .trf import player_title
 
 # -- players of tournament files --------------------------------------------------------
 
 
 def name_key(name: str) -> str:
-    """A name for matching: its words in lower case and in order, punctuation left out."""
-    return " ".join(sorted(re.findall(r"\w+", name.casefold())))
+    """A name for matching: its words in lower case, in any order, punctuation and
+    academic titles left out ("Müller,Hans,Dr." is "Hans Müller")."""
+    return " ".join(sorted(re.findall(r"\w+", given_surname(name).casefold())))
 
 
 def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
@@ -320,8 +322,14 @@ def _named_class(name: str) -> str | None:
     return BLITZ if "blitz" in words else RAPID if "rapid" in words else None
 
 
-def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
-    """The event in a TRF file (``trf.parse``, as the web import reads it), or its problems."""
+def trf_event(
+    source: str, data: bytes, *, date: dt.date | None = None
+) -> tuple[FileEvent | None, list[str]]:
+    """The event in a TRF file (``trf.parse``, as the web import reads it), or its problems.
+
+    Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
+    the one the officer gives for such a file (``import_trf --date``); a file's own date
+    always wins."""
     from . import trf
     from .forms import KIND_FROM_TRF
 
@@ -332,8 +340,14 @@ def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
     except trf.TrfError as error:
         return None, [f"{source}: {p}" for p in error.problems]
     problems = []
+    if tournament.start is None and date is not None:
+        tournament.start = date
+        tournament.end = tournament.end if tournament.end and tournament.end >= date else None
     if tournament.start is None:
-        problems.append(f"{source}: no start date (line 042, or the round dates of line 132)")
+        problems.append(
+            f"{source}: no start date (line 042, or the round dates of line 132): "
+            "give one with --date YYYY-MM-DD"
+        )
     if not tournament.name:
         problems.append(f"{source}: no tournament name (line 012)")
     if problems:
@@ -460,7 +474,7 @@ def pgn_events(
                         key=len(keys) + 1,
                         name=player_name,
                         fide_id=headers.get(f"{colour}FideId", "").strip(),
-                        title=headers.get(f"{colour}Title", "").strip().upper(),
+                        title=player_title(headers.get(f"{colour}Title", "")),
                         rating=int(elo) if elo.isdigit() and int(elo) > 0 else None,
                         line=number,
                         where=f"game {number}",

@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from .counts import count_phrase
+from .engine.codec import TITLES
 from .names import hidden_characters
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
@@ -69,8 +70,28 @@ BYE_CODES = {
 }
 CODES = set(BYE_CODES)
 
-#: Title letters some pairing programs write instead of the title.
-TITLE_CODES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WM": "WIM"}
+#: FIDE's player titles (Handbook C.04 Annex 2, columns 11-13), as the club records them.
+PLAYER_TITLES = TITLES
+#: The one- and two-letter codes TRF16 writes (g, m, f, c, wg, wm, wf, wc), and the
+#: titles written out. Anything else there (an arbiter's IA/FA/NA, a trainer's FT/FST/FI/
+#: DI/NI, an honorary title) is no player title: read as none.
+TITLE_CODES = {
+    "G": "GM",
+    "M": "IM",
+    "F": "FM",
+    "C": "CM",
+    "WG": "WGM",
+    "WM": "WIM",
+    "WF": "WFM",
+    "WC": "WCM",
+    **{title: title for title in PLAYER_TITLES},
+}
+
+
+def player_title(text: str) -> str:
+    """The player title a file's title field (or a PGN ``WhiteTitle``) gives, or ""."""
+    return TITLE_CODES.get(text.strip().upper(), "")
+
 
 #: What pairing programs' templates leave in the time-control header when nobody filled it.
 TIME_CONTROL_PLACEHOLDERS = frozenset({"moves/time, increment", "moves/time,increment"})
@@ -432,7 +453,7 @@ def _player(line: str, number: int, problems: list[str]) -> Player | None:
         rank=rank,
         name=name,
         sex=line[9].strip().lower(),
-        title=TITLE_CODES.get(line[10:13].strip().upper(), line[10:13].strip().upper()),
+        title=player_title(line[10:13]),
         rating=_int(line[48:52]) or None,
         line=number,
     )

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from . import results
 from .models import Event, Game, Member
+from .names import fide_name
 
 #: TRF result codes for (white, black) of each result, and of the byes (written with
 #: opponent 0000): the results vocabulary's.
@@ -55,15 +56,8 @@ class _Slot:
 
 
 def trf_name(name: str) -> str:
-    """FIDE's "Surname, Given" from the club's "Given Surname" (split at the last space).
-
-    A name that already has a comma, or is one word, is written as it is.
-    """
-    name = " ".join(name.split())
-    if "," in name or " " not in name:
-        return name
-    given, surname = name.rsplit(" ", 1)
-    return f"{surname}, {given}"
+    """FIDE's "Surname, Given" from the club's "Given Surname" (``names.fide_name``)."""
+    return fide_name(name)
 
 
 def _date(day: dt.date | None) -> str:
