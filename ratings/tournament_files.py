@@ -31,7 +31,7 @@ from .models import (
 )
 from .names import given_surname
 from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
-from .trf import player_title
+from .trf import player_title, shared_fide_ids
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -244,7 +244,7 @@ def files_import(
         new_names: dict[str, FilePlayer] = {}
         for player in missing:
             other = new_names.setdefault(name_key(player.name), player)
-            if other is not player:
+            if other is not player and _new_key(other) == _new_key(player):
                 problems.append(
                     f"{event.source}, {player.where}: {player.name} has the name of "
                     f"{other.name} ({other.where}) and matches no member: which is which?"
@@ -253,6 +253,8 @@ def files_import(
     if problems:
         raise FilesRefused(problems)
     # Players new here, by name, across the files: one new member each.
+    # Players new here, by FIDE id (one id, one person, whatever each file calls them),
+    # else by name, across the files: one new member each.
     new_members: dict[str, Member] = {}
     members: set[int] = set()
     for event, matched in todo:
@@ -260,8 +262,8 @@ def files_import(
             member = matched[player.key]
             if member is not None:
                 members.add(member.pk)
-            elif name_key(player.name) not in new_members:
-                new_members[name_key(player.name)] = Member(
+            elif _new_key(player) not in new_members:
+                new_members[_new_key(player)] = Member(
                     name=given_surname(player.name),
                     is_guest=as_guests and not create_missing,
                     fide_id=player.fide_id if player.fide_id.isdigit() else "",
@@ -283,9 +285,7 @@ def files_import(
     with transaction.atomic():
         saved = []
         for event, matched in todo:
-            players = {
-                p.key: matched[p.key] or new_members[name_key(p.name)] for p in event.players
-            }
+            players = {p.key: matched[p.key] or new_members[_new_key(p)] for p in event.players}
             record = Event(
                 name=event.name,
                 kind=event.kind,
@@ -309,6 +309,12 @@ def files_import(
             reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",
         )
     return report
+
+
+def _new_key(player: FilePlayer) -> str:
+    """Who a player new to the club is, across files: their FIDE id, else their name."""
+    fide_id = player.fide_id.lstrip("0")
+    return f"id {fide_id}" if fide_id.isdigit() else f"name {name_key(player.name)}"
 
 
 def event_time_class(time_control: str, name: str) -> str:
@@ -488,6 +494,11 @@ def pgn_events(
                 sides.append(player.key)
             event.games.append((round_, sides[0], sides[1], result, True))
         event.players = list(keys.values())
+        problems += [
+            f"{source}, {second.where}: {second.name} has FIDE id {fide_id}, as has "
+            f"{first.name} ({first.where}): one FIDE id is one person; correct one of them"
+            for fide_id, first, second in shared_fide_ids(event.players)
+        ]
         events.append(event)
     return events, problems
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .counts import count_phrase
 from .engine.codec import TITLES
@@ -359,12 +361,32 @@ def parse(data: bytes | str) -> Tournament:
     if problems:
         raise TrfError(problems)
     problems += _check_pairings(tournament.players)
+    problems += [
+        f"Line {second.line}: {second.name} has FIDE id {fide_id}, as has {first.name} (line "
+        f"{first.line}): one FIDE id is one person. Correct the id of one of them."
+        for fide_id, first, second in shared_fide_ids(tournament.players)
+    ]
     if problems:
         raise TrfError(problems)
     if tournament.round_dates:
         tournament.start = tournament.start or min(tournament.round_dates)
         tournament.end = tournament.end or max(tournament.round_dates)
     return tournament
+
+
+def shared_fide_ids(players: Iterable[Any]) -> list[tuple[str, Any, Any]]:
+    """Each FIDE id a file gives to two players (by name, leading zeros aside): the id,
+    the first player and the other. ``players`` have ``name`` and ``fide_id``."""
+    first: dict[str, Any] = {}
+    shared = []
+    for player in players:
+        fide_id = player.fide_id.lstrip("0")
+        if not fide_id:
+            continue
+        holder = first.setdefault(fide_id, player)
+        if holder is not player:
+            shared.append((fide_id, holder, player))
+    return shared
 
 
 def _check_pairings(players: list[Player]) -> list[str]:

@@ -92,6 +92,17 @@ KIND_FROM_TRF = (
 )
 
 
+def _fide_id_holders(players) -> dict[str, Member]:  # type: ignore[no-untyped-def]
+    """The members holding the file's players' FIDE ids, by id without leading zeros."""
+    ids = {p.fide_id.lstrip("0") for p in players if p.fide_id.lstrip("0")}
+    if not ids:
+        return {}
+    # Digits only (the reader keeps nothing else as an id), so safe in a pattern.
+    pattern = r"^0*(" + "|".join(sorted(i for i in ids if i.isdigit())) + ")$"
+    holders = Member.objects.active().filter(fide_id__regex=pattern)
+    return {m.fide_id.lstrip("0"): m for m in holders}
+
+
 class TrfConfirmForm(forms.Form):
     """The event's details and, for each player in the file, who they are here."""
 
@@ -223,10 +234,19 @@ class TrfConfirmForm(forms.Form):
         chosen = [v for k, v in data.items() if k.startswith("p") and v and v.isdigit()]
         twice = {v for v in chosen if chosen.count(v) > 1}
         rating_field = Member._meta.get_field("initial_rating")
+        holders = _fide_id_holders(self.tournament.players)
         for player in self.tournament.players:
             choice = data.get(f"p{player.rank}")
             if choice in twice:
                 self.add_error(f"p{player.rank}", "Two players in the file are this member.")
+            holder = holders.get(player.fide_id.lstrip("0"))
+            if choice in ("new", "guest") and holder is not None:
+                self.add_error(
+                    f"p{player.rank}",
+                    f"Line {player.line}: {player.name}'s FIDE id {player.fide_id} is "
+                    f"{holder.name}'s ({holder.member_number}): one FIDE id is one person. "
+                    "Choose that member, or correct the id in the file.",
+                )
             if (
                 choice in ("new", "guest")
                 and player.rating is not None

@@ -188,7 +188,17 @@ class Member(models.Model):
                 Lower("member_number"),
                 name="member_number_unique_any_case",
                 violation_error_message="Another member has this number.",
-            )
+            ),
+            # One FIDE id, one person: a file's player is matched by it first, so two
+            # records with one id would leave the next file's player matching neither.
+            # A merged duplicate keeps its id (its old links still resolve) and is no
+            # longer a member, so it does not count.
+            models.UniqueConstraint(
+                fields=["fide_id"],
+                condition=~models.Q(fide_id="") & models.Q(merged_into__isnull=True),
+                name="fide_id_one_member",
+                violation_error_message="Another member has this FIDE id.",
+            ),
         ]
 
     def __str__(self) -> str:
