@@ -4,6 +4,7 @@ uses it too."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -169,3 +170,30 @@ def fide_name(name: str) -> str:
     word, a suffix kept last ("Smith, John, Jr."); one word, or a name already holding a
     comma, as it is read."""
     return read_name(name).fide
+
+
+#: The names pairing programs give the "player" an odd player is paired with for a bye
+#: (a round robin's empty seat): English, German, French, Spanish, Dutch, Czech, Polish.
+BYE_PLACEHOLDERS = (
+    "bye",
+    "spielfrei",
+    "freilos",
+    "frei",
+    "exempt",
+    "libre",
+    "descanso",
+    "descansa",
+    "pauze",
+    "pause",
+    "volno",
+    "wolny los",
+    "no opponent",
+)
+_BYE_PLACEHOLDER = re.compile(
+    r"^\W*(?:" + "|".join(re.escape(w) for w in BYE_PLACEHOLDERS) + r")\W*\d*\W*$"
+)
+
+
+def is_bye_placeholder(name: str) -> bool:
+    """A name that stands for no one: "spielfrei", "BYE", "Bye 2", "(frei)"."""
+    return bool(_BYE_PLACEHOLDER.match(" ".join(name.split()).casefold()))

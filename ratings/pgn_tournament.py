@@ -17,6 +17,10 @@ CODES = {
 }
 
 
+#: A bye's TRF code (no opponent), from the club's result for it.
+BYE_CODES = {results.BYE: "F", results.HALF_BYE: "H", results.ZERO_BYE: "Z"}
+
+
 def is_pgn(filename: str, data: bytes) -> bool:
     """A PGN file: named .pgn, or text that begins with a header tag (``[Event "..."]``)."""
     if filename.lower().endswith(".pgn"):
@@ -41,7 +45,9 @@ def _tournament(event: FileEvent) -> trf.Tournament:
         for p in event.players
     }
     for round_, white, black, result, _colours in event.games:
-        assert black is not None  # a PGN game has both players
+        if black is None:  # a game against a bye placeholder: a bye
+            players[white].results.append(trf.RoundResult(round_, None, "-", BYE_CODES[result]))
+            continue
         codes = CODES[result]
         players[white].results.append(trf.RoundResult(round_, black, "w", codes[0]))
         players[black].results.append(trf.RoundResult(round_, white, "b", codes[1]))
@@ -55,6 +61,7 @@ def _tournament(event: FileEvent) -> trf.Tournament:
         kind="",
         declared_rounds=event.rounds,
         players=list(players.values()),
+        warnings=list(event.notes),
     )
 
 

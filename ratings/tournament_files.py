@@ -29,7 +29,7 @@ from .models import (
     name_problem,
     next_member_numbers,
 )
-from .names import given_surname
+from .names import given_surname, is_bye_placeholder
 from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
 from .trf import player_title, shared_fide_ids
 
@@ -131,6 +131,7 @@ class FileEvent:
     time_control: str = ""
     players: list[FilePlayer] = field(default_factory=list)
     games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the reader made of the file
 
 
 class FilesRefused(Exception):
@@ -208,6 +209,7 @@ def files_import(
             )
             continue
         seen[key] = event.source
+        report.notes += event.notes
         try:  # the event form's rules: name, dates in order, no mistyped year
             Event(name=event.name, start_date=event.start, end_date=event.end).clean()
         except ValidationError as error:
@@ -408,7 +410,7 @@ def pgn_events(
         return [], [f"{source}: holds NUL characters: not a text file"]
     stream = io.StringIO(text)
     problems: list[str] = []
-    groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int, str]]] = {}
+    groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int | None, str]]] = {}
     number = 0
     untagged: list[str] = []
     while (headers := chess.pgn.read_headers(stream)) is not None:
@@ -435,8 +437,13 @@ def pgn_events(
         elif problem := event_date_problem(day):
             problems.append(f"{where}: {problem}")
         round_text = headers.get("Round", "").strip().split(".")[0]
-        if not (round_text.isdigit() and 1 <= int(round_text) <= 99):
+        round_: int | None = None
+        if round_text in NO_ROUND:
+            pass  # chess.com's "-", the standard's "?", none: placed by date or order
+        elif not (round_text.isdigit() and 1 <= int(round_text) <= 99):
             problems.append(f"{where}: {headers.get('Round', '')!r} is not a round (1 to 99)")
+        else:
+            round_ = int(round_text)
         if white and white == black:
             problems.append(f"{where}: {white} cannot play themselves")
         name = event_name or headers.get("Event", "").strip()
@@ -445,14 +452,16 @@ def pgn_events(
         if len(problems) == before:
             assert day is not None
             key = (name, "" if event_name else headers.get("Site", "").strip())
-            groups.setdefault(key, []).append(
-                (number, headers, day, int(round_text), PGN_RESULTS[result])
-            )
+            groups.setdefault(key, []).append((number, headers, day, round_, PGN_RESULTS[result]))
     if number == len(untagged):
         problems.append(f"{source}: no games: not a PGN file")
     else:
         problems += untagged
     events = []
+    notes: dict[tuple[str, str], str] = {}
+    for key, games in groups.items():
+        if note := _place_rounds(games):
+            notes[key] = note
     if event_name:
         for games in groups.values():
             _renumber_rounds(games)
@@ -460,19 +469,33 @@ def pgn_events(
     for (name, site), games in groups.items():
         # One Event at several Sites is several events: the site tells them apart.
         label = name if sites.count(name) == 1 else f"{name} ({site or '?'})"
+        rounds = max(g[3] or 1 for g in games)
         event = FileEvent(
             source=f"{source}, event {label!r}",
             name=label[:120],
             start=min(g[2] for g in games),
             end=max(g[2] for g in games),
-            rounds=max(g[3] for g in games),
+            rounds=rounds,
+            # One round on one night is a club night, not a Swiss.
+            kind=Event.Kind.CLUB_NIGHT if rounds == 1 else Event.Kind.SWISS,
+            notes=[f"{source}, event {label!r}: {notes[name, site]}"]
+            if (name, site) in notes
+            else [],
         )
         keys: dict[str, FilePlayer] = {}
         playing: dict[tuple[int, str], int] = {}
-        for number, headers, _day, round_, result in games:
-            sides = []
+        for number, headers, _day, placed, result in games:
+            round_ = placed or 1
+            names = [headers[colour].strip() for colour in ("White", "Black")]
+            if all(map(is_bye_placeholder, names)):
+                problems.append(f"{source}, game {number}: neither player is a player")
+                continue
+            sides: list[int | None] = []
             for colour in ("White", "Black"):
                 player_name = headers[colour].strip()
+                if is_bye_placeholder(player_name):
+                    sides.append(None)  # the empty seat: the other player's bye
+                    continue
                 player = keys.get(player_name)
                 if player is None:
                     elo = headers.get(f"{colour}Elo", "")
@@ -492,6 +515,14 @@ def pgn_events(
                         f"{round_} of {label!r} in game {first}"
                     )
                 sides.append(player.key)
+            if sides[0] is None or sides[1] is None:
+                # A game against the bye placeholder: the player's bye, of their points.
+                player_key = sides[0] if sides[1] is None else sides[1]
+                assert player_key is not None
+                points = Game.POINTS[result][0 if sides[1] is None else 1]
+                bye = {1.0: results.BYE, 0.5: results.HALF_BYE}.get(points, results.ZERO_BYE)
+                event.games.append((round_, player_key, None, bye, False))
+                continue
             event.games.append((round_, sides[0], sides[1], result, True))
         event.players = list(keys.values())
         problems += [
@@ -503,13 +534,63 @@ def pgn_events(
     return events, problems
 
 
-def _renumber_rounds(games: list[tuple[int, Any, dt.date, int, str]]) -> None:
+#: A PGN Round tag that gives no round: missing, the standard's "?" (unknown), chess.com's
+#: and lichess's "-" (not in a round).
+NO_ROUND = frozenset({"", "?", "-", "*"})
+
+
+def _place_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> str | None:
+    """Rounds for an event's games that give none: a round a date, in date order, when its
+    games fall on several dates and no player plays twice on one; otherwise by their place
+    in the file, each game in the round after either player's last. The games given a
+    round keep it. Says what was made, for the preview (None when nothing was)."""
+    missing = [i for i, g in enumerate(games) if g[3] is None]
+    if not missing:
+        return None
+    base = max((g[3] or 0 for g in games), default=0)
+    days = sorted({games[i][2] for i in missing})
+    played_on = [(games[i][2], side) for i in missing for side in _sides(games[i][1])]
+    if len(days) > 1 and len(played_on) == len(set(played_on)):
+        number = {day: base + n for n, day in enumerate(days, start=1)}
+        for i in missing:
+            games[i] = (*games[i][:3], number[games[i][2]], games[i][4])
+        how = "one a date, in date order"
+    else:
+        last: dict[str, int] = {}
+        for g in games:
+            for side in _sides(g[1]):
+                last[side] = max(last.get(side, 0), g[3] or 0)
+        for i in sorted(missing, key=lambda i: (games[i][2], games[i][0])):
+            sides = _sides(games[i][1])
+            round_ = max(last.get(side, 0) for side in sides) + 1
+            round_ = max(round_, base + 1) if base else round_
+            for side in sides:
+                last[side] = round_
+            games[i] = (*games[i][:3], round_, games[i][4])
+        how = "each game in the round after either player's last, in the order of the file"
+    made = sorted({games[i][3] or 0 for i in missing})
+    shown = ", ".join(map(str, made))
+    return (
+        f"{count_phrase(len(missing), 'game')} gave no round (Round missing, '-' or '?'): "
+        f"placed in {count_phrase(len(made), 'round')} ({shown}), {how}"
+    )
+
+
+def _sides(headers: Any) -> list[str]:
+    return [
+        name
+        for name in (headers.get("White", "").strip(), headers.get("Black", "").strip())
+        if not is_bye_placeholder(name)
+    ]
+
+
+def _renumber_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> None:
     """Games of several events put in one (``--event``): their rounds, in date order, become
     the one event's rounds 1, 2, 3... (one event's own rounds are kept)."""
     origin = {(h.get("Event", ""), h.get("Site", "")) for _n, h, _d, _r, _res in games}
     if len(origin) < 2:
         return
-    first: dict[tuple[str, str, int], dt.date] = {}
+    first: dict[tuple[str, str, int | None], dt.date] = {}
     for _n, headers, day, round_, _res in games:
         key = (headers.get("Event", ""), headers.get("Site", ""), round_)
         first[key] = min(first.get(key, day), day)

@@ -20,7 +20,7 @@ from typing import Any
 
 from .counts import count_phrase
 from .engine.codec import TITLES
-from .names import hidden_characters
+from .names import hidden_characters, is_bye_placeholder
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
 from .results import (
@@ -349,6 +349,7 @@ def parse(data: bytes | str) -> Tournament:
             tournament.teams.append(match.group(1) if match else line[4:].strip())
     if problems and not tournament.players:
         raise TrfError(problems)
+    _placeholders_out(tournament)
     if not tournament.players and not problems:
         raise TrfError("This is not a tournament report file: it has no player (001) lines.")
     for player in tournament.players:
@@ -372,6 +373,26 @@ def parse(data: bytes | str) -> Tournament:
         tournament.start = tournament.start or min(tournament.round_dates)
         tournament.end = tournament.end or max(tournament.round_dates)
     return tournament
+
+
+def _placeholders_out(tournament: Tournament) -> None:
+    """A bye placeholder ("spielfrei", "BYE": the empty seat a program pairs an odd player
+    with) is no player: it goes, and each game against it is its opponent's bye, of the
+    points the opponent's line gives."""
+    placeholders = {p.rank: p for p in tournament.players if is_bye_placeholder(p.name)}
+    if not placeholders or len(placeholders) == len(tournament.players):
+        return
+    tournament.players = [p for p in tournament.players if p.rank not in placeholders]
+    for player in tournament.players:
+        for index, res in enumerate(player.results):
+            if res.opponent in placeholders:
+                code = {1.0: "F", 0.5: "H"}.get(CODE_POINTS.get(res.code, 0.0), "Z")
+                player.results[index] = RoundResult(res.round, None, "-", code)
+    for placeholder in placeholders.values():
+        tournament.warnings.append(
+            f"Line {placeholder.line}: {placeholder.name!r} is a bye placeholder, not a "
+            "player: each game against it is read as a bye."
+        )
 
 
 def shared_fide_ids(players: Iterable[Any]) -> list[tuple[str, Any, Any]]:

@@ -136,7 +136,7 @@ def test_an_unreadable_date_is_a_warning_not_an_error():
 
 def player_line(rank: int, name: str, *slots: str) -> str:
     """A player line with its round slots at column 92, one every 10 columns."""
-    head = f"001 {rank:>4}      {name:<33} 1800 NZL     1234567 1990/01/01  0.0 {rank:>4}"
+    head = f"001 {rank:>4}      {name:<33} 1800 NZL {1234560 + rank:>11} 1990/01/01  0.0 {rank:>4}"
     return head.ljust(91) + "  ".join(slot.ljust(8) for slot in slots)
 
 
