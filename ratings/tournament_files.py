@@ -30,7 +30,7 @@ from .models import (
     next_member_numbers,
 )
 from .names import given_surname, is_bye_placeholder
-from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
+from .time_classes import STANDARD, time_class_and_why
 from .trf import player_title, shared_fide_ids
 
 # -- players of tournament files --------------------------------------------------------
@@ -320,14 +320,17 @@ def _new_key(player: FilePlayer) -> str:
 
 
 def event_time_class(time_control: str, name: str) -> str:
-    """Standard, rapid or blitz, as a file's time control (or failing that its event's
-    name: "Blitz Open") says; standard when neither says."""
-    return time_class_of(time_control) or _named_class(name) or STANDARD
+    """Standard, rapid or blitz, as a file's time control and its event's name say
+    together (``time_classes.time_class_and_why``); standard when neither says."""
+    return event_time_class_and_why(time_control, name)[0]
 
 
-def _named_class(name: str) -> str | None:
-    words = set(re.findall(r"[^\W\d_]+", name.lower()))
-    return BLITZ if "blitz" in words else RAPID if "rapid" in words else None
+def event_time_class_and_why(time_control: str, name: str) -> tuple[str, str]:
+    """The class and why, in words for the officer's preview."""
+    return time_class_and_why(time_control, name) or (
+        STANDARD,
+        "neither the file's time control nor the event's name says: standard unless you change it",
+    )
 
 
 def trf_event(

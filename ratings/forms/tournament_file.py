@@ -14,7 +14,7 @@ from ..pgn_tournament import is_pgn, pgn_tournaments
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..tournament_files import (
     MAX_FILE_BYTES,
-    event_time_class,
+    event_time_class_and_why,
     file_size_problem,
     match_players,
 )
@@ -139,13 +139,19 @@ class TrfConfirmForm(forms.Form):
         kind = next(
             (k for word, k in KIND_FROM_TRF if word in tournament.kind.lower()), Event.Kind.SWISS
         )
+        time_class, why = event_time_class_and_why(tournament.time_control, tournament.name)
         self.initial.update(
             name=tournament.name[:120] or "Imported tournament",
             kind=kind,
             start_date=tournament.start,
             end_date=tournament.end or tournament.start,
-            time_class=event_time_class(tournament.time_control, tournament.name),
+            time_class=time_class,
             rated=True,
+        )
+        # The class read, and why: the officer checks it and may change it.
+        # (Escaped: the name and time control are the file's, and help text is not.)
+        self.fields["time_class"].help_text = format_html(
+            "Read as {}: {}. Change it if wrong.", time_class, why
         )
         self.matches = self._match(tournament.players)
         self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)
