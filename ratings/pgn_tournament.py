@@ -7,6 +7,7 @@ the TRF import's own.
 from __future__ import annotations
 
 from . import results, trf
+from .models import Event
 from .tournament_files import FileEvent, pgn_events
 
 #: A PGN result from white's side: white's code, black's code (TRF result codes).
@@ -58,7 +59,8 @@ def _tournament(event: FileEvent) -> trf.Tournament:
         name=event.name,
         start=event.start,
         end=event.end,
-        kind="",
+        # The kind as a file's 092 line words it, for the preview's reading of it.
+        kind="Individual: Club night" if event.kind == Event.Kind.CLUB_NIGHT else "",
         declared_rounds=event.rounds,
         players=list(players.values()),
         warnings=list(event.notes),

@@ -129,6 +129,8 @@ class FileEvent:
     rounds: int
     kind: str = Event.Kind.SWISS
     time_control: str = ""
+    time_class: str = ""  # as the file says outright (XXT); else from time control and name
+    rated: bool = True
     players: list[FilePlayer] = field(default_factory=list)
     games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the reader made of the file
@@ -295,9 +297,9 @@ def files_import(
                 end_date=event.end,
                 rounds=min(max(event.rounds, 1), 99),
                 time_control=event.time_control[:40],
-                time_class=event_time_class(event.time_control, event.name),
+                time_class=event.time_class or event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
-                rated=True,
+                rated=event.rated,
             )
             saved.append(
                 services.trf_import(event=record, games=event.games, players=players, user=user)
@@ -375,6 +377,8 @@ def trf_event(
         rounds=tournament.rounds,
         kind=kind,
         time_control=tournament.time_control,
+        time_class=tournament.time_class,
+        rated=tournament.rated is not False,
         players=[
             FilePlayer(p.rank, p.name, p.fide_id, p.title, p.sex, p.rating, p.line)
             for p in tournament.players

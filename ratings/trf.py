@@ -114,6 +114,11 @@ DATE_FORMATS = (
 )
 
 
+#: The time classes an ``XXT`` line may name (``time_classes``' values).
+TIME_CLASSES = ("standard", "rapid", "blitz")
+#: What an ``XXU`` line says of an event not rated.
+UNRATED_WORDS = frozenset({"unrated", "not rated", "no"})
+
 #: The most rounds an event may have (``Event.rounds``): a file with more is refused.
 MAX_ROUNDS = 99
 
@@ -199,6 +204,11 @@ class Tournament:
     teams: list[str] = field(default_factory=list)
     round_dates: list[dt.date] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The club's own extension lines (the format's XX codes, where FIDE's have no word):
+    # the time class the event was rated as (``XXT``) and whether it was rated (``XXU``
+    # unrated). Empty / None when the file does not say.
+    time_class: str = ""
+    rated: bool | None = None
 
     @property
     def rounds(self) -> int:
@@ -333,6 +343,10 @@ def parse(data: bytes | str) -> Tournament:
             tournament.time_control = (
                 "" if value.strip().lower() in TIME_CONTROL_PLACEHOLDERS else value
             )
+        elif code == "XXT" and value.lower() in TIME_CLASSES:
+            tournament.time_class = value.lower()
+        elif code == "XXU":
+            tournament.rated = value.lower() not in UNRATED_WORDS
         elif code in ("XXR", "142") and _int(value):
             declared = _int(value) or 0
             if declared > MAX_ROUNDS:

@@ -144,6 +144,10 @@ def event_to_trf(event: Event) -> str:
         _player_line(rank[m.pk], m, points[m.pk], place[m.pk], slots[m.pk]) for m in members
     ]
     # The number of rounds, as pairing programs write it (JaVaFo's XXR), so that rounds
-    # nobody has played yet are not lost.
+    # nobody has played yet are not lost; then what FIDE's lines have no word for, in the
+    # format's extension lines: the list the event is rated on (its time class, XXT) and,
+    # for an event not rated, XXU. Readers that do not know them pass them by.
     lines.append(f"XXR {rounds}")
+    lines.append(f"XXT {event.time_class}")
+    lines.append(f"XXU {'rated' if event.rated else 'unrated'}")
     return "\n".join(lines) + "\n"

@@ -85,6 +85,10 @@ def _utf8(data: bytes) -> bool:
 
 
 KIND_FROM_TRF = (
+    ("club night", Event.Kind.CLUB_NIGHT),
+    ("match", Event.Kind.MATCH),
+    ("league", Event.Kind.LEAGUE),
+    ("interclub", Event.Kind.LEAGUE),
     ("round", Event.Kind.ROUND_ROBIN),
     ("robin", Event.Kind.ROUND_ROBIN),
     ("team", Event.Kind.LEAGUE),
@@ -140,13 +144,15 @@ class TrfConfirmForm(forms.Form):
             (k for word, k in KIND_FROM_TRF if word in tournament.kind.lower()), Event.Kind.SWISS
         )
         time_class, why = event_time_class_and_why(tournament.time_control, tournament.name)
+        if tournament.time_class:
+            time_class, why = tournament.time_class, "the file's XXT line (a club's export)"
         self.initial.update(
             name=tournament.name[:120] or "Imported tournament",
             kind=kind,
             start_date=tournament.start,
             end_date=tournament.end or tournament.start,
             time_class=time_class,
-            rated=True,
+            rated=tournament.rated is not False,
         )
         # The class read, and why: the officer checks it and may change it.
         # (Escaped: the name and time control are the file's, and help text is not.)

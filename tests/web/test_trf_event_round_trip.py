@@ -1,0 +1,48 @@
+"""An event exported as a TRF file and imported again is the same event: its kind, whether
+it is rated, and the list (time class) it is rated on."""
+
+from __future__ import annotations
+
+import pytest
+
+from ratings import trf
+from ratings.models import Event
+from ratings.time_classes import BLITZ, RAPID, STANDARD
+from ratings.tournament_files import trf_event
+from ratings.trf_export import event_to_trf
+
+from ..factories import EventFactory, GameFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("kind", [k for k, _ in Event.Kind.choices])
+@pytest.mark.parametrize(
+    ("time_class", "rated"), [(STANDARD, True), (RAPID, True), (BLITZ, False)]
+)
+def test_kind_rated_and_list_come_back_from_the_file(kind, time_class, rated, alice, bob):
+    event = EventFactory(kind=kind, time_class=time_class, rated=rated, time_control="")
+    GameFactory(event=event, white=alice, black=bob, round=1)
+    event.entries.create(member=alice)
+    event.entries.create(member=bob)
+    read, problems = trf_event("export.trf", event_to_trf(event).encode())
+    assert not problems and read is not None
+    assert (read.kind, read.time_class, read.rated) == (kind, time_class, rated)
+
+
+def test_fide_092_words_give_the_kind_without_the_clubs_lines():
+    from ratings.forms import KIND_FROM_TRF
+
+    def kind(words: str) -> str:
+        return next((k for w, k in KIND_FROM_TRF if w in words.lower()), Event.Kind.SWISS)
+
+    assert kind("Individual: Swiss-System") == Event.Kind.SWISS
+    assert kind("Individual: Round Robin") == Event.Kind.ROUND_ROBIN
+    assert kind("Individual: Club night") == Event.Kind.CLUB_NIGHT
+    assert kind("Individual: Match") == Event.Kind.MATCH
+    assert kind("Team: League / interclub") == Event.Kind.LEAGUE
+
+
+def test_a_file_without_the_clubs_lines_says_nothing_of_them():
+    tournament = trf.parse("012 Open\n" + "001    1      A" + "\n")
+    assert (tournament.time_class, tournament.rated) == ("", None)
