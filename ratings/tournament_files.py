@@ -12,6 +12,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -361,8 +362,11 @@ def trf_event(
             f"{source}: no start date (line 042, or the round dates of line 132): "
             "give one with --date YYYY-MM-DD"
         )
+    notes = []
     if not tournament.name:
-        problems.append(f"{source}: no tournament name (line 012)")
+        # A pairing engine's file often names no tournament: the file's name does.
+        tournament.name = Path(source).stem.replace("_", " ").strip() or "Imported tournament"
+        notes.append(f'{source}: no tournament name (line 012): named "{tournament.name}"')
     if problems:
         return None, problems
     assert tournament.start is not None
@@ -384,6 +388,7 @@ def trf_event(
             for p in tournament.players
         ],
         games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
+        notes=notes,
     )
     return event, []
 

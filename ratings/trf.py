@@ -363,6 +363,12 @@ def parse(data: bytes | str) -> Tournament:
             tournament.teams.append(match.group(1) if match else line[4:].strip())
     if problems and not tournament.players:
         raise TrfError(problems)
+    if tournament.time_class:
+        # The club's own export (its XXT line): it writes an absence as Z and leaves a
+        # round blank only where the player has no record, so blank is nothing here (in
+        # other files, as the format says, it is a zero-point bye).
+        for player in tournament.players:
+            player.results = [r for r in player.results if r.code != " " or r.opponent]
     _placeholders_out(tournament)
     if not tournament.players and not problems:
         raise TrfError("This is not a tournament report file: it has no player (001) lines.")

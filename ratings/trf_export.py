@@ -11,8 +11,10 @@ Choices the format leaves open, and what they cost on a round trip:
   name: an imported file's own ranks are not stored, so they are not kept.
 - A one-point bye is written ``F`` (full-point bye): the club records a one-point bye
   whatever its cause, so a file's ``U`` (pairing-allocated bye) comes back as ``F``.
-- A player with no game in a round gets a blank round, which the format (and the
-  reader) takes as a zero-point bye (``Z``).
+- A player with no game in a round gets a blank round, which the format takes as a
+  zero-point bye; an absence the club recorded is written ``Z``. The club's own reader,
+  seeing the ``XXT`` line of this export, reads a blank round as no record, so the
+  round trip is exact.
 - A game whose colours are not known is written ``-`` on both lines.
 - Should a player have two games in one round (the round forms refuse that; the admin
   does not), only the first is written, so that the file stays readable.
