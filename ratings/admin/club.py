@@ -34,6 +34,10 @@ class ClubSettingsForm(forms.ModelForm):
             "system_params",
             "season_start_month",
             "live_list_only",
+            "city",
+            "federation",
+            "chief_arbiter",
+            "deputy_arbiters",
         ]
 
 

@@ -1,9 +1,11 @@
-"""One FIDE id, one member: a unique FIDE id among the members not merged away.
+"""One FIDE id, one member: a unique FIDE id among the members not merged away; and the
+club's details a tournament report file's header needs (city, federation, arbiters).
 
 A database that already gives one id to two members cannot take the constraint: the
 migration stops and names them, for the officer to merge them (or correct an id) first.
 """
 
+import django.core.validators
 from django.db import migrations, models
 from django.db.models import Count
 
@@ -42,5 +44,46 @@ class Migration(migrations.Migration):
                 name="fide_id_one_member",
                 violation_error_message="Another member has this FIDE id.",
             ),
+        ),
+
+        migrations.AddField(
+            model_name='clubsettings',
+            name='chief_arbiter',
+            field=models.CharField(blank=True, help_text='The chief arbiter, with a FIDE id if any (TRF 102).', max_length=60),
+        ),
+        migrations.AddField(
+            model_name='clubsettings',
+            name='city',
+            field=models.CharField(blank=True, help_text='Where the club plays (TRF 022).', max_length=60),
+        ),
+        migrations.AddField(
+            model_name='clubsettings',
+            name='deputy_arbiters',
+            field=models.TextField(blank=True, help_text='Deputy arbiters, one a line (TRF 112, one line each).'),
+        ),
+        migrations.AddField(
+            model_name='clubsettings',
+            name='federation',
+            field=models.CharField(blank=True, help_text="The club's federation, FIDE's three letters (TRF 032).", max_length=3, validators=[django.core.validators.RegexValidator('^[A-Z]{3}$', "FIDE's three capital letters, e.g. NZL.")]),
+        ),
+        migrations.AddField(
+            model_name='historicalclubsettings',
+            name='chief_arbiter',
+            field=models.CharField(blank=True, help_text='The chief arbiter, with a FIDE id if any (TRF 102).', max_length=60),
+        ),
+        migrations.AddField(
+            model_name='historicalclubsettings',
+            name='city',
+            field=models.CharField(blank=True, help_text='Where the club plays (TRF 022).', max_length=60),
+        ),
+        migrations.AddField(
+            model_name='historicalclubsettings',
+            name='deputy_arbiters',
+            field=models.TextField(blank=True, help_text='Deputy arbiters, one a line (TRF 112, one line each).'),
+        ),
+        migrations.AddField(
+            model_name='historicalclubsettings',
+            name='federation',
+            field=models.CharField(blank=True, help_text="The club's federation, FIDE's three letters (TRF 032).", max_length=3, validators=[django.core.validators.RegexValidator('^[A-Z]{3}$', "FIDE's three capital letters, e.g. NZL.")]),
         ),
     ]
