@@ -21,6 +21,7 @@ from django.db import transaction
 from . import results, services
 from .counts import count_phrase
 from .engine.codec import TITLES
+from .formats.trf import player_title, shared_fide_ids
 from .models import (
     ClubSettings,
     Event,
@@ -32,7 +33,6 @@ from .models import (
 )
 from .names import given_surname, is_bye_placeholder
 from .time_classes import STANDARD, time_class_and_why
-from .trf import player_title, shared_fide_ids
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -344,7 +344,7 @@ def trf_event(
     Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
     the one the officer gives for such a file (``import_trf --date``); a file's own date
     always wins."""
-    from . import trf
+    from .formats import trf
     from .forms import KIND_FROM_TRF
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 
 from ..counts import count_phrase
+from ..formats.pgn import is_pgn, pgn_tournaments
 from ..models import Event, Member, name_problem
-from ..pgn_tournament import is_pgn, pgn_tournaments
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..tournament_files import (
     MAX_FILE_BYTES,
@@ -40,7 +40,7 @@ class TrfUploadForm(forms.Form):
     MAX_BYTES = MAX_FILE_BYTES
 
     def clean(self) -> dict[str, Any]:
-        from .. import trf
+        from ..formats import trf
 
         super().clean()
         data = self.cleaned_data

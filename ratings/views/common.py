@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 
 from .. import publication
 from ..context_processors import club
-from ..csvsafe import csv_safe_row
+from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event
 from ..rating_lists import lists_kept
 from ..time_classes import STANDARD

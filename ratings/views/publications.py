@@ -22,7 +22,7 @@ from .. import reports, services
 from ..charts import changes_bar_svg
 from ..counts import count_phrase
 from ..filters import PublicationFilter
-from ..list_csv import list_csv_header, list_csv_writer, publication_csv_rows
+from ..formats.list_csv import list_csv_header, list_csv_writer, publication_csv_rows
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..publication_changes import Changes, live_moved
 from ..publication_tables import PublicationTable, listed
@@ -109,7 +109,7 @@ def publication_page(request: HttpRequest, publication: Publication, *, latest: 
 #: A publication's CSV columns.
 def _publication_csv(publication: Publication, entries: Any) -> StreamingHttpResponse:
     """Every row of the publication (as filtered), streamed 500 rows to a chunk, in the
-    list's columns (``ratings.list_csv``, as ``export_ratings`` writes them)."""
+    list's columns (``ratings.formats.list_csv``, as ``export_ratings`` writes them)."""
     from .lists import _Lines
 
     def chunks() -> Any:

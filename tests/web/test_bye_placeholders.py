@@ -7,7 +7,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from ratings import results, trf
+from ratings import results
+from ratings.formats import trf
 from ratings.models import Game, Member
 from ratings.names import is_bye_placeholder
 

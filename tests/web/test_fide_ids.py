@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
-from ratings import trf
+from ratings.formats import trf
 from ratings.imports import members_check
 from ratings.models import Member
 

@@ -7,8 +7,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings import trf
 from ratings.counts import count_phrase
+from ratings.formats import trf
 from ratings.models import Event, Game, Member, RatingChange
 from ratings.names import given_surname
 

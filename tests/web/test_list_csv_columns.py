@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from ratings import services
-from ratings.list_csv import COLUMNS
+from ratings.formats.list_csv import COLUMNS
 from ratings.models import ClubSettings
 
 from ..factories import MemberFactory, paid_up, rating_state

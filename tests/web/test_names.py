@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings import trf
+from ratings.formats import trf
 from ratings.names import PersonName, fide_name, given_surname, read_name
 
 

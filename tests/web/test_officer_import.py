@@ -7,7 +7,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import F, Max, Min
 from django.urls import reverse
 
-from ratings import services, trf
+from ratings import services
+from ratings.formats import trf
 from ratings.models import Event, Game, Member, RatingChange
 
 from ..conftest import TRF_FILES

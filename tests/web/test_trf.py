@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from ratings import trf
+from ratings.formats import trf
 from ratings.models import Game
 
 from ..conftest import TRF_FILES

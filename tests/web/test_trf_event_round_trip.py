@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ratings import trf
+from ratings.formats import trf
+from ratings.formats.trf_export import event_to_trf
 from ratings.models import Event
 from ratings.time_classes import BLITZ, RAPID, STANDARD
 from ratings.tournament_files import trf_event
-from ratings.trf_export import event_to_trf
 
 from ..factories import EventFactory, GameFactory
 

@@ -10,10 +10,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
 
-from ratings import services, trf
+from ratings import services
 from ratings.engine.codec import TITLES
+from ratings.formats import trf
+from ratings.formats.trf_export import CODES, event_to_trf, starting_order, trf_name
 from ratings.models import Event, Game, Member
-from ratings.trf_export import CODES, event_to_trf, starting_order, trf_name
 
 from ..conftest import TRF_FILES
 

@@ -7,9 +7,9 @@ import datetime as dt
 
 import pytest
 
-from ratings import trf
+from ratings.formats import trf
+from ratings.formats.trf_export import event_to_trf
 from ratings.models import ClubSettings
-from ratings.trf_export import event_to_trf
 
 from ..factories import EventFactory, GameFactory
 

@@ -17,10 +17,10 @@ import csv
 from collections.abc import Iterator
 from typing import Any
 
-from . import publication
+from .. import publication
+from ..figures import rating_and_marker
+from ..ranking import PublishedRanking
 from .csvsafe import csv_safe
-from .figures import rating_and_marker
-from .ranking import PublishedRanking
 
 COLUMNS = (
     "rank",

@@ -6,9 +6,10 @@ the TRF import's own.
 
 from __future__ import annotations
 
-from . import results, trf
-from .models import Event
-from .tournament_files import FileEvent, pgn_events
+from .. import results
+from ..models import Event
+from ..tournament_files import FileEvent, pgn_events
+from . import trf
 
 #: A PGN result from white's side: white's code, black's code (TRF result codes).
 CODES = {
