@@ -140,3 +140,21 @@ def test_a_members_file_cannot_give_one_id_twice_or_a_held_one():
         (3, "fide_id", "4100100 is also on line 2"),
         (4, "fide_id", "4100018 is the FIDE id of Garry Kasparov (A1)"),
     ]
+
+
+def test_the_migration_stops_on_members_already_sharing_an_id_and_names_them():
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.db import connection
+
+    migration = import_module("ratings.migrations.0021_files_fide_id_one_member")
+    with connection.cursor() as cursor:  # the database as it was before the constraint
+        cursor.execute("DROP INDEX fide_id_one_member")
+    MemberFactory(member_number="A1", name="Garry Kasparov", fide_id="4100018")
+    MemberFactory(member_number="A2", name="Gary Kasparov", fide_id="4100018")
+    MemberFactory(member_number="B1", name="Anatoly Karpov", fide_id="4100100")
+    with pytest.raises(RuntimeError) as stopped:
+        migration.refuse_duplicates(apps, None)
+    assert str(stopped.value).endswith("FIDE id 4100018: Garry Kasparov (A1), Gary Kasparov (A2)")
+    assert "Karpov" not in str(stopped.value)
