@@ -158,3 +158,17 @@ def test_the_migration_stops_on_members_already_sharing_an_id_and_names_them():
         migration.refuse_duplicates(apps, None)
     assert str(stopped.value).endswith("FIDE id 4100018: Garry Kasparov (A1), Gary Kasparov (A2)")
     assert "Karpov" not in str(stopped.value)
+
+
+def test_the_web_import_will_not_make_a_new_member_of_a_held_id(officer_client):
+    from .test_officer_import import GROS, confirm, upload
+
+    MemberFactory(member_number="A1", name="Azer Mirzoev", fide_id="13400304")
+    upload(officer_client, GROS)
+    response = confirm(officer_client, p1="new")
+    assert response.status_code == 200
+    assert response.context["form"].errors["p1"] == [
+        "Line 14: Mirzoev Azer's FIDE id 13400304 is Azer Mirzoev's (A1): one FIDE id is "
+        "one person. Choose that member, or correct the id in the file."
+    ]
+    assert Member.objects.count() == 1
