@@ -46,3 +46,27 @@ def test_fide_092_words_give_the_kind_without_the_clubs_lines():
 def test_a_file_without_the_clubs_lines_says_nothing_of_them():
     tournament = trf.parse("012 Open\n" + "001    1      A" + "\n")
     assert (tournament.time_class, tournament.rated) == ("", None)
+
+
+def test_every_demo_event_comes_back_from_its_file_the_same_event():
+    import io
+
+    from django.core.management import call_command
+
+    call_command("load_demo", stdout=io.StringIO())
+    events = list(Event.objects.all())
+    assert len(events) >= 40
+    for event in events:
+        read, problems = trf_event(f"{event.name}.trf", event_to_trf(event).encode())
+        assert not problems and read is not None, event.name
+        assert (read.name, read.kind, read.time_class, read.rated) == (
+            event.name,
+            event.kind,
+            event.time_class,
+            event.rated,
+        ), event.name
+        assert (read.start, read.end, read.rounds) == (
+            event.start_date,
+            event.end_date,
+            event.rounds,
+        ), event.name
