@@ -364,7 +364,34 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             fields["is_guest"] = membership == "guest"
         if len(problems) == before:
             rows.append(MemberRow(line, number, fields, membership))
+    problems += _fide_id_problems(rows)
     return rows, problems
+
+
+def _fide_id_problems(rows: list[MemberRow]) -> list[Problem]:
+    """One FIDE id, one member: an id the file gives twice, or one another member holds."""
+    problems = []
+    first: dict[str, MemberRow] = {}
+    for row in rows:
+        fide_id = row.fields.get("fide_id", "")
+        if fide_id:
+            other = first.setdefault(fide_id, row)
+            if other is not row:
+                problems.append(
+                    Problem(row.line, "fide_id", f"{fide_id} is also on line {other.line}")
+                )
+    holders = Member.objects.active().filter(fide_id__in=first)
+    for member in holders.only("name", "member_number", "fide_id"):
+        row = first[member.fide_id]
+        if row.number.lower() != member.member_number.lower():
+            problems.append(
+                Problem(
+                    row.line,
+                    "fide_id",
+                    f"{member.fide_id} is the FIDE id of {member.name} ({member.member_number})",
+                )
+            )
+    return problems
 
 
 def _rating_columns(

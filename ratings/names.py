@@ -4,7 +4,9 @@ uses it too."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from dataclasses import dataclass
 
 #: Invisible characters that hide or reorder text: zero-width space, word joiner, byte
 #: order mark, and the bidirectional marks, embeddings, overrides and isolates (a name
@@ -41,16 +43,157 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def given_surname(name: str) -> str:
-    """ "Mirzoev, Azer" and "MIRZOEV, Azer" are "Azer Mirzoev": tournament files write the
-    surname first (FIDE's order, often in capitals); the club's pages and lists write the
-    given name first. A name without a comma is left as written (its order is unknown)."""
+#: Academic and professional titles files put in a name ("Müller,Hans,Dr.", "Novák, Jan
+#: Ing."): not part of the name the club lists, so left out. Compared without case or
+#: the final dot; the short German/Czech ones only with their dot ("Ing." but not "Ing",
+#: which is a given name too).
+ACADEMIC_TITLES = frozenset(
+    {"dr", "prof", "mgr", "bc", "mudr", "rndr", "phdr", "judr", "paeddr", "dipl-ing", "phd"}
+)
+ACADEMIC_DOTTED = frozenset({"ing.", "mag.", "dipl.", "dipl.-ing.", "ph.d.", "doz.", "di."})
+#: Suffixes that belong to the name and tell people apart (father and son): kept, last.
+SUFFIXES = {
+    "jr": "Jr.",
+    "jr.": "Jr.",
+    "jun.": "Jr.",
+    "sr": "Sr.",
+    "sr.": "Sr.",
+    "sen.": "Sr.",
+    "ii": "II",
+    "iii": "III",
+    "iv": "IV",
+}
+#: Words of a surname written in lower case inside it ("van der Berg", "de la Cruz").
+PARTICLES = frozenset({"van", "der", "den", "de", "von", "da", "di", "du", "del", "la", "le"})
+
+
+@dataclass(frozen=True)
+class PersonName:
+    """A player's name read apart: surname, given names and suffix (an academic title
+    dropped). ``club`` is how the club writes it, ``fide`` how a tournament file does;
+    reading either gives the same name back, however many times it goes round."""
+
+    surname: str
+    given: str = ""
+    suffix: str = ""
+
+    @property
+    def club(self) -> str:
+        return " ".join(part for part in (self.given, self.surname, self.suffix) if part)
+
+    @property
+    def fide(self) -> str:
+        if not self.given:
+            return " ".join(part for part in (self.surname, self.suffix) if part)
+        name = f"{self.surname}, {self.given}"
+        return f"{name}, {self.suffix}" if self.suffix else name
+
+
+def _title(word: str) -> bool:
+    folded = word.casefold()
+    return folded.rstrip(".") in ACADEMIC_TITLES or folded in ACADEMIC_DOTTED
+
+
+def _suffix(word: str) -> str | None:
+    return SUFFIXES.get(word.casefold())
+
+
+def _surname_case(surname: str) -> str:
+    """ "MIRZOEV" is "Mirzoev", "VAN DER BERG" "van der Berg": capitals mark a surname in
+    FIDE's style, they are not how it is spelled."""
+    words = surname.title().split()
+    return " ".join(
+        w.lower() if w.lower() in PARTICLES and i < len(words) - 1 else w
+        for i, w in enumerate(words)
+    )
+
+
+def read_name(name: str, *, fide_order: bool = False) -> PersonName:
+    """A name as a file writes it: ``Surname, Given``, ``Surname,Given,Dr.``, ``Surname,
+    Given Dr``, ``SURNAME Given`` (capitals mark the surname), ``Surname, Given, Jr.``.
+
+    With ``fide_order`` (a file's name) capitals mark the surname, and a name without a
+    comma or capitals is left as one surname (its order unknown: a file's "Mirzoev Azer"
+    stays "Mirzoev Azer"); without it (the club's own name) the last word is the surname."""
     name = " ".join(name.split())
-    surname, comma, given = name.partition(",")
-    surname, given = surname.strip(), given.strip()
-    if not comma or not surname or not given:
-        return name
-    if surname.isupper() and not given.isupper():
-        # Capitals mark the surname in FIDE's style, not how it is spelled.
-        surname = surname.title()
-    return f"{given} {surname}"
+    suffix = ""
+    if "," in name:
+        first, *rest = (field.strip() for field in name.split(","))
+        words = [w for field in rest for w in field.split()]
+        surname_words = [w for w in first.split() if not _title(w)]
+        given_words = []
+        for word in words:
+            if _title(word):
+                continue
+            if (found := _suffix(word)) is not None:
+                suffix = found
+                continue
+            given_words.append(word)
+        if surname_words and surname_words[-1:] and _suffix(surname_words[-1]):
+            suffix = _suffix(surname_words.pop()) or suffix  # "Smith Jr., John"
+        surname, given = " ".join(surname_words), " ".join(given_words)
+        if not surname or not given:
+            return PersonName(surname or given, "", suffix)
+        if surname.isupper() and not given.isupper():
+            surname = _surname_case(surname)
+        return PersonName(surname, given, suffix)
+    words = [w for w in name.split() if not _title(w)]
+    if len(words) > 1 and (found := _suffix(words[-1])) is not None:
+        suffix = found
+        words.pop()
+    capitals = 0
+    while fide_order and capitals < len(words) and _all_capitals(words[capitals]):
+        capitals += 1
+    if 0 < capitals < len(words):  # "MIRZOEV Azer", "VAN DER BERG Anna"
+        surname = _surname_case(" ".join(words[:capitals]))
+        return PersonName(surname, " ".join(words[capitals:]), suffix)
+    if fide_order or len(words) < 2:
+        return PersonName(" ".join(words), "", suffix)
+    return PersonName(words[-1], " ".join(words[:-1]), suffix)
+
+
+def _all_capitals(word: str) -> bool:
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def given_surname(name: str) -> str:
+    """A file's player name as the club writes it, given name first: "Mirzoev, Azer",
+    "MIRZOEV, Azer" and "MIRZOEV Azer" are "Azer Mirzoev", "Müller,Hans,Dr." is "Hans
+    Müller", "Smith, John, Jr." "John Smith Jr.". A name whose order cannot be told is
+    left as written."""
+    return read_name(name, fide_order=True).club
+
+
+def fide_name(name: str) -> str:
+    """The club's "Given Surname" as a file writes it ("Surname, Given"): split at the last
+    word, a suffix kept last ("Smith, John, Jr."); one word, or a name already holding a
+    comma, as it is read."""
+    return read_name(name).fide
+
+
+#: The names pairing programs give the "player" an odd player is paired with for a bye
+#: (a round robin's empty seat): English, German, French, Spanish, Dutch, Czech, Polish.
+BYE_PLACEHOLDERS = (
+    "bye",
+    "spielfrei",
+    "freilos",
+    "frei",
+    "exempt",
+    "libre",
+    "descanso",
+    "descansa",
+    "pauze",
+    "pause",
+    "volno",
+    "wolny los",
+    "no opponent",
+)
+_BYE_PLACEHOLDER = re.compile(
+    r"^\W*(?:" + "|".join(re.escape(w) for w in BYE_PLACEHOLDERS) + r")\W*\d*\W*$"
+)
+
+
+def is_bye_placeholder(name: str) -> bool:
+    """A name that stands for no one: "spielfrei", "BYE", "Bye 2", "(frei)"."""
+    return bool(_BYE_PLACEHOLDER.match(" ".join(name.split()).casefold()))

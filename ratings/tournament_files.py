@@ -12,6 +12,7 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -20,6 +21,7 @@ from django.db import transaction
 from . import results, services
 from .counts import count_phrase
 from .engine.codec import TITLES
+from .formats.trf import player_title, shared_fide_ids
 from .models import (
     ClubSettings,
     Event,
@@ -30,15 +32,16 @@ from .models import (
     next_member_numbers,
     rules,
 )
-from .names import given_surname
-from .time_classes import BLITZ, RAPID, STANDARD, time_class_of
+from .names import given_surname, is_bye_placeholder
+from .time_classes import STANDARD, time_class_and_why
 
 # -- players of tournament files --------------------------------------------------------
 
 
 def name_key(name: str) -> str:
-    """A name for matching: its words in lower case and in order, punctuation left out."""
-    return " ".join(sorted(re.findall(r"\w+", name.casefold())))
+    """A name for matching: its words in lower case, in any order, punctuation and
+    academic titles left out ("Müller,Hans,Dr." is "Hans Müller")."""
+    return " ".join(sorted(re.findall(r"\w+", given_surname(name).casefold())))
 
 
 def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
@@ -128,8 +131,11 @@ class FileEvent:
     rounds: int
     kind: str = Event.Kind.SWISS
     time_control: str = ""
+    time_class: str = ""  # as the file says outright (XXT); else from time control and name
+    rated: bool = True
     players: list[FilePlayer] = field(default_factory=list)
     games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the reader made of the file
 
 
 class FilesRefused(Exception):
@@ -207,6 +213,7 @@ def files_import(
             )
             continue
         seen[key] = event.source
+        report.notes += event.notes
         try:  # the event form's rules: name, dates in order, no mistyped year
             Event(name=event.name, start_date=event.start, end_date=event.end).clean()
         except ValidationError as error:
@@ -249,7 +256,7 @@ def files_import(
             if problem := rules.member_name_problem(given_surname(player.name)):
                 problems.append(f"{event.source}, {player.where}: {player.name}: {problem}")
             other = new_names.setdefault(name_key(player.name), player)
-            if other is not player:
+            if other is not player and _new_key(other) == _new_key(player):
                 problems.append(
                     f"{event.source}, {player.where}: {player.name} has the name of "
                     f"{other.name} ({other.where}) and matches no member: which is which?"
@@ -258,6 +265,8 @@ def files_import(
     if problems:
         raise FilesRefused(problems)
     # Players new here, by name, across the files: one new member each.
+    # Players new here, by FIDE id (one id, one person, whatever each file calls them),
+    # else by name, across the files: one new member each.
     new_members: dict[str, Member] = {}
     members: set[int] = set()
     for event, matched in todo:
@@ -265,8 +274,8 @@ def files_import(
             member = matched[player.key]
             if member is not None:
                 members.add(member.pk)
-            elif name_key(player.name) not in new_members:
-                new_members[name_key(player.name)] = Member(
+            elif _new_key(player) not in new_members:
+                new_members[_new_key(player)] = Member(
                     name=given_surname(player.name),
                     is_guest=as_guests and not create_missing,
                     fide_id=player.fide_id if player.fide_id.isdigit() else "",
@@ -288,9 +297,7 @@ def files_import(
     with transaction.atomic():
         saved = []
         for event, matched in todo:
-            players = {
-                p.key: matched[p.key] or new_members[name_key(p.name)] for p in event.players
-            }
+            players = {p.key: matched[p.key] or new_members[_new_key(p)] for p in event.players}
             record = Event(
                 name=event.name,
                 kind=event.kind,
@@ -298,9 +305,9 @@ def files_import(
                 end_date=event.end,
                 rounds=min(max(event.rounds, 1), 99),
                 time_control=event.time_control[:40],
-                time_class=event_time_class(event.time_control, event.name),
+                time_class=event.time_class or event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
-                rated=True,
+                rated=event.rated,
             )
             saved.append(
                 services.trf_import(event=record, games=event.games, players=players, user=user)
@@ -316,20 +323,35 @@ def files_import(
     return report
 
 
+def _new_key(player: FilePlayer) -> str:
+    """Who a player new to the club is, across files: their FIDE id, else their name."""
+    fide_id = player.fide_id.lstrip("0")
+    return f"id {fide_id}" if fide_id.isdigit() else f"name {name_key(player.name)}"
+
+
 def event_time_class(time_control: str, name: str) -> str:
-    """Standard, rapid or blitz, as a file's time control (or failing that its event's
-    name: "Blitz Open") says; standard when neither says."""
-    return time_class_of(time_control) or _named_class(name) or STANDARD
+    """Standard, rapid or blitz, as a file's time control and its event's name say
+    together (``time_classes.time_class_and_why``); standard when neither says."""
+    return event_time_class_and_why(time_control, name)[0]
 
 
-def _named_class(name: str) -> str | None:
-    words = set(re.findall(r"[^\W\d_]+", name.lower()))
-    return BLITZ if "blitz" in words else RAPID if "rapid" in words else None
+def event_time_class_and_why(time_control: str, name: str) -> tuple[str, str]:
+    """The class and why, in words for the officer's preview."""
+    return time_class_and_why(time_control, name) or (
+        STANDARD,
+        "neither the file's time control nor the event's name says: standard unless you change it",
+    )
 
 
-def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
-    """The event in a TRF file (``trf.parse``, as the web import reads it), or its problems."""
-    from . import trf
+def trf_event(
+    source: str, data: bytes, *, date: dt.date | None = None
+) -> tuple[FileEvent | None, list[str]]:
+    """The event in a TRF file (``trf.parse``, as the web import reads it), or its problems.
+
+    Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
+    the one the officer gives for such a file (``import_trf --date``); a file's own date
+    always wins."""
+    from .formats import trf
     from .forms import KIND_FROM_TRF
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -339,10 +361,19 @@ def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
     except trf.TrfError as error:
         return None, [f"{source}: {p}" for p in error.problems]
     problems = []
+    if tournament.start is None and date is not None:
+        tournament.start = date
+        tournament.end = tournament.end if tournament.end and tournament.end >= date else None
     if tournament.start is None:
-        problems.append(f"{source}: no start date (line 042, or the round dates of line 132)")
+        problems.append(
+            f"{source}: no start date (line 042, or the round dates of line 132): "
+            "give one with --date YYYY-MM-DD"
+        )
+    notes = []
     if not tournament.name:
-        problems.append(f"{source}: no tournament name (line 012)")
+        # A pairing engine's file often names no tournament: the file's name does.
+        tournament.name = Path(source).stem.replace("_", " ").strip() or "Imported tournament"
+        notes.append(f'{source}: no tournament name (line 012): named "{tournament.name}"')
     if problems:
         return None, problems
     assert tournament.start is not None
@@ -357,11 +388,14 @@ def trf_event(source: str, data: bytes) -> tuple[FileEvent | None, list[str]]:
         rounds=tournament.rounds,
         kind=kind,
         time_control=tournament.time_control,
+        time_class=tournament.time_class,
+        rated=tournament.rated is not False,
         players=[
             FilePlayer(p.rank, p.name, p.fide_id, p.title, p.sex, p.rating, p.line)
             for p in tournament.players
         ],
         games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
+        notes=notes,
     )
     return event, []
 
@@ -395,7 +429,7 @@ def pgn_events(
         return [], [f"{source}: holds NUL characters: not a text file"]
     stream = io.StringIO(text)
     problems: list[str] = []
-    groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int, str]]] = {}
+    groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int | None, str]]] = {}
     number = 0
     untagged: list[str] = []
     while (headers := chess.pgn.read_headers(stream)) is not None:
@@ -422,8 +456,13 @@ def pgn_events(
         elif problem := event_date_problem(day):
             problems.append(f"{where}: {problem}")
         round_text = headers.get("Round", "").strip().split(".")[0]
-        if not (round_text.isdigit() and 1 <= int(round_text) <= 99):
+        round_: int | None = None
+        if round_text in NO_ROUND:
+            pass  # chess.com's "-", the standard's "?", none: placed by date or order
+        elif not (round_text.isdigit() and 1 <= int(round_text) <= 99):
             problems.append(f"{where}: {headers.get('Round', '')!r} is not a round (1 to 99)")
+        else:
+            round_ = int(round_text)
         if white and white == black:
             problems.append(f"{where}: {white} cannot play themselves")
         name = event_name or headers.get("Event", "").strip()
@@ -432,14 +471,16 @@ def pgn_events(
         if len(problems) == before:
             assert day is not None
             key = (name, "" if event_name else headers.get("Site", "").strip())
-            groups.setdefault(key, []).append(
-                (number, headers, day, int(round_text), PGN_RESULTS[result])
-            )
+            groups.setdefault(key, []).append((number, headers, day, round_, PGN_RESULTS[result]))
     if number == len(untagged):
         problems.append(f"{source}: no games: not a PGN file")
     else:
         problems += untagged
     events = []
+    notes: dict[tuple[str, str], str] = {}
+    for key, games in groups.items():
+        if note := _place_rounds(games):
+            notes[key] = note
     if event_name:
         for games in groups.values():
             _renumber_rounds(games)
@@ -447,19 +488,33 @@ def pgn_events(
     for (name, site), games in groups.items():
         # One Event at several Sites is several events: the site tells them apart.
         label = name if sites.count(name) == 1 else f"{name} ({site or '?'})"
+        rounds = max(g[3] or 1 for g in games)
         event = FileEvent(
             source=f"{source}, event {label!r}",
             name=label[:120],
             start=min(g[2] for g in games),
             end=max(g[2] for g in games),
-            rounds=max(g[3] for g in games),
+            rounds=rounds,
+            # One round on one night is a club night, not a Swiss.
+            kind=Event.Kind.CLUB_NIGHT if rounds == 1 else Event.Kind.SWISS,
+            notes=[f"{source}, event {label!r}: {notes[name, site]}"]
+            if (name, site) in notes
+            else [],
         )
         keys: dict[str, FilePlayer] = {}
         playing: dict[tuple[int, str], int] = {}
-        for number, headers, _day, round_, result in games:
-            sides = []
+        for number, headers, _day, placed, result in games:
+            round_ = placed or 1
+            names = [headers[colour].strip() for colour in ("White", "Black")]
+            if all(map(is_bye_placeholder, names)):
+                problems.append(f"{source}, game {number}: neither player is a player")
+                continue
+            sides: list[int | None] = []
             for colour in ("White", "Black"):
                 player_name = headers[colour].strip()
+                if is_bye_placeholder(player_name):
+                    sides.append(None)  # the empty seat: the other player's bye
+                    continue
                 player = keys.get(player_name)
                 if player is None:
                     elo = headers.get(f"{colour}Elo", "")
@@ -467,7 +522,7 @@ def pgn_events(
                         key=len(keys) + 1,
                         name=player_name,
                         fide_id=headers.get(f"{colour}FideId", "").strip(),
-                        title=headers.get(f"{colour}Title", "").strip().upper(),
+                        title=player_title(headers.get(f"{colour}Title", "")),
                         rating=int(elo) if elo.isdigit() and int(elo) > 0 else None,
                         line=number,
                         where=f"game {number}",
@@ -479,19 +534,82 @@ def pgn_events(
                         f"{round_} of {label!r} in game {first}"
                     )
                 sides.append(player.key)
+            if sides[0] is None or sides[1] is None:
+                # A game against the bye placeholder: the player's bye, of their points.
+                player_key = sides[0] if sides[1] is None else sides[1]
+                assert player_key is not None
+                points = Game.POINTS[result][0 if sides[1] is None else 1]
+                bye = {1.0: results.BYE, 0.5: results.HALF_BYE}.get(points, results.ZERO_BYE)
+                event.games.append((round_, player_key, None, bye, False))
+                continue
             event.games.append((round_, sides[0], sides[1], result, True))
         event.players = list(keys.values())
+        problems += [
+            f"{source}, {second.where}: {second.name} has FIDE id {fide_id}, as has "
+            f"{first.name} ({first.where}): one FIDE id is one person; correct one of them"
+            for fide_id, first, second in shared_fide_ids(event.players)
+        ]
         events.append(event)
     return events, problems
 
 
-def _renumber_rounds(games: list[tuple[int, Any, dt.date, int, str]]) -> None:
+#: A PGN Round tag that gives no round: missing, the standard's "?" (unknown), chess.com's
+#: and lichess's "-" (not in a round).
+NO_ROUND = frozenset({"", "?", "-", "*"})
+
+
+def _place_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> str | None:
+    """Rounds for an event's games that give none: a round a date, in date order, when its
+    games fall on several dates and no player plays twice on one; otherwise by their place
+    in the file, each game in the round after either player's last. The games given a
+    round keep it. Says what was made, for the preview (None when nothing was)."""
+    missing = [i for i, g in enumerate(games) if g[3] is None]
+    if not missing:
+        return None
+    base = max((g[3] or 0 for g in games), default=0)
+    days = sorted({games[i][2] for i in missing})
+    played_on = [(games[i][2], side) for i in missing for side in _sides(games[i][1])]
+    if len(days) > 1 and len(played_on) == len(set(played_on)):
+        number = {day: base + n for n, day in enumerate(days, start=1)}
+        for i in missing:
+            games[i] = (*games[i][:3], number[games[i][2]], games[i][4])
+        how = "one a date, in date order"
+    else:
+        last: dict[str, int] = {}
+        for g in games:
+            for side in _sides(g[1]):
+                last[side] = max(last.get(side, 0), g[3] or 0)
+        for i in sorted(missing, key=lambda i: (games[i][2], games[i][0])):
+            sides = _sides(games[i][1])
+            round_ = max(last.get(side, 0) for side in sides) + 1
+            round_ = max(round_, base + 1) if base else round_
+            for side in sides:
+                last[side] = round_
+            games[i] = (*games[i][:3], round_, games[i][4])
+        how = "each game in the round after either player's last, in the order of the file"
+    made = sorted({games[i][3] or 0 for i in missing})
+    shown = ", ".join(map(str, made))
+    return (
+        f"{count_phrase(len(missing), 'game')} gave no round (Round missing, '-' or '?'): "
+        f"placed in {count_phrase(len(made), 'round')} ({shown}), {how}"
+    )
+
+
+def _sides(headers: Any) -> list[str]:
+    return [
+        name
+        for name in (headers.get("White", "").strip(), headers.get("Black", "").strip())
+        if not is_bye_placeholder(name)
+    ]
+
+
+def _renumber_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> None:
     """Games of several events put in one (``--event``): their rounds, in date order, become
     the one event's rounds 1, 2, 3... (one event's own rounds are kept)."""
     origin = {(h.get("Event", ""), h.get("Site", "")) for _n, h, _d, _r, _res in games}
     if len(origin) < 2:
         return
-    first: dict[tuple[str, str, int], dt.date] = {}
+    first: dict[tuple[str, str, int | None], dt.date] = {}
     for _n, headers, day, round_, _res in games:
         key = (headers.get("Event", ""), headers.get("Site", ""), round_)
         first[key] = min(first.get(key, day), day)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings import trf
+from ratings.formats import trf
 
 PLAYED = {trf.WHITE_WIN: "1-0", trf.BLACK_WIN: "0-1", trf.DRAW: "1/2-1/2"}
 

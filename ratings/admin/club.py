@@ -40,6 +40,10 @@ class ClubSettingsForm(forms.ModelForm):
             "season_start_month",
             "time_zone",
             "live_list_only",
+            "city",
+            "federation",
+            "chief_arbiter",
+            "deputy_arbiters",
         ]
         widgets = {
             "time_zone": forms.Select(

@@ -4,12 +4,14 @@ as the event's page withholds them (their names and points stay: they played).""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter, defaultdict
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
+from pydantic import BeforeValidator
 
 from ..figures import shown_change
 from ..models import Event, Game, Member
@@ -21,11 +23,22 @@ from .paging import Paging, page_of
 router = Router(tags=["events"])
 
 
+def _iso_day(value: Any) -> Any:
+    """A date as the description says, YYYY-MM-DD: not a number read as seconds since 1970
+    (pydantic's lax reading of "0")."""
+    if isinstance(value, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        raise ValueError("a date is written YYYY-MM-DD")
+    return value
+
+
+IsoDate = Annotated[dt.date, BeforeValidator(_iso_day)]
+
+
 class EventFilters(Schema):
     name: str | None = None
     time_class: Literal["standard", "rapid", "blitz"] | None = None
-    since: dt.date | None = None
-    until: dt.date | None = None
+    since: IsoDate | None = None
+    until: IsoDate | None = None
 
 
 def _summary(request: HttpRequest, event: Event) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ninja import Schema
+from ninja import Field, Schema
 from ninja.errors import HttpError
 
 from ..counts import count_phrase
@@ -15,8 +15,12 @@ MAX_PER_PAGE = 500
 
 
 class Paging(Schema):
-    page: int = 1
-    per_page: int = PER_PAGE
+    # Bounds in the schema (OpenAPI's minimum and maximum): a value outside is refused
+    # with 422 before the view runs, as the description says.
+    page: int = Field(1, ge=1, le=1_000_000, description="The page, from 1.")
+    per_page: int = Field(
+        PER_PAGE, ge=1, le=MAX_PER_PAGE, description=f"Rows a page, 1 to {MAX_PER_PAGE}."
+    )
 
 
 def page_of(rows: Any, paging: Paging, count: int | None = None) -> tuple[Any, dict[str, Any]]:

@@ -9,12 +9,12 @@ from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 
 from ..counts import count_phrase
+from ..formats.pgn import is_pgn, pgn_tournaments
 from ..models import Event, Member, name_problem, rules
-from ..pgn_tournament import is_pgn, pgn_tournaments
 from ..time_classes import CHOICES as TIME_CLASSES
 from ..tournament_files import (
     MAX_FILE_BYTES,
-    event_time_class,
+    event_time_class_and_why,
     file_size_problem,
     match_players,
 )
@@ -40,7 +40,7 @@ class TrfUploadForm(forms.Form):
     MAX_BYTES = MAX_FILE_BYTES
 
     def clean(self) -> dict[str, Any]:
-        from .. import trf
+        from ..formats import trf
 
         super().clean()
         data = self.cleaned_data
@@ -85,11 +85,26 @@ def _utf8(data: bytes) -> bool:
 
 
 KIND_FROM_TRF = (
+    ("club night", Event.Kind.CLUB_NIGHT),
+    ("match", Event.Kind.MATCH),
+    ("league", Event.Kind.LEAGUE),
+    ("interclub", Event.Kind.LEAGUE),
     ("round", Event.Kind.ROUND_ROBIN),
     ("robin", Event.Kind.ROUND_ROBIN),
     ("team", Event.Kind.LEAGUE),
     ("swiss", Event.Kind.SWISS),
 )
+
+
+def _fide_id_holders(players) -> dict[str, Member]:  # type: ignore[no-untyped-def]
+    """The members holding the file's players' FIDE ids, by id without leading zeros."""
+    ids = {p.fide_id.lstrip("0") for p in players if p.fide_id.lstrip("0")}
+    if not ids:
+        return {}
+    # Digits only (the reader keeps nothing else as an id), so safe in a pattern.
+    pattern = r"^0*(" + "|".join(sorted(i for i in ids if i.isdigit())) + ")$"
+    holders = Member.objects.active().filter(fide_id__regex=pattern)
+    return {m.fide_id.lstrip("0"): m for m in holders}
 
 
 class TrfConfirmForm(forms.Form):
@@ -128,13 +143,21 @@ class TrfConfirmForm(forms.Form):
         kind = next(
             (k for word, k in KIND_FROM_TRF if word in tournament.kind.lower()), Event.Kind.SWISS
         )
+        time_class, why = event_time_class_and_why(tournament.time_control, tournament.name)
+        if tournament.time_class:
+            time_class, why = tournament.time_class, "the file's XXT line (a club's export)"
         self.initial.update(
             name=tournament.name[:120] or "Imported tournament",
             kind=kind,
             start_date=tournament.start,
             end_date=tournament.end or tournament.start,
-            time_class=event_time_class(tournament.time_control, tournament.name),
-            rated=True,
+            time_class=time_class,
+            rated=tournament.rated is not False,
+        )
+        # The class read, and why: the officer checks it and may change it.
+        # (Escaped: the name and time control are the file's, and help text is not.)
+        self.fields["time_class"].help_text = format_html(
+            "Read as {}: {}. Change it if wrong.", time_class, why
         )
         self.matches = self._match(tournament.players)
         self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)
@@ -228,10 +251,19 @@ class TrfConfirmForm(forms.Form):
         chosen = [v for k, v in data.items() if k.startswith("p") and v and v.isdigit()]
         twice = {v for v in chosen if chosen.count(v) > 1}
         rating_field = Member._meta.get_field("initial_rating")
+        holders = _fide_id_holders(self.tournament.players)
         for player in self.tournament.players:
             choice = data.get(f"p{player.rank}")
             if choice in twice:
                 self.add_error(f"p{player.rank}", "Two players in the file are this member.")
+            holder = holders.get(player.fide_id.lstrip("0"))
+            if choice in ("new", "guest") and holder is not None:
+                self.add_error(
+                    f"p{player.rank}",
+                    f"Line {player.line}: {player.name}'s FIDE id {player.fide_id} is "
+                    f"{holder.name}'s ({holder.member_number}): one FIDE id is one person. "
+                    "Choose that member, or correct the id in the file.",
+                )
             if (
                 choice in ("new", "guest")
                 and player.rating is not None

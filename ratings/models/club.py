@@ -6,7 +6,7 @@ import datetime as dt
 import zoneinfo
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
 
@@ -57,6 +57,21 @@ class ClubSettings(models.Model):
         default=False,
         help_text="For a club that publishes continuously: the rating list page shows the "
         "live ratings and no publications.",
+    )
+    # What a federation's rating officer needs in a tournament report file's header
+    # (FIDE's TRF lines 022, 032, 102, 112): the club's, for every event it exports.
+    city = models.CharField(max_length=60, blank=True, help_text="Where the club plays (TRF 022).")
+    federation = models.CharField(
+        max_length=3,
+        blank=True,
+        validators=[RegexValidator(r"^[A-Z]{3}$", "FIDE's three capital letters, e.g. NZL.")],
+        help_text="The club's federation, FIDE's three letters (TRF 032).",
+    )
+    chief_arbiter = models.CharField(
+        max_length=60, blank=True, help_text="The chief arbiter, with a FIDE id if any (TRF 102)."
+    )
+    deputy_arbiters = models.TextField(
+        blank=True, help_text="Deputy arbiters, one a line (TRF 112, one line each)."
     )
     history = HistoricalRecords()
 

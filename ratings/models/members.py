@@ -199,6 +199,16 @@ class Member(models.Model):
                 name="member_games_brought_in_in_bounds",
                 violation_error_message=f"Games played before are at most {rules.MAX_GAMES:,}.",
             ),
+            # One FIDE id, one person: a file's player is matched by it first, so two
+            # records with one id would leave the next file's player matching neither.
+            # A merged duplicate keeps its id (its old links still resolve) and is no
+            # longer a member, so it does not count.
+            models.UniqueConstraint(
+                fields=["fide_id"],
+                condition=~models.Q(fide_id="") & models.Q(merged_into__isnull=True),
+                name="fide_id_one_member",
+                violation_error_message="Another member has this FIDE id.",
+            ),
         ]
 
     def __str__(self) -> str:

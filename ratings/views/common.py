@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 
 from .. import publication
 from ..context_processors import club
-from ..csvsafe import csv_safe_row
+from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, RatingRun
 from ..rating_lists import lists_kept
 from ..time_classes import STANDARD

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import figures, publication, reports, services
-from ..csvsafe import csv_safe_row
+from ..formats.csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
 from ..period_names import label_name
 from .common import club_of, is_officer, rating_list_of

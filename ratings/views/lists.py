@@ -15,9 +15,9 @@ from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
 from .. import reports, services
-from ..csvsafe import csv_safe
 from ..filters import RatingListFilter
-from ..list_csv import list_csv_header, list_csv_rows, list_csv_writer
+from ..formats.csvsafe import csv_safe
+from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..models import (
     Comparison,
     Member,
@@ -166,7 +166,7 @@ def _list_csv(
 ) -> StreamingHttpResponse:
     """The list, every row in the reader's order, streamed: rows are written as they are
     read, 500 to a chunk, never held all at once. The columns are ``export_ratings``'s
-    (``ratings.list_csv``); the officer's has its ``--all`` column, ``unpublished``."""
+    (``ratings.formats.list_csv``); the officer's has its ``--all`` column, ``unpublished``."""
 
     def chunks() -> Any:
         writer = list_csv_writer(_Lines())

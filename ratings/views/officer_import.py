@@ -10,9 +10,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import services, trf, trf_export
+from .. import services
 from ..counts import count_phrase
 from ..engine.codec import TITLES
+from ..formats import trf, trf_export
 from ..models import (
     Event,
     Member,

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from .. import trf
-from ..pgn_tournament import pgn_tournaments
+from ..formats import trf
+from ..formats.pgn import pgn_tournaments
 
 
 def stored_tournaments(stored: dict[str, Any]) -> list[trf.Tournament]:

@@ -8,7 +8,6 @@ into arrears is on it as they were then; their page shows nothing new of them).
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from typing import Any
 
@@ -23,6 +22,7 @@ from .. import reports, services
 from ..charts import changes_bar_svg
 from ..counts import count_phrase
 from ..filters import PublicationFilter
+from ..formats.list_csv import list_csv_header, list_csv_writer, publication_csv_rows
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..publication_changes import Changes, live_moved
 from ..publication_tables import PublicationTable, listed
@@ -107,38 +107,17 @@ def publication_page(request: HttpRequest, publication: Publication, *, latest: 
 
 
 #: A publication's CSV columns.
-PUBLICATION_CSV = ("#", "Member", "Name", "Rating", "Games", "Region", "Junior", "Last played")
-
-
-class _Lines:
-    def write(self, text: str) -> str:
-        return text
-
-
 def _publication_csv(publication: Publication, entries: Any) -> StreamingHttpResponse:
-    """Every row of the publication (as filtered), streamed 500 rows to a chunk."""
-    from .lists import _cell  # the one place a streamed CSV's cells pass
-
-    start = reports.year_start(publication.day)
-    rows = entries.values_list(
-        "rank",
-        "member__member_number",
-        "member__name",
-        "display",
-        "games",
-        "member__region",
-        "member__born",
-        "last_played",
-    ).iterator(chunk_size=2000)
+    """Every row of the publication (as filtered), streamed 500 rows to a chunk, in the
+    list's columns (``ratings.formats.list_csv``, as ``export_ratings`` writes them)."""
+    from .lists import _Lines
 
     def chunks() -> Any:
-        writer = csv.writer(_Lines())
-        yield writer.writerow(PUBLICATION_CSV)
+        writer = list_csv_writer(_Lines())
+        yield writer.writerow(list_csv_header(everyone=False))
         lines = []
-        for rank, number, name, display, games, region, born, played in rows:
-            row = [rank, number, name, display, games, region]
-            row += [reports.age_group_of(born, start), played]
-            lines.append(writer.writerow([_cell(value) for value in row]))
+        for row in publication_csv_rows(entries):
+            lines.append(writer.writerow(row))
             if len(lines) == 500:
                 yield "".join(lines)
                 lines = []

@@ -379,8 +379,11 @@ def test_an_unknown_member_or_page_is_a_clear_404(client, spec, club):
     assert response.status_code == 404
     response = client.get(f"{API}/list", {"page": 9})
     assert (response.status_code, response.json()["detail"]) == (404, "page: there is 1 page.")
-    response = client.get(f"{API}/list", {"per_page": 501})
-    assert response.status_code == 400
+    response = checked(client, spec, "/list", "/list", per_page=501)
+    assert (response.status_code, response.json()["detail"]) == (
+        422,
+        "per_page: Input should be less than or equal to 500",
+    )
 
 
 def test_a_merged_record_redirects_to_the_member_it_joined(client, club, alice):

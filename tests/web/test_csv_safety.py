@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.csvsafe import csv_safe
+from ratings.formats.csvsafe import csv_safe
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings import trf
 from ratings.counts import count_phrase
+from ratings.formats import trf
 from ratings.models import Event, Game, Member, RatingChange
 from ratings.names import given_surname
 
@@ -263,3 +263,32 @@ def test_the_same_file_twice_in_one_run_is_imported_once():
     assert f"{GROS}: the same event as {GROS}" in out
     assert last_line(out).endswith(", 1 event")
     assert Event.objects.count() == 1
+
+
+DUTCH = TRF_FILES / "dutch-2025-c5.trf"  # a pairing engine's file: no 042, no round dates
+
+
+def test_a_file_without_dates_is_refused_and_named_with_the_way_to_date_it():
+    with pytest.raises(CommandError) as error:
+        run("--create-missing", str(DUTCH))
+    assert f"{DUTCH}: no start date" in str(error.value)
+    assert "--date YYYY-MM-DD" in str(error.value)
+    assert not Event.objects.exists()
+
+
+def test_date_gives_a_file_without_dates_its_date_and_the_summary_is_as_usual():
+    out = run("--create-missing", "--date", "2025-03-04", str(DUTCH))
+    event = Event.objects.get()
+    assert (event.start_date.isoformat(), event.end_date.isoformat()) == ("2025-03-04",) * 2
+    tournament = trf.parse(DUTCH.read_bytes())
+    assert out.strip().endswith(summary(6, 6, *counts(tournament), 1))
+
+
+def test_date_leaves_a_dated_file_its_own_date():
+    run("--create-missing", "--date", "2025-03-04", str(GROS))
+    assert Event.objects.get().start_date.isoformat() == "2010-09-24"
+
+
+def test_date_that_is_not_a_date_is_refused():
+    with pytest.raises(CommandError, match="'2025-02-30' is not a date"):
+        run("--create-missing", "--date", "2025-02-30", str(DUTCH))

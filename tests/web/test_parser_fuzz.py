@@ -20,7 +20,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings import trf
+from ratings.formats import trf
+from ratings.formats.trf_export import event_to_trf, starting_order
 from ratings.forms import (
     PasteRoundForm,
     paste_line_split,
@@ -31,7 +32,6 @@ from ratings.forms import (
 from ratings.imports import Problem, members_check, read_table
 from ratings.models import Event, Game, Member
 from ratings.results_import import results_check
-from ratings.trf_export import event_to_trf, starting_order
 
 from ..factories import EventFactory, MemberFactory
 

@@ -12,7 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
-from ratings import services, trf
+from ratings import services
+from ratings.formats import trf
 from ratings.models import Event, Game, RatingChange
 from ratings.names import given_surname
 

@@ -344,11 +344,11 @@ def test_every_publication_downloads_as_csv_by_its_date(client, club_of_four):
     response = client.get(publication.get_absolute_url(), {"_export": "csv"})
     assert 'filename="rating-list-published-2026-03-05.csv"' in response["Content-Disposition"]
     rows = csv_rows(response)
-    assert rows[0][:5] == ["#", "Member", "Name", "Rating", "Games"]
-    assert [r[:5] for r in rows[1:]] == [
-        ["1", "A1", "Alice Archer", "1600", "30"],
-        ["2", "B2", "Bob Brown", "1500", "20"],
-        ["3", "C3", "Carol Chen", "1400p", "3"],
+    assert rows[0][:6] == ["rank", "id", "name", "rating", "marker", "games"]  # the list's
+    assert [r[:6] for r in rows[1:]] == [
+        ["1", "A1", "Alice Archer", "1600", "", "30"],
+        ["2", "B2", "Bob Brown", "1500", "", "20"],
+        ["3", "C3", "Carol Chen", "1400", "p", "3"],
     ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.time_classes import time_class_of
+from ratings.time_classes import time_class_and_why, time_class_of
 
 
 @pytest.mark.parametrize(
@@ -24,6 +24,12 @@ from ratings.time_classes import time_class_of
         ("Rapid, 25 minutes", "rapid"),
         ("Blitz", "blitz"),
         ("Classical", "standard"),
+        ("40/120, 60", "standard"),  # 120 minutes for the first 40 moves, not "40"
+        ("40/6000+30:20/3000+30:1500+30", "standard"),  # PGN's TimeControl, in seconds
+        ("300+3", "blitz"),  # the same, 5 minutes and 3 seconds
+        ("1h30 + 30s", "standard"),
+        ("5 plus 0", "blitz"),
+        ("Schnellschach 15 min", "rapid"),
     ],
 )
 def test_the_time_for_sixty_moves_classes_a_time_control(text, expected):
@@ -33,6 +39,39 @@ def test_the_time_for_sixty_moves_classes_a_time_control(text, expected):
 @pytest.mark.parametrize("text", ["", "moves/time, increment", "see the rules"])
 def test_a_time_control_with_nothing_readable_gives_no_class(text):
     assert time_class_of(text) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Mai 5 Plus 0 Turnier", "blitz"),
+        ("Blitzschach 5 Plus 0", "blitz"),
+        ("Blitzschachturnier", "blitz"),
+        ("Lightning night", "blitz"),
+        ("Open rapide de Paris", "rapid"),
+        ("Torneo de partidas rápidas", "rapid"),
+        ("Torneo relámpago", "blitz"),
+        ("Schnellschach-Open", "rapid"),
+        ("Tournoi classique", "standard"),
+        ("Club night 25 min", "rapid"),
+    ],
+)
+def test_a_name_in_english_german_french_or_spanish_gives_the_class(name, expected):
+    found = time_class_and_why("", name)
+    assert found is not None and found[0] == expected
+
+
+def test_a_name_with_only_a_year_or_a_round_gives_no_class():
+    assert time_class_and_why("", "Club Championship 2024 round 5") is None
+
+
+def test_the_time_control_wins_over_the_name_and_says_why():
+    time_class, why = time_class_and_why("40/120, 60", "Rapid Masters") or ("", "")
+    assert time_class == "standard"
+    assert why == (
+        'the time control "40/120, 60": 120 minutes for the first 40 moves, standard '
+        "(60 minutes or more)"
+    )
 
 
 # -- on the event -----------------------------------------------------------------------
@@ -89,3 +128,21 @@ def test_the_web_import_offers_the_files_class_to_check(officer_client):
         response = officer_client.post(reverse("ratings:officer-import"), {"file": upload})
     preview = officer_client.get(response["Location"])
     assert preview.context["form"].initial["time_class"] == "standard"
+
+
+@pytest.mark.django_db
+def test_the_preview_shows_the_class_read_and_why_and_the_officer_may_change_it(officer_client):
+    from django.urls import reverse
+
+    from ratings.models import Event
+
+    from .test_officer_import import TRF, confirm, upload
+
+    upload(officer_client, TRF / "lichess-swiss-2020-05.trf", "lichess.trf")
+    preview = officer_client.get(reverse("ratings:officer-import-preview"))
+    assert preview.context["form"]["time_class"].value() == "blitz"
+    assert "Read as blitz: the event&#x27;s name &quot;Mai 5 Plus 0 Turnier&quot;" in (
+        preview.content.decode()
+    )
+    confirm(officer_client, time_class="rapid")
+    assert Event.objects.get().time_class == "rapid"

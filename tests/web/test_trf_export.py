@@ -10,10 +10,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
 
-from ratings import services, trf
+from ratings import services
 from ratings.engine.codec import TITLES
+from ratings.formats import trf
+from ratings.formats.trf_export import CODES, event_to_trf, starting_order, trf_name
 from ratings.models import Event, Game, Member
-from ratings.trf_export import CODES, event_to_trf, starting_order, trf_name
 
 from ..conftest import TRF_FILES
 
@@ -183,11 +184,13 @@ def test_the_lines_have_fides_columns(alice, bob):
     Game.objects.create(event=event, round=1, white=bob, black=alice, result="0-1")
     Game.objects.create(event=event, round=3, white=alice, result=Game.Result.HALF_BYE)
     lines = event_to_trf(event).splitlines()
-    assert lines[:6] == [
+    assert lines[:8] == [
         "012 Spring Swiss",
         "042 2026/03/01",
         "052 2026/03/08",
         "062 2",
+        "072 1",  # players with a FIDE rating written
+        "082 0",
         "092 Individual: Swiss-System",
         "122 60+30",
     ]
@@ -200,15 +203,15 @@ def test_the_lines_have_fides_columns(alice, bob):
         spans += ((80, 84), (85, 89), (91, 99), (101, 109), (111, 119))
         return [line.ljust(119)[a:b].strip() for a, b in spans]
 
-    assert columns(lines[6]) == [
+    assert columns(lines[8]) == [
         "1", "w", "WFM", "Archer, Alice", "1834", "", "5001234", "1990/02/03",
         "1.5", "1", "2 b 1", "", "0000 - H",
     ]  # fmt: skip
-    assert columns(lines[7]) == [
+    assert columns(lines[9]) == [
         "2", "m", "", "Brown, Bob", "", "", "", "", "0.0", "2", "1 w 0", "", "",
     ]  # fmt: skip
-    assert lines[7].endswith("  0.0    2     1 w 0")  # no blank rounds after the last
-    assert lines[8] == "XXR 3"
+    assert lines[9].endswith("  0.0    2     1 w 0")  # no blank rounds after the last
+    assert lines[10] == "XXR 3"
 
 
 def test_an_officer_downloads_the_file(officer_client, rated_event, alice, bob):

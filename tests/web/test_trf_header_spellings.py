@@ -5,7 +5,7 @@ import datetime as dt
 
 import pytest
 
-from ratings import trf
+from ratings.formats import trf
 from ratings.names import given_surname
 
 

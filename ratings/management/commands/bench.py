@@ -39,8 +39,9 @@ from django.test import Client, override_settings
 from django.urls import resolve, reverse
 from django.utils import timezone
 
-from ratings import services, trf
+from ratings import services
 from ratings.accounts import officer_create
+from ratings.formats import trf
 from ratings.forms import TrfConfirmForm
 from ratings.models import (
     ClubSettings,

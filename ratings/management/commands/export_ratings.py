@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from ratings import publication, reports
-from ratings.list_csv import list_csv_header, list_csv_rows, list_csv_writer
+from ratings.formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ratings.models import Member
 
 

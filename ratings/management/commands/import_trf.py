@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", type=Path, help="the TRF files")
         parser.add_argument("--dry-run", action="store_true", help="check and count only")
+        parser.add_argument(
+            "--date",
+            type=iso_date,
+            help="YYYY-MM-DD: the start date of a file that gives none (no 042 line, no "
+            "round dates); a file's own date is kept",
+        )
         missing = parser.add_mutually_exclusive_group()
         missing.add_argument(
             "--create-missing",
@@ -43,7 +51,7 @@ class Command(BaseCommand):
             if too_big := file_size_problem(str(path), file_size(path)):
                 problems.append(too_big)
                 continue
-            event, found = trf_event(str(path), read_file(path))
+            event, found = trf_event(str(path), read_file(path), date=options["date"])
             problems += found
             if event is not None:
                 events.append(event)
@@ -67,6 +75,14 @@ def import_and_report(command: BaseCommand, events: Any, **options: Any) -> None
     for note in report.notes:
         command.stdout.write(note)
     command.stdout.write(command.style.SUCCESS(str(report)))
+
+
+def iso_date(text: str) -> dt.date:
+    """A --date value: YYYY-MM-DD, a real date, or argparse's clear refusal."""
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def file_size(path: Path) -> int:

@@ -11,8 +11,10 @@ Choices the format leaves open, and what they cost on a round trip:
   name: an imported file's own ranks are not stored, so they are not kept.
 - A one-point bye is written ``F`` (full-point bye): the club records a one-point bye
   whatever its cause, so a file's ``U`` (pairing-allocated bye) comes back as ``F``.
-- A player with no game in a round gets a blank round, which the format (and the
-  reader) takes as a zero-point bye (``Z``).
+- A player with no game in a round gets a blank round, which the format takes as a
+  zero-point bye; an absence the club recorded is written ``Z``. The club's own reader,
+  seeing the ``XXT`` line of this export, reads a blank round as no record, so the
+  round trip is exact.
 - A game whose colours are not known is written ``-`` on both lines.
 - Should a player have two games in one round (the round forms refuse that; the admin
   does not), only the first is written, so that the file stays readable.
@@ -24,8 +26,9 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from . import results
-from .models import Event, Game, Member
+from .. import results
+from ..models import ClubSettings, Event, Game, Member
+from ..names import fide_name
 
 #: TRF result codes for (white, black) of each result, and of the byes (written with
 #: opponent 0000): the results vocabulary's.
@@ -55,15 +58,8 @@ class _Slot:
 
 
 def trf_name(name: str) -> str:
-    """FIDE's "Surname, Given" from the club's "Given Surname" (split at the last space).
-
-    A name that already has a comma, or is one word, is written as it is.
-    """
-    name = " ".join(name.split())
-    if "," in name or " " not in name:
-        return name
-    given, surname = name.rsplit(" ", 1)
-    return f"{surname}, {given}"
+    """FIDE's "Surname, Given" from the club's "Given Surname" (``names.fide_name``)."""
+    return fide_name(name)
 
 
 def _date(day: dt.date | None) -> str:
@@ -109,6 +105,53 @@ def starting_order(event: Event) -> list[Member]:
     )
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def round_dates(event: Event, rounds: int) -> list[dt.date]:
+    """Each round's date where the event's dates tell it: a one-day event's rounds all
+    that day; as many days as rounds, a round a day; a round a week from the start to the
+    end. Otherwise none (the club records no date per round)."""
+    start, end = event.start_date, event.end_date
+    days = (end - start).days
+    if rounds < 1:
+        return []
+    if days == 0:
+        return [start] * rounds
+    for step in (1, 7):
+        if days == step * (rounds - 1):
+            return [start + dt.timedelta(days=step * i) for i in range(rounds)]
+    return []
+
+
+def trf_header(event: Event, members: list[Member], rounds: int) -> list[str]:
+    """FIDE's header lines (TRF16 012-132) from the event and the club's settings: name,
+    city, federation, dates, players, rated players, teams, type, arbiters, time control
+    and round dates, so a federation's rating officer can take the file as it is. A line
+    the club has nothing for is left out (102) or written empty where FIDE's form has it."""
+    club = ClubSettings.load()
+    rated = sum(1 for m in members if m.fide_id and m.initial_rating is not None)
+    header = [f"012 {_one_line(event.name)}"]
+    if club.city:
+        header.append(f"022 {_one_line(club.city)}")
+    if club.federation:
+        header.append(f"032 {club.federation}")
+    header += [f"042 {_date(event.start_date)}", f"052 {_date(event.end_date)}"]
+    header += [f"062 {len(members)}", f"072 {rated}", "082 0"]
+    header.append(f"092 {KINDS.get(event.kind, event.get_kind_display())}")
+    if club.chief_arbiter:
+        header.append(f"102 {_one_line(club.chief_arbiter)}")
+    header += [f"112 {_one_line(d)}" for d in club.deputy_arbiters.splitlines() if d.strip()]
+    if event.time_control:
+        header.append(f"122 {_one_line(event.time_control)}")
+    dates = round_dates(event, rounds)
+    if dates:
+        # Each round's date under its column of the player lines (from column 92).
+        header.append("132" + " " * 88 + "  ".join(f"{d:%y/%m/%d}" for d in dates))
+    return header
+
+
 def event_to_trf(event: Event) -> str:
     """The event as a TRF16 file (LF line ends; encode it as UTF-8)."""
     members = starting_order(event)
@@ -138,18 +181,15 @@ def event_to_trf(event: Event) -> str:
         slots[black][index] = _Slot(rank[white], "b" if known else "-", black_code)
     standing = sorted(members, key=lambda m: (-points[m.pk], rank[m.pk]))
     place = {m.pk: i for i, m in enumerate(standing, start=1)}
-    header = [f"012 {' '.join(event.name.split())}"]
-    city = getattr(event, "city", "")  # events record no city yet: the line is left out
-    if city:
-        header.append(f"022 {city}")
-    header += [f"042 {_date(event.start_date)}", f"052 {_date(event.end_date)}"]
-    header += [f"062 {len(members)}", f"092 {KINDS.get(event.kind, event.get_kind_display())}"]
-    if event.time_control:
-        header.append(f"122 {' '.join(event.time_control.split())}")
+    header = trf_header(event, members, rounds)
     lines = header + [
         _player_line(rank[m.pk], m, points[m.pk], place[m.pk], slots[m.pk]) for m in members
     ]
     # The number of rounds, as pairing programs write it (JaVaFo's XXR), so that rounds
-    # nobody has played yet are not lost.
+    # nobody has played yet are not lost; then what FIDE's lines have no word for, in the
+    # format's extension lines: the list the event is rated on (its time class, XXT) and,
+    # for an event not rated, XXU. Readers that do not know them pass them by.
     lines.append(f"XXR {rounds}")
+    lines.append(f"XXT {event.time_class}")
+    lines.append(f"XXU {'rated' if event.rated else 'unrated'}")
     return "\n".join(lines) + "\n"

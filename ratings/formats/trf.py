@@ -14,13 +14,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .counts import count_phrase
-from .names import hidden_characters
+from ..counts import count_phrase
+from ..engine.codec import TITLES
+from ..names import hidden_characters, is_bye_placeholder
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
-from .results import (
+from ..results import (
     BLACK_FORFEIT_WIN,
     BYE,
     DOUBLE_FORFEIT,
@@ -69,8 +72,28 @@ BYE_CODES = {
 }
 CODES = set(BYE_CODES)
 
-#: Title letters some pairing programs write instead of the title.
-TITLE_CODES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM", "WG": "WGM", "WM": "WIM"}
+#: FIDE's player titles (Handbook C.04 Annex 2, columns 11-13), as the club records them.
+PLAYER_TITLES = TITLES
+#: The one- and two-letter codes TRF16 writes (g, m, f, c, wg, wm, wf, wc), and the
+#: titles written out. Anything else there (an arbiter's IA/FA/NA, a trainer's FT/FST/FI/
+#: DI/NI, an honorary title) is no player title: read as none.
+TITLE_CODES = {
+    "G": "GM",
+    "M": "IM",
+    "F": "FM",
+    "C": "CM",
+    "WG": "WGM",
+    "WM": "WIM",
+    "WF": "WFM",
+    "WC": "WCM",
+    **{title: title for title in PLAYER_TITLES},
+}
+
+
+def player_title(text: str) -> str:
+    """The player title a file's title field (or a PGN ``WhiteTitle``) gives, or ""."""
+    return TITLE_CODES.get(text.strip().upper(), "")
+
 
 #: What pairing programs' templates leave in the time-control header when nobody filled it.
 TIME_CONTROL_PLACEHOLDERS = frozenset({"moves/time, increment", "moves/time,increment"})
@@ -90,6 +113,11 @@ DATE_FORMATS = (
     "%Y%m%d",
 )
 
+
+#: The time classes an ``XXT`` line may name (``time_classes``' values).
+TIME_CLASSES = ("standard", "rapid", "blitz")
+#: What an ``XXU`` line says of an event not rated.
+UNRATED_WORDS = frozenset({"unrated", "not rated", "no"})
 
 #: The most rounds an event may have (``Event.rounds``): a file with more is refused.
 MAX_ROUNDS = 99
@@ -176,6 +204,11 @@ class Tournament:
     teams: list[str] = field(default_factory=list)
     round_dates: list[dt.date] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The club's own extension lines (the format's XX codes, where FIDE's have no word):
+    # the time class the event was rated as (``XXT``) and whether it was rated (``XXU``
+    # unrated). Empty / None when the file does not say.
+    time_class: str = ""
+    rated: bool | None = None
 
     @property
     def rounds(self) -> int:
@@ -310,6 +343,10 @@ def parse(data: bytes | str) -> Tournament:
             tournament.time_control = (
                 "" if value.strip().lower() in TIME_CONTROL_PLACEHOLDERS else value
             )
+        elif code == "XXT" and value.lower() in TIME_CLASSES:
+            tournament.time_class = value.lower()
+        elif code == "XXU":
+            tournament.rated = value.lower() not in UNRATED_WORDS
         elif code in ("XXR", "142") and _int(value):
             declared = _int(value) or 0
             if declared > MAX_ROUNDS:
@@ -326,6 +363,13 @@ def parse(data: bytes | str) -> Tournament:
             tournament.teams.append(match.group(1) if match else line[4:].strip())
     if problems and not tournament.players:
         raise TrfError(problems)
+    if tournament.time_class:
+        # The club's own export (its XXT line): it writes an absence as Z and leaves a
+        # round blank only where the player has no record, so blank is nothing here (in
+        # other files, as the format says, it is a zero-point bye).
+        for player in tournament.players:
+            player.results = [r for r in player.results if r.code != " " or r.opponent]
+    _placeholders_out(tournament)
     if not tournament.players and not problems:
         raise TrfError("This is not a tournament report file: it has no player (001) lines.")
     for player in tournament.players:
@@ -338,12 +382,52 @@ def parse(data: bytes | str) -> Tournament:
     if problems:
         raise TrfError(problems)
     problems += _check_pairings(tournament.players)
+    problems += [
+        f"Line {second.line}: {second.name} has FIDE id {fide_id}, as has {first.name} (line "
+        f"{first.line}): one FIDE id is one person. Correct the id of one of them."
+        for fide_id, first, second in shared_fide_ids(tournament.players)
+    ]
     if problems:
         raise TrfError(problems)
     if tournament.round_dates:
         tournament.start = tournament.start or min(tournament.round_dates)
         tournament.end = tournament.end or max(tournament.round_dates)
     return tournament
+
+
+def _placeholders_out(tournament: Tournament) -> None:
+    """A bye placeholder ("spielfrei", "BYE": the empty seat a program pairs an odd player
+    with) is no player: it goes, and each game against it is its opponent's bye, of the
+    points the opponent's line gives."""
+    placeholders = {p.rank: p for p in tournament.players if is_bye_placeholder(p.name)}
+    if not placeholders or len(placeholders) == len(tournament.players):
+        return
+    tournament.players = [p for p in tournament.players if p.rank not in placeholders]
+    for player in tournament.players:
+        for index, res in enumerate(player.results):
+            if res.opponent in placeholders:
+                code = {1.0: "F", 0.5: "H"}.get(CODE_POINTS.get(res.code, 0.0), "Z")
+                player.results[index] = RoundResult(res.round, None, "-", code)
+    for placeholder in placeholders.values():
+        tournament.warnings.append(
+            f"Line {placeholder.line}: {placeholder.name!r} is a bye placeholder, not a "
+            "player: each game against it is read as a bye."
+        )
+
+
+def shared_fide_ids(players: Iterable[Any]) -> list[tuple[str, Any, Any]]:
+    """Each FIDE id a file gives to two players (by name, leading zeros aside): the id,
+    the first player and the other. ``players`` have ``name`` and ``fide_id``."""
+    first: dict[str, Any] = {}
+    shared = []
+    for player in players:
+        fide_id = player.fide_id.lstrip("0")
+        if not fide_id:
+            continue
+        holder = first.setdefault(fide_id, player)
+        if holder is not player:
+            shared.append((fide_id, holder, player))
+    return shared
 
 
 def _check_pairings(players: list[Player]) -> list[str]:
@@ -432,7 +516,7 @@ def _player(line: str, number: int, problems: list[str]) -> Player | None:
         rank=rank,
         name=name,
         sex=line[9].strip().lower(),
-        title=TITLE_CODES.get(line[10:13].strip().upper(), line[10:13].strip().upper()),
+        title=player_title(line[10:13]),
         rating=_int(line[48:52]) or None,
         line=number,
     )

@@ -6,8 +6,10 @@ the TRF import's own.
 
 from __future__ import annotations
 
-from . import results, trf
-from .tournament_files import FileEvent, pgn_events
+from .. import results
+from ..models import Event
+from ..tournament_files import FileEvent, pgn_events
+from . import trf
 
 #: A PGN result from white's side: white's code, black's code (TRF result codes).
 CODES = {
@@ -15,6 +17,10 @@ CODES = {
     results.BLACK_WIN: ("0", "1"),
     results.DRAW: ("=", "="),
 }
+
+
+#: A bye's TRF code (no opponent), from the club's result for it.
+BYE_CODES = {results.BYE: "F", results.HALF_BYE: "H", results.ZERO_BYE: "Z"}
 
 
 def is_pgn(filename: str, data: bytes) -> bool:
@@ -41,7 +47,9 @@ def _tournament(event: FileEvent) -> trf.Tournament:
         for p in event.players
     }
     for round_, white, black, result, _colours in event.games:
-        assert black is not None  # a PGN game has both players
+        if black is None:  # a game against a bye placeholder: a bye
+            players[white].results.append(trf.RoundResult(round_, None, "-", BYE_CODES[result]))
+            continue
         codes = CODES[result]
         players[white].results.append(trf.RoundResult(round_, black, "w", codes[0]))
         players[black].results.append(trf.RoundResult(round_, white, "b", codes[1]))
@@ -52,9 +60,11 @@ def _tournament(event: FileEvent) -> trf.Tournament:
         name=event.name,
         start=event.start,
         end=event.end,
-        kind="",
+        # The kind as a file's 092 line words it, for the preview's reading of it.
+        kind="Individual: Club night" if event.kind == Event.Kind.CLUB_NIGHT else "",
         declared_rounds=event.rounds,
         players=list(players.values()),
+        warnings=list(event.notes),
     )
 
 

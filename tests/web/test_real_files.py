@@ -1,0 +1,210 @@
+"""Real tournament files, as pairing programs, sites and federations wrote them
+(``tests/data/*/README.md`` names each one's origin and licence): each imported with its
+players, titles, rounds, colours and results as the file has them, read here from the
+file's own columns; then exported and imported again, unchanged."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import chess.pgn
+import pytest
+from django.core.management import call_command
+
+from ratings import results
+from ratings.formats.trf_export import event_to_trf
+from ratings.models import Event, Game, Member
+from ratings.names import given_surname
+
+from ..conftest import TRF_FILES
+
+pytestmark = pytest.mark.django_db
+
+PGN_FILES = TRF_FILES.parent / "pgn"
+#: The real files: every TRF, and the PGN files exported by sites and programs (the
+#: hand-written and generated ones of that folder are other tests').
+TRFS = sorted(TRF_FILES.glob("*.trf"))
+PGNS = [
+    PGN_FILES / name
+    for name in (
+        "nepomniachtchi-liren-game1.pgn",
+        "anastasian-lewis.pgn",
+        "knightvuillaume-jannlee-zh-lichess.pgn",
+        "saturs-jannlee-zh-lichess.pgn",
+        "chessbase-empty-line.pgn",
+    )
+]
+#: A date for the files that give none (pairing engines' test files).
+DATE = "2025-01-06"
+
+#: The TRF16 title column's codes (FIDE's list), written out.
+TITLES = {
+    "g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM", "wc": "WCM",
+    "gm": "GM", "im": "IM", "fm": "FM", "cm": "CM", "wgm": "WGM", "wim": "WIM", "wfm": "WFM",
+    "wcm": "WCM",
+}  # fmt: skip
+#: A game's result from white's code (TRF16), and a bye's from its code alone.
+WHITE_CODE = {
+    "1": results.WHITE_WIN,
+    "=": results.DRAW,
+    "0": results.BLACK_WIN,
+    "W": results.WHITE_WIN_UNRATED,
+    "D": results.DRAW_UNRATED,
+    "L": results.BLACK_WIN_UNRATED,
+    "+": results.WHITE_FORFEIT_WIN,
+}
+BYE_POINTS = {"F": 1, "U": 1, "+": 1, "1": 1, "W": 1, "H": 0.5, "=": 0.5, "D": 0.5}
+BYES = {1: results.BYE, 0.5: results.HALF_BYE, 0: results.ZERO_BYE}
+#: The same game seen with the colours the other way round.
+MIRRORED = {
+    results.WHITE_WIN: results.BLACK_WIN,
+    results.BLACK_WIN: results.WHITE_WIN,
+    results.WHITE_WIN_UNRATED: results.BLACK_WIN_UNRATED,
+    results.BLACK_WIN_UNRATED: results.WHITE_WIN_UNRATED,
+    results.WHITE_FORFEIT_WIN: results.BLACK_FORFEIT_WIN,
+    results.BLACK_FORFEIT_WIN: results.WHITE_FORFEIT_WIN,
+}
+
+
+def game_key(round_, white, black, result, colours_known):
+    """A game as a comparable row: a game whose colours are not known, in name order."""
+    if black is not None and not colours_known and white > black:
+        white, black, result = black, white, MIRRORED.get(result, result)
+    return (round_, white, black, result, colours_known if black is not None else None)
+
+
+def trf_columns(path: Path):
+    """What a TRF file says, read from its columns (FIDE Handbook C.04 Annex 2): each
+    player (name as the club writes it, title), the rounds, and each game and bye."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    players, slots, declared = {}, {}, 0
+    for line in lines:
+        if line.startswith(("XXR", "142")) and line[4:].strip().isdigit():
+            declared = max(declared, int(line[4:].strip()))  # the rounds: JaVaFo's, TRF-2026's
+        if not line.startswith("001"):
+            continue
+        rank = int(line[4:8])
+        players[rank] = (
+            given_surname(line[14:47].strip()),
+            TITLES.get(line[10:13].strip().lower(), ""),
+        )
+        rest = line.rstrip()
+        for index in range(max(0, (len(rest) - 91 + 9) // 10)):
+            slot = rest[91 + 10 * index : 99 + 10 * index].ljust(8)
+            opponent = int(slot[:4]) if slot[:4].strip() else 0
+            slots[rank, index + 1] = (opponent, slot[5], slot[7])
+    games = Counter()
+    for (rank, round_), (opponent, colour, code) in slots.items():
+        name = players[rank][0]
+        if not opponent or code in "HFUZ ":
+            games[round_, name, None, BYES[BYE_POINTS.get(code, 0)], None] += 1
+            continue
+        if colour == "b" or (colour == "-" and slots[opponent, round_][1] == "w"):
+            continue  # read from white's line
+        if colour == "-" and opponent < rank:
+            continue  # colours unknown: read once, from the first line
+        if code == "-":
+            theirs = slots[opponent, round_][2]
+            result = results.BLACK_FORFEIT_WIN if theirs == "+" else results.DOUBLE_FORFEIT
+        else:
+            result = WHITE_CODE[code]
+        known = colour == "w"
+        games[game_key(round_, name, players[opponent][0], result, known)] += 1
+    rounds = max([declared, *(r for _rank, r in slots)])
+    return set(players.values()), games, rounds
+
+
+def recorded(event: Event):
+    """The event as recorded: its players (name, title), games and rounds."""
+    players = {(e.member.name, e.member.title) for e in event.entries.select_related("member")}
+    games = Counter(
+        game_key(
+            g.round,
+            g.white.name,
+            g.black.name if g.black else None,
+            g.result,
+            g.colours_known,
+        )
+        for g in event.games.select_related("white", "black")
+    )
+    return players, games, event.rounds
+
+
+def run(command: str, *args: str) -> str:
+    out = io.StringIO()
+    call_command(command, *args, stdout=out)
+    return out.getvalue()
+
+
+def round_trip(event: Event, tmp_path: Path) -> Event:
+    """The event exported, the original renamed out of the way, the file imported again:
+    every player must be the member they already are (no one new)."""
+    path = tmp_path / "export.trf"
+    path.write_text(event_to_trf(event), encoding="utf-8")
+    Event.objects.filter(pk=event.pk).update(name=f"{event.name} (first import)")
+    members = Member.objects.count()
+    out = run("import_trf", str(path))
+    assert "(0 new)" in out
+    assert Member.objects.count() == members
+    return Event.objects.exclude(pk=event.pk).get()
+
+
+@pytest.mark.parametrize("path", TRFS, ids=lambda p: p.name)
+def test_a_real_trf_file_is_imported_as_it_is_written_and_comes_back_unchanged(path, tmp_path):
+    players, games, rounds = trf_columns(path)
+    run("import_trf", "--create-missing", "--date", DATE, str(path))
+    event = Event.objects.get()
+    assert recorded(event) == (players, games, rounds)
+    rated = sum(n for key, n in games.items() if key[2] is not None and key[3] in Game.PLAYED)
+    assert event.games.filter(result__in=Game.PLAYED, black__isnull=False).count() == rated
+    again = round_trip(event, tmp_path)
+    assert recorded(again) == (players, games, rounds)
+    assert (again.kind, again.time_class, again.rated) == (
+        event.kind,
+        event.time_class,
+        event.rated,
+    )
+    assert (again.start_date, again.end_date) == (event.start_date, event.end_date)
+
+
+def pgn_headers(path: Path):
+    """What a PGN file says: each game's players (as the club writes them), titles,
+    round (the tag's number, or 1 for a file's one game without one) and result."""
+    games, players = Counter(), set()
+    with path.open(encoding="utf-8-sig") as stream:
+        while (headers := chess.pgn.read_headers(stream)) is not None:
+            round_text = headers.get("Round", "?").split(".")[0]
+            round_ = int(round_text) if round_text.isdigit() else 1
+            names = []
+            for colour in ("White", "Black"):
+                name = given_surname(headers[colour])
+                names.append(name)
+                players.add((name, TITLES.get(headers.get(f"{colour}Title", "").lower(), "")))
+            games[round_, names[0], names[1], results.PGN[headers["Result"]], True] += 1
+    return players, games, max(r for r, *_ in games)
+
+
+@pytest.mark.parametrize("path", PGNS, ids=lambda p: p.name)
+def test_a_real_pgn_file_is_imported_as_it_is_written_and_comes_back_unchanged(path, tmp_path):
+    expected = pgn_headers(path)
+    run("import_pgn", "--create-missing", str(path))
+    event = Event.objects.get()
+    assert recorded(event) == expected
+    again = round_trip(event, tmp_path)
+    assert recorded(again) == expected
+    assert (again.kind, again.time_class, again.rated) == (
+        event.kind,
+        event.time_class,
+        event.rated,
+    )
+
+
+def test_the_files_are_at_least_twelve_trf_and_four_pgn():
+    assert len(TRFS) >= 12 and len(PGNS) >= 4
