@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 
@@ -121,19 +121,24 @@ class RefuseControlCharactersMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if _has_control(request.path_info) or _has_control(request.path):
-            return render(request, "404.html", status=404)
+            return self._refused(request, 404, "Not found: the address holds a control character.")
         query = request.GET
         if any(
             _has_control(key) or any(_has_control(value) for value in query.getlist(key))
             for key in query
         ):
-            return render(
-                request,
-                "400.html",
-                {"problem": "The address's query holds a control character (such as NUL)."},
-                status=400,
+            return self._refused(
+                request, 400, "The address's query holds a control character (such as NUL)."
             )
         return self.get_response(request)
+
+    @staticmethod
+    def _refused(request: HttpRequest, status: int, problem: str) -> HttpResponse:
+        # The read API answers in JSON, as its description says, its errors included.
+        if request.path_info.startswith("/api/"):
+            return JsonResponse({"detail": problem}, status=status)
+        template = "404.html" if status == 404 else "400.html"
+        return render(request, template, {"problem": problem}, status=status)
 
 
 #: Paths whose pages are the officer's or the administrator's: never kept by a browser's

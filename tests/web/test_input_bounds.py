@@ -95,5 +95,12 @@ def test_a_control_character_in_a_query_is_a_bad_request(officer_client, url) ->
     assert "control character" in response.content.decode()
 
 
+@pytest.mark.parametrize("url", ["/api/v1/events?name=a%00", "/api/v1/members/R10%0013"])
+def test_the_read_api_refuses_a_control_character_in_json(client, url) -> None:
+    response = client.get(url)
+    assert response.status_code in (400, 404)
+    assert "control character" in response.json()["detail"]
+
+
 def test_a_query_with_ordinary_text_is_read_as_ever(client) -> None:
     assert client.get("/events/?q=Club%20night").status_code == 200

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import trf
+from ratings.formats import trf
 
 from .test_officer_csv_import import confirm, preview, upload
 from .test_officer_import import GROS
