@@ -128,10 +128,10 @@ def test_a_bad_result_shows_its_message_and_saves_nothing(page, alice, bob, caro
     for member in (alice, bob, carol):
         event.entries.create(member=member)
     log_in(page, f"/officer/events/{event.pk}/rounds/1/")
-    page.get_by_label("Board 1 white").select_option(label="Alice Archer (A1)")
-    page.get_by_label("Board 1 black").select_option(label="Alice Archer (A1)")
+    page.get_by_label("Board 1 white").select_option(label="A1 · Alice Archer")
+    page.get_by_label("Board 1 black").select_option(label="A1 · Alice Archer")
     page.get_by_label("Board 1 result").select_option("1-0")
-    page.get_by_label("Board 2 white").select_option(label="Bob Brown (B2)")
+    page.get_by_label("Board 2 white").select_option(label="B2 · Bob Brown")
     page.get_by_role("button", name="Save, then round 2").click()
     page.wait_for_load_state()
     assert page.get_by_text("A player cannot play themselves.").is_visible()
