@@ -98,6 +98,11 @@
   }
 
   window.addEventListener("load", run);
+  // The autocomplete boxes are drawn by a jQuery ready handler (autocomplete.js), which
+  // may run after "load": a ready handler registered after it runs after it.
+  if (window.django && window.django.jQuery) {
+    window.django.jQuery(run);
+  }
   // A row added to an inline gets its widgets after this event: name them next.
   document.addEventListener("formset:added", function () {
     window.setTimeout(run, 0);

@@ -47,12 +47,17 @@ function nameOf(box) {
   });
   return before ? before.textContent.trim().replace(/\s+/g, " ") : "Table";
 }
+// Each name once on a page (a region is a landmark, and two of one name are one too many):
+// "Table: Players", then "Table: Players (2)".
+var names = {};
 document.querySelectorAll(".table-responsive").forEach(function (box) {
   if (!box.hasAttribute("tabindex")) {
     box.setAttribute("tabindex", "0");
   }
   if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
+    var name = "Table: " + nameOf(box);
+    names[name] = (names[name] || 0) + 1;
     box.setAttribute("role", "region");
-    box.setAttribute("aria-label", nameOf(box));
+    box.setAttribute("aria-label", names[name] > 1 ? name + " (" + names[name] + ")" : name);
   }
 });
