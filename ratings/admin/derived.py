@@ -72,7 +72,11 @@ class RatingChangeAdmin(ReadOnlyAdmin):
             '<p><a href="{}#breakdown-{}">In the event\'s rating report</a></p>{}',
             reverse("ratings:event-report", args=[obj.event_id]),
             obj.member_id,
-            render_to_string("ratings/officer/_breakdown.html", {"row": change_rows([change])[0]}),
+            render_to_string(
+                # Under the admin's h2 (the fieldset): the player's heading is an h3.
+                "ratings/officer/_breakdown.html",
+                {"row": change_rows([change])[0], "level": 2},
+            ),
         )
 
 

@@ -59,7 +59,9 @@ class PairingForm(forms.Form):
 
     def __init__(self, *args, players: Sequence[Member], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(m.pk, f"{m.name} ({m.member_number})") for m in players]
+        # The number first: on a phone the menu shows the start of the label, and the number
+        # is what tells two members of one name apart.
+        choices = [("", "—")] + [(m.pk, f"{m.member_number} · {m.name}") for m in players]
         for name in ("white", "black"):
             field = cast(forms.ChoiceField, self.fields[name])
             field.choices = choices

@@ -1,8 +1,63 @@
-// Every page: a Print button ([data-print]) prints the page. Without this script the
-// browser's own menu prints it. (A script file, not an onclick: the pages' CSP allows no
-// inline script.)
+// Every page. A script file, not inline code: the pages' CSP allows no inline script.
+
+// A Print button ([data-print]) prints the page. Without this script the browser's own
+// menu prints it.
 document.addEventListener("click", function (event) {
   if (event.target.closest("[data-print]")) {
     window.print();
+  }
+});
+
+// The menu button on a narrow screen opens and closes the menu: all the script the site
+// needed of Bootstrap's bundle (80 KB), so the bundle is not loaded.
+document.addEventListener("click", function (event) {
+  var toggler = event.target.closest("[data-menu-toggle]");
+  if (!toggler) {
+    return;
+  }
+  var menu = document.getElementById(toggler.getAttribute("aria-controls"));
+  var open = menu.classList.toggle("show");
+  toggler.setAttribute("aria-expanded", open ? "true" : "false");
+});
+
+// A form that came back with errors: its error summary takes the focus, so that a screen
+// reader reads what to correct first and the keyboard goes on from there to the fields.
+document.addEventListener("DOMContentLoaded", function () {
+  var summary = document.querySelector("[data-error-summary]");
+  if (summary) {
+    summary.focus();
+  }
+});
+
+// A table wider than the screen scrolls in its box (.table-responsive): the box takes the
+// keyboard's focus, so that the arrow keys scroll it, and is named after its table (its
+// caption, else the heading before it), so that a screen reader says what it is. One rule
+// here for the site's every such box, the tables django-tables2 draws included.
+function nameOf(box) {
+  var caption = box.querySelector("caption");
+  if (caption && caption.textContent.trim()) {
+    return caption.textContent.trim();
+  }
+  var headings = document.querySelectorAll("h1, h2, h3, h4, h5, h6");
+  var before = null;
+  headings.forEach(function (heading) {
+    if (heading.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      before = heading;
+    }
+  });
+  return before ? before.textContent.trim().replace(/\s+/g, " ") : "Table";
+}
+// Each name once on a page (a region is a landmark, and two of one name are one too many):
+// "Table: Players", then "Table: Players (2)".
+var names = {};
+document.querySelectorAll(".table-responsive").forEach(function (box) {
+  if (!box.hasAttribute("tabindex")) {
+    box.setAttribute("tabindex", "0");
+  }
+  if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
+    var name = "Table: " + nameOf(box);
+    names[name] = (names[name] || 0) + 1;
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", names[name] > 1 ? name + " (" + names[name] + ")" : name);
   }
 });

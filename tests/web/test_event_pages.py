@@ -224,7 +224,7 @@ def rows_of(client, event):
 
 def figures(page: str, name: str) -> list[tuple[str, str]]:
     """The label and value pairs under ``name``'s heading in the game-by-game section."""
-    section = page.split(f'<h4 class="h6 mb-1">{name} ', 1)[1].split("<table", 1)[0]
+    section = page.split(f'class="h6 mb-1">{name} ', 1)[1].split("<table", 1)[0]
     return re.findall(r"<dt>(.*?)</dt> <dd>(.*?)</dd>", section)
 
 

@@ -422,7 +422,7 @@ def test_a_tampered_board_number_is_refused_with_a_message(officer_client, club_
 # -- A round's player menus list the event's players by name, whatever order they entered in. ---
 
 
-def test_the_player_menus_list_the_players_by_name(officer_client, alice, bob, carol):
+def test_the_player_menus_list_the_players_by_name_number_first(officer_client, alice, bob, carol):
     event = EventFactory()
     for member in (carol, alice, bob):
         event.entries.create(member=member)
@@ -430,9 +430,9 @@ def test_the_player_menus_list_the_players_by_name(officer_client, alice, bob, c
     form = response.context["formset"].forms[0]
     for field in ("white", "black"):
         assert [label for _, label in form.fields[field].choices][1:] == [
-            "Alice Archer (A1)",
-            "Bob Brown (B2)",
-            "Carol Chen (C3)",
+            "A1 · Alice Archer",
+            "B2 · Bob Brown",
+            "C3 · Carol Chen",
         ]
 
 

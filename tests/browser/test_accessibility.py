@@ -1,0 +1,183 @@
+"""WCAG 2.1 AA on every page: axe-core checks every URL of the site (the permission
+matrix's list) at 1280 and at 390 px, as a visitor, an officer and the administrator,
+each form both empty and answered with its errors (an empty POST).
+
+axe-core comes from the PyPI package axe-playwright-python (its axe.min.js, no CDN); it
+is put into the page through Playwright, which the Content-Security-Policy does not see.
+One browser page per role, each URL loaded once and checked at both widths (the viewport
+resized, no reload), so the whole site takes about a minute.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from axe_playwright_python.base import AXE_SCRIPT
+from django.conf import settings
+from django.test import Client
+
+from ..web.matrix_club import Club, build_club, every_pattern, url_for
+from ..web.test_permission_matrix import EXPECTED, ROLES, production_tasks
+
+__all__ = ["production_tasks"]  # the fixture, used by name
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDTHS = (1280, 390)
+
+#: What axe checks: WCAG 2.0 and 2.1, levels A and AA, and the best practices the issue
+#: names (headings in order, landmarks, a page's one main heading).
+AXE_OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],
+}
+
+#: A form that has fields to fill: one that can come back with errors. A confirmation
+#: (delete, remove, mark complete) is a button whose POST is the deed itself.
+FIELDS = (
+    "form[method=post i] :is(input:not([type=hidden]):not([type=submit]):not([type=button]),"
+    " select, textarea)"
+)
+
+
+def takes_input(page, key: str) -> bool:
+    return not key.endswith("_delete") and page.locator(FIELDS).count() > 0
+
+
+@dataclass
+class Findings:
+    pages: int = 0
+    runs: int = 0
+    by_rule: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, where: str, violations: list[dict[str, Any]]) -> None:
+        self.runs += 1
+        for violation in violations:
+            for node in violation["nodes"]:
+                target = " ".join(str(t) for t in node["target"])
+                self.by_rule[violation["id"]].append(f"{where}: {target} {node['html'][:120]}")
+
+    def report(self) -> str:
+        lines = [f"{self.count()} failing elements in {self.runs} runs on {self.pages} pages"]
+        for rule, nodes in sorted(self.by_rule.items()):
+            lines.append(f"{rule} ({len(nodes)}):")
+            lines += [f"  {node}" for node in nodes[:15]]
+            if len(nodes) > 15:
+                lines.append(f"  ... and {len(nodes) - 15} more")
+        return "\n".join(lines)
+
+    def count(self) -> int:
+        return sum(len(nodes) for nodes in self.by_rule.values())
+
+
+def check(page, where: str, findings: Findings) -> None:
+    """axe at each width on the page as loaded."""
+    findings.pages += 1
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_SCRIPT)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        results = page.evaluate("options => axe.run(document, options)", AXE_OPTIONS)
+        findings.add(f"{where} @{width}", results["violations"])
+    page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+
+
+def is_html(response) -> bool:
+    return response is not None and "text/html" in response.headers.get("content-type", "")
+
+
+SUBMIT_EMPTY = """() => {
+  const token = document.querySelector('form[method=post] input[name=csrfmiddlewaretoken]');
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = location.href;
+  if (token) form.append(token.cloneNode());
+  document.body.append(form);
+  form.submit();
+}"""
+
+
+def goto(page, url: str):
+    """The page at url, or None for a file the browser downloads (a CSV)."""
+    from playwright.sync_api import Error
+
+    try:
+        return page.goto(url)
+    except Error as error:
+        if "Download is starting" in error.message:
+            return None
+        raise
+
+
+def log_in(context, live_server, club: Club, role: str) -> None:
+    user = club.users[role]
+    if user is None:
+        return
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+    )
+
+
+def columns(key: str, role: str) -> tuple[str, str]:
+    outcomes = EXPECTED[key].split()
+    at = ROLES.index(role) * 2
+    return outcomes[at], outcomes[at + 1]
+
+
+def theirs(key: str, role: str) -> bool:
+    """Whether the role's run checks the page: the visitor every page it may open; the
+    officer the pages a visitor may not (a public page differs for them only by the menu,
+    checked on the home page); the administrator the pages the officer may not open, or
+    only reads (the admin's forms)."""
+    if key == "ratings:home" or role == "anonymous":
+        return True
+    before = {"officer": "anonymous", "superuser": "officer"}[role]
+    if role == "officer":
+        return columns(key, before)[0] != "ok"
+    return columns(key, before) != columns(key, role)
+
+
+@pytest.mark.parametrize("role", ["anonymous", "officer", "superuser"])
+def test_every_page_passes_axe_at_both_widths(
+    browser, live_server, role: str, production_tasks
+) -> None:
+    club = build_club()
+    context = browser.new_context(base_url=live_server.url)
+    log_in(context, live_server, club, role)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    findings = Findings()
+    seen: set[str] = set()
+    with_forms: list[tuple[str, str]] = []
+    for pattern in every_pattern():
+        get, post = columns(pattern.key, role)
+        if get != "ok" or not theirs(pattern.key, role):
+            continue
+        url = url_for(pattern, club)
+        response = goto(page, url)
+        if not is_html(response) or page.url in seen:
+            continue
+        seen.add(page.url)
+        check(page, f"GET {url}", findings)
+        if post == "ok" and takes_input(page, pattern.key):
+            with_forms.append((pattern.key, url))
+    # The forms with their errors last: an empty POST may still act (retry a run).
+    for _key, url in with_forms:
+        page.goto(url)
+        with page.expect_navigation() as answer:
+            page.evaluate(SUBMIT_EMPTY)
+        response = answer.value
+        if response.request.method == "POST" and response.status == 200 and is_html(response):
+            check(page, f"POST {url}", findings)
+    context.close()
+    assert findings.pages > 0
+    assert findings.count() == 0, findings.report()
