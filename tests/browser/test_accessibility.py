@@ -181,3 +181,19 @@ def test_every_page_passes_axe_at_both_widths(
     context.close()
     assert findings.pages > 0
     assert findings.count() == 0, findings.report()
+
+
+def test_the_first_run_page_passes_axe_at_both_widths(browser, live_server) -> None:
+    """The page a fresh install greets its first visitor with (it is "Not found" once a
+    login exists, so the matrix's club never sees it): empty, and sent with its errors."""
+    context = browser.new_context(base_url=live_server.url)
+    page = context.new_page()
+    findings = Findings()
+    page.goto("/start/")
+    check(page, "GET /start/", findings)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the club").click()
+    assert page.locator(".error-summary").count() == 1  # the page came back with errors
+    check(page, "POST /start/", findings)
+    context.close()
+    assert findings.count() == 0, findings.report()
