@@ -4,9 +4,11 @@ and what the public may see of an event's ratings (the rule is ``ratings.publica
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required, permission_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
@@ -70,6 +72,29 @@ def record_version_shown(request: HttpRequest, record: Any) -> str:
     from .. import services
 
     return services.record_version(record=record)
+
+
+def saved_unless_changed(
+    request: HttpRequest, record: Any, save: Callable[[], Any]
+) -> tuple[bool, Any, dict[str, str]]:
+    """``save()`` in one transaction with the check that ``record`` is still as its form
+    showed it (``RECORD_VERSION``): (True, what it returned, {}) once saved; refused,
+    (False, None, what the page shows: who changed it and when, and the version now)."""
+    from .. import services
+
+    try:
+        with transaction.atomic():
+            if RECORD_VERSION in request.POST:
+                services.record_unchanged_check(
+                    record=record, version=request.POST[RECORD_VERSION]
+                )
+            return True, save(), {}
+    except services.RecordChanged as refused:
+        return (
+            False,
+            None,
+            {"conflict": str(refused), "version": services.record_version(record=record)},
+        )
 
 
 def officer_required(view):

@@ -6,7 +6,6 @@ import math
 from typing import Any
 
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import (
     Count,
     Exists,
@@ -41,7 +40,13 @@ from ..rating_lists import event_list_system
 from ..tables import (
     OfficerEventTable,
 )
-from .common import PER_PAGE, RECORD_VERSION, officer_required, progress_or, record_version_shown
+from .common import (
+    PER_PAGE,
+    officer_required,
+    progress_or,
+    record_version_shown,
+    saved_unless_changed,
+)
 from .officer_members import paid_tonight, warn_of_namesakes
 from .officer_rating import (
     missing_rounds,
@@ -137,25 +142,18 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
             new = (form.cleaned_data["end_date"], form.cleaned_data["start_date"], event.pk)
             scope = services.rerate_scope(start=min(previous, new))
         else:
-            try:
-                with transaction.atomic():
-                    if RECORD_VERSION in request.POST:
-                        services.record_unchanged_check(
-                            record=event, version=request.POST[RECORD_VERSION]
-                        )
-                    run = services.event_save(
-                        event=form.instance,
-                        previous=previous,
-                        changed=form.changed_data,
-                        user=request.user,
-                        reason=form.cleaned_data.get(CHANGE_REASON, ""),
-                    )
-            except services.RecordChanged as refused:
-                conflict = {
-                    "conflict": str(refused),
-                    "version": services.record_version(record=event),
-                }
-            else:
+            saved, run, conflict = saved_unless_changed(
+                request,
+                event,
+                lambda: services.event_save(
+                    event=form.instance,
+                    previous=previous,
+                    changed=form.changed_data,
+                    user=request.user,
+                    reason=form.cleaned_data.get(CHANGE_REASON, ""),
+                ),
+            )
+            if saved:
                 messages.success(request, f"{event.name} saved{rerated(run, ' and ')}.")
                 return progress_or(run, redirect("ratings:officer-event", pk=event.pk))
     return render(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import (
     Count,
     Q,
@@ -33,7 +32,13 @@ from ..period_names import label_name
 from ..tables import (
     OfficerMemberTable,
 )
-from .common import PER_PAGE, RECORD_VERSION, officer_required, progress_or, record_version_shown
+from .common import (
+    PER_PAGE,
+    officer_required,
+    progress_or,
+    record_version_shown,
+    saved_unless_changed,
+)
 from .officer_rating import rerated
 
 # -- home -------------------------------------------------------------------------------
@@ -155,24 +160,17 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
             # Say how much a change re-rates before doing it.
             scope = services.rerate_scope(start=services.member_rerate_start(member=member))
         else:
-            try:
-                with transaction.atomic():
-                    if RECORD_VERSION in request.POST:
-                        services.record_unchanged_check(
-                            record=member, version=request.POST[RECORD_VERSION]
-                        )
-                    run = services.member_save(
-                        member=form.instance,
-                        changed=form.changed_data,
-                        user=request.user,
-                        reason=form.cleaned_data.get(CHANGE_REASON, ""),
-                    )
-            except services.RecordChanged as refused:
-                conflict = {
-                    "conflict": str(refused),
-                    "version": services.record_version(record=member),
-                }
-            else:
+            saved, run, conflict = saved_unless_changed(
+                request,
+                member,
+                lambda: services.member_save(
+                    member=form.instance,
+                    changed=form.changed_data,
+                    user=request.user,
+                    reason=form.cleaned_data.get(CHANGE_REASON, ""),
+                ),
+            )
+            if saved:
                 messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
                 return progress_or(run, redirect("ratings:officer-member", pk=member.pk))
     subscription_form = SubscriptionForm(member=member, initial=_season())
