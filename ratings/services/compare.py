@@ -20,6 +20,7 @@ import logging
 import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.db import DatabaseError, transaction
@@ -98,15 +99,49 @@ def comparison_start(
 
 
 def comparison_check_alive(*, comparison: Comparison) -> Comparison:
-    """Mark a running comparison whose worker went quiet as failed."""
+    """A comparison as its page shows it: one whose worker went quiet says a worker takes
+    it over (``comparisons_take_over``: the running worker within a heartbeat or two, a
+    restarted one as it starts)."""
     if comparison.dead:
-        Comparison.objects.filter(pk=comparison.pk, status=Comparison.Status.RUNNING).update(
-            status=Comparison.Status.FAILED,
-            finished=timezone.now(),
-            message="The worker stopped during this comparison; start it again.",
+        comparison.message = (
+            "The worker carrying this comparison out stopped; nothing of it was saved. A "
+            "worker takes it over and runs it again from the start."
         )
-        comparison.refresh_from_db()
     return comparison
+
+
+def comparisons_take_over() -> list[Comparison]:
+    """Queue again every comparison whose worker died mid-run (``Comparison.dead``); the
+    comparisons taken over. A comparison writes its results only at its end, in one
+    transaction, so a dead worker left nothing of it; its task row is marked failed, not
+    left running, and a new task carries it out from the start."""
+    from ..tasks import compare_in_background
+    from .runs import tasks_running_fail
+
+    taken: list[Comparison] = []
+    for comparison in Comparison.objects.filter(status=Comparison.Status.RUNNING):
+        if not comparison.dead:
+            continue
+        with transaction.atomic():
+            claimed = Comparison.objects.filter(
+                pk=comparison.pk, status=Comparison.Status.RUNNING, started=comparison.started
+            ).update(
+                status=Comparison.Status.QUEUED,
+                heartbeat=None,
+                progress=0,
+                message="Taken over: the worker carrying it out stopped. Waiting for the worker.",
+            )
+            if not claimed:
+                continue
+            tasks_running_fail(
+                run_pk=comparison.pk, task="compare_in_background", key="comparison_pk"
+            )
+            transaction.on_commit(
+                partial(compare_in_background.enqueue, comparison_pk=comparison.pk)
+            )
+        log.warning("comparison %s taken over: its worker stopped", comparison.pk)
+        taken.append(comparison)
+    return taken
 
 
 def comparison_publish(*, comparison: Comparison, publish: bool) -> None:
@@ -148,6 +183,14 @@ def comparison_run(*, comparison: Comparison) -> Comparison:
         runner = _Runner(comparison, lambda p, m: _report(comparison, p, m))
         runner.run()
         with transaction.atomic():
+            if not Comparison.objects.select_for_update().filter(
+                pk=comparison.pk, status=Comparison.Status.RUNNING, started=now
+            ):
+                # Taken over while this worker was thought dead: the new run writes.
+                log.warning(
+                    "comparison %s was taken over; this run's results dropped", comparison.pk
+                )
+                return comparison
             runner.write()
             comparison.status = Comparison.Status.DONE
             comparison.progress = 100
@@ -155,11 +198,16 @@ def comparison_run(*, comparison: Comparison) -> Comparison:
             comparison.finished = timezone.now()
             comparison.seconds = round(time.perf_counter() - clock, 3)
             comparison.save()
-    except Exception as error:
-        Comparison.objects.filter(pk=comparison.pk).update(
+    except Exception:
+        # The page speaks the club's words; the error itself goes to the log.
+        log.exception("comparison %s failed", comparison.pk)
+        Comparison.objects.filter(pk=comparison.pk, started=now).update(
             status=Comparison.Status.FAILED,
             finished=timezone.now(),
-            message=f"{type(error).__name__}: {error}"[:500],
+            message=(
+                "The comparison stopped on an error and saved nothing; the club's ratings "
+                "are untouched. Start it again; if it stops again, the server's log says why."
+            ),
         )
         raise
     log.info(

@@ -465,20 +465,22 @@ def runs_take_over() -> list[RatingRun]:
     return taken
 
 
-def tasks_running_fail(*, run_pk: int) -> int:
-    """Mark the django-tasks rows still RUNNING for run ``run_pk`` failed: their worker died."""
+def tasks_running_fail(
+    *, run_pk: int, task: str = "rerate_in_background", key: str = "run_pk"
+) -> int:
+    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` of
+    ``key=run_pk`` (a rating run; a comparison's ``comparison_pk``) failed: their worker
+    died."""
     from django_tasks_db.models import DBTaskResult
 
     rows = [
         row.pk
-        for row in DBTaskResult.objects.filter(
-            status="RUNNING", task_path="ratings.tasks.rerate_in_background"
-        )
-        if row.args_kwargs.get("kwargs", {}).get("run_pk") == run_pk
+        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=f"ratings.tasks.{task}")
+        if row.args_kwargs.get("kwargs", {}).get(key) == run_pk
     ]
     return DBTaskResult.objects.filter(pk__in=rows).update(
         status="FAILED",
         finished_at=timezone.now(),
         exception_class_path="ratings.services.runs.WorkerStopped",
-        traceback="The worker carrying this task out stopped; its run was taken over.",
+        traceback="The worker carrying this task out stopped; its work was taken over.",
     )

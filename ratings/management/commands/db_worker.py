@@ -2,7 +2,8 @@
 
 Beside the queue, a thread looks every heartbeat (``RERATE_HEARTBEAT_SECONDS``) for a
 rating run whose worker has stopped (``services.runs_take_over``): a worker killed
-mid-run, or its machine restarted. Such a run saved nothing; it is queued again and this
+mid-run, or its machine restarted; and for a comparison of systems whose worker stopped
+(``compare.comparisons_take_over``). Such a run saved nothing; it is queued again and this
 worker (or another) carries it out from the start. A worker started after the old one
 died does the same at once.
 """
@@ -16,6 +17,7 @@ from typing import Any
 from django.db import connection
 from django_tasks_db.management.commands import db_worker
 
+from ratings.services.compare import comparisons_take_over
 from ratings.services.runs import heartbeat_seconds, runs_take_over
 
 log = logging.getLogger("ratings")
@@ -26,6 +28,7 @@ def _watch(stop: threading.Event) -> None:
     while True:
         try:
             runs_take_over()
+            comparisons_take_over()
         except Exception:  # a database gone for a moment: try again at the next heartbeat
             log.exception("looking for runs whose worker stopped")
         finally:
