@@ -32,6 +32,7 @@ from ratings.models import (
     rules,
 )
 
+from ..conftest import TRF_FILES
 from ..factories import EventFactory, GameFactory, MemberFactory
 from .test_rerate import admin_form
 
@@ -368,6 +369,16 @@ CASES: dict[str, tuple[str, Callable[..., str]]] = {
             "import_pgn", _file(t, "cup.pgn", _pgn("Archer, Alice", "Brown, Bob", NEXT_MONTH))
         ),
     ),
+    "early/trf command": (
+        TOO_EARLY,
+        lambda c, r, m, t: _run(
+            "import_trf",
+            str(TRF_FILES / "dutch-2025-c5.trf"),  # a file that gives no dates of its own
+            "--date",
+            str(NEXT_MONTH),
+            "--create-missing",
+        ),
+    ),
     "early/web trf": (TOO_EARLY, lambda c, r, m, t: _web_trf(c, NEXT_MONTH)),
     "early/web pgn": (
         TOO_EARLY,
@@ -546,8 +557,6 @@ CASES: dict[str, tuple[str, Callable[..., str]]] = {
 def _web_trf(client: Any, start: dt.date, data: bytes | None = None, name="gros.trf") -> str:
     """The web import of a tournament file (TRF or PGN), its dates typed as ``start``."""
     from django.core.files.uploadedfile import SimpleUploadedFile
-
-    from ..conftest import TRF_FILES
 
     data = data or (TRF_FILES / "gros-open-2010.trf").read_bytes()
     client.post(reverse("ratings:officer-import"), {"file": SimpleUploadedFile(name, data)})
