@@ -44,8 +44,20 @@ COMMON_ANSWERS = {
     422: "A parameter outside its bounds or of the wrong type (the detail names it).",
     429: "Too many requests from this address (API_ANON_RATE): wait and ask again.",
 }
+#: What a text parameter may hold: no control character (``Cc``: U+0000-U+001F and
+#: U+007F-U+009F), which the site refuses in any address before a view reads it
+#: (``clubratings.security.RefuseControlCharactersMiddleware``).
+NO_CONTROL_CHARACTERS = r"^[^\u0000-\u001f\u007f-\u009f]*$"
 REDIRECT = "The member's own record: their number in its own case, or the record a "
 "merged duplicate joined (Location)."
+
+
+def _text_without_controls(schema: dict[str, Any]) -> None:
+    """Say of a free text parameter (an optional one's text too) what it may not hold."""
+    if schema.get("type") == "string" and "enum" not in schema:
+        schema.setdefault("pattern", NO_CONTROL_CHARACTERS)
+    for choice in schema.get("anyOf", []):
+        _text_without_controls(choice)
 
 
 class ReadAPI(NinjaAPI):
@@ -70,6 +82,8 @@ class ReadAPI(NinjaAPI):
                     answer = answers.setdefault(status, {"description": description})
                     if status != 304:
                         answer.setdefault("content", {"application/json": {"schema": problem}})
+                for parameter in operation.get("parameters", []):
+                    _text_without_controls(parameter.get("schema", {}))
                 if "{number}" in path:
                     answers.setdefault(302, {"description": REDIRECT})
         return schema
