@@ -318,4 +318,6 @@ def _unnamed_url(pattern: Pattern, club: Club) -> str:
         return f"/admin/{app_model}/{club.objects[app_model.replace('/', '_')].pk}/"
     if route == "admin/(?P<url>.*)$":
         return "/admin/no-such-page/"
+    if route == "^api/(?P<rest>.*)$":
+        return "/api/no-such-path"  # the read API's own "not found", in JSON
     raise AssertionError(f"no URL made for the unnamed pattern {route!r}")

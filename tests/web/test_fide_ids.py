@@ -148,7 +148,7 @@ def test_the_migration_stops_on_members_already_sharing_an_id_and_names_them():
     from django.apps import apps
     from django.db import connection
 
-    migration = import_module("ratings.migrations.0021_files_fide_id_one_member")
+    migration = import_module("ratings.migrations.0024_files_fide_id_one_member")
     with connection.cursor() as cursor:  # the database as it was before the constraint
         cursor.execute("DROP INDEX fide_id_one_member")
     MemberFactory(member_number="A1", name="Garry Kasparov", fide_id="4100018")

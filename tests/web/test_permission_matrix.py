@@ -179,6 +179,8 @@ EXPECTED: dict[str, str] = {
     "admin/ratings/ratingrun/<path:object_id>/": STAFF,
     "admin:app_list": STAFF,
     "admin/(?P<url>.*)$": "login login login login 404 404 404 404",
+    # Any other path under the read API: its own "not found", in JSON, for everyone.
+    "^api/(?P<rest>.*)$": "404 404 404 404 404 404 404 404",
     # Public pages.
     "ratings:home": PUBLIC,
     # The first-run page: gone once any login exists, as here (tests/web/test_club_start.py).

@@ -53,7 +53,7 @@ def test_every_demo_event_comes_back_from_its_file_the_same_event():
 
     from django.core.management import call_command
 
-    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", "--force", stdout=io.StringIO())
     events = list(Event.objects.all())
     assert len(events) >= 40
     for event in events:
