@@ -10,14 +10,14 @@ from django.utils.html import format_html, format_html_join
 
 from ..counts import count_phrase
 from ..formats.pgn import is_pgn, pgn_tournaments
-from ..models import Event, Member, name_problem, rules
-from ..time_classes import CHOICES as TIME_CLASSES
-from ..tournament_files import (
+from ..formats.tournament_files import (
     MAX_FILE_BYTES,
     event_time_class_and_why,
     file_size_problem,
     match_players,
 )
+from ..models import Event, Member, name_problem, rules
+from ..time_classes import CHOICES as TIME_CLASSES
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------

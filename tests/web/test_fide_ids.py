@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 from ratings.formats import trf
-from ratings.imports import members_check
+from ratings.formats.members_csv import members_check
 from ratings.models import Member
 
 from ..factories import MemberFactory

@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.formats import trf
+from ratings.formats.members_csv import Problem, members_check, read_table
+from ratings.formats.results_csv import results_check
 from ratings.formats.trf_export import event_to_trf, starting_order
 from ratings.forms import (
     PasteRoundForm,
@@ -29,9 +31,7 @@ from ratings.forms import (
     paste_versus,
     read_spaced_result,
 )
-from ratings.imports import Problem, members_check, read_table
 from ratings.models import Event, Game, Member
-from ratings.results_import import results_check
 
 from ..factories import EventFactory, MemberFactory
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.imports import ImportRefused, members_import
+from ratings.formats.members_csv import ImportRefused, members_import
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.tournament_files import (
+from ratings.formats.tournament_files import (
     FilesRefused,
     file_size_problem,
     files_import,

@@ -1,6 +1,6 @@
 """The results CSV import: new events with their games, checked whole, saved all or nothing.
 
-Read with ``imports``' table reader; results spelled as the results vocabulary allows
+Read with ``members_csv``' table reader; results spelled as the results vocabulary allows
 (``results.SPELLINGS``). ``results_check`` lists every problem by line, saving nothing;
 ``results_import`` saves a file with no problems in one transaction (the events complete
 and rated, re-rated in date order) or raises ``ImportRefused``.
@@ -15,20 +15,9 @@ from typing import Any
 from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
-from . import results, services
-from .counts import count_phrase
-from .imports import (
-    RESULT_COLUMNS,
-    RESULT_REQUIRED,
-    ImportRefused,
-    Problem,
-    cell_date,
-    cell_longest,
-    cell_required,
-    numbers_in_any_case,
-    read_table,
-)
-from .models import (
+from .. import results, services
+from ..counts import count_phrase
+from ..models import (
     ClubSettings,
     Entry,
     Event,
@@ -38,6 +27,17 @@ from .models import (
     event_date_problem,
     name_problem,
     rules,
+)
+from .members_csv import (
+    RESULT_COLUMNS,
+    RESULT_REQUIRED,
+    ImportRefused,
+    Problem,
+    cell_date,
+    cell_longest,
+    cell_required,
+    numbers_in_any_case,
+    read_table,
 )
 
 

@@ -18,11 +18,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from . import results, services
-from .counts import count_phrase
-from .engine.codec import TITLES
-from .formats.trf import player_title, shared_fide_ids
-from .models import (
+from .. import results, services
+from ..counts import count_phrase
+from ..engine.codec import TITLES
+from ..models import (
     ClubSettings,
     Event,
     Game,
@@ -32,8 +31,9 @@ from .models import (
     next_member_numbers,
     rules,
 )
-from .names import given_surname, is_bye_placeholder
-from .time_classes import STANDARD, time_class_and_why
+from ..names import given_surname, is_bye_placeholder
+from ..time_classes import STANDARD, time_class_and_why
+from .trf import player_title, shared_fide_ids
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -351,8 +351,8 @@ def trf_event(
     Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
     the one the officer gives for such a file (``import_trf --date``); a file's own date
     always wins."""
-    from .formats import trf
-    from .forms import KIND_FROM_TRF
+    from ..forms import KIND_FROM_TRF
+    from . import trf
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]

@@ -3,7 +3,7 @@
 Check the whole file, then save it all or nothing. Shared by the management commands
 and (later) an officer's upload page: ``*_check`` reads a file and lists every problem
 by line without saving anything; ``*_import`` saves a file with no problems in one
-transaction, or raises ``ImportRefused``. The results file is ``results_import``'s.
+transaction, or raises ``ImportRefused``. The results file is ``results_csv``'s.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from . import services
-from .counts import count_phrase
-from .engine.codec import TITLES
-from .models import (
+from .. import services
+from ..counts import count_phrase
+from ..engine.codec import TITLES
+from ..models import (
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
     Member,
@@ -34,7 +34,7 @@ from .models import (
     Subscription,
     rules,
 )
-from .models.members import standing_problems
+from ..models.members import standing_problems
 
 MEMBER_COLUMNS = (
     "id",
