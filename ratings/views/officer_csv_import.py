@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from ..formats import members_csv, results_csv
 from ..forms import CsvUploadForm
 from ..models import Member
+from ..services import member_imports, result_imports
 from .common import officer_required, progress_or
 
 #: What each kind of file is: its session key, pages, and the columns it takes.
@@ -76,7 +77,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
         return redirect(KINDS["members"]["upload"])
     if request.method == "POST":
         try:
-            report = members_csv.members_import(data=stored["text"], user=request.user)
+            report = member_imports.members_import(data=stored["text"], user=request.user)
         except members_csv.ImportRefused as refused:
             # The record changed since the preview (another officer): show the problems.
             return _members_page(request, stored, problems=refused.problems)
@@ -89,7 +90,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
 def _members_page(
     request: HttpRequest, stored: dict[str, str], problems: Any = None
 ) -> HttpResponse:
-    rows, found = members_csv.members_check(stored["text"])
+    rows, found = member_imports.members_check(stored["text"])
     problems = problems or found
     lines = [] if problems else member_changes(rows)
     return render(
@@ -125,7 +126,7 @@ FIELD_WORDS = {
 def member_changes(rows: list[members_csv.MemberRow]) -> list[dict[str, Any]]:
     """Each row of a members file with the member it updates (or None: a new member) and
     what it changes, "field: before → after"; one query for the whole file."""
-    existing = members_csv.members_any_case([r.number for r in rows])
+    existing = member_imports.members_any_case([r.number for r in rows])
     lines = []
     for row in rows:
         member: Member | None = existing.get(row.number.lower())
@@ -168,14 +169,14 @@ def results_preview(request: HttpRequest) -> HttpResponse:
     problems: Any = None
     if request.method == "POST":
         try:
-            report = results_csv.results_import(data=stored["text"], user=request.user)
+            report = result_imports.results_import(data=stored["text"], user=request.user)
         except members_csv.ImportRefused as refused:
             problems = refused.problems
         else:
             del request.session[KINDS["results"]["session"]]
             messages.success(request, f"{stored['filename']} imported: {report}")
             return progress_or(report.run, redirect("ratings:officer-events"))
-    events, found = results_csv.results_check(stored["text"])
+    events, found = result_imports.results_check(stored["text"])
     problems = problems or found
     return render(
         request,
