@@ -14,9 +14,9 @@ from ..formats.tournament_files import (
     MAX_FILE_BYTES,
     event_time_class_and_why,
     file_size_problem,
-    match_players,
 )
 from ..models import Event, Member, name_problem, rules
+from ..services.tournament_imports import match_players
 from ..time_classes import CHOICES as TIME_CLASSES
 from .members import DATE
 
@@ -213,7 +213,7 @@ class TrfConfirmForm(forms.Form):
 
     @staticmethod
     def _match(players) -> dict[int, Member]:
-        """Members for the file's players (``tournament_files.match_players``, shared with the
+        """Members for the file's players (``tournament_imports.match_players``, shared with the
         ``import_trf`` and ``import_pgn`` commands)."""
         return match_players((p.rank, p.name, p.fide_id) for p in players)
 
