@@ -94,6 +94,20 @@ def event_time_class_and_why(time_control: str, name: str) -> tuple[str, str]:
     )
 
 
+#: The event's kind from the words of a TRF's ``092`` line (the first that appears; a
+#: Swiss when none does).
+KIND_FROM_TRF = (
+    ("club night", Event.Kind.CLUB_NIGHT),
+    ("match", Event.Kind.MATCH),
+    ("league", Event.Kind.LEAGUE),
+    ("interclub", Event.Kind.LEAGUE),
+    ("round", Event.Kind.ROUND_ROBIN),
+    ("robin", Event.Kind.ROUND_ROBIN),
+    ("team", Event.Kind.LEAGUE),
+    ("swiss", Event.Kind.SWISS),
+)
+
+
 def trf_event(
     source: str, data: bytes, *, date: dt.date | None = None
 ) -> tuple[FileEvent | None, list[str]]:
@@ -102,7 +116,6 @@ def trf_event(
     Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
     the one the officer gives for such a file (``import_trf --date``); a file's own date
     always wins."""
-    from ..forms import KIND_FROM_TRF
     from . import trf
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -11,6 +11,7 @@ from django.utils.html import format_html, format_html_join
 from ..counts import count_phrase
 from ..formats.pgn import is_pgn, pgn_tournaments
 from ..formats.tournament_files import (
+    KIND_FROM_TRF,
     MAX_FILE_BYTES,
     event_time_class_and_why,
     file_size_problem,
@@ -82,18 +83,6 @@ def _utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-KIND_FROM_TRF = (
-    ("club night", Event.Kind.CLUB_NIGHT),
-    ("match", Event.Kind.MATCH),
-    ("league", Event.Kind.LEAGUE),
-    ("interclub", Event.Kind.LEAGUE),
-    ("round", Event.Kind.ROUND_ROBIN),
-    ("robin", Event.Kind.ROUND_ROBIN),
-    ("team", Event.Kind.LEAGUE),
-    ("swiss", Event.Kind.SWISS),
-)
 
 
 def _fide_id_holders(players) -> dict[str, Member]:  # type: ignore[no-untyped-def]
