@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from .. import results
 from ..models import Event
-from ..tournament_files import FileEvent, pgn_events
 from . import trf
+from .tournament_files import FileEvent, pgn_events
 
 #: A PGN result from white's side: white's code, black's code (TRF result codes).
 CODES = {

@@ -10,14 +10,15 @@ from django.utils.html import format_html, format_html_join
 
 from ..counts import count_phrase
 from ..formats.pgn import is_pgn, pgn_tournaments
-from ..models import Event, Member, name_problem, rules
-from ..time_classes import CHOICES as TIME_CLASSES
-from ..tournament_files import (
+from ..formats.tournament_files import (
+    KIND_FROM_TRF,
     MAX_FILE_BYTES,
     event_time_class_and_why,
     file_size_problem,
-    match_players,
 )
+from ..models import Event, Member, name_problem, rules
+from ..services.tournament_imports import match_players
+from ..time_classes import CHOICES as TIME_CLASSES
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------
@@ -82,18 +83,6 @@ def _utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-KIND_FROM_TRF = (
-    ("club night", Event.Kind.CLUB_NIGHT),
-    ("match", Event.Kind.MATCH),
-    ("league", Event.Kind.LEAGUE),
-    ("interclub", Event.Kind.LEAGUE),
-    ("round", Event.Kind.ROUND_ROBIN),
-    ("robin", Event.Kind.ROUND_ROBIN),
-    ("team", Event.Kind.LEAGUE),
-    ("swiss", Event.Kind.SWISS),
-)
 
 
 def _fide_id_holders(players) -> dict[str, Member]:  # type: ignore[no-untyped-def]
@@ -213,7 +202,7 @@ class TrfConfirmForm(forms.Form):
 
     @staticmethod
     def _match(players) -> dict[int, Member]:
-        """Members for the file's players (``tournament_files.match_players``, shared with the
+        """Members for the file's players (``tournament_imports.match_players``, shared with the
         ``import_trf`` and ``import_pgn`` commands)."""
         return match_players((p.rank, p.name, p.fide_id) for p in players)
 

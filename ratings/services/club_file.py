@@ -1,5 +1,8 @@
 """The whole club as one JSON document, and back: ``export_club`` / ``import_club``.
 
+The document's shape (written from plain rows, read and checked back) is
+``formats.club_file``'s; here, what goes into it and loading it into a database.
+
 The document holds every table of the club: the settings, seasons, members,
 subscriptions, events, entries, games, rating periods, the ratings derived from them
 (states, changes, runs), the audit trail (the history of every record, the admin's log)
@@ -20,45 +23,26 @@ running site's, not the club's.
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import io
-import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, Any
 
 from django.apps import apps
 from django.core import serializers
 from django.core.management.color import no_style
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
 from ..counts import count_phrase
+from ..formats.club_file import ClubFileRefused, club_write
 from .rerate import insert_rows
 
-FORMAT = "club-ratings/club"
-VERSION = 1
 #: Rows a query reads or writes at a time.
 BATCH = 2000
 #: The tables of other apps that belong to the club: accounts first (the rest name them).
 OTHER_TABLES = ("auth.group", "auth.user", "admin.logentry")
-
-
-class _Encoder(DjangoJSONEncoder):
-    """Django's JSON, but times to the microsecond (Django's stops at the millisecond)."""
-
-    def default(self, o: Any) -> Any:
-        if isinstance(o, dt.datetime | dt.time):
-            return o.isoformat()
-        return super().default(o)
-
-
-class ClubFileRefused(Exception):
-    """A document that cannot be imported here, or a database it cannot go into."""
 
 
 @dataclass
@@ -106,13 +90,6 @@ def _migrations() -> dict[str, str]:
     return applied
 
 
-def open_file(path: Path | str, mode: str) -> IO[str]:
-    """A text file; gzipped when its name ends in .gz."""
-    if str(path).endswith(".gz"):
-        return io.TextIOWrapper(gzip.open(path, mode + "b"), encoding="utf-8")  # type: ignore[arg-type]
-    return open(path, mode, encoding="utf-8")
-
-
 # -- export --------------------------------------------------------------------------------
 
 
@@ -138,48 +115,21 @@ def club_export(*, out: IO[str]) -> ClubFileReport:
     """Write the whole club to ``out`` as one JSON document; one table read at a time."""
     clock = time.perf_counter()
     report = ClubFileReport()
-    encoder = _Encoder(ensure_ascii=False, separators=(",", ":"))
     with transaction.atomic():  # one consistent snapshot of every table
-        head = {
-            "format": FORMAT,
-            "version": VERSION,
-            "exported": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "database": connection.vendor,
-            "migrations": _migrations(),
-        }
-        out.write(encoder.encode(head)[:-1] + ',"tables":{')
-        for index, model in enumerate(club_models()):
-            out.write(("," if index else "") + encoder.encode(_label(model)) + ":[")
-            count = 0
-            for row in _rows(model):
-                out.write(("," if count else "") + "\n" + encoder.encode(row))
-                count += 1
-            out.write("]")
-            report.tables[_label(model)] = count
-        out.write("}}\n")
+        report.tables = club_write(
+            out=out,
+            head={
+                "exported": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "database": connection.vendor,
+                "migrations": _migrations(),
+            },
+            tables=((_label(model), _rows(model)) for model in club_models()),
+        )
     report.seconds = time.perf_counter() - clock
     return report
 
 
 # -- import --------------------------------------------------------------------------------
-
-
-def club_read(*, source: IO[str]) -> dict[str, Any]:
-    """The document, checked to be one: its format, version and tables."""
-    try:
-        document = json.load(source)
-    except (json.JSONDecodeError, UnicodeDecodeError, EOFError, OSError) as error:
-        raise ClubFileRefused(f"Not a club document: the JSON cannot be read ({error}).") from None
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ClubFileRefused(f'Not a club document: its "format" is not "{FORMAT}".')
-    if document.get("version") != VERSION:
-        raise ClubFileRefused(
-            f"The document is version {document.get('version')!r}; this app reads version "
-            f"{VERSION}."
-        )
-    if not isinstance(document.get("tables"), dict):
-        raise ClubFileRefused('Not a club document: it has no "tables".')
-    return document
 
 
 def _not_empty() -> list[str]:

@@ -10,9 +10,10 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from .. import imports, results_import
+from ..formats import members_csv, results_csv
 from ..forms import CsvUploadForm
 from ..models import Member
+from ..services import member_imports, result_imports
 from .common import officer_required, progress_or
 
 #: What each kind of file is: its session key, pages, and the columns it takes.
@@ -23,7 +24,7 @@ KINDS = {
         "preview": "ratings:officer-import-register-preview",
         "title": "Import members",
         "help": "Columns (a header line, any order, any case): "
-        + ", ".join(imports.MEMBER_COLUMNS)
+        + ", ".join(members_csv.MEMBER_COLUMNS)
         + ". Only id and name are required. Separated by commas, semicolons or tabs.",
     },
     "results": {
@@ -32,7 +33,7 @@ KINDS = {
         "preview": "ratings:officer-import-results-preview",
         "title": "Import results",
         "help": "Columns (a header line, any order, any case): "
-        + ", ".join(imports.RESULT_COLUMNS)
+        + ", ".join(members_csv.RESULT_COLUMNS)
         + ". White and black are member numbers. Separated by commas, semicolons or tabs.",
     },
 }
@@ -76,8 +77,8 @@ def members_preview(request: HttpRequest) -> HttpResponse:
         return redirect(KINDS["members"]["upload"])
     if request.method == "POST":
         try:
-            report = imports.members_import(data=stored["text"], user=request.user)
-        except imports.ImportRefused as refused:
+            report = member_imports.members_import(data=stored["text"], user=request.user)
+        except members_csv.ImportRefused as refused:
             # The record changed since the preview (another officer): show the problems.
             return _members_page(request, stored, problems=refused.problems)
         del request.session[KINDS["members"]["session"]]
@@ -89,7 +90,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
 def _members_page(
     request: HttpRequest, stored: dict[str, str], problems: Any = None
 ) -> HttpResponse:
-    rows, found = imports.members_check(stored["text"])
+    rows, found = member_imports.members_check(stored["text"])
     problems = problems or found
     lines = [] if problems else member_changes(rows)
     return render(
@@ -122,10 +123,10 @@ FIELD_WORDS = {
 }
 
 
-def member_changes(rows: list[imports.MemberRow]) -> list[dict[str, Any]]:
+def member_changes(rows: list[members_csv.MemberRow]) -> list[dict[str, Any]]:
     """Each row of a members file with the member it updates (or None: a new member) and
     what it changes, "field: before → after"; one query for the whole file."""
-    existing = imports.members_any_case([r.number for r in rows])
+    existing = member_imports.members_any_case([r.number for r in rows])
     lines = []
     for row in rows:
         member: Member | None = existing.get(row.number.lower())
@@ -168,14 +169,14 @@ def results_preview(request: HttpRequest) -> HttpResponse:
     problems: Any = None
     if request.method == "POST":
         try:
-            report = results_import.results_import(data=stored["text"], user=request.user)
-        except imports.ImportRefused as refused:
+            report = result_imports.results_import(data=stored["text"], user=request.user)
+        except members_csv.ImportRefused as refused:
             problems = refused.problems
         else:
             del request.session[KINDS["results"]["session"]]
             messages.success(request, f"{stored['filename']} imported: {report}")
             return progress_or(report.run, redirect("ratings:officer-events"))
-    events, found = results_import.results_check(stored["text"])
+    events, found = result_imports.results_check(stored["text"])
     problems = problems or found
     return render(
         request,
@@ -189,7 +190,7 @@ def results_preview(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _event_line(event: results_import.ImportedEvent) -> dict[str, Any]:
+def _event_line(event: results_csv.ImportedEvent) -> dict[str, Any]:
     players = {p for r in event.rows for p in (r.white, r.black) if p}
     return {
         "name": event.name,

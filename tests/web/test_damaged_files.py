@@ -12,8 +12,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from ratings.formats.tournament_files import MAX_FILE_BYTES
 from ratings.models import Event, Game, Member
-from ratings.tournament_files import MAX_FILE_BYTES
 
 from ..conftest import TRF_FILES
 

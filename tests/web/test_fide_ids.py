@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 from ratings.formats import trf
-from ratings.imports import members_check
 from ratings.models import Member
+from ratings.services.member_imports import members_check
 
 from ..factories import MemberFactory
 

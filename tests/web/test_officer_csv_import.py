@@ -7,8 +7,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from ratings import imports
 from ratings.models import Event, Member, RatingState
+from ratings.services import member_imports
 
 from ..factories import MemberFactory, rating_state
 
@@ -84,7 +84,7 @@ def test_a_semicolon_separated_file_with_a_bom_is_read(officer_client):
 
 
 def test_a_tab_separated_file_is_read():
-    rows, problems = imports.members_check("id\tname\tgames\nR1\tAna Tuilagi\t4\n")
+    rows, problems = member_imports.members_check("id\tname\tgames\nR1\tAna Tuilagi\t4\n")
     assert problems == []
     assert rows[0].fields == {"name": "Ana Tuilagi", "initial_games": 4}
 
@@ -106,32 +106,34 @@ def test_an_acf_status_is_brought_in_and_used(officer_client, club):
 def test_an_ecf_category_is_brought_in_and_used(club):
     club.rating_system = "ecf-2020"
     club.save()
-    imports.members_import(data="id,name,rating,games,ecf_category\nR1,Ana,1450,30,partial\n")
+    member_imports.members_import(
+        data="id,name,rating,games,ecf_category\nR1,Ana,1450,30,partial\n"
+    )
     state = RatingState.objects.get(member__member_number="R1")
     assert state.state["category"] == "partial"
 
 
 def test_a_status_without_a_rating_is_refused_at_its_column():
-    _, problems = imports.members_check("id,name,rating,acf_status\nR1,Ana,,confirmed\n")
+    _, problems = member_imports.members_check("id,name,rating,acf_status\nR1,Ana,,confirmed\n")
     assert [str(p) for p in problems] == [
         "line 2, acf_status: An ACF status needs the rating it describes."
     ]
 
 
 def test_an_unknown_status_is_refused_naming_the_allowed_ones():
-    _, problems = imports.members_check("id,name,rating,ecf_category\nR1,Ana,1400,ful\n")
+    _, problems = member_imports.members_check("id,name,rating,ecf_category\nR1,Ana,1400,ful\n")
     assert str(problems[0]) == "line 2, ecf_category: 'ful' is not one of full, partial"
 
 
 def test_a_rating_out_of_bounds_is_refused():
-    _, problems = imports.members_check("id,name,rating\nR1,Ana,15000\n")
+    _, problems = member_imports.members_check("id,name,rating\nR1,Ana,15000\n")
     assert str(problems[0]) == "line 2, rating: 15000 is not a rating (0 to 3500)"
 
 
 def test_a_changed_rating_of_a_rated_member_re_rates(rated_event, alice, bob):
     rated_event([(1, alice, bob, "1-0")])
     before = RatingState.objects.get(member=alice).rating
-    report = imports.members_import(data="id,name,rating,games\nA1,Alice Archer,2000,50\n")
+    report = member_imports.members_import(data="id,name,rating,games\nA1,Alice Archer,2000,50\n")
     assert report.run is not None
     assert RatingState.objects.get(member=alice).rating > before
 

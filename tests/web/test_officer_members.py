@@ -10,7 +10,6 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import imports
 from ratings.forms import MemberForm, QuickMemberForm, SubscriptionForm, resolve_players
 from ratings.models import (
     ClubSettings,
@@ -22,6 +21,7 @@ from ratings.models import (
     Subscription,
     next_member_number,
 )
+from ratings.services import member_imports
 
 from ..factories import MemberFactory, SeasonFactory, paid_up
 
@@ -410,14 +410,14 @@ def test_a_new_number_is_not_one_in_use_in_another_case():
 
 
 def test_an_imported_number_in_another_case_updates_that_member(alice):
-    imports.members_import(data="id,name\nR7,Ana Tuilagi\na1,Alice Again\n")
+    member_imports.members_import(data="id,name\nR7,Ana Tuilagi\na1,Alice Again\n")
     alice.refresh_from_db()
     assert (alice.member_number, alice.name) == ("A1", "Alice Again")
     assert sorted(Member.objects.values_list("member_number", flat=True)) == ["A1", "R7"]
 
 
 def test_two_lines_of_an_import_with_one_number_in_two_cases_are_refused_at_the_second():
-    _, problems = imports.members_check("id,name\nR7,Ana Tuilagi\nr7,Ben Clarke\n")
+    _, problems = member_imports.members_check("id,name\nR7,Ana Tuilagi\nr7,Ben Clarke\n")
     assert [str(p) for p in problems] == [
         "line 3, id: 'r7' is 'R7' of line 2 in another case: "
         "member numbers are the same whatever their case"
@@ -425,7 +425,7 @@ def test_two_lines_of_an_import_with_one_number_in_two_cases_are_refused_at_the_
 
 
 def test_an_import_updates_a_member_whose_number_it_writes_exactly(alice):
-    imports.members_import(data="id,name\nA1,Alice Archer-Smith\n")
+    member_imports.members_import(data="id,name\nA1,Alice Archer-Smith\n")
     alice.refresh_from_db()
     assert alice.name == "Alice Archer-Smith"
 

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.formats import trf
+from ratings.formats.members_csv import Problem, read_table
 from ratings.formats.trf_export import event_to_trf, starting_order
 from ratings.forms import (
     PasteRoundForm,
@@ -29,9 +30,9 @@ from ratings.forms import (
     paste_versus,
     read_spaced_result,
 )
-from ratings.imports import Problem, members_check, read_table
 from ratings.models import Event, Game, Member
-from ratings.results_import import results_check
+from ratings.services.member_imports import members_check
+from ratings.services.result_imports import results_check
 
 from ..factories import EventFactory, MemberFactory
 

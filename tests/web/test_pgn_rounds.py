@@ -6,8 +6,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from ratings.formats.tournament_files import pgn_events
 from ratings.models import Event
-from ratings.tournament_files import pgn_events
 
 
 def pgn(*games: tuple[str, str, str, str | None]) -> bytes:

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import imports, results_import, services
+from ratings import services
 from ratings.models import (
     Entry,
     Event,
@@ -31,6 +31,7 @@ from ratings.models import (
     Subscription,
     rules,
 )
+from ratings.services import member_imports, result_imports
 
 from ..conftest import TRF_FILES
 from ..factories import EventFactory, GameFactory, MemberFactory
@@ -691,14 +692,14 @@ def test_a_deletion_in_the_admin_keeps_its_reason(admin_client, record, alice, b
 
 
 def test_the_members_import_refuses_a_name_without_a_letter_by_line(db):
-    _, problems = imports.members_check("id,name\nR1,Ana\nR2,12345\n")
+    _, problems = member_imports.members_check("id,name\nR1,Ana\nR2,12345\n")
     assert [str(p) for p in problems] == [
         "line 3, name: A member's name must contain a letter (this one is only digits or signs)."
     ]
 
 
 def test_the_results_import_refuses_an_event_still_to_come_by_line(alice, bob):
-    _, problems = results_import.results_check(
+    _, problems = result_imports.results_check(
         f"event,date,round,white,black,result\nCup,{NEXT_MONTH},1,A1,B2,1-0\n"
     )
     assert len(problems) == 1 and TOO_EARLY in str(problems[0])

@@ -7,8 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import results, results_import
+from ratings import results
 from ratings.models import Event, Game
+from ratings.services import result_imports
 
 from ..factories import EventFactory
 
@@ -88,7 +89,7 @@ def test_an_unrated_result_after_a_first_name_is_read_as_the_result(officer_clie
 @pytest.mark.parametrize(("spelling", "result"), GAMES)
 def test_a_results_file_takes_every_spelling(alice, bob, spelling, result):
     text = f"event,date,round,white,black,result\nE,2026-03-03,1,A1,B2,{spelling}\n"
-    events, problems = results_import.results_check(text)
+    events, problems = result_imports.results_check(text)
     assert problems == []
     assert events[0].rows[0].result == result
 
@@ -96,7 +97,7 @@ def test_a_results_file_takes_every_spelling(alice, bob, spelling, result):
 @pytest.mark.parametrize(("spelling", "result"), BYES)
 def test_a_results_file_takes_every_spelling_of_a_bye(alice, spelling, result):
     text = f"event,date,round,white,black,result\nE,2026-03-03,1,A1,,{spelling}\n"
-    events, problems = results_import.results_check(text)
+    events, problems = result_imports.results_check(text)
     assert problems == []
     assert events[0].rows[0].result == result
 

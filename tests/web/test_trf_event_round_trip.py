@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from ratings.formats import trf
+from ratings.formats.tournament_files import trf_event
 from ratings.formats.trf_export import event_to_trf
 from ratings.models import Event
 from ratings.time_classes import BLITZ, RAPID, STANDARD
-from ratings.tournament_files import trf_event
 
 from ..factories import EventFactory, GameFactory
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings.services.club_file import club_export, open_file
+from ratings.formats.club_file import open_file
+from ratings.services.club_file import club_export
 
 
 class Command(BaseCommand):

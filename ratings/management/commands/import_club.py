@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.services.club_file import ClubFileRefused, club_import, club_read, open_file
+from ratings.formats.club_file import ClubFileRefused, club_read, open_file
+from ratings.services.club_file import club_import
 
 
 class Command(BaseCommand):

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.imports import ImportRefused, members_import
+from ratings.formats.members_csv import ImportRefused
+from ratings.services.member_imports import members_import
 
 
 class Command(BaseCommand):

@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.tournament_files import FilesRefused, file_size_problem, pgn_events
+from ratings.formats.tournament_files import file_size_problem, pgn_events
+from ratings.services.tournament_imports import FilesRefused
 
 from .import_members import read_file
 from .import_trf import file_size, import_and_report

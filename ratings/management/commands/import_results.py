@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.imports import ImportRefused
-from ratings.results_import import results_import
+from ratings.formats.members_csv import ImportRefused
+from ratings.services.result_imports import results_import
 
 from .import_members import read_file
 

@@ -9,12 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.tournament_files import (
-    FilesRefused,
-    file_size_problem,
-    files_import,
-    trf_event,
-)
+from ratings.formats.tournament_files import file_size_problem, trf_event
+from ratings.services.tournament_imports import FilesRefused, files_import
 
 from .import_members import read_file
 

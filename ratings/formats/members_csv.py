@@ -1,9 +1,9 @@
-"""CSV imports: the table reader every CSV import shares, and the members file.
+"""CSV files read: the table reader every CSV import shares, and the members file.
 
-Check the whole file, then save it all or nothing. Shared by the management commands
-and (later) an officer's upload page: ``*_check`` reads a file and lists every problem
-by line without saving anything; ``*_import`` saves a file with no problems in one
-transaction, or raises ``ImportRefused``. The results file is ``results_import``'s.
+``read_table`` reads a file into rows by line, ``members_read`` a members file into its
+rows and every problem by line, saving nothing and asking nothing of the record. What the
+record says of a file (a FIDE id another member holds) and the saving are
+``services.member_imports``'; the results file is ``results_csv``'s.
 """
 
 from __future__ import annotations
@@ -16,25 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.db.models.functions import Lower
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
-from . import services
-from .counts import count_phrase
-from .engine.codec import TITLES
-from .models import (
-    EARLIEST_DATE,
-    MAX_INITIAL_RATING,
-    Member,
-    RatingChange,
-    RatingRun,
-    Season,
-    Subscription,
-    rules,
-)
-from .models.members import standing_problems
+from ..counts import count_phrase
+from ..engine.codec import TITLES
+from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, rules
+from ..models.members import standing_problems
 
 MEMBER_COLUMNS = (
     "id",
@@ -266,33 +253,9 @@ class MemberRow:
     membership: str
 
 
-@dataclass
-class MembersReport:
-    created: int = 0
-    updated: int = 0
-    financial: int = 0
-    arrears: int = 0
-    guests: int = 0
-    subscriptions_removed: int = 0
-    season: str = ""
-    run: RatingRun | None = None
-
-    def __str__(self) -> str:
-        text = (
-            f"{count_phrase(self.created, 'member')} added, {self.updated} updated; "
-            f"of the file's members this season ({self.season}), {self.financial} financial, "
-            f"{self.arrears} in arrears, {count_phrase(self.guests, 'guest')} "
-            f"({count_phrase(self.subscriptions_removed, 'subscription')} removed)."
-        )
-        if self.run is not None and self.run.status != RatingRun.Status.DONE:
-            text += " Re-rating in the background."
-        elif self.run is not None:
-            text += f" Re-rated {count_phrase(self.run.events_rated, 'event')}."
-        return text
-
-
-def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
-    """Every member row of a file and every problem in it (nothing is saved)."""
+def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
+    """Every member row of a file and every problem in the file itself (nothing is saved,
+    the record is not asked: ``services.member_imports.members_check`` adds what it says)."""
     table, problems = read_table(data, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
     rows: list[MemberRow] = []
     # A1 and a1 are one number: by lower case, the line and the spelling first seen.
@@ -364,12 +327,12 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             fields["is_guest"] = membership == "guest"
         if len(problems) == before:
             rows.append(MemberRow(line, number, fields, membership))
-    problems += _fide_id_problems(rows)
+    problems += _fide_ids_repeated(rows)
     return rows, problems
 
 
-def _fide_id_problems(rows: list[MemberRow]) -> list[Problem]:
-    """One FIDE id, one member: an id the file gives twice, or one another member holds."""
+def _fide_ids_repeated(rows: list[MemberRow]) -> list[Problem]:
+    """One FIDE id, one member: an id the file gives twice."""
     problems = []
     first: dict[str, MemberRow] = {}
     for row in rows:
@@ -380,17 +343,6 @@ def _fide_id_problems(rows: list[MemberRow]) -> list[Problem]:
                 problems.append(
                     Problem(row.line, "fide_id", f"{fide_id} is also on line {other.line}")
                 )
-    holders = Member.objects.active().filter(fide_id__in=first)
-    for member in holders.only("name", "member_number", "fide_id"):
-        row = first[member.fide_id]
-        if row.number.lower() != member.member_number.lower():
-            problems.append(
-                Problem(
-                    row.line,
-                    "fide_id",
-                    f"{member.fide_id} is the FIDE id of {member.name} ({member.member_number})",
-                )
-            )
     return problems
 
 
@@ -453,116 +405,3 @@ def _rating_columns(
 
 ACF_STATUSES = ("confirmed", "provisional")
 ECF_CATEGORIES = ("full", "partial")
-
-
-def numbers_in_any_case(numbers: set[str]) -> dict[str, tuple[str, str]]:
-    """The recorded members whose number is one of ``numbers`` in any case: by lower case,
-    (their number as recorded, their name)."""
-    lowered = {n.lower() for n in numbers if n}
-    rows = (
-        Member.objects.annotate(number_lower=Lower("member_number"))
-        .filter(number_lower__in=lowered)
-        .values_list("member_number", "name")
-    )
-    return {number.lower(): (number, name) for number, name in rows}
-
-
-def members_any_case(numbers: Sequence[str]) -> dict[str, Member]:
-    """The members with these numbers in any case, by their number in lower case."""
-    lowered = {n.lower() for n in numbers}
-    found = Member.objects.annotate(number_lower=Lower("member_number")).filter(
-        number_lower__in=lowered
-    )
-    return {m.member_number.lower(): m for m in found}
-
-
-def members_import(
-    *, data: bytes | str, user: Any = None, today: dt.date | None = None
-) -> MembersReport:
-    """Add or update the members of a file and record their membership this season.
-
-    ``financial`` records a paid subscription for the current season; ``arrears``
-    removes the current season's subscription (earlier seasons stay); ``guest`` makes
-    the player a guest. A change that moves ratings (guest status, date of birth,
-    gender, title of a rated member) re-rates everything.
-    """
-    rows, problems = members_check(data)
-    if problems:
-        raise ImportRefused(problems)
-    today = today or timezone.localdate()
-    report = MembersReport()
-    with transaction.atomic():
-        season = Season.for_day(today)
-        report.season = season.name
-        # A number matches its member in any case (r1056 is R1056, kept as recorded).
-        existing = members_any_case([r.number for r in rows])
-        rated = set(
-            RatingChange.objects.filter(member__in=existing.values())
-            .values_list("member_id", flat=True)
-            .distinct()
-        )
-        new, changed, changed_fields = [], [], set()
-        moves_ratings = False
-        for row in rows:
-            member = existing.get(row.number.lower())
-            if member is None:
-                new.append(Member(member_number=row.number, **row.fields))
-                continue
-            diff = {k for k, v in row.fields.items() if getattr(member, k) != v}
-            if not diff:
-                continue
-            for name in diff:
-                setattr(member, name, row.fields[name])
-            changed.append(member)
-            changed_fields |= diff
-            if member.pk in rated and diff & services.MEMBER_RATING_FIELDS:
-                moves_ratings = True
-        reason = "import_members"
-        if new:
-            bulk_create_with_history(new, Member, default_user=user, default_change_reason=reason)
-        if changed:
-            bulk_update_with_history(
-                changed,
-                Member,
-                sorted(changed_fields),
-                default_user=user,
-                default_change_reason=reason,
-            )
-        report.created, report.updated = len(new), len(changed)
-        members = members_any_case([r.number for r in rows])
-        financial = [members[r.number.lower()] for r in rows if r.membership == "financial"]
-        arrears = [members[r.number.lower()] for r in rows if r.membership == "arrears"]
-        paid = set(
-            Subscription.objects.filter(season=season, member__in=financial).values_list(
-                "member_id", flat=True
-            )
-        )
-        bulk_create_with_history(
-            [
-                Subscription(member=m, season=season, paid_on=today)
-                for m in financial
-                if m.pk not in paid
-            ],
-            Subscription,
-            default_user=user,
-            default_change_reason=reason,
-        )
-        # Deleted one by one (a handful at most) so the audit trail records each.
-        for subscription in Subscription.objects.filter(season=season, member__in=arrears):
-            subscription.delete()
-            report.subscriptions_removed += 1
-        # Counted as the members page will show them today: the file's members financial,
-        # in arrears (a member, no season paid, whether or not the file said "arrears")
-        # and guests.
-        in_file = Member.objects.active().filter(pk__in=[m.pk for m in members.values()])
-        report.financial, report.arrears, report.guests = (
-            services.members_with_membership(in_file, status=status, day=today).count()
-            for status in ("financial", "arrears", "guest")
-        )
-        if moves_ratings:
-            report.run = services.ratings_update(user=user, reason="Members imported")
-        else:
-            # New members (a rating brought in shows at once) and changed starting details
-            # of members yet to play: their states alone.
-            services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
-    return report

@@ -1,88 +1,30 @@
-"""Tournament files from pairing programs (TRF, PGN): their players matched to members,
-and the command-line imports (``import_trf``, ``import_pgn``): every file checked first,
-then all saved and rated in one transaction, or nothing.
+"""Tournament files from pairing programs (TRF, PGN) read into the events they hold:
+``trf_event`` and ``pgn_events`` give each event with its players and games (``FileEvent``)
+or the file's problems, saving nothing and asking nothing of the record.
 
-The web TRF import (``forms.TrfConfirmForm``) uses the same matcher, ``match_players``.
+Matching their players to members and saving them (``import_trf``, ``import_pgn``, the web
+import) are ``services.tournament_imports``'.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import io
-import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db import transaction
-
-from . import results, services
-from .counts import count_phrase
-from .engine.codec import TITLES
-from .formats.trf import player_title, shared_fide_ids
-from .models import (
-    ClubSettings,
+from .. import results
+from ..counts import count_phrase
+from ..models import (
     Event,
     Game,
-    Member,
     event_date_problem,
     name_problem,
-    next_member_numbers,
-    rules,
 )
-from .names import given_surname, is_bye_placeholder
-from .time_classes import STANDARD, time_class_and_why
-
-# -- players of tournament files --------------------------------------------------------
-
-
-def name_key(name: str) -> str:
-    """A name for matching: its words in lower case, in any order, punctuation and
-    academic titles left out ("Müller,Hans,Dr." is "Hans Müller")."""
-    return " ".join(sorted(re.findall(r"\w+", given_surname(name).casefold())))
-
-
-def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
-    """Members for a file's players, given as (key, name, FIDE id): by FIDE id first, then
-    by member number (a player named by their number), then by the one member of that name.
-
-    Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
-    Azer"); a member whose FIDE id differs from the player's is another person. The web
-    import (``TrfConfirmForm``) and the ``import_trf``/``import_pgn`` commands share it.
-    """
-    members = list(Member.objects.active().only("pk", "name", "fide_id", "member_number"))
-    by_id: dict[str, list[Member]] = {}
-    by_name: dict[str, list[Member]] = {}
-    by_number: dict[str, Member] = {}
-    for member in members:
-        if member.fide_id:
-            by_id.setdefault(member.fide_id.lstrip("0"), []).append(member)
-        by_name.setdefault(name_key(member.name), []).append(member)
-        by_number[member.member_number.lower()] = member
-    out: dict[Any, Member] = {}
-    for key, name, fide_id in players:
-        fide_id = fide_id.lstrip("0")
-        same_id = by_id.get(fide_id, []) if fide_id else []
-        if len(same_id) == 1:
-            out[key] = same_id[0]
-            continue
-        numbered = by_number.get(name.strip().lower())
-        if numbered is not None and not (
-            fide_id and numbered.fide_id and numbered.fide_id.lstrip("0") != fide_id
-        ):
-            out[key] = numbered
-            continue
-        named = [
-            m
-            for m in by_name.get(name_key(name), [])
-            if not (fide_id and m.fide_id and m.fide_id.lstrip("0") != fide_id)
-        ]
-        if len(named) == 1:
-            out[key] = named[0]
-    return out
-
+from ..names import is_bye_placeholder
+from ..time_classes import STANDARD, time_class_and_why
+from .trf import player_title, shared_fide_ids
 
 # -- tournament files (import_trf, import_pgn) ---------------------------------------------
 
@@ -138,197 +80,6 @@ class FileEvent:
     notes: list[str] = field(default_factory=list)  # what the reader made of the file
 
 
-class FilesRefused(Exception):
-    """Tournament files with problems: nothing was saved. One problem a line."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = list(problems)
-        count = len(self.problems)
-        super().__init__(
-            f"Refused, nothing saved ({count_phrase(count, 'problem')}):\n"
-            + "\n".join(self.problems)
-        )
-
-
-@dataclass
-class FilesReport:
-    players: int = 0
-    new: int = 0
-    games: int = 0
-    unplayed: int = 0
-    events: int = 0
-    dry_run: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        return (
-            f"{'would import' if self.dry_run else 'imported'}: "
-            f"{count_phrase(self.players, 'player')} ({self.new} new), "
-            f"{count_phrase(self.games, 'game')} rated, {self.unplayed} unplayed, "
-            f"{count_phrase(self.events, 'event')}"
-        )
-
-
-def _is_rated_game(result: str, black: int | None) -> bool:
-    return black is not None and result in Game.PLAYED
-
-
-def files_import(
-    events: Sequence[FileEvent],
-    *,
-    problems: Sequence[str] = (),
-    create_missing: bool = False,
-    as_guests: bool = False,
-    dry_run: bool = False,
-    user: Any = None,
-) -> FilesReport:
-    """Import events read from tournament files, complete and rated, all or nothing.
-
-    Players are matched to members by ``match_players`` (as the web import does); those
-    who match no one stop the import unless ``create_missing`` (new members) or
-    ``as_guests`` (new guests). An event already recorded (same name, start and end) is
-    left alone and said so. ``problems`` are those found reading the files: any problem
-    raises ``FilesRefused`` listing them all, nothing saved.
-    """
-    problems = list(problems)
-    report = FilesReport(dry_run=dry_run)
-    todo: list[tuple[FileEvent, dict[int, Member | None]]] = []
-    seen: dict[tuple[str, dt.date, dt.date], str] = {}
-    rating_field = Member._meta.get_field("initial_rating")
-    for event in events:
-        key = (event.name, event.start, event.end)
-        existing = Event.objects.filter(
-            name=event.name, start_date=event.start, end_date=event.end
-        ).first()
-        if existing is not None:
-            report.notes.append(
-                f'{event.source}: already imported as "{existing.name}" '
-                f"({existing.start_date}); nothing done"
-            )
-            continue
-        if key in seen:
-            report.notes.append(
-                f'{event.source}: the same event as {seen[key]} ("{event.name}", '
-                f"{event.start}); nothing done"
-            )
-            continue
-        seen[key] = event.source
-        report.notes += event.notes
-        try:  # the event form's rules: name, dates in order, no mistyped year
-            Event(name=event.name, start_date=event.start, end_date=event.end).clean()
-        except ValidationError as error:
-            for messages in error.message_dict.values():
-                problems += [f"{event.source}: {m}" for m in messages]
-        # The record's rules: results once the event has started; new members' names.
-        recorded = Event(name=event.name, start_date=event.start, end_date=event.end)
-        if problem := rules.results_too_early_problem(recorded):
-            problems.append(f"{event.source}: {problem}")
-        matches = match_players((p.key, p.name, p.fide_id) for p in event.players)
-        missing = [p for p in event.players if p.key not in matches]
-        if missing and not (create_missing or as_guests):
-            problems.append(
-                f"{event.source}: {len(missing)} player(s) match no member "
-                "(give --create-missing or --as-guests to add them):"
-            )
-            problems += [f"{event.source}, {p.where}: {p.name}" for p in missing]
-        twice: dict[int, FilePlayer] = {}
-        for player in event.players:
-            member = matches.get(player.key)
-            if member is None:
-                if (create_missing or as_guests) and player.rating is not None:
-                    try:
-                        rating_field.run_validators(player.rating)
-                    except ValidationError as error:
-                        problems.append(
-                            f"{event.source}, {player.where}: {player.name}'s rating "
-                            f"{player.rating}: {' '.join(error.messages)}"
-                        )
-                continue
-            if member.pk in twice:
-                other = twice[member.pk]
-                problems.append(
-                    f"{event.source}, {player.where}: {player.name} and {other.name} "
-                    f"({other.where}) are both member {member.member_number}"
-                )
-            twice[member.pk] = player
-        new_names: dict[str, FilePlayer] = {}
-        for player in missing:
-            if problem := rules.member_name_problem(given_surname(player.name)):
-                problems.append(f"{event.source}, {player.where}: {player.name}: {problem}")
-            other = new_names.setdefault(name_key(player.name), player)
-            if other is not player and _new_key(other) == _new_key(player):
-                problems.append(
-                    f"{event.source}, {player.where}: {player.name} has the name of "
-                    f"{other.name} ({other.where}) and matches no member: which is which?"
-                )
-        todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
-    if problems:
-        raise FilesRefused(problems)
-    # Players new here, by name, across the files: one new member each.
-    # Players new here, by FIDE id (one id, one person, whatever each file calls them),
-    # else by name, across the files: one new member each.
-    new_members: dict[str, Member] = {}
-    members: set[int] = set()
-    for event, matched in todo:
-        for player in event.players:
-            member = matched[player.key]
-            if member is not None:
-                members.add(member.pk)
-            elif _new_key(player) not in new_members:
-                new_members[_new_key(player)] = Member(
-                    name=given_surname(player.name),
-                    is_guest=as_guests and not create_missing,
-                    fide_id=player.fide_id if player.fide_id.isdigit() else "",
-                    title=player.title if player.title in TITLES else "",
-                    gender={"m": "M", "w": "F", "f": "F"}.get(player.sex.lower(), ""),
-                    initial_rating=player.rating,
-                )
-        report.games += sum(_is_rated_game(g[3], g[2]) for g in event.games)
-        report.unplayed += sum(not _is_rated_game(g[3], g[2]) for g in event.games)
-    report.players = len(members) + len(new_members)
-    report.new = len(new_members)
-    report.events = len(todo)
-    if dry_run or not todo:
-        return report
-    guest = as_guests and not create_missing
-    numbers = iter(next_member_numbers("G" if guest else "N", len(new_members)))
-    for member in new_members.values():
-        member.member_number = next(numbers)
-    with transaction.atomic():
-        saved = []
-        for event, matched in todo:
-            players = {p.key: matched[p.key] or new_members[_new_key(p)] for p in event.players}
-            record = Event(
-                name=event.name,
-                kind=event.kind,
-                start_date=event.start,
-                end_date=event.end,
-                rounds=min(max(event.rounds, 1), 99),
-                time_control=event.time_control[:40],
-                time_class=event.time_class or event_time_class(event.time_control, event.name),
-                status=Event.Status.COMPLETE,
-                rated=event.rated,
-            )
-            saved.append(
-                services.trf_import(event=record, games=event.games, players=players, user=user)
-            )
-        saved.sort(key=services.rating_key)
-        system = ClubSettings.load().engine()
-        services.periods_close_past(system=system)
-        services.ratings_update(
-            start=saved[0],
-            user=user,
-            reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",
-        )
-    return report
-
-
-def _new_key(player: FilePlayer) -> str:
-    """Who a player new to the club is, across files: their FIDE id, else their name."""
-    fide_id = player.fide_id.lstrip("0")
-    return f"id {fide_id}" if fide_id.isdigit() else f"name {name_key(player.name)}"
-
-
 def event_time_class(time_control: str, name: str) -> str:
     """Standard, rapid or blitz, as a file's time control and its event's name say
     together (``time_classes.time_class_and_why``); standard when neither says."""
@@ -343,6 +94,20 @@ def event_time_class_and_why(time_control: str, name: str) -> tuple[str, str]:
     )
 
 
+#: The event's kind from the words of a TRF's ``092`` line (the first that appears; a
+#: Swiss when none does).
+KIND_FROM_TRF = (
+    ("club night", Event.Kind.CLUB_NIGHT),
+    ("match", Event.Kind.MATCH),
+    ("league", Event.Kind.LEAGUE),
+    ("interclub", Event.Kind.LEAGUE),
+    ("round", Event.Kind.ROUND_ROBIN),
+    ("robin", Event.Kind.ROUND_ROBIN),
+    ("team", Event.Kind.LEAGUE),
+    ("swiss", Event.Kind.SWISS),
+)
+
+
 def trf_event(
     source: str, data: bytes, *, date: dt.date | None = None
 ) -> tuple[FileEvent | None, list[str]]:
@@ -351,8 +116,7 @@ def trf_event(
     Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
     the one the officer gives for such a file (``import_trf --date``); a file's own date
     always wins."""
-    from .formats import trf
-    from .forms import KIND_FROM_TRF
+    from . import trf
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]
