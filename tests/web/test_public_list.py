@@ -307,9 +307,9 @@ def test_the_list_downloads_as_csv_with_every_row_and_the_filters_applied(
     response = client.get(LIST, {"region": "North", "_export": "csv"})
     assert response["Content-Type"].startswith("text/csv")
     lines = response.getvalue().decode().splitlines()
-    assert lines[0].startswith("rank,id,name,rating,games")
-    assert lines[1].startswith("2,A1,Alice Archer,1500,20")
-    assert lines[2].startswith("3,C3,Carol Chen,1450,20")
+    assert lines[0].startswith("rank,id,name,rating,marker,games")
+    assert lines[1].startswith("2,A1,Alice Archer,1500,,20")
+    assert lines[2].startswith("3,C3,Carol Chen,1450,,20")
     assert len(lines) == 3
 
 

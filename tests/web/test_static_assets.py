@@ -17,6 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DESCRIPTION = re.compile(r'<meta name="description" content="([^"]+)">')
 
 
+@pytest.fixture(autouse=True)
+def _a_club_started(officer):
+    """The club has its officer's login, so the home page is the club's, not the first-run
+    page a fresh install greets its first visitor with."""
+
+
 def _trim_script():
     spec = importlib.util.spec_from_file_location("trim", ROOT / "scripts/trim_bootstrap.py")
     assert spec is not None and spec.loader is not None
