@@ -64,8 +64,6 @@ from .events import (
     games_replace,
     period_close,
     periods_close_past,
-    rating_list_set,
-    rating_system_set,
     trf_import,
 )
 from .game_lines import changes_breakdown_fill, event_breakdowns, event_changes_derive
@@ -124,6 +122,7 @@ from .subscriptions import (
     subscription_remove,
     subscriptions_renew,
 )
+from .systems import rating_list_set, rating_system_set
 
 __all__ = [
     "BROUGHT_IN_FIELDS",

@@ -103,7 +103,7 @@ def _names(titles: list[str]) -> str:
 def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> list[str]:
     """The verdict on one list in plain words: which system predicted its games best, by
     how much, and whether that is more than chance on this many games (the interval of
-    ``services.compare.verdict``); then the systems left out for resting on fill-ins."""
+    ``services.compare_verdict.verdict``); then the systems left out for resting on fill-ins."""
     verdict = results.get("verdict")
     games = results.get("games", 0)
     if verdict is None:

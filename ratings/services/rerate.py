@@ -509,7 +509,7 @@ def ratings_rerate(
                 behind=True,
             )
         if run is not None and run.pending:
-            from .events import pending_apply
+            from .systems import pending_apply
 
             pending_apply(pending=run.pending, user=run.user)
         club = ClubSettings.load()

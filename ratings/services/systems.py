@@ -1,0 +1,155 @@
+"""The club's rating system and its lists: switching either re-rates, and the switch is
+made with the ratings it brings (in the run's own transaction when the run is queued)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.db import connection, transaction
+
+from ..models import ClubSettings, RatingList, RatingRun
+from ..time_classes import STANDARD
+from .events import periods_close_past
+from .rerate import rapid_feeds_standard, ratings_lock_take, ratings_rerate
+from .runs import page_waiting, rerate_estimate, run_queue
+
+
+def rating_system_set(
+    *,
+    system_id: str,
+    params: dict[str, Any] | None = None,
+    user: Any = None,
+) -> RatingRun:
+    """Switch the club to another system (or new parameters) and re-rate everything.
+
+    The re-rate follows ``ratings_update``'s policy; one queued (too long for the page
+    waiting, or behind a run going) takes the switch with it: the settings keep naming the
+    old system, over the old ratings, until the run stores the new system's ratings and
+    switches them in the same transaction (``rating_system_apply``).
+    """
+    pending = {"rating_system": system_id, "system_params": params or {}}
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        # A run going: the switch waits for its turn behind it, unmade till then.
+        free = ratings_lock_take(wait=outermost)
+        club = ClubSettings.load()
+        trial = copy.copy(club)
+        trial.rating_system, trial.system_params = system_id, params or {}
+        trial.full_clean()
+        reason = f"Rating system set to {system_id}"
+        if page_waiting() or not free:
+            estimate = rerate_estimate(start=None, system=trial.engine(), time_class=STANDARD)
+            if not free or estimate > getattr(django_settings, "RERATE_FOREGROUND_SECONDS", 2.0):
+                return run_queue(
+                    user=user,
+                    reason=reason,
+                    time_class=STANDARD,
+                    estimate=estimate,
+                    pending=pending,
+                    system=system_id,
+                )
+        rating_system_apply(pending=pending, user=user)
+        return ratings_rerate(user=user, reason=reason, time_class=STANDARD)
+
+
+def rating_system_apply(*, pending: dict[str, Any], user: Any = None) -> None:
+    """Make the club's settings name ``pending``'s system and parameters, and close that
+    system's past rating periods; rates nothing (the caller re-rates, in this transaction)."""
+    club = ClubSettings.load()
+    system_id, params = pending["rating_system"], pending.get("system_params") or {}
+    if (club.rating_system, club.system_params) != (system_id, params):
+        # Saved only if it changes: a second save would put an empty "Changed" row in
+        # the audit trail.
+        club.rating_system, club.system_params = system_id, params
+        club.full_clean()
+        if getattr(user, "is_authenticated", False):
+            club._history_user = user  # type: ignore[attr-defined]
+        club.save()
+    periods_close_past(system=club.engine())
+
+
+def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
+    """Keep a time control as ``rating_list`` now says (with standard, a list of its own,
+    not rated) and re-rate: every list when its events move from one chain to another;
+    that list alone when it stays on a list of its own with another system or parameters
+    (and the standard list with it, where that reads its ratings before or after).
+    ``rating_list`` is the row as changed and not yet saved: the stored one says what
+    it was.
+
+    The re-rate follows ``ratings_update``'s policy; one queued takes the change with it:
+    the lists stay as they were, over their ratings, until the run stores the new ratings
+    and saves the change in the same transaction (``rating_list_apply``).
+    """
+    wanted = {
+        "rating_list": {
+            "time_class": rating_list.time_class,
+            "kept": rating_list.kept,
+            "rating_system": rating_list.rating_system,
+            "system_params": rating_list.system_params,
+        }
+    }
+    reason = f"{rating_list}: {rating_list.get_kept_display().lower()}"
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        # A run going: the change waits for its turn behind it, unmade till then.
+        free = ratings_lock_take(wait=outermost)
+        rating_list.full_clean()
+        previous = RatingList.objects.filter(time_class=rating_list.time_class).first()
+        fed_standard = rapid_feeds_standard()
+        estimate = None
+        # What the change re-rates, and how long it would take, is read with it made,
+        # inside a savepoint undone if the re-rate goes to the background.
+        with transaction.atomic():
+            rating_list_apply(pending=wanted)
+            own = RatingList.Kept.OWN
+            time_class = None
+            if rating_list.kept == own and previous is not None and previous.kept == own:
+                # The same chain: no event moves. A standard list that read the rapid
+                # one and reads it no longer is re-rated along (``rerate_lists`` adds it
+                # when it reads it now).
+                time_class = rating_list.time_class
+                if fed_standard and not rapid_feeds_standard():
+                    time_class = None
+            if not free:
+                transaction.set_rollback(True)
+            elif page_waiting():
+                estimate = rerate_estimate(start=None, time_class=time_class)
+                if estimate > getattr(django_settings, "RERATE_FOREGROUND_SECONDS", 2.0):
+                    transaction.set_rollback(True)
+            if not transaction.get_rollback():
+                return ratings_rerate(user=user, reason=reason, time_class=time_class)
+        return run_queue(
+            user=user,
+            reason=reason,
+            time_class=time_class,
+            estimate=estimate,
+            pending=wanted,
+            system=rating_list.rating_system
+            if rating_list.kept == RatingList.Kept.OWN
+            else ClubSettings.load().rating_system,
+        )
+
+
+def rating_list_apply(*, pending: dict[str, Any]) -> None:
+    """Keep a time control as ``pending["rating_list"]`` says, and close its list's past
+    rating periods; rates nothing (the caller re-rates, in this transaction)."""
+    wanted = pending["rating_list"]
+    row = RatingList.objects.filter(time_class=wanted["time_class"]).first() or RatingList(
+        time_class=wanted["time_class"]
+    )
+    for field in ("kept", "rating_system", "system_params"):
+        setattr(row, field, wanted[field])
+    row.full_clean()
+    row.save()
+    if row.kept == RatingList.Kept.OWN:
+        periods_close_past(system=row.engine(), time_class=row.time_class)
+
+
+def pending_apply(*, pending: dict[str, Any], user: Any = None) -> None:
+    """Make the change a background run brings in: a system switch or a list's keeping."""
+    if "rating_list" in pending:
+        rating_list_apply(pending=pending)
+    else:
+        rating_system_apply(pending=pending, user=user)
