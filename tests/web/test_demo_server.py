@@ -22,10 +22,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def make_runs_the_server_with(port: int) -> str:
-    """The line `make run` serves with (``make -n`` prints it without running it)."""
+def make_runs_the_server_with(port: int, database: str) -> str:
+    """The line `make run` serves with (``make -n`` prints it without running it), on the
+    demo database ``database`` (a URL)."""
     out = subprocess.run(
-        ["make", "-n", "run", f"PORT={port}", f"PY={sys.executable}"],
+        [
+            "make",
+            "-n",
+            "run",
+            f"PORT={port}",
+            f"PY={sys.executable}",
+            f"DEMO_DATABASE_URL={database}",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -51,7 +59,7 @@ def demo_server(tmp_path):
     subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True)
     port = free_port()
     server = subprocess.Popen(
-        make_runs_the_server_with(port),
+        make_runs_the_server_with(port, env["DATABASE_URL"]),
         shell=True,
         cwd=ROOT,
         env=env,
