@@ -391,3 +391,15 @@ def test_a_report_has_an_expected_column_only_where_the_system_expects_each_game
         for row in rows.values():
             assert row["expected"] is not None
             assert None not in [g["expected"] for g in row["games"]]
+
+
+# -- Public pages are built from public templates only: -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "page", ["ratings:event", "ratings:event-report", "ratings:event-crosstable"]
+)
+def test_an_event_page_renders_no_officer_template(client, mixed, page):
+    response = client.get(reverse(page, args=[mixed.pk]))
+    names = [template.name for template in response.templates]
+    assert names and not [name for name in names if name.startswith("ratings/officer/")]
