@@ -8,6 +8,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from ratings import services
@@ -403,3 +404,14 @@ def test_an_event_page_renders_no_officer_template(client, mixed, page):
     response = client.get(reverse(page, args=[mixed.pk]))
     names = [template.name for template in response.templates]
     assert names and not [name for name in names if name.startswith("ratings/officer/")]
+
+
+def test_the_api_gives_an_event_as_its_public_page_shows_it(officer_client, mixed):
+    # The API answers the public's page whoever asks (its answer is cached for everyone).
+    page = Client().get(reverse("ratings:event", args=[mixed.pk])).context["players"]
+    answer = officer_client.get(f"/api/v1/events/{mixed.pk}").json()["players"]
+    assert [(p["name"], p["place"], p["points"], p["rating_after"]) for p in answer] == [
+        (p["member"].name, p["place"], p["points"], p["change"] and p["change"].display_after)
+        for p in page
+    ]
+    assert [p["published"] for p in answer] == [True, False, False]
