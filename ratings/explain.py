@@ -6,7 +6,7 @@ the same names, so a player can check a calculation by hand whichever page they 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -100,46 +100,6 @@ RULE_WORDS = {
     "draw": "draw",
 }
 
-#: Breakdown keys that say nothing about an opponent's rating: the only ones the public
-#: sees for a player who met someone whose rating is not published (their average
-#: opponent, expected score or pass ratings would give that rating away).
-OWN_KEYS = frozenset(
-    (
-        "played",
-        "score",
-        "k",
-        "guest",
-        "official",
-        "status_before",
-        "status_after",
-        "reset",
-        "calculation",
-        "NG",
-        "Sa",
-        "TS",
-        "percentage",
-        "Dp",
-        "category_before",
-        "category_after",
-        "pass",
-        "month_games",
-        "month_points",
-        "total_games",
-        "total_points",
-        "p",
-        "dp",
-        "dummy_rating",
-        "player_k",
-        "improving",
-        "adjustment",
-        "bonus2",
-        "pass1_games_used",
-        "pass1_total_games",
-        "pass1_p",
-        "pass1_dp",
-    )
-)
-
 
 def detail_label(key: str) -> str:
     return DETAIL_LABELS.get(key) or key.replace("_", " ").capitalize()
@@ -159,21 +119,14 @@ def detail_text(value: object) -> str:
     return str(value)
 
 
-def breakdown_items(
-    detail: Mapping[str, Any], *, only: Iterable[str] | None = None
-) -> list[tuple[str, str]]:
-    """A change's detail as (label, text) pairs, in the order of ``DETAIL_LABELS``.
-
-    ``only`` limits it to those keys; lists and dicts (the game lines) are not figures.
-    """
-    keep = None if only is None else frozenset(only)
+def breakdown_items(detail: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A change's detail as (label, text) pairs, in the order of ``DETAIL_LABELS``; lists
+    and dicts (the game lines) are not figures."""
     keys = sorted(detail, key=lambda key: _DETAIL_ORDER.get(key, len(_DETAIL_ORDER)))
     return [
         (detail_label(key), detail_text(detail[key]))
         for key in keys
-        if isinstance(detail[key], int | float | str | None)
-        and key != "games"
-        and (keep is None or key in keep)
+        if isinstance(detail[key], int | float | str | None) and key != "games"
     ]
 
 

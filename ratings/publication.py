@@ -27,8 +27,6 @@ from django.db import models
 from django.db.models import ExpressionWrapper, Q
 from django.utils import timezone
 
-from . import explain
-
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
@@ -133,6 +131,10 @@ def reason(member: Member) -> str:
     )
 
 
+#: Game-line figures that are the opponent's rating itself, however the system names it.
+OPPONENT_RATING_KEYS = frozenset(("opponent_rating", "held_from"))
+
+
 def withhold_unpublished(
     rows: list[dict[str, Any]], event: Event, *, user: AbstractBaseUser | AnonymousUser
 ) -> None:
@@ -140,7 +142,9 @@ def withhold_unpublished(
 
     Members in arrears and guests played, so their names stay, but not their ratings.
     An officer sees every rating; the unpublished ones are marked. The public sees none
-    of them: not their own figures, nor their rating on an opponent's game lines.
+    of them: not their own figures, nor their rating on an opponent's game lines. A
+    published player's working is shown whole (expected score, each game's change, the
+    breakdown), all but the unpublished opponent's rating itself.
     """
     shown = published_players(event)
     officer = sees_every_rating(user)
@@ -152,15 +156,15 @@ def withhold_unpublished(
             for game in row["games"]:
                 opponent = game["opponent"]
                 if not officer and (opponent is None or opponent.pk not in shown):
-                    # The expected score and the game's change, with the player's own
-                    # rating, give the opponent's away; so would the row's total, the
-                    # game's own figures and most of the breakdown (an average opponent).
-                    game.update(opponent_rating=None, expected=None, change=None)
-                    game["extra"] = ["–"] * len(game["extra"])
-                    row["expected"] = None
-                    row["breakdown"] = explain.breakdown_items(
-                        row["detail"], only=explain.OWN_KEYS
-                    )
+                    game["opponent_rating"] = None
+                    # A line's own figure that is the opponent's rating (acf-1993's
+                    # rating held from before the 336 rule) goes with it.
+                    game["extra"] = [
+                        "–" if key in OPPONENT_RATING_KEYS else text
+                        for key, text in zip(
+                            game.get("extra_keys", ()), game["extra"], strict=True
+                        )
+                    ]
             continue
         row.update(
             hidden=True,

@@ -12,13 +12,14 @@ from django.utils.safestring import SafeString
 
 from .. import services
 from ..models import (
+    ClubSettings,
     Publication,
     PublicationEntry,
     RatingChange,
     RatingRun,
     RatingState,
 )
-from ..views.officer_rating import change_rows
+from ..pages.events import change_rows
 from .base import ReadOnlyAdmin
 
 
@@ -74,8 +75,13 @@ class RatingChangeAdmin(ReadOnlyAdmin):
             obj.member_id,
             render_to_string(
                 # Under the admin's h2 (the fieldset): the player's heading is an h3.
-                "ratings/officer/_breakdown.html",
-                {"row": change_rows([change])[0], "level": 2},
+                "ratings/public/_event_breakdown.html",
+                {
+                    "row": change_rows(
+                        [change], system=ClubSettings.load().engine(obj.time_class)
+                    )[0],
+                    "level": 2,
+                },
             ),
         )
 

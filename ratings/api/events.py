@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter, defaultdict
 from typing import Annotated, Any, Literal
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 from pydantic import BeforeValidator
 
-from ..figures import shown_change
-from ..models import Event, Game, Member
-from ..publication import published_members
+from ..models import Event
+from ..pages import events as event_pages
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of
@@ -87,44 +86,23 @@ def event_detail(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The players by place (points, then name), as the event's page lists them, and the
     games by round."""
     event = get_object_or_404(Event, pk=pk)
-    members = list(Member.objects.filter(entries__event=event))
-    shown = set(
-        published_members().filter(pk__in=[m.pk for m in members]).values_list("pk", flat=True)
-    )
-    changes = {c.member_id: c for c in event.rating_changes.all()}
+    # The event's page as the public reads it, whoever asks: the answer is cached for all.
+    page = event_pages.event_players(event=event, viewer=AnonymousUser())
+    players = [
+        {
+            "place": player["place"],
+            "member": player["member"].member_number,
+            "name": player["member"].name,
+            "points": player["points"],
+            "games": player["games"],
+            "published": player["published"],
+            "rating_before": player["change"].display_before if player["change"] else None,
+            "rating_after": player["change"].display_after if player["change"] else None,
+            "change": player["shown_change"],
+        }
+        for player in page["players"]
+    ]
     games = list(event.games.select_related("white", "black").order_by("round", "board", "pk"))
-    points: dict[int, float] = defaultdict(float)
-    played: dict[int, int] = defaultdict(int)
-    for game in games:
-        white, black = Game.POINTS[game.result]
-        points[game.white_id] += white
-        played[game.white_id] += 1
-        if game.black_id is not None:
-            points[game.black_id] += black
-            played[game.black_id] += 1
-    members.sort(key=lambda m: (-points[m.pk], m.name))
-    sharing = Counter(points[m.pk] for m in members)
-    players = []
-    place = 0
-    for index, member in enumerate(members, start=1):
-        if index == 1 or points[member.pk] != points[members[index - 2].pk]:
-            place = index
-        change = changes.get(member.pk) if member.pk in shown else None
-        players.append(
-            {
-                "place": f"{place}=" if sharing[points[member.pk]] > 1 else str(place),
-                "member": member.member_number,
-                "name": member.name,
-                "points": points[member.pk],
-                "games": played[member.pk],
-                "published": member.pk in shown,
-                "rating_before": change.display_before if change else None,
-                "rating_after": change.display_after if change else None,
-                "change": shown_change(change.display_before, change.display_after)
-                if change
-                else None,
-            }
-        )
     return {
         **_summary(request, event),
         "players": players,

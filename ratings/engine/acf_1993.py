@@ -150,6 +150,8 @@ class Acf1993(RatingSystem):
     id = "acf-1993"
     title = "ACF ratings (December 1993 booklet)"
     period_based = True
+    #: Se is the whole period's, against the average opponent: no game has its own.
+    per_game_expected = False
     parameters = (
         Parameter(
             "k", 15.0, "rating points a confirmed player gains per point of Sa - Se", minimum=0

@@ -211,6 +211,10 @@ class RatingSystem(ABC):
     #: a floor (acf-1993, nscl) a weak player's rating can fall below 0, and one run's
     #: output must be the next run's input.
     has_floor: ClassVar[bool] = False
+    #: True for systems whose game lines carry each game's expected score (the report's
+    #: Expected column). Each system's module says so for itself: acf-1993 expects a
+    #: score of a whole period against the average opponent, the others none at all.
+    per_game_expected: ClassVar[bool] = False
     parameters: ClassVar[tuple[Parameter, ...]] = ()
 
     @property

@@ -140,6 +140,8 @@ class Ecf2020(RatingSystem):
     title = "ECF rating (method from July 2020)"
     has_floor = True
     period_based = True
+    #: A game adds offsets (D and score), not an expected score.
+    per_game_expected = False
     parameters = (
         Parameter(
             "activity_months",

@@ -51,6 +51,8 @@ def whole_units(value: int) -> int:
 class Nscl(RatingSystem):
     id = "nscl"
     title = "NSCL (per meet, with bonus points)"
+    #: A game's change follows one of three formulas by who won, not an expected score.
+    per_game_expected = False
     parameters = (
         Parameter(
             "start_rating",

@@ -32,6 +32,8 @@ class NzClubElo(RatingSystem):
     id = "nz-club-elo"
     title = "Club Elo (NZ club rules)"
     has_floor = True
+    #: Each game line has the Elo expected score its change is worked from.
+    per_game_expected = True
     parameters = (
         Parameter("start_rating", 1500.0, "rating given to every new player", minimum=0),
         Parameter("guest_rating", 1500.0, "fixed rating used for guests", minimum=0),

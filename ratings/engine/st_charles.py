@@ -53,6 +53,8 @@ class StCharles(RatingSystem):
     id = "st-charles"
     title = "St. Charles (CXR-style, per game)"
     has_floor = True
+    #: A game moves a rating by a band or a shift, never from an expected score.
+    per_game_expected = False
     parameters = (
         Parameter("start_rating", 400, "tentative rating every new player starts on", minimum=0),
         Parameter(

@@ -53,6 +53,17 @@ def members_with_membership(
     return members
 
 
+def subscription_on_joining(*, member: Member, user: Any = None) -> Subscription:
+    """Record this season paid for ``member``, just added and paid on the night (the
+    officer's "paid tonight" box), so a newcomer is financial from their first event."""
+    return subscription_record(
+        member=member,
+        season=Season.for_day(timezone.localdate()),
+        user=user,
+        reason=PAID_ON_JOINING,
+    )
+
+
 def subscription_record(
     *,
     member: Member,

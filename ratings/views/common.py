@@ -7,6 +7,7 @@ import csv
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -14,8 +15,9 @@ from django.shortcuts import redirect
 
 from .. import publication
 from ..context_processors import club
+from ..counts import count_phrase
 from ..formats.csvsafe import csv_safe_row
-from ..models import ClubSettings, Event, RatingRun
+from ..models import ClubSettings, Event, Member, RatingRun
 from ..rating_lists import lists_kept
 from ..time_classes import STANDARD
 
@@ -116,3 +118,37 @@ def progress_or(run: RatingRun | None, response: HttpResponse) -> HttpResponse:
     if run is not None and run.status != RatingRun.Status.DONE:
         return redirect("ratings:run", pk=run.pk)
     return response
+
+
+def rerated(run: RatingRun | None, joiner: str) -> str:
+    """What saving re-rated, to end the officer's message ("" when it re-rated nothing)."""
+    if run is None:
+        return ""
+    if run.status == RatingRun.Status.DONE:
+        return f"{joiner}re-rated {count_phrase(run.events_rated, 'event')}"
+    return f"{joiner}re-rating in the background"
+
+
+def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
+    """Record this season paid for a member just added when the form says so; the words
+    the officer's message adds."""
+    if not form.cleaned_data.get("paid_tonight"):
+        return ""
+    from .. import services
+
+    subscription = services.subscription_on_joining(member=member, user=request.user)
+    return f", paid for {subscription.season}"
+
+
+def warn_of_namesakes(request: HttpRequest, member: Member) -> None:
+    """After adding ``member``: name anyone already recorded under the same name."""
+    namesakes = member.namesakes()
+    if namesakes:
+        # Two people may share a name, so this is a warning, not a refusal.
+        messages.warning(
+            request,
+            f"Another member is also called {member.name} "
+            f"({', '.join(namesakes)}). If they are the same person, merge the two "
+            "records in the admin (Members: select both, then “Merge selected duplicate "
+            "members”).",
+        )

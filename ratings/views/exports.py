@@ -20,9 +20,9 @@ from django.utils.text import slugify
 from .. import figures, publication, reports, services
 from ..formats.csvsafe import csv_safe_row
 from ..models import Entry, Member, RatingChange
+from ..pages import events as event_pages
 from ..period_names import label_name
 from .common import club_of, is_officer, rating_list_of
-from .event_pages import crosstable_rows
 from .member_page import _game_lines
 
 #: The member history's columns: one row a game (an event without games rated: one row).
@@ -141,8 +141,8 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
     from ..models import Event
 
     event = get_object_or_404(Event, pk=pk)
-    officer = request.user.has_perm("ratings.officer")
-    table = crosstable_rows(event, officer=officer)
+    officer = is_officer(request)
+    table = event_pages.event_crosstable(event=event, viewer=request.user)
     columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
     header = ["#", "Player", "Member number", "Rating", "Marker", *columns, "Points"]
     if officer:

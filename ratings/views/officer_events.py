@@ -36,6 +36,7 @@ from ..models import (
     RatingChange,
     rules,
 )
+from ..pages import events as pages
 from ..rating_lists import event_list_system
 from ..tables import (
     OfficerEventTable,
@@ -43,15 +44,12 @@ from ..tables import (
 from .common import (
     PER_PAGE,
     officer_required,
+    paid_tonight,
     progress_or,
     record_version_shown,
-    saved_unless_changed,
-)
-from .officer_members import paid_tonight, warn_of_namesakes
-from .officer_rating import (
-    missing_rounds,
-    provisional_rows,
     rerated,
+    saved_unless_changed,
+    warn_of_namesakes,
 )
 
 # -- events -----------------------------------------------------------------------------
@@ -190,7 +188,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "period": period,
             "is_rated": is_rated,
             "system": system,
-            "provisional": provisional_rows(request, event, period, is_rated=is_rated),
+            "provisional": pages.provisional_rows(
+                event=event, period=period, viewer=request.user, is_rated=is_rated
+            ),
             "complete_refused": None if event.is_complete else rules.complete_problem(event),
             "results_refused": rules.results_too_early_problem(event),
         },
@@ -235,7 +235,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
             "quick": quick,
             "entries": entries,
             "in_games": in_games,
-            "next_round": next(iter(missing_rounds(event)), None),
+            "next_round": next(iter(pages.missing_rounds(event)), None),
         },
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -14,6 +15,7 @@ from .. import services
 from ..counts import count_phrase
 from ..engine.codec import TITLES
 from ..formats import trf, trf_export
+from ..formats.pgn import pgn_tournaments
 from ..models import (
     Event,
     Member,
@@ -22,7 +24,6 @@ from ..models import (
 )
 from ..names import given_surname
 from .common import officer_required
-from .officer_import_pgn import event_choices, next_event, stored_event, stored_tournaments
 
 SESSION_KEY = "officer-trf-import"
 
@@ -158,3 +159,59 @@ def event_trf(request: HttpRequest, pk: int) -> HttpResponse:
     filename = f"{slugify(event.name) or f'event-{event.pk}'}.trf"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+# -- a file of several events (PGN) ------------------------------------------------------
+# A TRF file is one event; a PGN file may hold several (one per Event and Site). The
+# session keeps the file, the event on show and those already imported, so after each
+# confirmation the preview moves on to the next event of the file.
+
+
+def stored_tournaments(stored: dict[str, Any]) -> list[trf.Tournament]:
+    """The uploaded file's events (checked on upload: they read again without problems)."""
+    if stored.get("format") == "pgn":
+        return pgn_tournaments(
+            stored["text"].encode("utf-8"), event_name=stored.get("event_name", "")
+        )
+    return [trf.parse(stored["text"])]
+
+
+def stored_event(request: HttpRequest, stored: dict[str, Any], count: int) -> int:
+    """The event on show: the one chosen by ``?event=N`` (1 to count), else the session's."""
+    chosen = request.GET.get("event", "")
+    if chosen.isdigit() and 1 <= int(chosen) <= count:
+        stored["event"] = int(chosen) - 1
+        request.session.modified = True
+    index = int(stored.get("event", 0))
+    return index if 0 <= index < count else 0
+
+
+def next_event(request: HttpRequest, stored: dict[str, Any], index: int, count: int) -> bool:
+    """Mark the event imported and show the next one not yet imported; False when none is left."""
+    done = sorted({*stored.get("done", []), index})
+    left = [i for i in range(count) if i not in done]
+    if not left:
+        return False
+    stored.update(done=done, event=next((i for i in left if i > index), left[0]))
+    request.session.modified = True
+    return True
+
+
+def event_choices(
+    stored: dict[str, Any], tournaments: list[trf.Tournament], index: int
+) -> list[dict[str, Any]]:
+    """The file's events for the preview's list (empty for a file of one event)."""
+    if len(tournaments) < 2:
+        return []
+    done = set(stored.get("done", []))
+    return [
+        {
+            "number": i + 1,
+            "name": t.name,
+            "start": t.start,
+            "games": len(t.games()),
+            "current": i == index,
+            "done": i in done,
+        }
+        for i, t in enumerate(tournaments)
+    ]

@@ -35,11 +35,13 @@ from ..tables import (
 from .common import (
     PER_PAGE,
     officer_required,
+    paid_tonight,
     progress_or,
     record_version_shown,
+    rerated,
     saved_unless_changed,
+    warn_of_namesakes,
 )
-from .officer_rating import rerated
 
 # -- home -------------------------------------------------------------------------------
 
@@ -119,32 +121,6 @@ def member_add(request: HttpRequest) -> HttpResponse:
             return redirect("ratings:officer-member-add")
         return redirect("ratings:officer-member", pk=member.pk)
     return render(request, "ratings/officer/member_form.html", {"form": form, "member": None})
-
-
-def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
-    """Record this season paid for a member just added when the form says so; the words
-    the message adds."""
-    if not form.cleaned_data.get("paid_tonight"):
-        return ""
-    season = Season.for_day(timezone.localdate())
-    services.subscription_record(
-        member=member, season=season, user=request.user, reason=services.PAID_ON_JOINING
-    )
-    return f", paid for {season}"
-
-
-def warn_of_namesakes(request: HttpRequest, member: Member) -> None:
-    """After adding ``member``: name anyone already recorded under the same name."""
-    namesakes = member.namesakes()
-    if namesakes:
-        # Two people may share a name, so this is a warning, not a refusal.
-        messages.warning(
-            request,
-            f"Another member is also called {member.name} "
-            f"({', '.join(namesakes)}). If they are the same person, merge the two "
-            "records in the admin (Members: select both, then “Merge selected duplicate "
-            "members”).",
-        )
 
 
 @officer_required

@@ -8,27 +8,25 @@ from django.conf import settings
 from django.contrib import messages
 from django.db.models import (
     Count,
-    F,
 )
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from .. import explain, figures, services
+from .. import services
 from ..counts import count_phrase
-from ..engine import RatingSystem
 from ..forms.publications import PublicationNoteForm
 from ..models import (
     ClubSettings,
     Event,
-    Member,
     RatingPeriod,
     RatingRun,
     rules,
 )
+from ..pages import events as pages
 from ..rating_lists import classes_of, event_list_system, list_query
 from ..time_classes import STANDARD
-from .common import officer_required, rating_list_of, withhold_unpublished
+from .common import officer_required, rating_list_of
 
 # -- rating -----------------------------------------------------------------------------
 
@@ -61,164 +59,7 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{event.name} is complete.")
         return redirect("ratings:officer-event", pk=event.pk)
-    result, scope = services.event_preview(event=event) if event.rated else (None, None)
-    rows = change_rows(preview_changes(result))
-    # A period system re-rates the event's whole period: its events dated before this one
-    # are rated anew with it, not "later" ones.
-    key = services.rating_key(event)
-    later = sum(1 for e in scope.events if services.rating_key(e) > key) if scope else 0
-    return render(
-        request,
-        "ratings/officer/complete.html",
-        {
-            "event": event,
-            "rows": rows,
-            "scope": scope,
-            "later": later,
-            "same_period": (scope.count - later) if scope else 0,
-            "period": period,
-            "system": system,
-            "missing_rounds": missing_rounds(event),
-            "unplayed_pairs": unplayed_pairs(event),
-        },
-    )
-
-
-def rerated(run: RatingRun | None, joiner: str) -> str:
-    """What saving re-rated, to end the officer's message ("" when it re-rated nothing)."""
-    if run is None:
-        return ""
-    if run.status == RatingRun.Status.DONE:
-        return f"{joiner}re-rated {count_phrase(run.events_rated, 'event')}"
-    return f"{joiner}re-rating in the background"
-
-
-def unplayed_pairs(event: Event) -> list[tuple[str, str]]:
-    """A round robin's pairings with no game yet (every player meets every other): rated
-    short of a game, its players' figures would not be the event's."""
-    if event.kind != Event.Kind.ROUND_ROBIN:
-        return []
-    names = dict(event.entries.values_list("member_id", "member__name"))
-    met = {
-        frozenset(pair)
-        for pair in event.games.filter(black__isnull=False).values_list("white_id", "black_id")
-    }
-    players = sorted(names, key=lambda pk: names[pk])
-    return [
-        (names[a], names[b])
-        for i, a in enumerate(players)
-        for b in players[i + 1 :]
-        if frozenset((a, b)) not in met
-    ]
-
-
-def missing_rounds(event: Event) -> list[int]:
-    have = set(event.games.values_list("round", flat=True).distinct())
-    return [n for n in range(1, event.rounds + 1) if n not in have]
-
-
-def change_rows(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each player's change with the engine's game lines, names looked up in one query.
-
-    ``changes`` are dicts with player (member pk), before, after, display_before,
-    display_after and breakdown: a saved RatingChange or a preview, read alike.
-    """
-    # By the ids the changes name (a game entered in the admin may have no entry behind it).
-    ids = {int(change["player"]) for change in changes} | {
-        int(opponent)
-        for change in changes
-        for line in change["breakdown"].get("games", [])
-        if (opponent := str(line.get("opponent", ""))).isdigit()
-    }
-    names = Member.objects.in_bulk(ids)
-    rows = []
-    for change in changes:
-        breakdown = change["breakdown"]
-        lines = breakdown.get("games", [])
-        # The system's own figures for each game (ecf-2020's offsets, a rule's name), as
-        # columns of their own: what a player needs to check a game by hand.
-        columns = explain.line_columns(lines, breakdown)
-        games = []
-        for line in lines:
-            opponent = str(line.get("opponent", ""))
-            games.append(
-                {
-                    **line,
-                    "opponent": names.get(int(opponent)) if opponent.isdigit() else None,
-                    "change": services.game_line_change(line=line),
-                    "rated": line.get("rated", True),
-                    "extra": [explain.line_text(key, line.get(key)) for key in columns],
-                }
-            )
-        rated = [g for g in games if g["rated"]]
-        # acf-1993 has neither a game's expected score nor its own change
-        has_expected = any(g.get("expected") is not None for g in games)
-        has_change = any(g["change"] is not None for g in games)
-        before, after = change["before"], change["after"]
-        expected = [g.get("expected") for g in rated]
-        rows.append(
-            {
-                "member": names.get(int(change["player"])),
-                "before": change["display_before"],
-                "after": change["display_after"],
-                # Only between two ratings: "8 R → 1 R" (games still to play) is no change
-                # of rating, whatever the engine's provisional figures did.
-                "change": figures.shown_change(change["display_before"], change["display_after"])
-                if before is not None and after is not None
-                else None,
-                "games": games,
-                "columns": [explain.line_label(key) for key in columns],
-                "has_expected": has_expected,
-                "has_change": has_change,
-                "width": 4 + len(columns) + has_expected + has_change,
-                "detail": breakdown,
-                "breakdown": explain.breakdown_items(breakdown),
-                "played": len(rated),
-                "score": sum(g["score"] for g in rated),
-                "expected": (
-                    sum(e for e in expected if e is not None)
-                    if rated and None not in expected
-                    else None
-                ),
-            }
-        )
-    rows.sort(key=lambda r: (-r["score"], r["member"].name if r["member"] else ""))
-    return rows
-
-
-def preview_changes(result) -> list[dict[str, Any]]:
-    return [
-        {
-            "player": c.player,
-            "before": c.before,
-            "after": c.after,
-            "display_before": c.display_before,
-            "display_after": c.display_after,
-            "breakdown": services.breakdown_read(services.breakdown_json(c)),
-        }
-        for c in (result.changes if result else [])
-    ]
-
-
-def saved_changes(event: Event, *, system: RatingSystem) -> list[dict[str, Any]]:
-    changes = list(
-        event.rating_changes.values(
-            "before",
-            "after",
-            "display_before",
-            "display_after",
-            "score",
-            "breakdown",
-            player=F("member_id"),
-        )
-    )
-    # The lines as the page shows them: a period system's read with the event's games, a
-    # per-event system's worked out again, in a few statements.
-    derived = services.event_breakdowns(event=event, changes=changes, system=system)
-    return [
-        {**c, "breakdown": services.breakdown_read(derived.get(c["player"], c["breakdown"]))}
-        for c in changes
-    ]
+    return render(request, "ratings/officer/complete.html", pages.complete_preview(event=event))
 
 
 @officer_required
@@ -351,26 +192,3 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
         },
         status=409 if problem and request.method == "POST" else 200,
     )
-
-
-def provisional_rows(
-    request: HttpRequest, event: Event, period: RatingPeriod | None, *, is_rated: bool
-) -> list[dict[str, Any]] | None:
-    """A complete event waiting for its open rating period: the period's figures as it
-    stands (the preview's computation), for officers only. None when nothing waits.
-
-    They are not published: the public sees only that the event waits.
-    """
-    waiting = (
-        event.rated
-        and event.is_complete
-        and not is_rated
-        and period is not None
-        and not period.is_closed
-    )
-    if not waiting or not request.user.has_perm("ratings.officer"):
-        return None
-    result, _scope = services.event_preview(event=event)
-    rows = change_rows(preview_changes(result))
-    withhold_unpublished(request, rows, event)
-    return rows

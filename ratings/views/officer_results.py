@@ -23,10 +23,10 @@ from ..models import (
     Member,
     rules,
 )
+from ..pages.events import missing_rounds
 from ..pairings import grid_games, rematches, round_robin_schedule
 from ..results import WHITE_AS_GRID, flipped, result_words
-from .common import officer_required, progress_or
-from .officer_rating import missing_rounds, rerated
+from .common import officer_required, progress_or, rerated
 
 # -- results ----------------------------------------------------------------------------
 

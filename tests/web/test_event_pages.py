@@ -8,6 +8,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from ratings import services
@@ -169,13 +170,22 @@ def test_the_report_withholds_an_unpublished_opponents_rating_from_the_game_line
     assert [g["opponent_rating"] for g in alice["games"]] == [None, None]
 
 
-def test_the_report_withholds_what_would_give_an_unpublished_opponents_rating_away(client, mixed):
-    # With Alice's own published rating, an expected score or a game's change against
-    # Bob would let anyone work out Bob's rating; so would her total expected score.
+def test_a_published_players_working_is_shown_in_full_against_an_unpublished_opponent(
+    client, mixed
+):
+    # Alice's working is hers to check: her expected score and each game's change stay,
+    # only Bob's and Gus's ratings themselves are withheld.
     rows = client.get(reverse("ratings:event-report", args=[mixed.pk])).context["rows"]
     alice = next(r for r in rows if r["member"].name == "Alice Archer")
-    assert [(g["expected"], g["change"]) for g in alice["games"]] == [(None, None)] * 2
-    assert alice["expected"] is None
+    assert None not in [g["expected"] for g in alice["games"]]
+    assert None not in [g["change"] for g in alice["games"]]
+    assert alice["expected"] is not None
+
+
+def test_the_report_page_withholds_only_the_unpublished_opponents_rating(client, mixed):
+    page = report(client, mixed)
+    assert "1900" not in page  # Bob's rating, on Alice's game line
+    assert '<span title="not published">–</span>' in page
 
 
 def test_an_officer_sees_the_expected_scores_against_unpublished_opponents(officer_client, mixed):
@@ -301,25 +311,41 @@ def test_acf_game_line_shows_the_rating_the_336_rule_held(
     assert '<th class="text-end">Held from</th>' in response.content.decode()
 
 
-def test_the_public_sees_only_a_players_own_figures_against_an_unpublished_opponent(
+def test_the_public_sees_a_players_whole_breakdown_against_an_unpublished_opponent(
     client, alice_beats_bob, bob, current_season
 ):
     event = alice_beats_bob("acf-1993")
     bob.subscriptions.all().delete()  # Bob falls into arrears: his rating is not published
     rows, _ = rows_of(client, event)
     shown = dict(rows["Alice Archer"]["breakdown"])
-    assert "Average opponent (AR)" not in shown  # it would be Bob's rating
-    assert "Expected score (Se)" not in shown
+    assert {"Average opponent (AR)", "Expected score (Se)", "Change (Ri)"} <= shown.keys()
     assert shown["Score (Sa)"] == "1"
 
 
-def test_the_public_sees_no_game_figures_against_an_unpublished_opponent(
+def test_the_public_sees_a_games_own_figures_against_an_unpublished_opponent(
     client, alice_beats_bob, bob
 ):
     event = alice_beats_bob("st-charles")
     bob.subscriptions.all().delete()
     rows, _ = rows_of(client, event)
-    assert rows["Alice Archer"]["games"][0]["extra"] == ["–", "–"]  # the shift gives 1700
+    game = rows["Alice Archer"]["games"][0]
+    assert game["extra"] == ["-4", "formula"]
+    assert game["opponent_rating"] is None
+
+
+def test_the_rating_the_336_rule_held_is_withheld_with_an_unpublished_opponent(
+    client, rated_event, current_season, alice, bob
+):
+    # acf-1993's "Held from" is the opponent's rating itself.
+    established((alice, 2400), (bob, 1051), season=current_season)
+    event = rated_event(
+        [(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2), rate=False
+    )
+    services.rating_system_set(system_id="acf-1993")
+    alice.subscriptions.all().delete()
+    rows, _ = rows_of(client, event)
+    game = rows["Bob Brown"]["games"][0]
+    assert (game["opponent_rating"], game["extra"]) == (None, ["–"])
 
 
 def test_an_officer_sees_every_figure_against_an_unpublished_opponent(
@@ -340,3 +366,52 @@ def test_the_member_page_links_each_rated_event_to_the_players_breakdown(
     assert f'href="{link}"' in page
     _, response = rows_of(client, event)
     assert f'id="breakdown-{alice.pk}"' in response.content.decode()
+
+
+# -- The Expected column is the system's to give: -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("system_id", "has_expected"),
+    [
+        ("nz-club-elo", True),
+        ("st-charles", False),
+        ("nscl", False),
+        ("ecf-2020", False),
+        ("acf-1993", False),
+    ],
+)
+def test_a_report_has_an_expected_column_only_where_the_system_expects_each_game(
+    client, alice_beats_bob, system_id, has_expected
+):
+    rows, response = rows_of(client, alice_beats_bob(system_id))
+    page = response.content.decode()
+    assert ("Expected</th>" in page) is has_expected
+    assert response.context["system"].per_game_expected is has_expected
+    if has_expected:  # and then filled in, for every player and game
+        for row in rows.values():
+            assert row["expected"] is not None
+            assert None not in [g["expected"] for g in row["games"]]
+
+
+# -- Public pages are built from public templates only: -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "page", ["ratings:event", "ratings:event-report", "ratings:event-crosstable"]
+)
+def test_an_event_page_renders_no_officer_template(client, mixed, page):
+    response = client.get(reverse(page, args=[mixed.pk]))
+    names = [template.name for template in response.templates]
+    assert names and not [name for name in names if name.startswith("ratings/officer/")]
+
+
+def test_the_api_gives_an_event_as_its_public_page_shows_it(officer_client, mixed):
+    # The API answers the public's page whoever asks (its answer is cached for everyone).
+    page = Client().get(reverse("ratings:event", args=[mixed.pk])).context["players"]
+    answer = officer_client.get(f"/api/v1/events/{mixed.pk}").json()["players"]
+    assert [(p["name"], p["place"], p["points"], p["rating_after"]) for p in answer] == [
+        (p["member"].name, p["place"], p["points"], p["change"] and p["change"].display_after)
+        for p in page
+    ]
+    assert [p["published"] for p in answer] == [True, False, False]

@@ -38,15 +38,11 @@ def test_a_held_rating_reads_whole_halves_up_as_the_rating_beside_it():
     assert explain.line_text("held_from", 1760.3) == "1760"
 
 
-def test_the_breakdown_leaves_out_the_game_lines_and_can_keep_only_some_keys():
+def test_the_breakdown_leaves_out_the_game_lines():
     detail = {"k": 16.0, "expected": 0.64, "games": [{"opponent": "b"}], "guest": True}
     assert explain.breakdown_items(detail) == [
         ("K", "16"),
         ("Expected score", "0.64"),
-        ("Guest", "yes"),
-    ]
-    assert explain.breakdown_items(detail, only=explain.OWN_KEYS) == [
-        ("K", "16"),
         ("Guest", "yes"),
     ]
 

@@ -24,8 +24,8 @@ from ratings import services
 from ratings.breakdowns import breakdown_json, breakdown_packed
 from ratings.engine import SYSTEMS, EventResult, GameLine
 from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingList
+from ratings.pages.events import change_rows, preview_changes, saved_changes
 from ratings.services import game_lines
-from ratings.views.officer_rating import change_rows, preview_changes, saved_changes
 
 from ..factories import MemberFactory
 from .test_rerate_property import _correct, _record, _reset, edits, event_rows
@@ -98,8 +98,8 @@ def test_the_event_report_shows_the_engines_lines_and_figures(system_id):
     engine = _engine_results(events)
     system = ClubSettings.load().engine()
     for event in events:
-        shown = change_rows(saved_changes(event, system=system))
-        assert shown == change_rows(preview_changes(engine[event.pk])), event.name
+        shown = change_rows(saved_changes(event, system=system), system=system)
+        assert shown == change_rows(preview_changes(engine[event.pk]), system=system), event.name
         played = event.games.filter(result__in=Game.PLAYED).count()
         assert sum(len(row["games"]) for row in shown) == 2 * played
 
@@ -349,8 +349,9 @@ def test_after_any_corrections_the_report_shows_what_a_full_run_of_the_engine_gi
     engine = _engine_results(rated)
     for event in rated:
         # These events have no entries, so rows tie on their names: put in one order.
-        shown = sorted(change_rows(saved_changes(event, system=system)), key=_canonical)
-        given = sorted(change_rows(preview_changes(engine[event.pk])), key=_canonical)
+        saved = change_rows(saved_changes(event, system=system), system=system)
+        previewed = change_rows(preview_changes(engine[event.pk]), system=system)
+        shown, given = sorted(saved, key=_canonical), sorted(previewed, key=_canonical)
         assert shown == given, event.name
 
 

@@ -1,0 +1,334 @@
+"""An event's pages as data: the public page of players, the rating report, the crosstable,
+and the officer's preview before rating it (and an event's figures waiting for its period).
+
+Members whose ratings are not published (in arrears, guests) play and are rated like
+everyone else: their names and points stay on every page, their ratings reach officers only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import F, Prefetch
+
+from .. import crosstable as standings
+from .. import explain, figures, publication, reports, services
+from ..engine import RatingSystem
+from ..models import ClubSettings, Event, Member, RatingChange, RatingPeriod
+from ..rating_lists import event_list_system
+from ..tables import change_html
+
+Viewer = AbstractBaseUser | AnonymousUser
+
+
+# -- the rating rows: a saved change or a preview, one row a player ----------------------
+
+
+def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[dict[str, Any]]:
+    """Each player's change with the engine's game lines, names looked up in one query.
+
+    ``changes`` are dicts with player (member pk), before, after, display_before,
+    display_after and breakdown: a saved RatingChange or a preview, read alike. Every
+    figure is here; what a reader may not see is taken out by ``publication``'s rule.
+    """
+    # By the ids the changes name (a game entered in the admin may have no entry behind it).
+    ids = {int(change["player"]) for change in changes} | {
+        int(opponent)
+        for change in changes
+        for line in change["breakdown"].get("games", [])
+        if (opponent := str(line.get("opponent", ""))).isdigit()
+    }
+    names = Member.objects.in_bulk(ids)
+    # Whether the report has an Expected column is the system's to say (acf-1993 expects
+    # a score of a player's whole period against the average opponent, not of each game).
+    has_expected = system.per_game_expected
+    rows = []
+    for change in changes:
+        breakdown = change["breakdown"]
+        lines = breakdown.get("games", [])
+        # The system's own figures for each game (ecf-2020's offsets, a rule's name), as
+        # columns of their own: what a player needs to check a game by hand.
+        columns = explain.line_columns(lines, breakdown)
+        games = []
+        for line in lines:
+            opponent = str(line.get("opponent", ""))
+            games.append(
+                {
+                    **line,
+                    "opponent": names.get(int(opponent)) if opponent.isdigit() else None,
+                    "change": services.game_line_change(line=line),
+                    "rated": line.get("rated", True),
+                    "extra": [explain.line_text(key, line.get(key)) for key in columns],
+                    "extra_keys": columns,
+                }
+            )
+        rated = [g for g in games if g["rated"]]
+        has_change = any(g["change"] is not None for g in games)
+        before, after = change["before"], change["after"]
+        expected = [g.get("expected") for g in rated]
+        rows.append(
+            {
+                "member": names.get(int(change["player"])),
+                "before": change["display_before"],
+                "after": change["display_after"],
+                # Only between two ratings: "8 R → 1 R" (games still to play) is no change
+                # of rating, whatever the engine's provisional figures did.
+                "change": figures.shown_change(change["display_before"], change["display_after"])
+                if before is not None and after is not None
+                else None,
+                "games": games,
+                "columns": [explain.line_label(key) for key in columns],
+                "has_expected": has_expected,
+                "has_change": has_change,
+                "width": 4 + len(columns) + has_expected + has_change,
+                "detail": breakdown,
+                "breakdown": explain.breakdown_items(breakdown),
+                "played": len(rated),
+                "score": sum(g["score"] for g in rated),
+                "expected": (
+                    sum(e for e in expected if e is not None)
+                    if has_expected and rated and None not in expected
+                    else None
+                ),
+            }
+        )
+    rows.sort(key=lambda r: (-r["score"], r["member"].name if r["member"] else ""))
+    return rows
+
+
+def preview_changes(result: Any) -> list[dict[str, Any]]:
+    """An engine result's changes in the shape ``change_rows`` reads."""
+    return [
+        {
+            "player": c.player,
+            "before": c.before,
+            "after": c.after,
+            "display_before": c.display_before,
+            "display_after": c.display_after,
+            "breakdown": services.breakdown_read(services.breakdown_json(c)),
+        }
+        for c in (result.changes if result else [])
+    ]
+
+
+def saved_changes(event: Event, *, system: RatingSystem) -> list[dict[str, Any]]:
+    """The event's saved rating changes in the shape ``change_rows`` reads."""
+    # Read as plain dicts: a preview's changes come in the same shape.
+    changes = cast(
+        list[dict[str, Any]],
+        list(
+            event.rating_changes.values(
+                "before",
+                "after",
+                "display_before",
+                "display_after",
+                "score",
+                "breakdown",
+                player=F("member_id"),
+            )
+        ),
+    )
+    # The lines as the page shows them: a period system's read with the event's games, a
+    # per-event system's worked out again, in a few statements.
+    derived = services.event_breakdowns(event=event, changes=changes, system=system)
+    return [
+        {**c, "breakdown": services.breakdown_read(derived.get(c["player"], c["breakdown"]))}
+        for c in changes
+    ]
+
+
+def provisional_rows(
+    *, event: Event, period: RatingPeriod | None, viewer: Viewer, is_rated: bool
+) -> list[dict[str, Any]] | None:
+    """A complete event waiting for its open rating period: the period's figures as it
+    stands (the preview's computation), for officers only. None when nothing waits.
+
+    They are not published: the public sees only that the event waits.
+    """
+    waiting = (
+        event.rated
+        and event.is_complete
+        and not is_rated
+        and period is not None
+        and not period.is_closed
+    )
+    if not waiting or not publication.sees_every_rating(viewer):
+        return None
+    _rating_list, system = event_list_system(event)
+    result, _scope = services.event_preview(event=event)
+    rows = change_rows(preview_changes(result), system=system)
+    publication.withhold_unpublished(rows, event, user=viewer)
+    return rows
+
+
+# -- what an officer checks before rating ------------------------------------------------
+
+
+def unplayed_pairs(event: Event) -> list[tuple[str, str]]:
+    """A round robin's pairings with no game yet (every player meets every other): rated
+    short of a game, its players' figures would not be the event's."""
+    if event.kind != Event.Kind.ROUND_ROBIN:
+        return []
+    names = dict(event.entries.values_list("member_id", "member__name"))
+    met = {
+        frozenset(pair)
+        for pair in event.games.filter(black__isnull=False).values_list("white_id", "black_id")
+    }
+    players = sorted(names, key=lambda pk: names[pk])
+    return [
+        (names[a], names[b])
+        for i, a in enumerate(players)
+        for b in players[i + 1 :]
+        if frozenset((a, b)) not in met
+    ]
+
+
+def missing_rounds(event: Event) -> list[int]:
+    """The rounds with no result entered yet."""
+    have = set(event.games.values_list("round", flat=True).distinct())
+    return [n for n in range(1, event.rounds + 1) if n not in have]
+
+
+def complete_preview(*, event: Event) -> dict[str, Any]:
+    """The officer's page before completing an event: each player's change as rating it
+    would make it, what else it re-rates, and what is missing from its results."""
+    rating_list, system = event_list_system(event)
+    period = services.period_for(event, system, rating_list)
+    result, scope = services.event_preview(event=event) if event.rated else (None, None)
+    rows = change_rows(preview_changes(result), system=system)
+    # A period system re-rates the event's whole period: its events dated before this one
+    # are rated anew with it, not "later" ones.
+    key = services.rating_key(event)
+    later = sum(1 for e in scope.events if services.rating_key(e) > key) if scope else 0
+    return {
+        "event": event,
+        "rows": rows,
+        "scope": scope,
+        "later": later,
+        "same_period": (scope.count - later) if scope else 0,
+        "period": period,
+        "system": system,
+        "missing_rounds": missing_rounds(event),
+        "unplayed_pairs": unplayed_pairs(event),
+    }
+
+
+# -- the public pages --------------------------------------------------------------------
+
+
+def event_report(
+    *, event: Event, viewer: Viewer, club: ClubSettings | None = None
+) -> dict[str, Any]:
+    """The event's rating report: each player's change and working, by points; for an
+    event waiting for its rating period, the period's figures so far (officers only)."""
+    rating_list, system = event_list_system(event, club)
+    changes = saved_changes(event, system=system)
+    rows = change_rows(changes, system=system)
+    publication.withhold_unpublished(rows, event, user=viewer)
+    points, _games = standings.event_scores(event)
+    for row in rows:
+        row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
+    rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
+    period = None
+    provisional = None
+    # Period systems store the whole period's change on each of its events: say so,
+    # or a reader adds the period's change up once an event.
+    whole_period = (
+        services.period_for(event, system, rating_list)
+        if changes and system.period_based
+        else None
+    )
+    if not changes and event.rated and event.is_complete:
+        period = services.period_for(event, system, rating_list)
+        provisional = provisional_rows(event=event, period=period, viewer=viewer, is_rated=False)
+        for row in provisional or []:
+            row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
+        if provisional:
+            provisional.sort(key=lambda r: -r["points"])
+    return {
+        "event": event,
+        "rows": rows,
+        "period": period,
+        "system": system,
+        "provisional": provisional,
+        "whole_period": whole_period,
+        "has_expected": system.per_game_expected,
+        "legend": reports.legend(system) if system.id == "acf-1993" else None,
+    }
+
+
+def event_crosstable(*, event: Event, viewer: Viewer) -> dict[str, Any]:
+    """The crosstable's rows as the page (and its CSV) shows them to this reader."""
+    officer = publication.sees_every_rating(viewer)
+    players = list(
+        Member.objects.filter(entries__event=event).prefetch_related(
+            Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
+        )
+    )
+    points, _games = standings.event_scores(event)
+    players = standings.by_points(players, points)
+    cells = standings.crosstable_cells(players, event.games.all(), event)
+    # Members in arrears and guests are named (they played) but their ratings withheld.
+    # An officer sees them all, the unpublished ones marked.
+    shown = publication.published_players(event)
+    rows = []
+    for place, (member, row_cells) in enumerate(zip(players, cells, strict=True), start=1):
+        change = next(iter(member.rating_changes.all()), None)
+        unpublished = change is not None and member.pk not in shown
+        hidden = unpublished and not officer
+        rows.append(
+            {
+                "place": place,
+                "member": member,
+                "points": points.get(member.pk, 0),
+                "rating": change.display_after if change and not hidden else "",
+                "hidden": hidden,
+                "unpublished": unpublished and officer,
+                "cells": row_cells,
+            }
+        )
+    grid = standings.is_grid(event)
+    return {
+        "event": event,
+        "rows": rows,
+        "grid": grid,
+        "columns": range(1, (len(players) if grid else event.rounds) + 1),
+    }
+
+
+def event_players(*, event: Event, viewer: Viewer) -> dict[str, Any]:
+    """The event's page: the players by place (points from the games, then name), each
+    with score and games; ratings and changes for the published players (an officer:
+    everyone's, the unpublished marked)."""
+    shown = publication.published_players(event)
+    officer = publication.sees_every_rating(viewer)
+    changes = {c.member_id: c for c in event.rating_changes.all()}
+    points, games = standings.event_scores(event)
+    members = standings.by_points(Member.objects.filter(entries__event=event), points)
+    players = []
+    for member, place in zip(members, standings.shared_places(members, points), strict=True):
+        change = changes.get(member.pk)
+        published = member.pk in shown
+        visible = change is not None and (officer or published)
+        moved = (
+            figures.shown_change(change.display_before, change.display_after)
+            if visible and change
+            else None
+        )
+        players.append(
+            {
+                "member": member,
+                "place": place,
+                "points": points[member.pk],
+                "games": games[member.pk],
+                "change": change if visible else None,
+                "shown_change": moved,
+                "change_html": change_html(moved),
+                "rated": change,
+                "published": published,
+                "unpublished": change is not None and not published,
+            }
+        )
+    return {"event": event, "players": players, "has_ratings": bool(changes)}
