@@ -18,6 +18,7 @@ from .events import (
     event_date_problem,
 )
 from .members import (
+    BROUGHT_IN_STANDING_FIELDS,
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
     Member,
@@ -32,6 +33,7 @@ from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
+    "BROUGHT_IN_STANDING_FIELDS",
     "EARLIEST_DATE",
     "EVENT_DAYS_AHEAD",
     "MAX_INITIAL_RATING",

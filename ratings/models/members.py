@@ -68,6 +68,10 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return publication.published(self, day)
 
 
+#: The member field holding each word a system reads with a rating brought in (the
+#: engine's ``RatingSystem.brought_in_standing``).
+BROUGHT_IN_STANDING_FIELDS = {"status": "initial_acf_status", "category": "initial_ecf_category"}
+
 #: The highest initial rating a member may be given (``rules.MAX_RATING``).
 MAX_INITIAL_RATING = rules.MAX_RATING
 
@@ -245,6 +249,11 @@ class Member(models.Model):
     def is_financial_on(self, day: dt.date | None = None) -> bool:
         day = day or timezone.localdate()
         return self.subscriptions.filter(season__start__lte=day, season__end__gte=day).exists()
+
+    def brought_in_standing(self, kind: str | None) -> str | None:
+        """The word of ``kind`` recorded with the rating brought in; None when blank."""
+        field = BROUGHT_IN_STANDING_FIELDS.get(kind or "")
+        return (getattr(self, field) or None) if field else None
 
     @property
     def engine_id(self) -> str:

@@ -66,7 +66,7 @@ def event_report(request: HttpRequest, pk: int) -> HttpResponse:
             "system": system,
             "provisional": provisional,
             "whole_period": whole_period,
-            "legend": reports.legend(system) if system.id == "acf-1993" else None,
+            "legend": reports.legend(system) if system.legend_on_report else None,
         },
     )
 

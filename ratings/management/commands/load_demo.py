@@ -24,7 +24,7 @@ from simple_history.utils import bulk_create_with_history
 
 from ratings import services
 from ratings.accounts import officer_create
-from ratings.engine import SYSTEMS
+from ratings.engine import DEFAULT_SYSTEM, SYSTEMS
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -143,9 +143,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--system",
-            default="nz-club-elo",
+            default=DEFAULT_SYSTEM,
             choices=sorted(SYSTEMS),
-            help="The rating system the demo club uses (default nz-club-elo).",
+            help=f"The rating system the demo club uses (default {DEFAULT_SYSTEM}).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
