@@ -388,17 +388,14 @@ class OfficerMemberTable(tables.Table):
         return queryset.order_by(~Exists(listed), value, "name"), True
 
     def render_rating(self, record: Member, value: str) -> str:
-        state = record.rating_state
-        if state.last_event_id is None and not state.games and record.initial_rating is None:
+        if getattr(record, "is_newcomer", False):
             return "–"  # the system's starting figure is no rating yet (not listed either)
         return value
 
     def render_today(self, record: Member) -> str:
-        if record.is_guest:
-            return mark_safe('<span class="badge text-bg-secondary">Guest</span>')
-        if record.is_financial:
-            return mark_safe('<span class="badge text-bg-success">Financial</span>')
-        return mark_safe('<span class="badge text-bg-warning">In arrears</span>')
+        from .templatetags.membership import membership_badge
+
+        return membership_badge(record.membership_on())
 
 
 class OfficerEventTable(tables.Table):

@@ -14,11 +14,12 @@ from ..models import (
     Event,
     Game,
     Member,
+    RatingPeriod,
     RatingRun,
     Season,
     rules,
 )
-from ..rating_lists import classes_of, list_of
+from ..rating_lists import list_of
 from ..time_classes import STANDARD
 from .audit import reason_kept
 from .chain import (
@@ -56,19 +57,10 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     rating_list = list_of(event.time_class) or STANDARD
     system = ClubSettings.load().engine(rating_list)
     group = [event]
-    label = system.period_of(event.end_date)
-    if label is not None:
-        first_day, last_day = system.period_bounds(label)
+    period = RatingPeriod.objects.for_event(event, system=system, time_class=rating_list)
+    if period is not None:
         group = list(
-            Event.objects.filter(
-                rated=True,
-                status=Event.Status.COMPLETE,
-                end_date__gte=first_day,
-                end_date__lte=last_day,
-                time_class__in=classes_of(rating_list),
-            )
-            .exclude(pk=event.pk)
-            .in_rating_order()
+            period.events().filter(rated=True, status=Event.Status.COMPLETE).exclude(pk=event.pk)
         )
         group = sorted([*group, event], key=rating_key)
     inputs = engine_events(group)

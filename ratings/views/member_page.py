@@ -229,9 +229,7 @@ def rating_status(display: str, system: Any, last_played: Any = None) -> str:
 
 def _membership(member: Member) -> str:
     """For officers: why the member's rating is or is not published."""
-    if member.is_guest:
-        return "guest"
-    return "financial" if member.is_financial else "in arrears"
+    return str(member.membership_on().label)
 
 
 def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, Any]]:
