@@ -295,8 +295,8 @@ class OfficerRatingTable(RatingListTable):
 
 
 SHORT_REASONS = {
-    "no: merged into another record": "no: merged",
-    "no: in arrears": "no: arrears",
+    publication.MERGED: "no: merged",
+    publication.reason_of(merged=False, guest=False, financial=False): "no: arrears",
 }
 
 
