@@ -61,12 +61,7 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
         """Period ``label`` of the list: the saved one, else built unsaved from the system's
         dates for it (``EngineError``/``ValueError`` for a label the system cannot read)."""
         saved = self.of_list(system, time_class).filter(label=label).first()
-        if saved is not None:
-            return saved
-        start, end = system.period_bounds(label)
-        return RatingPeriod(
-            system=system.id, time_class=time_class, label=label, start=start, end=end
-        )
+        return saved or RatingPeriod.unsaved(system=system, time_class=time_class, label=label)
 
     def for_event(
         self, event: Event, *, system: Any = None, time_class: str | None = None
@@ -94,18 +89,13 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
     ) -> list[RatingPeriod]:
         """The periods (saved or unsaved) holding ``events`` (a queryset of them), in
         order of their dates: one query for the end dates, one for the saved periods."""
-        bounds: dict[str, tuple[dt.date, dt.date]] = {}
-        for end in events.order_by().values_list("end_date", flat=True).distinct():
-            label = system.period_of(end)
-            if label is not None and label not in bounds:
-                bounds[label] = system.period_bounds(label)
-        saved = {p.label: p for p in self.of_list(system, time_class).filter(label__in=bounds)}
+        ends = events.order_by().values_list("end_date", flat=True).distinct()
+        labels = {system.period_of(end) for end in ends} - {None}
+        saved = {p.label: p for p in self.of_list(system, time_class).filter(label__in=labels)}
         periods = [
             saved.get(label)
-            or RatingPeriod(
-                system=system.id, time_class=time_class, label=label, start=start, end=end
-            )
-            for label, (start, end) in bounds.items()
+            or RatingPeriod.unsaved(system=system, time_class=time_class, label=label)
+            for label in labels
         ]
         return sorted(periods, key=lambda p: p.start)
 
@@ -138,6 +128,13 @@ class RatingPeriod(models.Model):
         # Wherever a period is written out (the admin, a message), by its dates.
         return self.name
 
+    @classmethod
+    def unsaved(cls, *, system: Any, time_class: str, label: str) -> RatingPeriod:
+        """Period ``label`` of a list as ``system`` dates it, not saved: the one place an
+        unsaved period is made (it is saved when closed)."""
+        start, end = system.period_bounds(label)
+        return cls(system=system.id, time_class=time_class, label=label, start=start, end=end)
+
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
@@ -148,10 +145,6 @@ class RatingPeriod(models.Model):
     def has_ended(self, today: dt.date | None = None) -> bool:
         """Its last day is past: its events have all been played."""
         return self.end < (today or timezone.localdate())
-
-    def holds(self, day: dt.date) -> bool:
-        """Whether an event ending on ``day`` is in this period."""
-        return self.start <= day <= self.end
 
     def events(self) -> EventQuerySet:
         """The events of this period: of its list's time controls, ending within its
