@@ -17,7 +17,7 @@ from ratings.engine import SYSTEMS
 from ratings.formats.members_csv import MEMBERSHIPS
 from ratings.models import ClubSettings, Event, Member, Membership, RatingPeriod
 
-from ..factories import SeasonFactory, paid_up
+from ..factories import MemberFactory, SeasonFactory, paid_up
 
 RATINGS = Path(__file__).resolve().parents[2] / "ratings"
 
@@ -173,3 +173,34 @@ def test_a_newcomer_is_neither_listed_nor_given_a_figure_on_the_register(
     page = officer_client.get(reverse("ratings:officer-members")).content.decode()
     dave_row = page[page.index("Dave Dunn") :].split("</tr>")[0]
     assert "–" in dave_row and "1800" in page
+
+
+# -- a rating brought in ------------------------------------------------------------------
+
+
+def test_a_status_brought_in_is_the_one_acf_starts_from(db):
+    pat = MemberFactory(initial_rating=1500, initial_games=30, initial_acf_status="provisional")
+    state = services.member_initial_state(pat, SYSTEMS["acf-1993"]())
+    assert state.status == "provisional"
+
+
+def test_another_systems_word_brought_in_is_kept_but_not_read(db):
+    pat = MemberFactory(initial_rating=1500, initial_games=30, initial_ecf_category="partial")
+    state = services.member_initial_state(pat, SYSTEMS["acf-1993"]())
+    assert (state.status, state.category) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("system_id", "asked"),
+    [
+        ("acf-1993", {"initial_acf_status"}),
+        ("ecf-2020", {"initial_ecf_category"}),
+        ("nz-club-elo", set()),
+    ],
+)
+def test_the_member_form_asks_only_for_the_word_the_clubs_system_reads(db, system_id, asked):
+    from ratings.forms.members import MemberForm
+
+    services.rating_system_set(system_id=system_id)
+    fields = set(MemberForm().fields) & {"initial_acf_status", "initial_ecf_category"}
+    assert fields == asked
