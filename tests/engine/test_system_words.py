@@ -117,3 +117,17 @@ def test_only_ecf_reads_the_rapid_list() -> None:
 def test_each_systems_brought_in_word_is_its_own() -> None:
     words = {s: cls.brought_in_standing for s, cls in SYSTEMS.items() if cls.brought_in_standing}
     assert words == {"acf-1993": "status", "ecf-2020": "category"}
+
+
+def test_the_engine_imports_no_django() -> None:
+    """A fresh interpreter imports every system and loads no Django module: the hooks
+    a system answers the web app with are plain Python."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, ratings.engine; "
+        "print(sorted(m for m in sys.modules if m.startswith('django')))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
