@@ -110,15 +110,20 @@ def sees_every_rating(user: AbstractBaseUser | AnonymousUser) -> bool:
     return isinstance(user, PermissionsMixin | AnonymousUser) and user.has_perm(OFFICER_PERMISSION)
 
 
+#: Why a merged record's rating is not published: it is not a member's any more.
+MERGED = "no: merged into another record"
+
+
 def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
     """Why a member's rating is (not) published, in the words of the officer's list: the
     rule's three conditions, in the order an officer would fix them."""
+    from .models import Membership
+
     if merged:
-        return "no: merged into another record"
-    if guest:
-        return "no: guest"
-    if not financial:
-        return "no: in arrears"
+        return MERGED
+    membership = Membership.of(guest=guest, financial=financial)
+    if membership != Membership.FINANCIAL:
+        return f"no: {membership.label}"
     return "published"
 
 

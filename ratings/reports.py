@@ -29,7 +29,6 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from . import publication
-from .counts import count_phrase
 from .engine import RatingSystem
 from .figures import shown_change
 from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
@@ -146,13 +145,7 @@ NO_EVENT_RATED = "no event has been rated yet"
 def list_basis(system: RatingSystem, time_class: str = STANDARD) -> str:
     """Which list this is: the list's last closed rating period, or its last rated event."""
     if system.period_based:
-        period = (
-            RatingPeriod.objects.filter(
-                system=system.id, time_class=time_class, closed_at__isnull=False
-            )
-            .order_by("-end")
-            .first()
-        )
+        period = RatingPeriod.objects.of_list(system, time_class).last_closed()
         if period is None:
             return NO_PERIOD_CLOSED
         return f"rating period {period.name} ({period.start:%-d %b %Y} – {period.end:%-d %b %Y})"
@@ -164,28 +157,9 @@ def list_basis(system: RatingSystem, time_class: str = STANDARD) -> str:
 
 
 def legend(system: RatingSystem) -> list[tuple[str, str]]:
-    """The markers the current system puts on the list, with what they mean."""
-    if system.id == "acf-1993":
-        return [
-            ("1486", "a confirmed rating"),
-            ("1486p", "a provisional rating: use it for seeding, it is still settling"),
-            ("4 R", "not yet rated: 4 more games to play before a rating is listed"),
-            ("Unr", "unrated: not yet qualified for a provisional or confirmed rating"),
-        ]
-    if system.id == "ecf-2020":
-        mark = str(system.params.get("partial_mark", "P"))
-        return [
-            ("1540", "a full rating"),
-            (f"1540{mark}", "a partial rating: based on fewer games than a full rating needs"),
-        ]
-    if system.id == "st-charles":
-        mark = str(system.params.get("provisional_mark", "*"))
-        games = system.params.get("official_games", 5)
-        return [
-            ("412", "an official rating"),
-            (f"412{mark}", f"not yet official: fewer than {count_phrase(games, 'rated game')}"),
-        ]
-    return [("1516", "the member's rating; every rated game counts at once")]
+    """The markers the current system puts on the list, with what they mean (the
+    system's own words, ``RatingSystem.legend``)."""
+    return [(marker.example, marker.meaning) for marker in system.legend()]
 
 
 # -- reports ------------------------------------------------------------------------------
@@ -222,13 +196,7 @@ def report_window(
     (6, 12) months."""
     today = timezone.localdate()
     if system.period_based:
-        period = (
-            RatingPeriod.objects.filter(
-                system=system.id, time_class=time_class, closed_at__isnull=False
-            )
-            .order_by("-end")
-            .first()
-        )
+        period = RatingPeriod.objects.of_list(system, time_class).last_closed()
         if period is not None:
             return Span(period.start, period.end, f"rating period {period.name}")
     months = int(since) if since in SINCE_CHOICES else 3
@@ -383,11 +351,8 @@ def club_system() -> RatingSystem:
 
 def status_of(display: str, system: RatingSystem, last_played: dt.date | None = None) -> str:
     """The words for a member's rating marker, as the legend gives them, plus inactivity."""
-    suffix = (display or "").lstrip("0123456789")
-    meaning = next(
-        (text for example, text in legend(system) if example.lstrip("0123456789") == suffix),
-        "no rating yet" if not display else "",
-    )
+    marker = system.marker_of(display)
+    meaning = marker.meaning if marker is not None else ("no rating yet" if not display else "")
     if is_inactive(last_played):
         meaning += f"; inactive: last played {last_played:%-d %b %Y}"
     return meaning

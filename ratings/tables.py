@@ -295,8 +295,8 @@ class OfficerRatingTable(RatingListTable):
 
 
 SHORT_REASONS = {
-    "no: merged into another record": "no: merged",
-    "no: in arrears": "no: arrears",
+    publication.MERGED: "no: merged",
+    publication.reason_of(merged=False, guest=False, financial=False): "no: arrears",
 }
 
 
@@ -388,17 +388,14 @@ class OfficerMemberTable(tables.Table):
         return queryset.order_by(~Exists(listed), value, "name"), True
 
     def render_rating(self, record: Member, value: str) -> str:
-        state = record.rating_state
-        if state.last_event_id is None and not state.games and record.initial_rating is None:
+        if getattr(record, "is_newcomer", False):
             return "–"  # the system's starting figure is no rating yet (not listed either)
         return value
 
     def render_today(self, record: Member) -> str:
-        if record.is_guest:
-            return mark_safe('<span class="badge text-bg-secondary">Guest</span>')
-        if record.is_financial:
-            return mark_safe('<span class="badge text-bg-success">Financial</span>')
-        return mark_safe('<span class="badge text-bg-warning">In arrears</span>')
+        from .templatetags.membership import membership_badge
+
+        return membership_badge(record.membership_on())
 
 
 class OfficerEventTable(tables.Table):

@@ -22,6 +22,7 @@ from ..models import (
     ClubSettings,
     Event,
     RatingList,
+    RatingPeriod,
     RatingRun,
 )
 from ..models.club import time_zones
@@ -119,16 +120,12 @@ class ClubSettingsAdmin(AuditAdmin):
             # Past periods will be closed (published) by the switch: count their events
             # too. The current period's events wait for the officer to close it.
             today = timezone.localdate()
+            rated = Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
+            periods = {p.label: p for p in RatingPeriod.objects.of_events(rated, system=system)}
             events = 0
-            ends = (
-                Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
-                .order_by()
-                .values_list("end_date")
-                .annotate(count=Count("pk"))
-            )
+            ends = rated.order_by().values_list("end_date").annotate(count=Count("pk"))
             for end, count in ends:
-                label = system.period_of(end)
-                if label is not None and system.period_bounds(label)[1] < today:
+                if periods[system.period_of(end)].has_ended(today):
                     events += count
                 else:
                     waiting += count

@@ -32,6 +32,7 @@ from .base import (
     Event,
     EventResult,
     GameLine,
+    Marker,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -222,6 +223,47 @@ class Acf1993(RatingSystem):
         return problems
 
     # -- periods ---------------------------------------------------------------
+
+    brought_in_standing = "status"
+    legend_on_report = True
+
+    def legend(self) -> tuple[Marker, ...]:
+        return (
+            Marker("1486", "confirmed", "a confirmed rating"),
+            Marker(
+                "1486p",
+                "provisional",
+                "a provisional rating: use it for seeding, it is still settling",
+            ),
+            Marker(
+                "4 R",
+                "not yet rated",
+                "not yet rated: 4 more games to play before a rating is listed",
+            ),
+            Marker(
+                "Unr",
+                "unrated",
+                "unrated: not yet qualified for a provisional or confirmed rating",
+            ),
+        )
+
+    def brought_in(
+        self, state: PlayerState, *, standing: str | None = None, since: date | None = None
+    ) -> PlayerState:
+        """A status brought in with a rating is taken as given; without one the figure and
+        games decide it (confirmed from ``confirm_games``)."""
+        if standing and state.rating is not None:
+            return with_changes(state, status=standing)
+        return state
+
+    def period_name(self, label: str, start: date, end: date) -> str:
+        """The booklet names a period by the list it feeds: "Jul–Oct 2026, December 2026
+        list" (the label "2026-12" names that list's month)."""
+        name = super().period_name(label, start, end)
+        year, _, month = label.partition("-")
+        if year.isdigit() and month.isdigit() and 1 <= int(month) <= 12 and int(year) >= 1:
+            return f"{name}, {date(int(year), int(month), 1):%B %Y} list"
+        return name
 
     def period_of(self, day: date) -> str:
         month, years_on = _LIST_OF_MONTH[day.month]

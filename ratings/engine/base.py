@@ -191,6 +191,29 @@ class Parameter:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """One way a system shows a rating on its list: an example of it, its status in a
+    word or two (the member page's and the API's), and what it means (the legend's)."""
+
+    example: str
+    status: str
+    meaning: str
+
+    def marks(self, display: str) -> bool:
+        """Whether ``display`` carries this marker: the same text after the figures."""
+        return display.lstrip("0123456789") == self.example.lstrip("0123456789")
+
+
+def span_name(start: date, end: date) -> str:
+    """The months from ``start`` to ``end``: "July 2026", "Jul–Oct 2026", "Nov 2026–Feb 2027"."""
+    if (start.year, start.month) == (end.year, end.month):
+        return f"{start:%B %Y}"
+    if start.year == end.year:
+        return f"{start:%b}–{end:%b %Y}"
+    return f"{start:%b %Y}–{end:%b %Y}"
+
+
 _PAIR = attrgetter("a", "b")
 _GAMES = attrgetter("games")
 
@@ -216,6 +239,16 @@ class RatingSystem(ABC):
     #: score of a whole period against the average opponent, the others none at all.
     per_game_expected: ClassVar[bool] = False
     parameters: ClassVar[tuple[Parameter, ...]] = ()
+    #: The word a rating brought in from outside carries besides its figure and games, for
+    #: the systems that keep one ("status" for acf-1993, "category" for ecf-2020): the
+    #: member's form asks for it only when the club's system reads it.
+    brought_in_standing: ClassVar[str | None] = None
+    #: Whether the event report explains the list's markers: for a system whose markers a
+    #: reader cannot guess from the figure (acf-1993's "4 R" and "Unr").
+    legend_on_report: ClassVar[bool] = False
+    #: Whether the standard list reads the player's own rapid rating (ecf-2020's rapid
+    #: standing-in for a new player), when the club keeps a rapid list on this system.
+    reads_rapid_list: ClassVar[bool] = False
 
     @property
     def rates_players_apart(self) -> bool:
@@ -254,6 +287,48 @@ class RatingSystem(ABC):
     def period_bounds(self, label: str) -> tuple[date, date]:
         """First and last day of a period label (period systems only)."""
         raise NotImplementedError(f"{self.id} does not rate by period")
+
+    def period_name(self, label: str, start: date, end: date) -> str:
+        """What a period is called on every page: its months, as a reader says them. The
+        label is the engine's key, never the words."""
+        return span_name(start, end)
+
+    # -- what the system says about itself --------------------------------------
+
+    def legend(self) -> tuple[Marker, ...]:
+        """The markers this system puts on its list, each with its status and meaning."""
+        return (Marker("1500", "rated", "the member's rating"),)
+
+    def marker_of(self, display: str) -> Marker | None:
+        """The legend's marker ``display`` carries; None for no rating, or one unknown."""
+        if not display:
+            return None
+        return next((m for m in self.legend() if m.marks(display)), None)
+
+    def status_word(self, display: str) -> str:
+        """A listed rating's status in a word or two, in the system's own terms."""
+        if not display:
+            return "no rating yet"
+        marker = self.marker_of(display)
+        return marker.status if marker is not None else "rated"
+
+    def brought_in(
+        self, state: PlayerState, *, standing: str | None = None, since: date | None = None
+    ) -> PlayerState:
+        """A rating brought in from outside (``state``: its figure and games) as this
+        system starts from it; ``standing`` is the word of ``brought_in_standing`` (None
+        when not given), ``since`` the day it is taken as current."""
+        return state
+
+    @classmethod
+    def list_params(cls, params: Mapping[str, object], time_class: str) -> dict[str, object]:
+        """The parameters as a list of ``time_class`` play rates with them."""
+        return dict(params)
+
+    @classmethod
+    def list_param_problems(cls, params: Mapping[str, object], time_class: str) -> list[str]:
+        """Parameters that contradict the list they are for (its time control)."""
+        return []
 
     # -- rating ----------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from .base import (
     Event,
     EventResult,
     GameLine,
+    Marker,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -133,6 +134,18 @@ class _PRating(NamedTuple):
     p100: int  # average score x 100, rounded
     dp: int
     used: int  # this month's games counted (all of them except pass-1 exclusions)
+
+
+def brought_in_category(rating: float | None, games: int) -> str | None:
+    """The category of a rating brought in from outside: taken as current.
+
+    Full from 10 games and partial below, as the ECF rates. A rating with no games
+    behind it is none (a new player): a partial rating is a performance over its games,
+    so with none it would weigh nothing yet show and count as rated for opponents.
+    """
+    if rating is None or games <= 0:
+        return None
+    return "full" if games >= 10 else "partial"
 
 
 class Ecf2020(RatingSystem):
@@ -274,6 +287,46 @@ class Ecf2020(RatingSystem):
         return first
 
     # -- the player's standing -----------------------------------------------------------
+
+    brought_in_standing = "category"
+    reads_rapid_list = True
+
+    def legend(self) -> tuple[Marker, ...]:
+        mark = str(self.params.get("partial_mark", "P"))
+        return (
+            Marker("1540", "full", "a full rating"),
+            Marker(
+                f"1540{mark}",
+                "partial",
+                "a partial rating: based on fewer games than a full rating needs",
+            ),
+        )
+
+    def brought_in(
+        self, state: PlayerState, *, standing: str | None = None, since: date | None = None
+    ) -> PlayerState:
+        """A rating brought in is current from ``since``: of the category given, or the
+        one its games make it; with no figure or no games, a new player."""
+        if state.rating is None or not state.games:
+            return state
+        category = standing or brought_in_category(state.rating, state.games)
+        return with_changes(state, category=category, last_played=since)
+
+    @classmethod
+    def list_params(cls, params: Mapping[str, object], time_class: str) -> dict[str, object]:
+        """A list rates its own time control (defaults lowered for rapid and blitz),
+        whatever the stored parameters say."""
+        return {**params, "time_control": time_class}
+
+    @classmethod
+    def list_param_problems(cls, params: Mapping[str, object], time_class: str) -> list[str]:
+        given = params.get("time_control")
+        if given not in ("standard", "rapid", "blitz") or given == time_class:
+            return []  # left out, the list's own, or refused as no time control at all
+        return [
+            f"time_control: this list rates {time_class} play, so it cannot be {given!r}: "
+            f"leave it out (the list sets it) or set it to {time_class!r}."
+        ]
 
     def display(self, player: PlayerState) -> str:
         if player.rating is None or player.category is None:

@@ -17,6 +17,7 @@ from .base import (
     Event,
     EventResult,
     GameLine,
+    Marker,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -121,6 +122,9 @@ class Nscl(RatingSystem):
         if isinstance(player.rating, float) and player.rating == rating:
             return player
         return with_changes(player, rating=float(rating))
+
+    def legend(self) -> tuple[Marker, ...]:
+        return (Marker("1516", "rated", "the member's rating; every rated game counts at once"),)
 
     def display(self, player: PlayerState) -> str:
         rating = player.rating

@@ -17,6 +17,7 @@ from .base import (
     EventResult,
     Game,
     GameLine,
+    Marker,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -67,6 +68,9 @@ class NzClubElo(RatingSystem):
         if player.rating < floor:
             return with_changes(player, rating=floor)
         return player
+
+    def legend(self) -> tuple[Marker, ...]:
+        return (Marker("1516", "rated", "the member's rating; every rated game counts at once"),)
 
     def display(self, player: PlayerState) -> str:
         if player.rating is None:

@@ -18,6 +18,7 @@ from .base import (
     EventResult,
     Game,
     GameLine,
+    Marker,
     Parameter,
     PlayerChange,
     PlayerState,
@@ -118,6 +119,18 @@ class StCharles(RatingSystem):
         if isinstance(player.rating, float) and player.rating == rating:
             return player
         return with_changes(player, rating=float(rating))
+
+    def legend(self) -> tuple[Marker, ...]:
+        mark = str(self.params.get("provisional_mark", "*"))
+        games = int(self.params.get("official_games", 5))
+        return (
+            Marker("412", "official", "an official rating"),
+            Marker(
+                f"412{mark}",
+                "not yet official",
+                f"not yet official: fewer than {games} rated game{'' if games == 1 else 's'}",
+            ),
+        )
 
     def display(self, player: PlayerState) -> str:
         rating = player.rating

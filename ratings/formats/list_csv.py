@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import publication
 from ..figures import rating_and_marker
+from ..models import Membership
 from ..ranking import PublishedRanking
 from .csvsafe import csv_safe
 
@@ -38,9 +39,9 @@ COLUMNS = (
 UNPUBLISHED_COLUMN = "unpublished"
 #: The 'unpublished' column's words for the rule's reasons.
 UNPUBLISHED = {
-    "no: guest": "guest",
-    "no: in arrears": "arrears",
-    "no: merged into another record": "merged",
+    publication.reason_of(merged=False, guest=True, financial=False): Membership.GUEST.value,
+    publication.reason_of(merged=False, guest=False, financial=False): Membership.ARREARS.value,
+    publication.MERGED: "merged",
 }
 #: Both write lines as the command always has (a spreadsheet reads either ending).
 LINE_END = "\n"

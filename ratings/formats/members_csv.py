@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from ..counts import count_phrase
 from ..engine.codec import TITLES
-from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, rules
+from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, Membership, rules
 from ..models.members import standing_problems
 
 MEMBER_COLUMNS = (
@@ -48,7 +48,8 @@ MEMBER_RATING_COLUMNS = {
 #: mark) a semicolon, or a tab.
 SEPARATORS = (",", ";", "\t")
 MEMBER_REQUIRED = ("id", "name")
-MEMBERSHIPS = ("financial", "arrears", "guest")
+#: The membership column's words: the club's one mapping (``Membership``).
+MEMBERSHIPS = tuple(Membership.values)
 RESULT_COLUMNS = ("event", "date", "round", "white", "black", "result")
 RESULT_REQUIRED = RESULT_COLUMNS
 
@@ -324,7 +325,7 @@ def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
                 )
             )
         if membership:
-            fields["is_guest"] = membership == "guest"
+            fields["is_guest"] = membership == Membership.GUEST
         if len(problems) == before:
             rows.append(MemberRow(line, number, fields, membership))
     problems += _fide_ids_repeated(rows)

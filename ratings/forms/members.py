@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from ..models import (
+    BROUGHT_IN_STANDING_FIELDS,
     ClubSettings,
     Member,
     Season,
@@ -68,10 +69,6 @@ def refuse_paying_guest(form: forms.Form) -> None:
         )
 
 
-#: The member fields that say what a brought-in rating is, and the system each is for.
-SYSTEM_STANDING_FIELDS = {"initial_acf_status": "acf-1993", "initial_ecf_category": "ecf-2020"}
-
-
 class MemberForm(forms.ModelForm):
     """A member's details; a new member's form can also record this season paid."""
 
@@ -100,9 +97,9 @@ class MemberForm(forms.ModelForm):
         whole_initial_rating(self.initial)
         # Only the club's system's own word for a rating brought in (a switch of system
         # keeps the other in the record).
-        system = ClubSettings.load().rating_system
-        for name, system_id in SYSTEM_STANDING_FIELDS.items():
-            if system_id != system:
+        reads = ClubSettings.load().engine().brought_in_standing
+        for kind, name in BROUGHT_IN_STANDING_FIELDS.items():
+            if kind != reads:
                 del self.fields[name]
         if self.instance.pk is None:
             self.fields["paid_tonight"] = paid_tonight_field()

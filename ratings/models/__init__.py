@@ -18,10 +18,12 @@ from .events import (
     event_date_problem,
 )
 from .members import (
+    BROUGHT_IN_STANDING_FIELDS,
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
     Member,
     MemberQuerySet,
+    Membership,
     Subscription,
     next_member_number,
     next_member_numbers,
@@ -32,6 +34,7 @@ from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
+    "BROUGHT_IN_STANDING_FIELDS",
     "EARLIEST_DATE",
     "EVENT_DAYS_AHEAD",
     "MAX_INITIAL_RATING",
@@ -47,6 +50,7 @@ __all__ = [
     "JSONText",
     "Member",
     "MemberQuerySet",
+    "Membership",
     "Publication",
     "PublicationEntry",
     "RatingChange",

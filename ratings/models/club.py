@@ -176,24 +176,18 @@ class RatingList(models.Model):
 
 
 def _with_time_control(system_id: str, params: object, time_class: str) -> dict[str, object]:
-    """``params`` with ecf-2020's time control set from the list it rates."""
+    """``params`` as the list of ``time_class`` play rates with them: the system's say."""
     out = dict(params) if isinstance(params, dict) else {}
-    if system_id == "ecf-2020":
-        out["time_control"] = time_class
-    return out
+    system = SYSTEMS.get(system_id)
+    return system.list_params(out, time_class) if system is not None else out
 
 
 def _time_control_problems(system_id: str, params: object, time_class: str) -> list[str]:
-    """A time control contradicting the list's: a list rates its own time control only."""
-    if system_id != "ecf-2020" or not isinstance(params, dict):
+    """Parameters contradicting the list they are for (a list rates its own time control)."""
+    system = SYSTEMS.get(system_id)
+    if system is None or not isinstance(params, dict):
         return []
-    given = params.get("time_control")
-    if given not in (STANDARD, RAPID, BLITZ) or given == time_class:
-        return []  # left out, the list's own, or refused as no time control at all
-    return [
-        f"time_control: this list rates {time_class} play, so it cannot be {given!r}: "
-        f"leave it out (the list sets it) or set it to {time_class!r}."
-    ]
+    return system.list_param_problems(params, time_class)
 
 
 class Season(models.Model):

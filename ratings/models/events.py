@@ -42,6 +42,64 @@ def event_date_problem(day: dt.date) -> str | None:
     return None
 
 
+class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
+    """The one way to ask for rating periods: a list's, closed, the one holding an event."""
+
+    def of_list(self, system: Any, time_class: str = STANDARD) -> RatingPeriodQuerySet:
+        """The periods of one list's chain under ``system`` (an engine)."""
+        return self.filter(system=system.id, time_class=time_class)
+
+    def closed(self) -> RatingPeriodQuerySet:
+        """Closed periods: rated and published."""
+        return self.filter(closed_at__isnull=False)
+
+    def last_closed(self) -> RatingPeriod | None:
+        """The latest closed period: the one the list stands on."""
+        return self.closed().order_by("-end").first()
+
+    def labelled(self, label: str, *, system: Any, time_class: str = STANDARD) -> RatingPeriod:
+        """Period ``label`` of the list: the saved one, else built unsaved from the system's
+        dates for it (``EngineError``/``ValueError`` for a label the system cannot read)."""
+        saved = self.of_list(system, time_class).filter(label=label).first()
+        return saved or RatingPeriod.unsaved(system=system, time_class=time_class, label=label)
+
+    def for_event(
+        self, event: Event, *, system: Any = None, time_class: str | None = None
+    ) -> RatingPeriod | None:
+        """The period (saved, or unsaved until closed) holding ``event`` on its list, or on
+        list ``time_class`` under ``system``; None for a per-event system or an event on
+        no list the club keeps."""
+        if time_class is None:
+            from ..rating_lists import list_of
+
+            time_class = list_of(event.time_class)
+            if time_class is None:
+                return None
+        if system is None:
+            from .club import ClubSettings
+
+            system = ClubSettings.load().engine(time_class)
+        label = system.period_of(event.end_date)
+        if label is None:
+            return None
+        return self.labelled(label, system=system, time_class=time_class)
+
+    def of_events(
+        self, events: Any, *, system: Any, time_class: str = STANDARD
+    ) -> list[RatingPeriod]:
+        """The periods (saved or unsaved) holding ``events`` (a queryset of them), in
+        order of their dates: one query for the end dates, one for the saved periods."""
+        ends = events.order_by().values_list("end_date", flat=True).distinct()
+        labels = {system.period_of(end) for end in ends} - {None}
+        saved = {p.label: p for p in self.of_list(system, time_class).filter(label__in=labels)}
+        periods = [
+            saved.get(label)
+            or RatingPeriod.unsaved(system=system, time_class=time_class, label=label)
+            for label in labels
+        ]
+        return sorted(periods, key=lambda p: p.start)
+
+
 class RatingPeriod(models.Model):
     """A rating period of a period system (acf-1993, ecf-2020): closed = published."""
 
@@ -56,6 +114,8 @@ class RatingPeriod(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
 
+    objects = RatingPeriodQuerySet.as_manager()
+
     class Meta:
         ordering = ["-start"]
         constraints = [
@@ -68,9 +128,34 @@ class RatingPeriod(models.Model):
         # Wherever a period is written out (the admin, a message), by its dates.
         return self.name
 
+    @classmethod
+    def unsaved(cls, *, system: Any, time_class: str, label: str) -> RatingPeriod:
+        """Period ``label`` of a list as ``system`` dates it, not saved: the one place an
+        unsaved period is made (it is saved when closed)."""
+        start, end = system.period_bounds(label)
+        return cls(system=system.id, time_class=time_class, label=label, start=start, end=end)
+
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    def has_started(self, today: dt.date | None = None) -> bool:
+        return self.start <= (today or timezone.localdate())
+
+    def has_ended(self, today: dt.date | None = None) -> bool:
+        """Its last day is past: its events have all been played."""
+        return self.end < (today or timezone.localdate())
+
+    def events(self) -> EventQuerySet:
+        """The events of this period: of its list's time controls, ending within its
+        dates, in rating order (drafts and unrated ones too: narrow as needed)."""
+        from ..rating_lists import classes_of
+
+        return Event.objects.filter(
+            end_date__gte=self.start,
+            end_date__lte=self.end,
+            time_class__in=classes_of(self.time_class),
+        ).in_rating_order()
 
     @property
     def name(self) -> str:

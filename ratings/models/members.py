@@ -40,9 +40,7 @@ class MemberQuerySet(models.QuerySet["Member"]):
         """Members with a rating to list: not a new player yet to play who brought none in
         (their state holds only the system's starting figure, nz's 1500). A rating brought
         in is a standard one: on another list a member is listed once they have played."""
-        quiet = Q(rating_state__last_event__isnull=True, rating_state__games=0)
-        if time_class == STANDARD:
-            quiet &= Q(initial_rating__isnull=True)
+        quiet = newcomer_condition(time_class)
         # ``rating_state`` is the FilteredRelation of ``with_state`` (django-stubs cannot see
         # it). The test is an expression on the one joined row: ``exclude()`` across the
         # reverse relation would add two correlated subqueries a member.
@@ -51,8 +49,17 @@ class MemberQuerySet(models.QuerySet["Member"]):
             is_quiet=Case(When(quiet, then=Value(True)), default=Value(False))
         ).filter(is_quiet=False)
 
+    def with_newcomer(self, time_class: str = STANDARD) -> MemberQuerySet:
+        """Annotate ``is_newcomer`` (``newcomer_condition``) on the list's joined state."""
+        return self.with_state(time_class).annotate(
+            is_newcomer=ExpressionWrapper(
+                newcomer_condition(time_class), output_field=models.BooleanField()
+            )
+        )
+
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
-        """Annotate ``is_financial``: a subscription covers ``day`` (default today)."""
+        """Annotate ``is_financial``: a subscription covers ``day`` (default today), by
+        ``publication.financial``, the one definition."""
         from .. import publication
 
         return self.annotate(
@@ -67,6 +74,43 @@ class MemberQuerySet(models.QuerySet["Member"]):
 
         return publication.published(self, day)
 
+
+def newcomer_condition(time_class: str = STANDARD) -> Q:
+    """A new player yet to play on a list who brought no rating in: their state holds
+    only the system's starting figure (nz's 1500), which is no rating yet, so they are not
+    listed and the register shows no figure. A rating brought in is a standard one: on
+    another list a member is listed once they have played. On the state joined as
+    ``rating_state`` (``MemberQuerySet.with_state``)."""
+    quiet = Q(rating_state__last_event__isnull=True, rating_state__games=0)
+    if time_class == STANDARD:
+        quiet &= Q(initial_rating__isnull=True)
+    return quiet
+
+
+class Membership(models.TextChoices):
+    """A member's standing with the club on a day, in the club's words: the register's
+    filters and badges, the member's pages and the members file all say it this way."""
+
+    FINANCIAL = "financial", "financial"
+    ARREARS = "arrears", "in arrears"
+    GUEST = "guest", "guest"
+
+    @classmethod
+    def of(cls, *, guest: bool, financial: bool) -> Membership:
+        """A guest is never a member, paid or not; a member is financial or in arrears."""
+        if guest:
+            return cls.GUEST
+        return cls.FINANCIAL if financial else cls.ARREARS
+
+    @property
+    def filter_label(self) -> str:
+        """The register's filter showing every member of this standing."""
+        return "Guests" if self is Membership.GUEST else self.label.capitalize()
+
+
+#: The member field holding each word a system reads with a rating brought in (the
+#: engine's ``RatingSystem.brought_in_standing``).
+BROUGHT_IN_STANDING_FIELDS = {"status": "initial_acf_status", "category": "initial_ecf_category"}
 
 #: The highest initial rating a member may be given (``rules.MAX_RATING``).
 MAX_INITIAL_RATING = rules.MAX_RATING
@@ -243,8 +287,23 @@ class Member(models.Model):
         return list(others.values_list("member_number", flat=True))
 
     def is_financial_on(self, day: dt.date | None = None) -> bool:
-        day = day or timezone.localdate()
-        return self.subscriptions.filter(season__start__lte=day, season__end__gte=day).exists()
+        """Whether a subscription covers ``day`` (default today): ``publication.financial``."""
+        from .. import publication
+
+        return Member.objects.filter(pk=self.pk).filter(publication.financial(day)).exists()
+
+    def membership_on(self, day: dt.date | None = None) -> Membership:
+        """The member's standing on ``day``: read from ``is_financial`` where the member was
+        fetched with it (``with_financial``, today), else asked (one query)."""
+        financial = getattr(self, "is_financial", None) if day is None else None
+        if financial is None:
+            financial = False if self.is_guest else self.is_financial_on(day)
+        return Membership.of(guest=self.is_guest, financial=bool(financial))
+
+    def brought_in_standing(self, kind: str | None) -> str | None:
+        """The word of ``kind`` recorded with the rating brought in; None when blank."""
+        field = BROUGHT_IN_STANDING_FIELDS.get(kind or "")
+        return (getattr(self, field) or None) if field else None
 
     @property
     def engine_id(self) -> str:

@@ -255,7 +255,7 @@ def event_report(
         "provisional": provisional,
         "whole_period": whole_period,
         "has_expected": system.per_game_expected,
-        "legend": reports.legend(system) if system.id == "acf-1993" else None,
+        "legend": reports.legend(system) if system.legend_on_report else None,
     }
 
 

@@ -7,7 +7,8 @@ per member or per game.
 
 - ``chain``: which events are rated, in what order, from what states (reads only).
 - ``rerate``: re-rating the chain from a point, incrementally; now or in the background.
-- ``events``: previews, completing events, closing periods, results entry, TRF import.
+- ``events``: previews, completing events, results entry, TRF import.
+- ``periods``: closing rating periods, and whether one may be closed now.
 - ``members``: members' starting details, merging duplicates.
 - ``subscriptions``: seasons paid, payments taken back, renewals, their audit lines.
 - ``calculator``: the public what-if.
@@ -24,7 +25,6 @@ from .calculator import (
 from .chain import (
     Position,
     RerateScope,
-    ecf_category,
     engine_events,
     member_initial_state,
     period_for,
@@ -62,8 +62,6 @@ from .events import (
     event_rerate_needed,
     event_save,
     games_replace,
-    period_close,
-    periods_close_past,
     trf_import,
 )
 from .game_lines import changes_breakdown_fill, event_breakdowns, event_changes_derive
@@ -85,8 +83,10 @@ from .members import (
 from .periods import (
     PeriodRefused,
     earlier_open_periods,
+    period_close,
     period_close_problem,
     period_close_warning,
+    periods_close_past,
 )
 from .publishing import (
     PublishRefused,
@@ -153,7 +153,6 @@ __all__ = [
     "deletion_rerate_count",
     "deletion_rerate_start",
     "earlier_open_periods",
-    "ecf_category",
     "engine_events",
     "entries_add",
     "entry_remove",

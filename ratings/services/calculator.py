@@ -12,7 +12,7 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState
 from ..models import ClubSettings, Member, RatingState
 from ..time_classes import STANDARD
-from .chain import ecf_category, member_initial_state, state_fields, state_from_json
+from .chain import member_initial_state, state_from_json
 
 #: A typed opponent's rating is taken as an established one: this many games.
 CALCULATOR_TYPED_GAMES = 30
@@ -38,12 +38,7 @@ def calculator_states(*, members: Iterable[Member]) -> dict[int, PlayerState]:
 def calculator_typed(*, key: str, rating: float, games: int) -> PlayerState:
     """A typed rating as the engine would take it."""
     state = PlayerState(id=key, rating=rating, games=games)
-    category = ecf_category(rating, games)
-    if category is not None and ClubSettings.load().rating_system == "ecf-2020":
-        state = PlayerState(
-            **{**state_fields(state), "category": category, "last_played": timezone.localdate()}
-        )
-    return state
+    return ClubSettings.load().engine().brought_in(state, since=timezone.localdate())
 
 
 def calculator_rate(*, player: PlayerState, games: Sequence[tuple[PlayerState, float]]) -> Any:

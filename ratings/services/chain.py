@@ -56,9 +56,7 @@ def change_before_q(key: Position) -> Q:
 
 
 def closed_periods(system: RatingSystem, time_class: str = STANDARD) -> QuerySet[RatingPeriod]:
-    return RatingPeriod.objects.filter(
-        system=system.id, time_class=time_class, closed_at__isnull=False
-    )
+    return RatingPeriod.objects.of_list(system, time_class).closed()
 
 
 def rateable_q(system: RatingSystem, time_class: str = STANDARD) -> Q:
@@ -81,17 +79,8 @@ def period_for(
     event: Event, system: RatingSystem, time_class: str = STANDARD
 ) -> RatingPeriod | None:
     """The (possibly new, unsaved) rating period of list ``time_class`` holding ``event``;
-    None for per-event systems."""
-    label = system.period_of(event.end_date)
-    if label is None:
-        return None
-    existing = RatingPeriod.objects.filter(
-        system=system.id, time_class=time_class, label=label
-    ).first()
-    if existing:
-        return existing
-    start, end = system.period_bounds(label)
-    return RatingPeriod(system=system.id, time_class=time_class, label=label, start=start, end=end)
+    None for per-event systems (``RatingPeriod.objects.for_event``)."""
+    return RatingPeriod.objects.for_event(event, system=system, time_class=time_class)
 
 
 @dataclass(frozen=True)
@@ -168,30 +157,8 @@ def member_initial_state(
         gender=member.gender or None,
         title=member.title or None,
     )
-    if system.id == "acf-1993" and member.initial_acf_status and member.initial_rating is not None:
-        state = PlayerState(**{**state_fields(state), "status": member.initial_acf_status})
-    category = member.initial_ecf_category or ecf_category(
-        member.initial_rating, member.initial_games
-    )
-    if member.initial_rating is None or not member.initial_games:
-        category = None
-    if category is not None and system.id == "ecf-2020":
-        state = PlayerState(
-            **{**state_fields(state), "category": category, "last_played": member.created.date()}
-        )
-    return state
-
-
-def ecf_category(rating: float | None, games: int) -> str | None:
-    """The ecf-2020 category of a rating brought in from outside: taken as current.
-
-    Full from 10 games and partial below, as the ECF rates. A rating with no games
-    behind it is none (a new player): a partial rating is a performance over its games,
-    so with none it would weigh nothing yet show and count as rated for opponents.
-    """
-    if rating is None or games <= 0:
-        return None
-    return "full" if games >= 10 else "partial"
+    standing = member.brought_in_standing(system.brought_in_standing)
+    return system.brought_in(state, standing=standing, since=member.created.date())
 
 
 def state_fields(state: PlayerState) -> dict[str, Any]:

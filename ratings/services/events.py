@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
-from ..engine import EventResult, RatingSystem
+from ..engine import EventResult
 from ..models import (
     ClubSettings,
     Entry,
@@ -21,7 +19,7 @@ from ..models import (
     Season,
     rules,
 )
-from ..rating_lists import classes_of, list_of
+from ..rating_lists import list_of
 from ..time_classes import STANDARD
 from .audit import reason_kept
 from .chain import (
@@ -59,19 +57,10 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     rating_list = list_of(event.time_class) or STANDARD
     system = ClubSettings.load().engine(rating_list)
     group = [event]
-    label = system.period_of(event.end_date)
-    if label is not None:
-        first_day, last_day = system.period_bounds(label)
+    period = RatingPeriod.objects.for_event(event, system=system, time_class=rating_list)
+    if period is not None:
         group = list(
-            Event.objects.filter(
-                rated=True,
-                status=Event.Status.COMPLETE,
-                end_date__gte=first_day,
-                end_date__lte=last_day,
-                time_class__in=classes_of(rating_list),
-            )
-            .exclude(pk=event.pk)
-            .in_rating_order()
+            period.events().filter(rated=True, status=Event.Status.COMPLETE).exclude(pk=event.pk)
         )
         group = sorted([*group, event], key=rating_key)
     inputs = engine_events(group)
@@ -106,87 +95,6 @@ def event_complete(*, event: Event, user: Any = None) -> RatingRun | None:
             if period is None or not period.is_closed:
                 return None
         return ratings_update(start=event, changed=event, user=user, reason=f"{event.name} rated")
-
-
-def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
-    """Close a rating period: rate its events and publish the new list.
-    Refused (``PeriodRefused``) before the period starts or before an earlier open one.
-    Refused (``rules.RecordRefused``) if an event is still to start or has nothing to rate.
-    """
-    from .periods import PeriodRefused, period_close_problem
-
-    problem = period_close_problem(
-        period=period, system=ClubSettings.load().engine(period.time_class)
-    )
-    if problem is not None:
-        raise PeriodRefused(problem)
-    with transaction.atomic():
-        if period.pk is None:
-            period.save()
-        period.closed_at = timezone.now()
-        period.closed_by = user if getattr(user, "is_authenticated", False) else None
-        period.save(update_fields=["closed_at", "closed_by"])
-        first = (
-            Event.objects.filter(
-                end_date__gte=period.start,
-                end_date__lte=period.end,
-                time_class__in=classes_of(period.time_class),
-            )
-            .in_rating_order()
-            .first()
-        )
-        return ratings_update(
-            start=first or (period.start, period.start, 0),
-            user=user,
-            reason=f"Rating period {period.name} closed",
-            time_class=period.time_class,
-        )
-
-
-def periods_close_past(
-    *, system: RatingSystem, today: dt.date | None = None, time_class: str = STANDARD
-) -> list[RatingPeriod]:
-    """Close every period of ``system`` that has complete events and has ended before today.
-
-    Used when history is loaded in bulk (imports, the demo, a change of system): past
-    periods are published as they would have been; the current one stays open for
-    the officer to close. Rates nothing itself: the caller re-rates once.
-    """
-    if not system.period_based:
-        return []
-    today = today or timezone.localdate()
-    labels: dict[str, tuple[dt.date, dt.date]] = {}
-    ends = (
-        Event.objects.filter(
-            rated=True,
-            status=Event.Status.COMPLETE,
-            end_date__lt=today,
-            time_class__in=classes_of(time_class),
-        )
-        .values_list("end_date", flat=True)
-        .distinct()
-    )
-    for end in ends:
-        label = system.period_of(end)
-        assert label is not None
-        if label not in labels:
-            labels[label] = system.period_bounds(label)
-    closed = []
-    now = timezone.now()
-    for label, (start, end) in sorted(labels.items(), key=lambda item: item[1]):
-        if end >= today:
-            continue
-        period, _ = RatingPeriod.objects.get_or_create(
-            system=system.id,
-            time_class=time_class,
-            label=label,
-            defaults={"start": start, "end": end},
-        )
-        if period.closed_at is None:
-            period.closed_at = now
-            period.save(update_fields=["closed_at"])
-        closed.append(period)
-    return closed
 
 
 def event_rerate_needed(*, event: Event) -> bool:

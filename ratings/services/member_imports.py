@@ -22,7 +22,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from .. import services
 from ..counts import count_phrase
 from ..formats.members_csv import ImportRefused, MemberRow, Problem, members_read
-from ..models import Member, RatingChange, RatingRun, Season, Subscription
+from ..models import Member, Membership, RatingChange, RatingRun, Season, Subscription
 
 
 @dataclass
@@ -154,8 +154,10 @@ def members_import(
             )
         report.created, report.updated = len(new), len(changed)
         members = members_any_case([r.number for r in rows])
-        financial = [members[r.number.lower()] for r in rows if r.membership == "financial"]
-        arrears = [members[r.number.lower()] for r in rows if r.membership == "arrears"]
+        financial = [
+            members[r.number.lower()] for r in rows if r.membership == Membership.FINANCIAL
+        ]
+        arrears = [members[r.number.lower()] for r in rows if r.membership == Membership.ARREARS]
         paid = set(
             Subscription.objects.filter(season=season, member__in=financial).values_list(
                 "member_id", flat=True
@@ -181,7 +183,7 @@ def members_import(
         in_file = Member.objects.active().filter(pk__in=[m.pk for m in members.values()])
         report.financial, report.arrears, report.guests = (
             services.members_with_membership(in_file, status=status, day=today).count()
-            for status in ("financial", "arrears", "guest")
+            for status in (Membership.FINANCIAL, Membership.ARREARS, Membership.GUEST)
         )
         if moves_ratings:
             report.run = services.ratings_update(user=user, reason="Members imported")

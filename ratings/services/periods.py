@@ -1,16 +1,25 @@
-"""Whether a rating period may be closed now: never before it starts, never before an
-earlier period with events (the list would name a period whose predecessor is unrated);
-closing one early (before its last day) is allowed, with a warning."""
+"""Rating periods: every write to one (closing it, closing the past ones in bulk), and
+whether one may be closed now: never before it starts, never before an earlier period
+with events (the list would name a period whose predecessor is unrated); closing one
+early (before its last day) is allowed, with a warning.
+
+Which periods there are, and which events each holds, is the model's to say
+(``RatingPeriod.objects``, ``RatingPeriod.events``).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from ..engine import RatingSystem
-from ..models import Event, RatingPeriod
+from ..models import ClubSettings, Event, RatingPeriod, RatingRun
 from ..rating_lists import classes_of
+from ..time_classes import STANDARD
+from .runs import ratings_update
 
 
 class PeriodRefused(Exception):
@@ -26,7 +35,7 @@ def period_close_problem(
 ) -> str | None:
     """Why ``period`` may not be closed today, or None."""
     today = today or timezone.localdate()
-    if period.start > today:
+    if not period.has_started(today):
         return (
             f"{period.name} has not started: it starts on {_day(period.start)}. A period "
             "is closed once its events have been played."
@@ -46,7 +55,7 @@ def period_close_problem(
 def period_close_warning(*, period: RatingPeriod, today: dt.date | None = None) -> str | None:
     """What the officer should know before closing ``period`` early, or None."""
     today = today or timezone.localdate()
-    if period.end >= today:
+    if not period.has_ended(today):
         return (
             f"{period.name} runs until {_day(period.end)}: closing it now publishes the list "
             "before the period ends. An event of the period completed after this is rated "
@@ -55,37 +64,75 @@ def period_close_warning(*, period: RatingPeriod, today: dt.date | None = None) 
     return None
 
 
+def _rated_complete(time_class: str) -> Any:
+    """The events a list's periods are made of: rated, complete, of its time controls."""
+    return Event.objects.filter(
+        rated=True, status=Event.Status.COMPLETE, time_class__in=classes_of(time_class)
+    )
+
+
 def earlier_open_periods(*, period: RatingPeriod, system: RatingSystem) -> list[RatingPeriod]:
     """The periods before ``period`` that have complete rated events and are not closed,
     earliest first. Reads only the events after the last closed period before it."""
-    closed = RatingPeriod.objects.filter(
-        system=system.id,
-        time_class=period.time_class,
-        closed_at__isnull=False,
-        end__lt=period.start,
+    last_closed = (
+        RatingPeriod.objects.of_list(system, period.time_class)
+        .filter(end__lt=period.start)
+        .last_closed()
     )
-    last_closed = closed.order_by("-end").values_list("end", flat=True).first()
-    events = Event.objects.filter(
-        rated=True,
-        status=Event.Status.COMPLETE,
-        end_date__lt=period.start,
-        time_class__in=classes_of(period.time_class),
-    )
+    events = _rated_complete(period.time_class).filter(end_date__lt=period.start)
     if last_closed is not None:
-        events = events.filter(end_date__gt=last_closed)
-    labels: dict[str, tuple[dt.date, dt.date]] = {}
-    for end in events.values_list("end_date", flat=True).distinct():
-        label = system.period_of(end)
-        assert label is not None
-        labels.setdefault(label, system.period_bounds(label))
-    done = set(closed.filter(label__in=labels).values_list("label", flat=True))
-    return sorted(
-        (
-            RatingPeriod(
-                system=system.id, time_class=period.time_class, label=label, start=start, end=end
-            )
-            for label, (start, end) in labels.items()
-            if label not in done
-        ),
-        key=lambda p: p.start,
+        events = events.filter(end_date__gt=last_closed.end)
+    periods = RatingPeriod.objects.of_events(events, system=system, time_class=period.time_class)
+    return [p for p in periods if not p.is_closed]
+
+
+def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
+    """Close a rating period: rate its events and publish the new list.
+    Refused (``PeriodRefused``) before the period starts or before an earlier open one.
+    Refused (``rules.RecordRefused``) if an event is still to start or has nothing to rate.
+    """
+    problem = period_close_problem(
+        period=period, system=ClubSettings.load().engine(period.time_class)
     )
+    if problem is not None:
+        raise PeriodRefused(problem)
+    with transaction.atomic():
+        if period.pk is None:
+            period.save()
+        period.closed_at = timezone.now()
+        period.closed_by = user if getattr(user, "is_authenticated", False) else None
+        period.save(update_fields=["closed_at", "closed_by"])
+        first = period.events().first()
+        return ratings_update(
+            start=first or (period.start, period.start, 0),
+            user=user,
+            reason=f"Rating period {period.name} closed",
+            time_class=period.time_class,
+        )
+
+
+def periods_close_past(
+    *, system: RatingSystem, today: dt.date | None = None, time_class: str = STANDARD
+) -> list[RatingPeriod]:
+    """Close every period of ``system`` that has complete events and has ended before today.
+
+    Used when history is loaded in bulk (imports, the demo, a change of system): past
+    periods are published as they would have been; the current one stays open for
+    the officer to close. Rates nothing itself: the caller re-rates once.
+    """
+    if not system.period_based:
+        return []
+    today = today or timezone.localdate()
+    events = _rated_complete(time_class).filter(end_date__lt=today)
+    closed = []
+    now = timezone.now()
+    for period in RatingPeriod.objects.of_events(events, system=system, time_class=time_class):
+        if not period.has_ended(today):
+            continue
+        if period.pk is None:
+            period.save()
+        if period.closed_at is None:
+            period.closed_at = now
+            period.save(update_fields=["closed_at"])
+        closed.append(period)
+    return closed

@@ -573,10 +573,10 @@ def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = S
         return False
     if system is None:
         system = ClubSettings.load().engine()
-    if system.id != "ecf-2020":
+    if not system.reads_rapid_list:
         return False
     return RatingList.objects.filter(
-        time_class=RAPID, kept=RatingList.Kept.OWN, rating_system="ecf-2020"
+        time_class=RAPID, kept=RatingList.Kept.OWN, rating_system=system.id
     ).exists()
 
 

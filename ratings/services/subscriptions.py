@@ -17,7 +17,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from ..models import Member, Season, Subscription, rules
+from .. import publication
+from ..models import Member, Membership, Season, Subscription, rules
 from .audit import REASON_LENGTH
 from .events import _delete_with_history, audit_user
 
@@ -27,11 +28,7 @@ from .events import _delete_with_history, audit_user
 PAID_ON_JOINING = "paid on joining"
 
 #: The officer's filters of the register: what each shows.
-MEMBERSHIP_FILTERS = {
-    "financial": "Financial",
-    "arrears": "In arrears",
-    "guest": "Guests",
-}
+MEMBERSHIP_FILTERS = {m.value: m.filter_label for m in Membership}
 
 
 def members_with_membership(
@@ -40,15 +37,11 @@ def members_with_membership(
     """``members`` narrowed to one of ``MEMBERSHIP_FILTERS`` on ``day`` (default today):
     financial (paid, not a guest), in arrears (a member, not paid) or guests. Any other
     ``status`` leaves them as they are."""
-    day = day or timezone.localdate()
-    paid = Subscription.objects.filter(
-        member=OuterRef("pk"), season__start__lte=day, season__end__gte=day
-    )
-    if status == "financial":
-        return members.filter(Exists(paid), is_guest=False)
-    if status == "arrears":
-        return members.filter(~Exists(paid), is_guest=False)
-    if status == "guest":
+    if status == Membership.FINANCIAL:
+        return members.filter(publication.financial(day), is_guest=False)
+    if status == Membership.ARREARS:
+        return members.exclude(publication.financial(day)).filter(is_guest=False)
+    if status == Membership.GUEST:
         return members.filter(is_guest=True)
     return members
 

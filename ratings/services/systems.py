@@ -11,7 +11,7 @@ from django.db import connection, transaction
 
 from ..models import ClubSettings, RatingList, RatingRun
 from ..time_classes import STANDARD
-from .events import periods_close_past
+from .periods import periods_close_past
 from .rerate import rapid_feeds_standard, ratings_lock_take, ratings_rerate
 from .runs import page_waiting, rerate_estimate, run_queue
 

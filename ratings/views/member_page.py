@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -202,7 +201,7 @@ def _event_groups(
                 start = end = None
             group = by_label[label] = {
                 "period": label,
-                "name": period_name(system.id, label, start, end) if start else label,
+                "name": period_name(system, label, start, end) if start else label,
                 "start": start,
                 "end": end,
                 "change": None,
@@ -224,23 +223,13 @@ def rating_status(display: str, system: Any, last_played: Any = None) -> str:
     "official", "partial", "confirmed"; "rated" where the system marks no difference),
     and whether the member is inactive."""
     meaning = reports.status_of(display, system)
-    if not display:
-        word = "no rating yet"
-    elif not meaning or meaning.startswith("the member's rating"):
-        word = "rated"
-    else:
-        word = re.split(r"[:;]", meaning, maxsplit=1)[0].strip()
-        word = re.sub(r"^(a|an) ", "", word)
-        word = re.sub(r" rating$", "", word)
     inactive = reports.status_of(display, system, last_played).removeprefix(meaning)
-    return word + inactive  # "; inactive: last played …" when it has been a year
+    return str(system.status_word(display)) + inactive  # "; inactive: last played …"
 
 
 def _membership(member: Member) -> str:
     """For officers: why the member's rating is or is not published."""
-    if member.is_guest:
-        return "guest"
-    return "financial" if member.is_financial else "in arrears"
+    return str(member.membership_on().label)
 
 
 def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, Any]]:

@@ -85,7 +85,9 @@ def member_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in services.MEMBERSHIP_FILTERS:
         status = ""
-    members = Member.objects.active().with_financial().with_state().select_related("rating_state")
+    members = (
+        Member.objects.active().with_financial().with_newcomer().select_related("rating_state")
+    )
     if query:
         members = members.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
     # How many each filter shows (with the search), so the officer sees the arrears at once.
@@ -168,7 +170,7 @@ def _member_page(request, member, form, subscription_form, scope=None, **conflic
             "member": member,
             "subscriptions": subscriptions,
             "subscription_form": subscription_form,
-            "financial": member.is_financial_on(today),
+            "membership": member.membership_on(today),
             "today": today,
             "scope": scope,
             "audit": services.subscription_audit(member=member),

@@ -68,26 +68,17 @@ def period_list(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine(rating_list)
     periods: dict[str, dict[str, Any]] = {}
     if system.period_based:
-        for period in RatingPeriod.objects.filter(system=system.id, time_class=rating_list):
+        for period in RatingPeriod.objects.of_list(system, rating_list):
             periods[period.label] = {"period": period, "events": []}
         events = Event.objects.filter(rated=True, time_class__in=classes_of(rating_list)).exclude(
             status=Event.Status.DRAFT
         )
+        for period in RatingPeriod.objects.of_events(
+            events, system=system, time_class=rating_list
+        ):
+            periods.setdefault(period.label, {"period": period, "events": []})
         for event in events.annotate(player_count=Count("entries")).in_rating_order():
             label = system.period_of(event.end_date)
-            assert label is not None  # a period system's events each have their period
-            if label not in periods:
-                start, end = system.period_bounds(label)
-                periods[label] = {
-                    "period": RatingPeriod(
-                        system=system.id,
-                        time_class=rating_list,
-                        label=label,
-                        start=start,
-                        end=end,
-                    ),
-                    "events": [],
-                }
             periods[label]["events"].append(event)
     rows = sorted(periods.values(), key=lambda p: p["period"].start, reverse=True)
     return render(
@@ -103,28 +94,15 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
     system = ClubSettings.load().engine(rating_list)
     if not system.period_based:
         raise Http404("The club's rating system does not rate by period.")
-    period = RatingPeriod.objects.filter(
-        system=system.id, time_class=rating_list, label=label
-    ).first()
-    if period is None:
-        try:
-            start, end = system.period_bounds(label)
-        except (ValueError, KeyError, NotImplementedError) as error:
-            raise Http404("No such rating period.") from error
-        period = RatingPeriod(
-            system=system.id, time_class=rating_list, label=label, start=start, end=end
-        )
+    try:
+        period = RatingPeriod.objects.labelled(label, system=system, time_class=rating_list)
+    except (ValueError, KeyError, NotImplementedError) as error:
+        raise Http404("No such rating period.") from error
     periods_page = reverse("ratings:officer-periods") + list_query(rating_list)
     if period.is_closed:
         messages.info(request, f"Rating period {period.name} is closed already.")
         return redirect(periods_page)
-    events = Event.objects.filter(
-        rated=True,
-        time_class__in=classes_of(rating_list),
-        status=Event.Status.COMPLETE,
-        end_date__gte=period.start,
-        end_date__lte=period.end,
-    ).in_rating_order()
+    events = period.events().filter(rated=True, status=Event.Status.COMPLETE)
     problem = services.period_close_problem(period=period, system=system)
     note = f"Rating period {period.name} closed."
     data = None

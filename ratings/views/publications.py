@@ -209,9 +209,7 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
     system = ClubSettings.load().engine(rating_list)
     label = request.POST.get("period") or request.GET.get("period") or ""
     period = (
-        RatingPeriod.objects.filter(
-            system=system.id, time_class=rating_list, label=label, closed_at__isnull=False
-        ).first()
+        RatingPeriod.objects.of_list(system, rating_list).closed().filter(label=label).first()
         if label
         else None
     )

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.engine import SYSTEMS
+from ratings.engine import DEFAULT_SYSTEM, SYSTEMS
 from ratings.services.demo_club import (
     ADMIN,
     CLUB_NAME,
@@ -43,9 +43,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--system",
-            default="nz-club-elo",
+            default=DEFAULT_SYSTEM,
             choices=sorted(SYSTEMS),
-            help="The rating system the demo club uses (default nz-club-elo).",
+            help=f"The rating system the demo club uses (default {DEFAULT_SYSTEM}).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
