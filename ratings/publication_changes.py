@@ -22,12 +22,13 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Sum,
     Value,
 )
 from django.db.models.functions import Floor
 
 from .figures import shown_change
-from .models import Publication, PublicationEntry, RatingRun, RatingState
+from .models import Publication, PublicationEntry, RatingChange, RatingRun, RatingState
 from .tables import change_html
 
 #: Rows each of the rises, falls and improvers shows.
@@ -58,16 +59,43 @@ def _shown_move() -> Expression:
     return _shown("rating") - _shown("old__rating")
 
 
-def _with_shown_change(rows: Iterable[PublicationEntry]) -> list[PublicationEntry]:
+def _with_shown_change(
+    rows: Iterable[PublicationEntry], *, older: Publication, newer: Publication
+) -> list[PublicationEntry]:
     """The rows, each with ``shown_change`` (and its ``change_html``): the change the
     reader checks against the two figures shown beside it, worked out from them as the
-    event report does."""
+    event report does; and ``games_between``, the rated games played between the lists."""
     out = list(rows)
+    played = games_between(members=[entry.member_id for entry in out], older=older, newer=newer)
     for entry in out:
         shown = shown_change(entry.display_before, entry.display)  # type: ignore[attr-defined]
         entry.shown_change = shown  # type: ignore[attr-defined]
         entry.change_html = change_html(shown)  # type: ignore[attr-defined]
+        entry.games_between = played.get(entry.member_id, 0)  # type: ignore[attr-defined]
     return out
+
+
+def games_between(
+    *, members: Iterable[int], older: Publication, newer: Publication
+) -> dict[int, int]:
+    """Each member's rated games in the events that ended after the older list's day, up
+    to the newer's, as their page counts them (``RatingChange.played``), in one query.
+
+    Not the difference of the two lists' game counts: those are each list's system's own
+    count (ecf-2020's within its activity window; another system's after a switch), so
+    their difference can be negative, or nothing, where the member played."""
+    rows = (
+        RatingChange.objects.filter(
+            member_id__in=list(members),
+            time_class=newer.time_class,
+            event_end__gt=older.day,
+            event_end__lte=newer.day,
+        )
+        .values("member_id")
+        .annotate(games=Sum("played"))
+        .values_list("member_id", "games")
+    )
+    return {member: games or 0 for member, games in rows}
 
 
 @dataclass
@@ -105,7 +133,6 @@ class Changes:
                 before=F("old__rating"),
                 display_before=F("old__display"),
                 rank_before=F("old__rank"),
-                games_between=F("games") - F("old__games"),
                 change=F("rating") - F("old__rating"),
                 moved=_shown_move(),
             )
@@ -115,12 +142,12 @@ class Changes:
     @cached_property
     def rises(self) -> list[PublicationEntry]:
         rows = self._moves().filter(moved__gt=0).order_by("-moved", "-change", "position")
-        return _with_shown_change(rows[:TOP])
+        return _with_shown_change(rows[:TOP], older=self.older, newer=self.newer)
 
     @cached_property
     def falls(self) -> list[PublicationEntry]:
         rows = self._moves().filter(moved__lt=0).order_by("moved", "change", "position")
-        return _with_shown_change(rows[:TOP])
+        return _with_shown_change(rows[:TOP], older=self.older, newer=self.newer)
 
     @cached_property
     def improvers(self) -> list[PublicationEntry]:
@@ -130,7 +157,7 @@ class Changes:
             .filter(moved__gt=0, display__regex=OFFICIAL, old__display__regex=OFFICIAL)
             .order_by("-moved", "-change", "position")
         )
-        return _with_shown_change(rows[:TOP])
+        return _with_shown_change(rows[:TOP], older=self.older, newer=self.newer)
 
     @cached_property
     def counts(self) -> dict[str, int]:

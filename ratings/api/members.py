@@ -13,6 +13,7 @@ from ninja.errors import HttpError
 
 from ..figures import shown_change
 from ..models import ClubSettings, Member, RatingChange
+from ..pages import members as pages
 from ..publication import is_published
 from ..rating_lists import lists_kept
 from ..time_classes import STANDARD
@@ -76,10 +77,7 @@ def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "st
             "status": rating_status(state.display, system, state.last_played),
         }
     if published:
-        entries = member.publication_entries.filter(publication__time_class=time_class)
-        entries = entries.select_related("publication").order_by(
-            "-publication__published_at", "-publication_id"
-        )
+        entries = pages.published_ratings(member=member, rating_list=time_class)
         published_ratings = [
             {
                 "publication": entry.publication.slug,
