@@ -54,7 +54,7 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
     return (
         publication.annotate(Member.objects.with_financial())
         .with_state(rating_list)
-        .select_related("rating_state", "merged_into")
+        .select_related("rating_state", "merged_into")  # type: ignore[misc]  # with_state's FilteredRelation
         .filter(member_number__iexact=number)
         .first()
     )
@@ -177,7 +177,7 @@ def _changes(
                 display_after=shown_after,
                 played=played,
                 score=score,
-                breakdown=breakdown or {},
+                breakdown=breakdown or {},  # type: ignore[misc]  # the JSON as stored
             )
             # The change as shown (after less before, both as displayed), so they add up.
             change.change_html = change_html(  # type: ignore[attr-defined]
@@ -270,7 +270,7 @@ def game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, 
             # An opponent's rating is theirs: not shown while they are not published. Nor is
             # what would give it away with the member's own rating: the expected score and
             # the game's own change. (The event's total change is the member's, and public.)
-            visible = officer or (opponent is not None and opponent.is_published)
+            visible = officer or (opponent is not None and opponent.is_published)  # type: ignore[attr-defined]
             game_change = services.game_line_change(line=line)
             lines.append(
                 {
@@ -396,10 +396,9 @@ def member_history(
                 *figures.rating_and_marker(change.display_before),
                 *figures.rating_and_marker(change.display_after),
             ]
-        for game in games.get(event.pk) or [None]:
-            if game is None:
-                rows.append([*own, *[""] * 8])
-                continue
+        if event.pk not in games:
+            rows.append([*own, *[""] * 8])
+        for game in games.get(event.pk, []):
             opponent = game["opponent"]
             rows.append(
                 [

@@ -207,7 +207,7 @@ def publication_changes(
         return data
     changes = Changes(newer=newer, older=older)
     between = f"{data['older_name']} to {data['newer_name']}"
-    charted = changes.rises[:CHARTED] + changes.falls[:CHARTED]
+    charted: list[Any] = changes.rises[:CHARTED] + changes.falls[:CHARTED]
     data.update(
         changes=changes,
         counts=changes.counts,
@@ -249,7 +249,7 @@ def _improvers_chart(changes: Changes, charted: list[Any], between: str) -> Any:
     """The improvers' gains as bars, where they tell the reader something the rises' chart
     does not: drawn only when some of the ten biggest improvers are not charted there
     (otherwise it would draw the same bars twice)."""
-    improvers = changes.improvers[:CHARTED]
+    improvers: list[Any] = changes.improvers[:CHARTED]
     if {e.member_id for e in improvers} <= {e.member_id for e in charted}:
         return ""
     return changes_bar_svg(

@@ -105,4 +105,4 @@ def live_list(request: HttpRequest, latest: Any = False) -> HttpResponse:
 @officer_required
 def officer_list(request: HttpRequest) -> HttpResponse:
     """Everyone the engine rates, members in arrears and guests too, each marked."""
-    return _list_page(request, everyone=True, template="ratings/public/officer_list.html")
+    return _list_page(request, everyone=True, template="ratings/officer/list.html")

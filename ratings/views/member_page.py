@@ -37,11 +37,14 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         rating_list=rating_list,
         page_number=request.GET.get("page"),
     )
-    context["membership"] = _membership(member) if is_officer(request) else ""
+    officer = is_officer(request)
+    context["membership"] = _membership(member) if officer else ""
     state = context["state"]
     if "games" in context:
         context["status"] = rating_status(state.display, context["system"], state.last_played)
-    return render(request, "ratings/public/member.html", context)
+    # The public's page and the officer's are apart: the officer's adds the membership.
+    template = "ratings/officer/member.html" if officer else "ratings/public/member.html"
+    return render(request, template, context)
 
 
 def rating_status(display: str, system: Any, last_played: Any = None) -> str:
