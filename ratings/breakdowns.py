@@ -206,16 +206,16 @@ def breakdown_unpacked(
 
 
 def _scores_agree(games: Sequence[PlayedGame], lines: list[Any], score: float) -> bool:
-    """Whether the row's score is its games': the rated games' (a packed line's rating is
-    None where the game was not rated), as a change stores it; or every game's, as rows
-    written before the two were told apart stored it (until their re-rate)."""
+    """Whether the row's score is its rated games' (a packed line's rating is None where
+    the game was not rated), as a change stores it. A row written before a game left out
+    was told apart stored every game's score: it reads without lines until its re-rate,
+    as a row whose games changed since does."""
     rated = sum(
         game[1]
         for game, line in zip(games, lines, strict=True)
         if (line[0] if isinstance(line, list) else line) is not None
     )
-    every = sum(game[1] for game in games)
-    return any(math.isclose(total, score, rel_tol=0, abs_tol=1e-9) for total in (rated, every))
+    return math.isclose(rated, score, rel_tol=0, abs_tol=1e-9)
 
 
 def breakdown_read(data: dict[str, Any] | list[Any]) -> dict[str, Any]:
