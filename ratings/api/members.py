@@ -11,8 +11,7 @@ from django.urls import reverse
 from ninja import Query, Router
 from ninja.errors import HttpError
 
-from ..figures import shown_change
-from ..models import ClubSettings, Member, RatingChange
+from ..models import ClubSettings, Member
 from ..pages import members as pages
 from ..publication import is_published
 from ..rating_lists import lists_kept
@@ -119,38 +118,6 @@ def member_history(
     if moved := _elsewhere(request, member, number, "member-history"):
         return moved
     published = is_published(member)
-    changes = RatingChange.objects.filter(member=member, time_class=time_class).order_by(
-        "-event_end", "-event_start", "-event_id"
-    )
-    rows, place = page_of(
-        changes.values_list(
-            "event_id",
-            "event__name",
-            "event_end",
-            "period",
-            "played",
-            "score",
-            "display_before",
-            "display_after",
-            "before",
-            "after",
-        ),
-        paging,
-    )
-    results = []
-    for event, name, day, period, played, score, shown_before, shown_after, before, after in rows:
-        figures = published and before is not None and after is not None
-        results.append(
-            {
-                "event": event,
-                "event_name": name,
-                "date": day,
-                "period": period,
-                "games": played,
-                "score": score,
-                "rating_before": shown_before if published else None,
-                "rating_after": shown_after if published else None,
-                "change": shown_change(shown_before, shown_after) if figures else None,
-            }
-        )
+    rows, place = page_of(pages.rating_changes(member=member, rating_list=time_class), paging)
+    results = [pages.rating_change(row, published=published) for row in rows]
     return {**place, "member": member.member_number, "published": published, "results": results}

@@ -313,6 +313,45 @@ def published_ratings(*, member: Member, rating_list: str, limit: int | None = N
     return list(entries[:limit] if limit else entries)
 
 
+def rating_changes(*, member: Member, rating_list: str) -> Any:
+    """The member's rated events on one list, newest first, as rows for ``rating_change``:
+    their page's table's figures (the API reads them a page at a time)."""
+    return (
+        RatingChange.objects.filter(member=member, time_class=rating_list)
+        .order_by("-event_end", "-event_start", "-event_id")
+        .values_list(
+            "event_id",
+            "event__name",
+            "event_end",
+            "period",
+            "played",
+            "score",
+            "display_before",
+            "display_after",
+            "before",
+            "after",
+        )
+    )
+
+
+def rating_change(row: tuple[Any, ...], *, published: bool) -> dict[str, Any]:
+    """One row of ``rating_changes``: the event, its rated games and score (as the event's
+    report counts them), and the rating before and after, withheld when not ``published``."""
+    event, name, day, period, played, score, shown_before, shown_after, before, after = row
+    figured = published and before is not None and after is not None
+    return {
+        "event": event,
+        "event_name": name,
+        "date": day,
+        "period": period,
+        "games": played,
+        "score": score,
+        "rating_before": shown_before if published else None,
+        "rating_after": shown_after if published else None,
+        "change": figures.shown_change(shown_before, shown_after) if figured else None,
+    }
+
+
 def _chart(member: Member, changes: list[Any], system: Any) -> str:
     """One point per rated event; for period systems one per rating period (every change
     of a period holds the period's after, so one point per event would repeat it)."""
