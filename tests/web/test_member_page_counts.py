@@ -3,7 +3,9 @@ a game the system left out is shown apart, labelled, never added into the score.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 
 import pytest
 from django.urls import reverse
@@ -84,4 +86,26 @@ def test_a_game_the_system_left_out_still_shows_its_result_marked_not_rated(
         ("Bob Brown", 1.0, True),
         ("Carol Chen", 0.5, True),
         ("Pat Provisional", 1.0, False),
+    ]
+
+
+def test_the_api_history_counts_the_games_and_score_the_member_page_counts(
+    client, cup_with_an_unrated_game, alice
+):
+    history = client.get(f"/api/v1/members/{alice.member_number}/history").json()
+    group = member_page(client, alice).context["event_groups"][0]
+    assert [(row["games"], row["score"]) for row in history["results"]] == [
+        (group["played"], group["score"])
+    ]
+
+
+def test_the_history_csv_marks_the_game_the_system_left_out(
+    client, cup_with_an_unrated_game, alice
+):
+    response = client.get(reverse("ratings:member-history-csv", args=[alice.member_number]))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(row["Opponent"], row["Score"], row["Rated"]) for row in rows] == [
+        ("Bob Brown", "1", "yes"),
+        ("Carol Chen", "0.5", "yes"),
+        ("Pat Provisional", "1", "no"),
     ]
