@@ -67,6 +67,16 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+#: Publications an index page lists.
+PUBLICATIONS_PER_PAGE = 25
+
+
+def publication_index(*, page_number: Any = None) -> Any:
+    """Every publication, newest first, a page of them (``page_number``: any text; a page
+    that is not one is the nearest that is)."""
+    return Paginator(Publication.objects.all(), PUBLICATIONS_PER_PAGE).get_page(page_number)
+
+
 # -- a publication's list ---------------------------------------------------------------
 
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -32,9 +31,6 @@ from .common import (
     wants_csv,
 )
 
-#: Publications an index page lists.
-PUBLICATIONS_PER_PAGE = 25
-
 
 def publication_index(request: HttpRequest) -> HttpResponse:
     """Every publication, newest first; a date finds the list as it stood that day."""
@@ -50,9 +46,7 @@ def publication_index(request: HttpRequest) -> HttpResponse:
             messages.info(request, f"No list had been published by {day:%-d %b %Y}.")
             return redirect("ratings:publications")
         return redirect(found)
-    page = Paginator(Publication.objects.all(), PUBLICATIONS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    page = pages.publication_index(page_number=request.GET.get("page"))
     return render(request, "ratings/public/publications.html", {"page": page})
 
 
