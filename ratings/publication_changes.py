@@ -59,19 +59,15 @@ def _shown_move() -> Expression:
     return _shown("rating") - _shown("old__rating")
 
 
-def _with_shown_change(
-    rows: Iterable[PublicationEntry], *, older: Publication, newer: Publication
-) -> list[PublicationEntry]:
+def _with_shown_change(rows: Iterable[PublicationEntry]) -> list[PublicationEntry]:
     """The rows, each with ``shown_change`` (and its ``change_html``): the change the
     reader checks against the two figures shown beside it, worked out from them as the
-    event report does; and ``games_between``, the rated games played between the lists."""
+    event report does."""
     out = list(rows)
-    played = games_between(members=[entry.member_id for entry in out], older=older, newer=newer)
     for entry in out:
         shown = shown_change(entry.display_before, entry.display)  # type: ignore[attr-defined]
         entry.shown_change = shown  # type: ignore[attr-defined]
         entry.change_html = change_html(shown)  # type: ignore[attr-defined]
-        entry.games_between = played.get(entry.member_id, 0)  # type: ignore[attr-defined]
     return out
 
 
@@ -142,12 +138,12 @@ class Changes:
     @cached_property
     def rises(self) -> list[PublicationEntry]:
         rows = self._moves().filter(moved__gt=0).order_by("-moved", "-change", "position")
-        return _with_shown_change(rows[:TOP], older=self.older, newer=self.newer)
+        return _with_shown_change(rows[:TOP])
 
     @cached_property
     def falls(self) -> list[PublicationEntry]:
         rows = self._moves().filter(moved__lt=0).order_by("moved", "change", "position")
-        return _with_shown_change(rows[:TOP], older=self.older, newer=self.newer)
+        return _with_shown_change(rows[:TOP])
 
     @cached_property
     def improvers(self) -> list[PublicationEntry]:
@@ -157,7 +153,19 @@ class Changes:
             .filter(moved__gt=0, display__regex=OFFICIAL, old__display__regex=OFFICIAL)
             .order_by("-moved", "-change", "position")
         )
-        return _with_shown_change(rows[:TOP], older=self.older, newer=self.newer)
+        return _with_shown_change(rows[:TOP])
+
+    @cached_property
+    def played_between(self) -> dict[int, int]:
+        """The rated games each member of the rises, falls and improvers played between
+        the two lists (``games_between``), in one query for all three."""
+        members = {e.member_id for e in [*self.rises, *self.falls, *self.improvers]}
+        return games_between(members=members, older=self.older, newer=self.newer)
+
+    def with_games_between(self) -> None:
+        """Give each row of the rises, falls and improvers its ``games_between``."""
+        for entry in [*self.rises, *self.falls, *self.improvers]:
+            entry.games_between = self.played_between.get(entry.member_id, 0)  # type: ignore[attr-defined]
 
     @cached_property
     def counts(self) -> dict[str, int]:

@@ -53,11 +53,18 @@ def latest_publication(*, rating_list: str, club: ClubSettings) -> Any:
 
 
 def published_list(
-    *, query: Any, rating_list: str, club: ClubSettings, request: Any = None
+    *,
+    query: Any,
+    rating_list: str,
+    club: ClubSettings,
+    request: Any = None,
+    latest: Any = False,
 ) -> dict[str, Any]:
     """The published list: the latest publication's (``publication`` in the answer), or
-    the live list (``live``) where there is none to show."""
-    latest = latest_publication(rating_list=rating_list, club=club)
+    the live list (``live``) where there is none to show. ``latest``: the caller's
+    ``latest_publication`` when it has read it already."""
+    if latest is False:
+        latest = latest_publication(rating_list=rating_list, club=club)
     if latest is not None:
         return publications.publication_list(
             publication=latest, query=query, club=club, latest=True, request=request

@@ -216,6 +216,7 @@ def publication_changes(
     if older is None or older.pk == newer.pk:
         return data
     changes = Changes(newer=newer, older=older)
+    changes.with_games_between()
     between = f"{data['older_name']} to {data['newer_name']}"
     charted: list[Any] = changes.rises[:CHARTED] + changes.falls[:CHARTED]
     data.update(

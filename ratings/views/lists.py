@@ -82,7 +82,7 @@ def published_list(request: HttpRequest) -> HttpResponse:
             f"rating-list-published-{latest.slug}.csv",
         )
     context = pages.published_list(
-        query=request.GET, rating_list=rating_list, club=club, request=request
+        query=request.GET, rating_list=rating_list, club=club, request=request, latest=latest
     )
     return render(request, "ratings/public/publication.html", context)
 
