@@ -28,6 +28,7 @@ from .members import (
     number_taken,
     suggested_member_number,
 )
+from .public_pages import PublicPagesVersion
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
@@ -48,6 +49,7 @@ __all__ = [
     "Member",
     "MemberQuerySet",
     "Publication",
+    "PublicPagesVersion",
     "PublicationEntry",
     "RatingChange",
     "RatingList",

@@ -95,6 +95,7 @@ from .publishing import (
     publication_latest,
     publication_on,
 )
+from .public_pages import public_pages_changed, public_pages_version
 from .record_version import RecordChanged, record_unchanged_check, record_version
 from .rerate import ratings_rerate
 from .results_version import ResultsChanged, results_unchanged_check, results_version
@@ -125,6 +126,8 @@ from .subscriptions import (
 from .systems import rating_list_set, rating_system_set
 
 __all__ = [
+    "public_pages_changed",
+    "public_pages_version",
     "BROUGHT_IN_FIELDS",
     "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",

@@ -46,6 +46,7 @@ from ..models import (
 )
 from ..rating_lists import list_of, lists_kept
 from ..time_classes import RAPID, STANDARD
+from .public_pages import public_pages_changed
 from .chain import (
     Position,
     PriorChange,
@@ -508,6 +509,8 @@ def ratings_rerate(
                 time_class=time_class,
                 behind=True,
             )
+        # Every public page may show what this re-rate writes (past the model layer).
+        public_pages_changed()
         if run is not None and run.pending:
             from .systems import pending_apply
 

@@ -1,0 +1,73 @@
+"""The public pages' version: read by every cached public page, bumped by every change.
+
+``public_pages_changed`` is the one place a change to what the public reads is told to
+the cache: the re-rate calls it, and ``ratings.signals`` calls it on every save or delete
+of the club's records (a member, a payment, an event, a game, a publication, the club's
+settings); a signed-in person's form post calls it too, for the writes that go past the
+model layer (bulk imports).
+
+Inside a transaction the bump is written in that transaction, so it becomes visible
+with the change itself: no reader sees the new data under the old number and keeps it.
+When another transaction holds the version's row (a long re-rate), this one does not
+wait for it: its bump is written just after it commits instead. A page rendered between
+that commit and the bump is stored under the old number, which no reader asks for again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from ..models import PublicPagesVersion
+
+_ROW = 1
+
+
+def public_pages_version() -> tuple[int, dt.datetime | None]:
+    """The number every cached public page is keyed on, and when it last moved."""
+    row = PublicPagesVersion.objects.filter(pk=_ROW).values_list("number", "changed_at").first()
+    return (0, None) if row is None else row
+
+
+def _bump_now() -> None:
+    now = timezone.now()
+    moved = PublicPagesVersion.objects.filter(pk=_ROW).update(
+        number=F("number") + 1, changed_at=now
+    )
+    if not moved:
+        try:
+            with transaction.atomic():
+                PublicPagesVersion.objects.create(pk=_ROW, number=1, changed_at=now)
+        except IntegrityError:  # another process made the row meanwhile
+            _bump_now()
+
+
+def _bumped_in_this_transaction() -> None:
+    """A marker among the transaction's on-commit callbacks: bumped already. A rolled-back
+    savepoint drops it along with the bump it marks."""
+
+
+def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Retire every cached public page: what the public reads has changed (or is changing
+    in this transaction)."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        _bump_now()
+        return
+    queued = {callback for _, callback, _ in connection.run_on_commit}
+    # Once a transaction is enough: the bump shows with all of it. Not so in a test's
+    # transaction (it never commits, and its pages are read inside it).
+    in_a_test = getattr(connection.atomic_blocks[0], "_from_testcase", False)
+    if queued & {_bumped_in_this_transaction, _bump_now} and not in_a_test:
+        return
+    if connection.features.has_select_for_update_skip_locked:
+        rows = PublicPagesVersion.objects.select_for_update(skip_locked=True).filter(pk=_ROW)
+        if not list(rows.values_list("pk", flat=True)) and rows.exists():
+            # Held by another transaction: bump once this one commits.
+            transaction.on_commit(_bump_now, using=using)
+            return
+    _bump_now()
+    transaction.on_commit(_bumped_in_this_transaction, using=using)
