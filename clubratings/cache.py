@@ -67,18 +67,22 @@ def _public_reader(request: HttpRequest) -> bool:
     )
 
 
-def _version() -> tuple[int, dt.datetime]:
+def _version() -> tuple[str, dt.datetime]:
+    """The version as the key's part (its number and moment: a database restored, or a
+    test's rolled back, may give a number again, never with the same moment), and the
+    answers' Last-Modified."""
     from ratings.services.public_pages import public_pages_version
 
     number, changed = public_pages_version()
     day_start = timezone.make_aware(dt.datetime.combine(timezone.localdate(), dt.time()))
-    return number, max(changed or day_start, day_start)
+    moment = changed.isoformat() if changed else ""
+    return f"{number}@{moment}", max(changed or day_start, day_start)
 
 
-def _key(request: HttpRequest, number: int) -> str:
+def _key(request: HttpRequest, version: str) -> str:
     what = "|".join(
         (
-            str(number),
+            version,
             timezone.localdate().isoformat(),
             request.get_full_path(),
             request.headers.get("HX-Request", ""),
@@ -146,8 +150,8 @@ def public_page(
         def cached_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method not in ("GET", "HEAD") or not (everyone or _public_reader(request)):
                 return view(request, *args, **kwargs)
-            number, modified = _version()
-            key = _key(request, number)
+            version, modified = _version()
+            key = _key(request, version)
             etag = quote_etag(key.removeprefix("public-page:"))
             last_modified = http_date(modified.timestamp())
             not_modified = get_conditional_response(

@@ -88,6 +88,7 @@ from .periods import (
     period_close_problem,
     period_close_warning,
 )
+from .public_pages import public_pages_changed, public_pages_version
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -95,7 +96,6 @@ from .publishing import (
     publication_latest,
     publication_on,
 )
-from .public_pages import public_pages_changed, public_pages_version
 from .record_version import RecordChanged, record_unchanged_check, record_version
 from .rerate import ratings_rerate
 from .results_version import ResultsChanged, results_unchanged_check, results_version
@@ -126,8 +126,6 @@ from .subscriptions import (
 from .systems import rating_list_set, rating_system_set
 
 __all__ = [
-    "public_pages_changed",
-    "public_pages_version",
     "BROUGHT_IN_FIELDS",
     "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",
@@ -196,6 +194,8 @@ __all__ = [
     "players_entered",
     "position_from_json",
     "position_json",
+    "public_pages_changed",
+    "public_pages_version",
     "publication_latest",
     "publication_on",
     "rateable_events",

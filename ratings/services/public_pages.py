@@ -57,7 +57,7 @@ def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
     if not connection.in_atomic_block:
         _bump_now()
         return
-    queued = {callback for _, callback, _ in connection.run_on_commit}
+    queued = {entry[1] for entry in connection.run_on_commit}
     # Once a transaction is enough: the bump shows with all of it. Not so in a test's
     # transaction (it never commits, and its pages are read inside it).
     in_a_test = getattr(connection.atomic_blocks[0], "_from_testcase", False)

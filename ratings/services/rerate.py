@@ -46,7 +46,6 @@ from ..models import (
 )
 from ..rating_lists import list_of, lists_kept
 from ..time_classes import RAPID, STANDARD
-from .public_pages import public_pages_changed
 from .chain import (
     Position,
     PriorChange,
@@ -60,6 +59,7 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
+from .public_pages import public_pages_changed
 from .ripple import ripple_possible, ripple_rerate
 
 log = logging.getLogger("ratings")
