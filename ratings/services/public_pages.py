@@ -16,6 +16,7 @@ that commit and the bump is stored under the old number, which no reader asks fo
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import F
@@ -45,9 +46,18 @@ def _bump_now() -> None:
             _bump_now()
 
 
-def _bumped_in_this_transaction() -> None:
-    """A marker among the transaction's on-commit callbacks: bumped already. A rolled-back
-    savepoint drops it along with the bump it marks."""
+def _bumped_already(connection: Any) -> bool:
+    """Bumped earlier in this transaction, by a savepoint still standing. The transaction
+    is told by its list of on-commit callbacks (a new list for each transaction);
+    a rolled-back savepoint took its bump with it, so its marker no longer holds."""
+    marker = getattr(connection, "_public_pages_bumped", None)
+    if marker is None:
+        return False
+    callbacks, savepoints = marker
+    return bool(
+        callbacks is connection.run_on_commit
+        and connection.savepoint_ids[: len(savepoints)] == savepoints
+    )
 
 
 def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
@@ -57,11 +67,13 @@ def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
     if not connection.in_atomic_block:
         _bump_now()
         return
-    queued = {entry[1] for entry in connection.run_on_commit}
     # Once a transaction is enough: the bump shows with all of it. Not so in a test's
     # transaction (it never commits, and its pages are read inside it).
     in_a_test = getattr(connection.atomic_blocks[0], "_from_testcase", False)
-    if queued & {_bumped_in_this_transaction, _bump_now} and not in_a_test:
+    if not in_a_test and (
+        _bumped_already(connection)
+        or any(entry[1] is _bump_now for entry in connection.run_on_commit)
+    ):
         return
     if connection.features.has_select_for_update_skip_locked:
         rows = PublicPagesVersion.objects.select_for_update(skip_locked=True).filter(pk=_ROW)
@@ -70,4 +82,7 @@ def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
             transaction.on_commit(_bump_now, using=using)
             return
     _bump_now()
-    transaction.on_commit(_bumped_in_this_transaction, using=using)
+    connection._public_pages_bumped = (  # type: ignore[attr-defined]
+        connection.run_on_commit,
+        list(connection.savepoint_ids),
+    )
