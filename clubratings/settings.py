@@ -290,7 +290,11 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # A re-rate expected to take longer than this many seconds runs in the background.
+# The estimate is the last runs' pace slowed by the machine's load now
+# (services.rerate_in_the_page), and a page never waits for more than
+# RERATE_FOREGROUND_GAMES games however fast the last runs went.
 RERATE_FOREGROUND_SECONDS = float(os.getenv("RERATE_FOREGROUND_SECONDS", "2"))
+RERATE_FOREGROUND_GAMES = envint("RERATE_FOREGROUND_GAMES", "20000")
 # A worker carrying a run out says it is alive this often; a run silent for the lapse
 # (and holding no lock) lost its worker, and another worker takes it over.
 RERATE_HEARTBEAT_SECONDS = float(os.getenv("RERATE_HEARTBEAT_SECONDS", "5"))
