@@ -110,24 +110,22 @@ def _keepable(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
-def _materialized(response: HttpResponse | StreamingHttpResponse) -> HttpResponse | None:
-    """A streamed answer (the list's CSV) read into one, when small enough to keep."""
+def _content(response: HttpResponse | StreamingHttpResponse) -> bytes:
+    """The answer's body; a streamed one (the list's CSV) read whole."""
     if not response.streaming:
-        return response  # type: ignore[return-value]
-    parts: list[bytes] = []
-    size = 0
-    for part in response.streaming_content:  # type: ignore[union-attr]
-        parts.append(part)
-        size += len(part)
-    whole = HttpResponse(b"".join(parts), status=response.status_code)
-    for header in _KEPT_HEADERS:
-        if response.has_header(header):
-            whole[header] = response[header]
-    return whole if size <= MAX_BYTES else _too_big(whole)
+        return response.content
+    return b"".join(response.streaming_content)  # type: ignore[union-attr, arg-type]
 
 
-def _too_big(response: HttpResponse) -> HttpResponse:
-    response._public_page_too_big = True  # type: ignore[attr-defined]
+def _answer(status: int, headers: list[tuple[str, str]], content: bytes, streamed: bool) -> Any:
+    """A kept answer as it was first given: streamed answers streamed again."""
+    response: HttpResponse | StreamingHttpResponse = (
+        StreamingHttpResponse(iter([content]), status=status)
+        if streamed
+        else HttpResponse(content, status=status)
+    )
+    for header, value in headers:
+        response[header] = value
     return response
 
 
@@ -168,22 +166,16 @@ def public_page(
                 _headers(not_modified, everyone=everyone, max_age=max_age)
                 return not_modified
             if kept is not None:
-                status, headers, content = kept
-                response = HttpResponse(content, status=status)
-                for header, value in headers:
-                    response[header] = value
+                response = _answer(*kept)
             else:
                 rendered = view(request, *args, **kwargs)
                 if not _keepable(request, rendered):
                     return rendered
-                response = _materialized(rendered)  # type: ignore[assignment]
-                if not getattr(response, "_public_page_too_big", False):
-                    headers = [(h, response[h]) for h in _KEPT_HEADERS if response.has_header(h)]
-                    cache.set(
-                        key,
-                        (response.status_code, headers, response.content),
-                        TIMEOUT,
-                    )
+                headers = [(h, rendered[h]) for h in _KEPT_HEADERS if rendered.has_header(h)]
+                answer = (rendered.status_code, headers, _content(rendered), rendered.streaming)
+                if len(answer[2]) <= MAX_BYTES:
+                    cache.set(key, answer, TIMEOUT)
+                response = _answer(*answer)
             response["ETag"] = etag
             response["Last-Modified"] = last_modified
             _headers(response, everyone=everyone, max_age=max_age)

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
+from simple_history.models import HistoricalChanges
 
 from .models import Member, PublicPagesVersion
 
@@ -28,7 +29,12 @@ def member_state_on_add(
 def _public_pages_changed(sender: type[Any], raw: bool = False, **kwargs: Any) -> None:
     """Any save or delete of the club's records retires the cached public pages
     (``services.public_pages``)."""
-    if raw or sender._meta.app_label != "ratings" or sender is PublicPagesVersion:
+    if (
+        raw
+        or sender._meta.app_label != "ratings"
+        or sender is PublicPagesVersion
+        or issubclass(sender, HistoricalChanges)  # the audit trail's copy of a save
+    ):
         return
     from .services.public_pages import public_pages_changed
 

@@ -14,6 +14,7 @@ from .. import services
 from ..models import (
     Publication,
     PublicationEntry,
+    PublicPagesVersion,
     RatingChange,
     RatingRun,
     RatingState,
@@ -117,3 +118,11 @@ class PublicationEntryAdmin(ReadOnlyAdmin):
     list_display = ["publication", "position", "member", "rank", "display", "games"]
     search_fields = ["member__name", "member__member_number", "publication__slug"]
     list_select_related = ["publication", "member"]
+
+
+@admin.register(PublicPagesVersion)
+class PublicPagesVersionAdmin(ReadOnlyAdmin):
+    """The number the cached public pages are kept under: every change moves it
+    (``services.public_pages``); read here to see when the public pages last changed."""
+
+    list_display = ["number", "changed_at"]
