@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.utils.cache import (
@@ -53,6 +55,8 @@ MAX_BYTES = 4 * 1024 * 1024
 _KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language", "Link")
 
 View = Callable[..., HttpResponse]
+
+log = logging.getLogger("ratings")
 
 
 def _public_reader(request: HttpRequest) -> bool:
@@ -201,5 +205,8 @@ class PublicPagesChangedMiddleware:
         ):
             from ratings.services.public_pages import public_pages_changed
 
-            public_pages_changed()
+            try:
+                public_pages_changed()
+            except DatabaseError:  # SQLite busy with a long writer: its own saves bump
+                log.warning("public pages' version not moved after %s", request.path)
         return response

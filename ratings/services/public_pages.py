@@ -9,8 +9,10 @@ model layer (bulk imports).
 Inside a transaction the bump is written in that transaction, so it becomes visible
 with the change itself: no reader sees the new data under the old number and keeps it.
 When another transaction holds the version's row (a long re-rate), this one does not
-wait for it: its bump is written just after it commits instead. A page rendered between
-that commit and the bump is stored under the old number, which no reader asks for again.
+wait for it: its bump is written just after it commits instead, or, the row still held,
+left to the holder, whose own bump commits after this change is seen. A page rendered
+between a commit and its bump is stored under the old number, which no reader asks for
+again. Nothing waits for the row (on PostgreSQL; SQLite has one writer at a time anyway).
 """
 
 from __future__ import annotations
@@ -46,6 +48,26 @@ def _bump_now() -> None:
             _bump_now()
 
 
+def _bump_unless_held(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Move the number in the current transaction; False, without waiting, when another
+    transaction holds its row (a long re-rate): that one moves it as it commits."""
+    connection = connections[using]
+    if connection.features.has_select_for_update_skip_locked:
+        rows = PublicPagesVersion.objects.select_for_update(skip_locked=True).filter(pk=_ROW)
+        mine = list(rows.values_list("pk", flat=True))
+        if not mine and PublicPagesVersion.objects.filter(pk=_ROW).exists():
+            return False  # made, and held by another
+    _bump_now()
+    return True
+
+
+def _bump_after_commit() -> None:
+    """After a commit: moved now, or by the transaction holding the row as it commits,
+    which is after this one's changes are seen."""
+    with transaction.atomic():
+        _bump_unless_held()
+
+
 def _bumped_already(connection: Any) -> bool:
     """Bumped earlier in this transaction, by a savepoint still standing. The transaction
     is told by its list of on-commit callbacks (a new list for each transaction);
@@ -62,26 +84,25 @@ def _bumped_already(connection: Any) -> bool:
 
 def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
     """Retire every cached public page: what the public reads has changed (or is changing
-    in this transaction)."""
+    in this transaction). Never waits for another transaction."""
     connection = connections[using]
     if not connection.in_atomic_block:
-        _bump_now()
+        with transaction.atomic(using=using):
+            # Held: the holder moves it as it commits, after this change is seen.
+            _bump_unless_held(using)
         return
     # Once a transaction is enough: the bump shows with all of it. Not so in a test's
     # transaction (it never commits, and its pages are read inside it).
     in_a_test = getattr(connection.atomic_blocks[0], "_from_testcase", False)
     if not in_a_test and (
         _bumped_already(connection)
-        or any(entry[1] is _bump_now for entry in connection.run_on_commit)
+        or any(entry[1] is _bump_after_commit for entry in connection.run_on_commit)
     ):
         return
-    if connection.features.has_select_for_update_skip_locked:
-        rows = PublicPagesVersion.objects.select_for_update(skip_locked=True).filter(pk=_ROW)
-        if not list(rows.values_list("pk", flat=True)) and rows.exists():
-            # Held by another transaction: bump once this one commits.
-            transaction.on_commit(_bump_now, using=using)
-            return
-    _bump_now()
+    if not _bump_unless_held(using):
+        # The holder may commit before this one: move it again once this one has.
+        transaction.on_commit(_bump_after_commit, using=using)
+        return
     connection._public_pages_bumped = (  # type: ignore[attr-defined]
         connection.run_on_commit,
         list(connection.savepoint_ids),

@@ -4,9 +4,10 @@ changes, conditional GETs answered 304, and never a kept copy for a signed-in re
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.test import RequestFactory
@@ -147,3 +148,32 @@ def test_the_day_changing_retires_the_kept_page(client, night, monkeypatch):
     tomorrow = timezone.localdate() + dt.timedelta(days=1)
     monkeypatch.setattr(timezone, "localdate", lambda *a, **k: tomorrow)
     assert client.get(LIST)["ETag"] != etag
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_never_waits_for_a_long_re_rate_holding_the_version(alice):
+    """PostgreSQL: a re-rate's transaction holds the version's row until it commits; a
+    save meanwhile leaves the bump to it (or to just after its own commit), never waits."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite takes one writer at a time: the save waits at BEGIN anyway")
+    holding, done = threading.Event(), threading.Event()
+
+    def long_re_rate() -> None:
+        with transaction.atomic():
+            services.public_pages_changed()
+            holding.set()
+            done.wait(20)
+        connections.close_all()
+
+    rerate = threading.Thread(target=long_re_rate)
+    rerate.start()
+    assert holding.wait(20)
+    before = services.public_pages_version()[0]
+    with transaction.atomic():
+        alice.name = "Alicia Archer"
+        alice.save()
+    services.public_pages_changed()  # the safety net, outside any transaction
+    assert rerate.is_alive()  # the save came through while the re-rate still holds it
+    done.set()
+    rerate.join()
+    assert services.public_pages_version()[0] > before
