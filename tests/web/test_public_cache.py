@@ -7,6 +7,7 @@ import datetime as dt
 import threading
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections, transaction
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -16,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clubratings.cache import public_page
+from clubratings.settings import caches
 from ratings import services
 from ratings.models import Game, Member, RatingState
 
@@ -177,3 +179,21 @@ def test_a_save_never_waits_for_a_long_re_rate_holding_the_version(alice):
     done.set()
     rerate.join()
     assert services.public_pages_version()[0] > before
+
+
+@pytest.mark.parametrize(
+    "url, backend",
+    [
+        ("", "locmem.LocMemCache"),
+        ("redis://cache.example:6379/1", "redis.RedisCache"),
+        ("memcached://cache.example:11211", "memcached.PyMemcacheCache"),
+        ("dummy://", "dummy.DummyCache"),
+    ],
+)
+def test_cache_url_names_the_cache(url, backend):
+    assert caches(url)["default"]["BACKEND"] == f"django.core.cache.backends.{backend}"
+
+
+def test_a_cache_url_of_an_unknown_kind_stops_the_app_naming_it():
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        caches("mongodb://cache.example")
