@@ -29,6 +29,7 @@ from ratings.models import (
     Event,
     Game,
     Member,
+    PublicPagesVersion,
     RatingChange,
     RatingList,
     RatingPeriod,
@@ -185,6 +186,7 @@ def build_club() -> Club:
         "ratings_publication": publication,
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
+        "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
         "ratings_comparisonrating": ComparisonRating.objects.create(
             comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"
         ),
