@@ -27,6 +27,7 @@ from tests.factories import MemberFactory
 FIGURE = re.compile(r"^([a-z0-9_]+): (\d+(?:\.\d+)?) (s|ms|MB)$")
 REQUIRED = {
     "full_rerate_1m_s",
+    "full_rerate_cpu_s",
     "full_rerate_peak_mb",
     "new_event_s",
     "correction_s",
