@@ -14,9 +14,9 @@ from ninja.errors import HttpError
 from ..models import ClubSettings, Member
 from ..pages import members as pages
 from ..pages.members import rating_status
-from ..publication import is_published
-from ..rating_lists import lists_kept
-from ..time_classes import STANDARD
+from ..rules.publication import is_published
+from ..rules.rating_lists import lists_kept
+from ..rules.time_classes import STANDARD
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of

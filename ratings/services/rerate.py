@@ -27,12 +27,9 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from ..breakdowns import breakdown_stored
-from ..counts import count_phrase
 from ..engine import Event as EngineEvent
 from ..engine import EventResult, PlayerState, RatingSystem, rated_games
 from ..engine.codec import state_to_dict
-from ..figures import shown_change
 from ..models import (
     ClubSettings,
     Event,
@@ -44,8 +41,11 @@ from ..models import (
     RatingState,
     is_usable,
 )
-from ..rating_lists import list_of, lists_kept
-from ..time_classes import RAPID, STANDARD
+from ..models.breakdowns import breakdown_stored
+from ..presentation.counts import count_phrase
+from ..presentation.figures import shown_change
+from ..rules.rating_lists import list_of, lists_kept
+from ..rules.time_classes import RAPID, STANDARD
 from .chain import (
     Position,
     PriorChange,

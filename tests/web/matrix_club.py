@@ -20,7 +20,6 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from ratings import services
-from ratings.accounts import officer_create
 from ratings.models import (
     ClubSettings,
     Comparison,
@@ -38,6 +37,7 @@ from ratings.models import (
     Season,
     Subscription,
 )
+from ratings.services.accounts import officer_create
 
 from ..factories import EventFactory, GameFactory, MemberFactory, SubscriptionFactory
 

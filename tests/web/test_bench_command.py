@@ -21,7 +21,7 @@ from ratings.models import (
     RatingList,
     RatingState,
 )
-from ratings.time_classes import RAPID, STANDARD
+from ratings.rules.time_classes import RAPID, STANDARD
 from tests.factories import MemberFactory
 
 FIGURE = re.compile(r"^([a-z0-9_]+): (\d+(?:\.\d+)?) (s|ms|MB)$")

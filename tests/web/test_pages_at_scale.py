@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import services
-from ratings.breakdowns import breakdown_is_packed
 from ratings.engine import SYSTEMS
 from ratings.models import ClubSettings, Entry, Event, Game, RatingChange
+from ratings.models.breakdowns import breakdown_is_packed
 
 from ..factories import EventFactory, MemberFactory, paid_up, rating_state
 

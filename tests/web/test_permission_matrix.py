@@ -22,8 +22,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from ratings import reports
 from ratings.models import Member
+from ratings.pages import reports
 
 from .matrix_club import UNPUBLISHED_BAND, Club, build_club, every_pattern, url_for
 

@@ -40,7 +40,6 @@ from django.urls import resolve, reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.accounts import officer_create
 from ratings.engine import SYSTEMS
 from ratings.formats import trf
 from ratings.forms import TrfConfirmForm
@@ -55,8 +54,9 @@ from ratings.models import (
     RatingRun,
     RatingState,
 )
+from ratings.rules.time_classes import RAPID
+from ratings.services.accounts import officer_create
 from ratings.services.systems import rating_list_apply, rating_system_apply
-from ratings.time_classes import RAPID
 
 from .generate_history import DEFAULT_SEED, GIVEN_F, GIVEN_M, MARKER, SURNAMES, marker
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from .engine import PlayerChange, RatingSystem
+from ..engine import PlayerChange, RatingSystem
 
 #: A game line's values, in this order, before the system's own figures (``breakdown_json``).
 LINE_KEYS = ("opponent", "score", "opponent_rating", "round", "expected", "change", "rated")

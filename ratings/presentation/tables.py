@@ -17,9 +17,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django_tables2.rows import BoundRows
 
-from . import publication
-from .models import Event, Member, is_usable
-from .reports import age_group, is_inactive
+from ..models import Event, Member, is_usable
+from ..pages.reports import age_group, is_inactive
+from ..rules import publication
 
 #: Columns a phone has no room for: shown from the md breakpoint up (and in print).
 WIDE = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
@@ -78,7 +78,7 @@ class ListPaginator(Paginator):
 
     def _keys_and_places(self, ranking: Any) -> list[tuple[int, int, float]]:
         """The keys as ``keys`` reads them, each with its member's place on the published
-        list (``ratings.ranking``), in the same one query: the list's rows numbered in
+        list (``ratings.rules.ranking``), in the same one query: the list's rows numbered in
         their order, joined to a window over the published list."""
         order = list(self._queryset.query.order_by) or list(self._queryset.model._meta.ordering)
         keyed = self._queryset.values(
@@ -343,7 +343,7 @@ class JuniorReportTable(ReportTable):
         pass
 
     def render_age(self, record: Member) -> str:
-        from .reports import year_start
+        from ..pages.reports import year_start
 
         return str(record.age_on(year_start()))
 
@@ -415,7 +415,7 @@ class OfficerMemberTable(tables.Table):
         return value
 
     def render_today(self, record: Member) -> str:
-        from .templatetags.membership import membership_badge
+        from ..templatetags.membership import membership_badge
 
         return membership_badge(record.membership_on())
 

@@ -11,10 +11,10 @@ from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from .figures import shown_change
-from .models import Publication, PublicationEntry
+from ..models import Publication, PublicationEntry
+from ..presentation.figures import shown_change
+from ..presentation.tables import NUMBER, STRENGTH, WIDE, change_html, rows_html
 from .reports import age_group_of, year_start
-from .tables import NUMBER, STRENGTH, WIDE, change_html, rows_html
 
 
 def listed(publication: Publication) -> QuerySet[PublicationEntry]:
