@@ -28,7 +28,7 @@ from itertools import groupby
 from typing import Any
 
 from ..counts import count_phrase
-from ..engine import PlayerState, RatingSystem
+from ..engine import EventResult, PlayerState, RatingSystem
 from ..engine.base import RatingSystem as BaseSystem
 from ..engine.codec import state_to_dict
 from ..models import Event, Member, RatingChange
@@ -46,6 +46,8 @@ from .ripple import Stored, _engine_event, _event_games, _stored_rows
 #: A member's standing as the walk knows it: their state (a PlayerState, or a stored row)
 #: and the walk's index of the period it is from (below 0: before the walk's first).
 Standing = tuple[Any, int]
+#: Rows held before they are written.
+FLUSH_ROWS = 20_000
 #: The index of a standing from the last period before the walk's first.
 PREVIOUS = -1
 #: The index of a standing from further back, with a period of the chain after it.
@@ -196,7 +198,17 @@ def period_ripple_rerate(
             inputs = [_engine_event(e, event_games[e.pk]) for e in events]
             result = system.rate(list(states.values()), inputs)
             after = {int(state.id): state for state in result.players}
-            for pk in everyone:
+            if index == 0:
+                reached = everyone  # its games changed: every row of it is written again
+            else:
+                # Everyone out of reach of the changed members keeps their rows.
+                reached = _reach(system, changed & players, event_games, events, result.events)
+                for event in events:
+                    for pk, row in stored_rows[event.pk].items():
+                        if pk not in reached:
+                            known[pk] = (row, index)
+                            where[pk] = event
+            for pk in reached:
                 old = stored.get(pk)
                 if pk in after:
                     new: Standing = (after[pk], index)
@@ -211,13 +223,24 @@ def period_ripple_rerate(
                 else:
                     changed.add(pk)
                 known[pk] = new
-            touched |= everyone
-            rows.extend(walk.change_rows(events, result.events))
-            pending.extend(e.pk for e in events)
+            touched |= reached
+            if index == 0:
+                rows.extend(walk.change_rows(events, result.events))
+                pending.extend(e.pk for e in events)
+            else:
+                kept = [
+                    EventResult(r.id, r.period, [c for c in r.changes if int(c.player) in reached])
+                    for r in result.events
+                ]
+                rows.extend(walk.change_rows(events, kept))
+                for chunk in chunks(sorted(reached)):
+                    RatingChange.objects.filter(
+                        event__in=[e.pk for e in events], member__in=chunk, time_class=time_class
+                    ).delete()
             events_rated += len(events)
             games_rated += sum(len(event_games[e.pk]) for e in events)
             done += len(events)
-            if len(pending) >= 200:
+            if len(rows) >= FLUSH_ROWS:
                 flush()
         report(
             10 + 80 * done // max(total, 1), f"Looked at {done} of {count_phrase(total, 'event')}"
@@ -250,3 +273,44 @@ def period_ripple_rerate(
 
 def _as_dict(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
+
+
+def _reach(
+    system: RatingSystem,
+    seeds: set[int],
+    event_games: dict[int, list[tuple[int, int, str, int]]],
+    events: list[Event],
+    results: list[EventResult],
+) -> set[int]:
+    """The players of a period whose figures may differ, when ``seeds`` alone bring
+    other states into it than the stored chain's (the games being the same).
+
+    acf-1993 rates a player from their own state and their opponents' ratings as the
+    period opened: the seeds and their opponents. ecf-2020's P ratings ("A") read the
+    opponents' ratings before the month; a P rating's "B" and its lines, the P rated
+    opponents' "A"; a K rating, the P rated opponents' "B" and the others' ratings before
+    the month. Any other system: three games away, at most as far as its rules could
+    carry a change (everyone, to be safe, were it to rate otherwise).
+    """
+    opponents: dict[int, set[int]] = {}
+    for event in events:
+        for white, black, *_ in event_games[event.pk]:
+            opponents.setdefault(white, set()).add(black)
+            opponents.setdefault(black, set()).add(white)
+
+    def near(group: set[int]) -> set[int]:
+        return group | {o for pk in group for o in opponents.get(pk, ())}
+
+    if system.id == "acf-1993":
+        return near(seeds)
+    if system.id == "ecf-2020":
+        p_rated = {
+            int(change.player)
+            for result in results
+            for change in result.changes
+            if change.detail.get("pass") == "P"
+        }
+        pass_a = near(seeds) & p_rated  # their "A" may differ
+        pass_b = near(pass_a) & p_rated  # their "B" and lines may differ
+        return near(seeds) | pass_b | (near(pass_b) - p_rated)
+    return set(opponents)
