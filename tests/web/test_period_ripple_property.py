@@ -51,7 +51,7 @@ CLUBS = {
 
 # Few players, so that corrections reach into later periods through common opponents.
 game_rows = st.tuples(
-    st.integers(0, 5), st.integers(0, 5), st.sampled_from(RESULTS), st.integers(1, 3)
+    st.integers(0, 6), st.integers(0, 6), st.sampled_from(RESULTS), st.integers(1, 3)
 ).filter(lambda g: g[0] != g[1])
 event_rows = st.tuples(
     st.integers(0, 500), st.lists(game_rows, min_size=1, max_size=6), st.booleans()
@@ -75,7 +75,7 @@ def _reset() -> None:
 
 
 def _members() -> list[Member]:
-    """Six members: new, rated, a titled player and a junior (their dummy opponents)."""
+    """Seven members: new, rated, titled players and a junior (their dummy opponents)."""
     details: list[dict[str, Any]] = [
         {},
         {"initial_rating": 1600, "initial_games": 30},
@@ -83,6 +83,7 @@ def _members() -> list[Member]:
         {"initial_rating": 1400, "initial_games": 4},
         {"born": dt.date(2012, 5, 1)},
         {"initial_rating": 1900, "initial_games": 12, "title": "IM"},
+        {"initial_rating": 1750, "initial_games": 40},
     ]
     return [
         Member.objects.create(member_number=f"P{i}", name=f"Player {i}", **d)
@@ -210,6 +211,13 @@ def everything_stored() -> dict[str, Any]:
         (10, [(0, 1, "1-0", 1)], False),
         (70, [(1, 2, "1-0", 1)], False),
         (200, [(2, 3, "0-1", 1)], True),
+    ],
+    corrections=[("result", 0, "0-1")],
+)
+@example(  # ecf-2020: a change reaching a fully rated player through two new ones' passes
+    history=[
+        (10, [(1, 5, "1-0", 1)], False),
+        (40, [(1, 0, "1-0", 1), (0, 2, "1/2-1/2", 2), (2, 6, "0-1", 3)], False),
     ],
     corrections=[("result", 0, "0-1")],
 )
