@@ -135,8 +135,11 @@ def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
             .in_rating_order()
             .first()
         )
+        # Only this period's events became rateable: the re-rate ripples from it
+        # (``period_ripple.py``), later periods rated only where a change reaches.
         return ratings_update(
             start=first or (period.start, period.start, 0),
+            changed=first,
             user=user,
             reason=f"Rating period {period.name} closed",
             time_class=period.time_class,

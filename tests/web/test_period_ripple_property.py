@@ -2,12 +2,12 @@
 
 Random club histories under acf-1993 and ecf-2020 (with a short activity window, with a
 rapid list of its own whose ratings stand in for new players' missing standard ones,
-and members whose dummy opponent comes from a title or an age), rated event by event as
-the officer completes them; then random corrections (a result changed, a game taken
-out) and late events (completed after later ones were rated), each re-rated as the app
-does, from the event with the change alone named. Every stored figure (ratings, the
-figures shown, game lines and breakdowns, each member's current state) must equal a
-full re-rate's.
+and members whose dummy opponent comes from a title or an age), rated as the officer
+completes events and closes their periods; then random corrections (a result changed,
+a game taken out) and late events (completed after later ones were rated), each
+re-rated as the app does, naming the event with the change alone. Every stored figure
+(ratings, the figures shown, game lines and breakdowns, each member's current state)
+must equal a full re-rate's.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ratings.models import (
     RatingRun,
     RatingState,
 )
+from ratings.rating_lists import list_of
 from ratings.time_classes import RAPID, STANDARD
 
 pytestmark = pytest.mark.django_db
@@ -109,14 +110,16 @@ def _event(members: list[Member], row: tuple, number: int, rapid: bool) -> Event
 
 
 def _complete(event: Event) -> None:
-    """As ``event_complete`` does for an event of a closed period: rated at once, the
-    re-rate following the event's ripple."""
+    """As the officer does: completed, then rated by closing its period (the period's
+    events ripple on), or at once in a period already closed (a late event)."""
     event.status = Event.Status.COMPLETE
     event.save()
-    club = ClubSettings.load()
-    for time_class in (STANDARD, RAPID):
-        services.periods_close_past(system=club.engine(time_class), time_class=time_class)
-    services.ratings_rerate(start=event, changed=event, reason="completed")
+    rating_list = list_of(event.time_class)
+    period = services.period_for(event, ClubSettings.load().engine(rating_list), rating_list)
+    if period is not None and not period.is_closed:
+        services.period_close(period=period)
+    else:
+        services.ratings_rerate(start=event, changed=event, reason="completed")
 
 
 def _record(history: list, club: str) -> tuple[list[Member], list[Event]]:
