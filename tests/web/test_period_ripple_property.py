@@ -115,6 +115,7 @@ def _complete(event: Event) -> None:
     event.status = Event.Status.COMPLETE
     event.save()
     rating_list = list_of(event.time_class)
+    assert rating_list is not None  # every time control here is rated
     period = services.period_for(event, ClubSettings.load().engine(rating_list), rating_list)
     if period is not None and not period.is_closed:
         services.period_close(period=period)
