@@ -152,6 +152,17 @@ def period_ripple_rerate(
                 initial = member_initial_state(member, system, time_class)
                 known[member.pk] = (initial, EARLIER if previous_label else PREVIOUS)
 
+    def load(member_ids: set[int]) -> set[int]:
+        """Make sure the walk knows these members' standings; the members."""
+        missing = member_ids - known.keys()
+        if missing:
+            from_before(missing)
+        return member_ids
+
+    def states_at(member_ids: set[int]) -> dict[int, PlayerState]:
+        """The states these members bring into the period being rated."""
+        return {pk: brought(known[pk], index) for pk in load(member_ids)}
+
     for batch in _batches(scope.events, system):
         stored_rows = _stored_rows(batch)
         event_games = _event_games(batch)
@@ -186,23 +197,32 @@ def period_ripple_rerate(
                         where[pk] = event
                 done += len(events)
                 continue
-            everyone = players | stored.keys()
-            missing = everyone - known.keys()
-            if missing:
-                from_before(missing)
-            states = {str(pk): brought(known[pk], index) for pk in players}
+            label = period_of(events[0].end_date)
+            assert label is not None
+            games = {e.pk: event_games[e.pk] for e in events}
+            if index == 0:
+                # Its games changed: every row of it is written again.
+                everyone = reached = players | stored.keys()
+            else:
+                # Everyone out of reach of the changed members keeps their rows; only the
+                # games of those reached and of the players their figures read are rated.
+                everyone = players
+                reached, support = _reach(system, changed & players, games, label, states_at)
+                games = {
+                    pk: [g for g in rows_ if g[0] in support or g[1] in support]
+                    for pk, rows_ in games.items()
+                }
+            rated = {pk for rows_ in games.values() for game in rows_ for pk in game[:2]}
+            load(everyone if index == 0 else rated)
+            states = {str(pk): brought(known[pk], index) for pk in rated}
             if walk.reads_rapid:
                 states.update(
-                    rapid_ratings_set(states=states, key=rating_key(events[0]), member_ids=players)
+                    rapid_ratings_set(states=states, key=rating_key(events[0]), member_ids=rated)
                 )
-            inputs = [_engine_event(e, event_games[e.pk]) for e in events]
+            inputs = [_engine_event(e, games[e.pk]) for e in events]
             result = system.rate(list(states.values()), inputs)
-            after = {int(state.id): state for state in result.players}
-            if index == 0:
-                reached = everyone  # its games changed: every row of it is written again
-            else:
-                # Everyone out of reach of the changed members keeps their rows.
-                reached = _reach(system, changed & players, event_games, events, result.events)
+            after = {int(state.id): state for state in result.players if int(state.id) in reached}
+            if index > 0:  # the rest keep their rows, and say where they are
                 for event in events:
                     for pk, row in stored_rows[event.pk].items():
                         if pk not in reached:
@@ -278,23 +298,25 @@ def _as_dict(value: Any) -> Any:
 def _reach(
     system: RatingSystem,
     seeds: set[int],
-    event_games: dict[int, list[tuple[int, int, str, int]]],
-    events: list[Event],
-    results: list[EventResult],
-) -> set[int]:
-    """The players of a period whose figures may differ, when ``seeds`` alone bring
-    other states into it than the stored chain's (the games being the same).
+    games: dict[int, list[tuple[int, int, str, int]]],
+    label: str,
+    states_of: Callable[[set[int]], dict[int, PlayerState]],
+) -> tuple[set[int], set[int]]:
+    """Of a period whose games are as stored, where only ``seeds`` bring other states
+    into it than the stored chain's: the players whose figures may differ, and the
+    players all of whose games must be rated to give those figures exactly.
 
     acf-1993 rates a player from their own state and their opponents' ratings as the
-    period opened: the seeds and their opponents. ecf-2020's P ratings ("A") read the
-    opponents' ratings before the month; a P rating's "B" and its lines, the P rated
-    opponents' "A"; a K rating, the P rated opponents' "B" and the others' ratings before
-    the month. Any other system: three games away, at most as far as its rules could
-    carry a change (everyone, to be safe, were it to rate otherwise).
+    period opened: the seeds and their opponents, from their own games. ecf-2020's P
+    ratings ("A") read the opponents' ratings before the month; a P rating's "B" and
+    its lines, the P rated opponents' "A"; a K rating, the P rated opponents' "B" and
+    the others' ratings before the month: so a change goes as far as a K player behind
+    two P players, and their figures need the games of the P players (and of theirs)
+    they read. Any other system: everyone.
     """
     opponents: dict[int, set[int]] = {}
-    for event in events:
-        for white, black, *_ in event_games[event.pk]:
+    for rows in games.values():
+        for white, black, *_ in rows:
             opponents.setdefault(white, set()).add(black)
             opponents.setdefault(black, set()).add(white)
 
@@ -302,15 +324,24 @@ def _reach(
         return group | {o for pk in group for o in opponents.get(pk, ())}
 
     if system.id == "acf-1993":
-        return near(seeds)
-    if system.id == "ecf-2020":
-        p_rated = {
-            int(change.player)
-            for result in results
-            for change in result.changes
-            if change.detail.get("pass") == "P"
-        }
-        pass_a = near(seeds) & p_rated  # their "A" may differ
-        pass_b = near(pass_a) & p_rated  # their "B" and lines may differ
-        return near(seeds) | pass_b | (near(pass_b) - p_rated)
-    return set(opponents)
+        reached = near(seeds)
+        return reached, reached
+    by_performance = getattr(system, "rated_by_performance", None)
+    if system.id != "ecf-2020" or by_performance is None:
+        everyone = set(opponents)
+        return everyone, everyone
+    known: dict[int, bool] = {}
+
+    def p_rated(group: set[int]) -> set[int]:
+        for pk, state in states_of(group - known.keys()).items():
+            known[pk] = by_performance(state, label)
+        return {pk for pk in group if known[pk]}
+
+    pass_a = p_rated(near(seeds))  # their "A" may differ
+    pass_b = p_rated(near(pass_a))  # their "B" and lines may differ
+    reached = near(seeds) | pass_b | (near(pass_b) - p_rated(near(pass_b)))
+    # Exact figures for those reached read the "B" of their P rated opponents, and those
+    # the "A" of theirs: each from all their games.
+    read_b = p_rated(near(reached))
+    read_a = p_rated(near(read_b))
+    return reached, reached | read_b | read_a

@@ -229,6 +229,13 @@ def everything_stored() -> dict[str, Any]:
     history=[(10, [(0, 1, "0-1", 1)], False), (300, [(0, 2, "1-0", 1)], False)],
     corrections=[("late", 0, (150, [(0, 3, "0-1", 1)], False))],
 )
+@example(  # acf-1993: a game taken out of the first period
+    history=[
+        (0, [(0, 1, "1-0", 1), (0, 1, "1-0", 1)], False),
+        (60, [(0, 1, "1-0", 1), (1, 5, "1-0", 1)], False),
+    ],
+    corrections=[("delete", 0, None)],
+)
 @example(  # acf-1993: a late event opens a period between a zero score and the next game
     history=[(10, [(0, 1, "0-1", 1)], False), (300, [(0, 2, "1-0", 1)], False)],
     corrections=[("late", 0, (150, [(3, 4, "1-0", 1)], False))],
