@@ -8,8 +8,10 @@ rapid list, which a correction on the standard list leaves alone); acf-1993 like
 but the opening of every period resets a partially-rated player on a score of 0, whether
 they play or not. So, as the per-event ripple (``ripple.py``) does with events: the walk
 re-rates the first period whole, and a member whose state after it differs from the one
-stored is changed from there on. A later period is rated again (whole) only if a
-changed member plays in it; otherwise its rows stand.
+stored is changed from there on. A later period is rated again only if a changed
+member plays in it, and then only as far as the change can reach (``_reach``): the
+games of the players whose figures may differ and of those whose P ratings their
+figures read; everyone else's rows stand.
 
 A member's standing is their last state and the period it is from. The state they bring
 into a period is that state opened (``period_opening``) if a period of the chain lies
