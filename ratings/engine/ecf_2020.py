@@ -328,6 +328,13 @@ class Ecf2020(RatingSystem):
             f"leave it out (the list sets it) or set it to {time_class!r}."
         ]
 
+    def rated_by_performance(self, player: PlayerState, label: str) -> bool:
+        """Whether the month ``label`` rates ``player`` by performance ("P": new or
+        partially rated at its start) rather than by K, from their state before it."""
+        first = self._period_start(label, ())
+        window_start = months_before(first, int(self.params["activity_months"]))
+        return category_at(player, window_start) != FULL
+
     def display(self, player: PlayerState) -> str:
         if player.rating is None or player.category is None:
             return ""

@@ -103,8 +103,11 @@ def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
         period.closed_by = user if getattr(user, "is_authenticated", False) else None
         period.save(update_fields=["closed_at", "closed_by"])
         first = period.events().first()
+        # Only this period's events became rateable: the re-rate ripples from it
+        # (``period_ripple.py``), later periods rated only where a change reaches.
         return ratings_update(
             start=first or (period.start, period.start, 0),
+            changed=first,
             user=user,
             reason=f"Rating period {period.name} closed",
             time_class=period.time_class,

@@ -59,6 +59,7 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
+from .period_ripple import period_ripple_possible, period_ripple_rerate
 from .public_pages import public_pages_changed
 from .ripple import ripple_possible, ripple_rerate
 
@@ -575,11 +576,18 @@ def ratings_rerate(
             scope = rerate_scope(start=start, system=system, time_class=rating_list)
             if scope.events and first_event is None:
                 first_event = scope.events[0]
+            rated: tuple[int, int] | None = None
             if not members and ripple_possible(scope=scope, system=system, changed=changed):
                 rated = ripple_rerate(
                     scope=scope, system=system, report=report, time_class=rating_list
                 )
-            else:
+            elif not members and period_ripple_possible(
+                scope=scope, system=system, changed=changed
+            ):
+                rated = period_ripple_rerate(
+                    scope=scope, system=system, report=report, time_class=rating_list
+                )
+            if rated is None:
                 rated = _chain_rerate(
                     scope=scope,
                     system=system,

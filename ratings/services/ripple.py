@@ -14,8 +14,9 @@ system rates an event from its players' states alone).
 So a correction a year back rewrites the events its ripple reaches (a third of them in
 a club of 20,000, docs/performance.md) and their players' current states, not the
 whole year. Period systems rate a period as a whole, and a period's opening can change
-members who do not play (acf-1993); they, and every other change (an event deleted,
-moved or un-rated, a starting rating, a merge), take the full road in ``rerate.py``.
+members who do not play (acf-1993): their ripple is ``period_ripple.py``. Every other
+change (an event deleted, moved or un-rated, a starting rating, a merge) takes the full
+road in ``rerate.py``.
 """
 
 from __future__ import annotations
