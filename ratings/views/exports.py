@@ -91,7 +91,7 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     # A rating change keeps its period's label: each list's system names it.
     systems = {tc: club.engine(tc) for tc in {c.time_class for c in changes if c.period}}
     games: dict[int, list[dict[str, Any]]] = {}
-    for line in _game_lines(changes, officer=officer):
+    for line in _game_lines(changes, officer=officer, club=club):
         games.setdefault(line["event"].pk, []).append(line)
     rows = []
     for event in events:
@@ -142,7 +142,7 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
     event = get_object_or_404(Event, pk=pk)
     officer = is_officer(request)
-    table = event_pages.event_crosstable(event=event, viewer=request.user)
+    table = event_pages.event_crosstable(event=event, viewer=request.user, club=club_of(request))
     columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
     header = ["#", "Player", "Member number", "Rating", "Marker", *columns, "Points"]
     if officer:

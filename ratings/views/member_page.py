@@ -10,12 +10,13 @@ from django.db.models import (
     F,
     When,
 )
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import figures, publication, reports, services
 from ..charts import Point, day_before, period_points, rating_history_svg
 from ..models import (
+    ClubSettings,
     Entry,
     Event,
     JSONText,
@@ -68,7 +69,10 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         return redirect(member.merged_into)
     if member.member_number != number:
         return redirect(member, permanent=True)
-    system = club_of(request).engine(rating_list)
+    club = club_of(request)
+    if not publication.shown_on_public_pages(member, viewer=request.user, club=club):
+        raise Http404("No such member.")
+    system = club.engine(rating_list)
     published = member.is_published
     show_rating = published or is_officer(request)
     state = getattr(member, "rating_state", None)
@@ -160,7 +164,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
             status=rating_status(state.display, system, state.last_played),
             status_meaning=reports.status_of(state.display, system),
             rating_is_figure=figures.is_figure(state.display),
-            games=(games := _game_lines(page_changes, officer=officer)),
+            games=(games := _game_lines(page_changes, officer=officer, club=club)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
             withheld=any(game["hidden"] and game["rated"] for game in games),
@@ -232,8 +236,12 @@ def _membership(member: Member) -> str:
     return str(member.membership_on().label)
 
 
-def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, Any]]:
-    """Every game of the member's rated events, newest first, opponents resolved in one query."""
+def _game_lines(
+    changes: list[RatingChange], *, officer: bool, club: ClubSettings
+) -> list[dict[str, Any]]:
+    """Every game of the member's rated events, newest first, opponents resolved in one
+    query; an opponent the club keeps off public pages read as "Unpublished player"."""
+    keep_off = not officer and publication.keeps_off(club)
     ids = {
         int(line["opponent"])
         for change in changes
@@ -256,7 +264,11 @@ def _game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str,
                 {
                     "event": change.event,
                     "round": line.get("round"),
-                    "opponent": opponent,
+                    "opponent": (
+                        publication.UnpublishedPlayer(pk=opponent.pk)
+                        if keep_off and opponent is not None and not opponent.is_published
+                        else opponent
+                    ),
                     "opponent_rating": line.get("opponent_rating") if visible else None,
                     "score": line.get("score"),
                     "expected": line.get("expected") if visible else None,
