@@ -19,10 +19,11 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from ratings import publication
+from ratings.engine import SYSTEMS
 from ratings.models import ClubSettings, Member
 
 from ..factories import paid_up
-from .test_publication import night, public_pages  # noqa: F401  (the fixture, shared)
+from .test_publication import figures, night, public_pages, shows  # noqa: F401  (the fixture, shared)
 
 pytestmark = pytest.mark.django_db
 
@@ -65,14 +66,29 @@ def test_named_unpublished_members_keep_their_names_on_public_pages(client, nigh
     assert client.get(reverse("ratings:member", args=["B2"])).status_code == 200
 
 
-def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(client, kept_off):
-    for url, query in public_pages(kept_off):
+@pytest.fixture(params=sorted(SYSTEMS))
+def kept_off_each_system(request):
+    """The night rated under each system, the club keeping unpublished members off."""
+    ClubSettings.objects.update_or_create(pk=1, defaults={"rating_system": request.param})
+    night = request.getfixturevalue("night")
+    choose(ClubSettings.Unpublished.KEPT_OFF)
+    return night
+
+
+def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(
+    client, kept_off_each_system
+):
+    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    for url, query in public_pages(kept_off_each_system):
         response = client.get(url, query)
         assert response.status_code in (200, 302, 404), (url, query)
+        text = body(response)
         # What the reader typed comes back to them (the calculator's "no rated member
         # has the number B2", as for any number): it tells them nothing they did not know.
-        leaked = named(body(response)) - set(query.values())
+        leaked = named(text) - set(query.values())
         assert not leaked, f"{url}?{query} names {leaked}"
+        shown = {f for f in hidden if shows(text, f)}
+        assert not shown, f"{url}?{query} shows their ratings {shown}"
 
 
 def test_kept_off_the_event_page_lists_them_as_unpublished_players(client, kept_off):
@@ -150,3 +166,10 @@ def test_kept_off_a_member_who_pays_is_named_again(client, kept_off, current_sea
     cache.clear()
     page = body(client.get(reverse("ratings:event", args=[kept_off.pk])))
     assert "Bob Brown" in page and page.count(publication.UNPUBLISHED_PLAYER) == 1
+
+
+def test_the_club_settings_form_explains_both_choices(admin_client, club):
+    page = body(admin_client.get(reverse("admin:ratings_clubsettings_change", args=[club.pk])))
+    for _value, label in ClubSettings.Unpublished.choices:
+        assert label in page
+    assert "Unpublished player" in page  # the help says how they then appear
