@@ -2,7 +2,8 @@
 the caller's copy is current.
 
 What every answer depends on is the club's record and its ratings; their version is
-read in a few indexed aggregates (the audit trail's latest change of each record, the
+read in a few indexed aggregates (the audit trail's latest change of each record and of
+the club's settings, the
 last re-rate, the last publication) plus today's date, since who is published (a
 paid-up member) follows the calendar. Any change makes every ETag new: coarse, but
 never stale.
@@ -21,7 +22,16 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 from ninja.decorators import decorate_view
 
-from ..models import Entry, Event, Game, Member, Publication, RatingRun, Subscription
+from ..models import (
+    ClubSettings,
+    Entry,
+    Event,
+    Game,
+    Member,
+    Publication,
+    RatingRun,
+    Subscription,
+)
 
 #: Seconds a cache may serve an answer without asking again.
 MAX_AGE = 60
@@ -34,7 +44,8 @@ def record_version(request: HttpRequest) -> tuple[dt.datetime, str]:
         return cached  # type: ignore[no-any-return]
     stamps = [
         model.history.aggregate(at=Max("history_date"))["at"]  # type: ignore[attr-defined]
-        for model in (Member, Subscription, Event, Entry, Game)
+        # The club's settings too: whether unpublished members are named is one of them.
+        for model in (Member, Subscription, Event, Entry, Game, ClubSettings)
     ]
     runs = RatingRun.objects.aggregate(at=Max("finished"), last=Max("pk"))
     publications = Publication.objects.aggregate(at=Max("published_at"), last=Max("pk"))

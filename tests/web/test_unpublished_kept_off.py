@@ -173,3 +173,12 @@ def test_the_club_settings_form_explains_both_choices(admin_client, club):
     for _value, label in ClubSettings.Unpublished.choices:
         assert label in page
     assert "Unpublished player" in page  # the help says how they then appear
+
+
+def test_a_caller_holding_a_named_answer_gets_the_kept_off_one(client, night):  # noqa: F811
+    url = f"/api/v1/events/{night.pk}"
+    first = client.get(url)
+    assert "Bob Brown" in body(first)
+    choose(ClubSettings.Unpublished.KEPT_OFF)
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and not named(body(again))
