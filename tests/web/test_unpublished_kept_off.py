@@ -70,9 +70,9 @@ def test_named_unpublished_members_keep_their_names_on_public_pages(client, nigh
 def kept_off_each_system(request):
     """The night rated under each system, the club keeping unpublished members off."""
     ClubSettings.objects.update_or_create(pk=1, defaults={"rating_system": request.param})
-    night = request.getfixturevalue("night")
+    event = request.getfixturevalue("night")
     choose(ClubSettings.Unpublished.KEPT_OFF)
-    return night
+    return event
 
 
 def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(
