@@ -193,9 +193,7 @@ def breakdown_unpacked(
     lines = data[-1]
     if games is None or len(games) != len(lines):
         return out
-    if score is not None and not math.isclose(
-        sum(game[1] for game in games), score, rel_tol=0, abs_tol=1e-9
-    ):
+    if score is not None and not _scores_agree(games, lines, score):
         return out
     width = len(shape.line)
     rows = []
@@ -205,6 +203,19 @@ def breakdown_unpacked(
         rows.append([opponent, game_score, rating, round_, None, None, rating is not None, *own])
     out["lines"] = {"keys": [*LINE_KEYS, *shape.line], "rows": rows}
     return out
+
+
+def _scores_agree(games: Sequence[PlayedGame], lines: list[Any], score: float) -> bool:
+    """Whether the row's score is its rated games' (a packed line's rating is None where
+    the game was not rated), as a change stores it. A row written before a game left out
+    was told apart stored every game's score: it reads without lines until its re-rate,
+    as a row whose games changed since does."""
+    rated = sum(
+        game[1]
+        for game, line in zip(games, lines, strict=True)
+        if (line[0] if isinstance(line, list) else line) is not None
+    )
+    return math.isclose(rated, score, rel_tol=0, abs_tol=1e-9)
 
 
 def breakdown_read(data: dict[str, Any] | list[Any]) -> dict[str, Any]:

@@ -22,12 +22,13 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Sum,
     Value,
 )
 from django.db.models.functions import Floor
 
 from .figures import shown_change
-from .models import Publication, PublicationEntry, RatingRun, RatingState
+from .models import Publication, PublicationEntry, RatingChange, RatingRun, RatingState
 from .tables import change_html
 
 #: Rows each of the rises, falls and improvers shows.
@@ -70,6 +71,29 @@ def _with_shown_change(rows: Iterable[PublicationEntry]) -> list[PublicationEntr
     return out
 
 
+def games_between(
+    *, members: Iterable[int], older: Publication, newer: Publication
+) -> dict[int, int]:
+    """Each member's rated games in the events that ended after the older list's day, up
+    to the newer's, as their page counts them (``RatingChange.played``), in one query.
+
+    Not the difference of the two lists' game counts: those are each list's system's own
+    count (ecf-2020's within its activity window; another system's after a switch), so
+    their difference can be negative, or nothing, where the member played."""
+    rows = (
+        RatingChange.objects.filter(
+            member_id__in=list(members),
+            time_class=newer.time_class,
+            event_end__gt=older.day,
+            event_end__lte=newer.day,
+        )
+        .values("member_id")
+        .annotate(games=Sum("played"))
+        .values_list("member_id", "games")
+    )
+    return {member: games or 0 for member, games in rows}
+
+
 @dataclass
 class Changes:
     newer: Publication
@@ -105,7 +129,6 @@ class Changes:
                 before=F("old__rating"),
                 display_before=F("old__display"),
                 rank_before=F("old__rank"),
-                games_between=F("games") - F("old__games"),
                 change=F("rating") - F("old__rating"),
                 moved=_shown_move(),
             )
@@ -131,6 +154,18 @@ class Changes:
             .order_by("-moved", "-change", "position")
         )
         return _with_shown_change(rows[:TOP])
+
+    @cached_property
+    def played_between(self) -> dict[int, int]:
+        """The rated games each member of the rises, falls and improvers played between
+        the two lists (``games_between``), in one query for all three."""
+        members = {e.member_id for e in [*self.rises, *self.falls, *self.improvers]}
+        return games_between(members=members, older=self.older, newer=self.newer)
+
+    def with_games_between(self) -> None:
+        """Give each row of the rises, falls and improvers its ``games_between``."""
+        for entry in [*self.rises, *self.falls, *self.improvers]:
+            entry.games_between = self.played_between.get(entry.member_id, 0)  # type: ignore[attr-defined]
 
     @cached_property
     def counts(self) -> dict[str, int]:

@@ -11,10 +11,9 @@ from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 
 from .. import reports, services
-from ..filters import PublicationFilter, RatingListFilter
 from ..models import ClubSettings, Publication
-from ..publication import published_members
-from ..publication_tables import listed
+from ..pages.lists import list_members
+from ..pages.publications import publication_entries
 from ..ranking import PublishedRanking
 from ..rating_lists import lists_kept
 from . import schemas
@@ -80,7 +79,7 @@ def live_list(
     ``/ratings/live/``. ``rank`` is the member's place on the whole list, whatever the
     filters select (as the page's "#")."""
     regions = [filters.region] if filters.region else []
-    chosen = RatingListFilter(filters.data(), queryset=published_members(), regions=regions)
+    chosen = list_members(query=filters.data(), regions=regions)
     time_class = _kept(filters.time_class)
     rows, place = page_of(
         reports.with_ratings(chosen.qs, ranked=False, time_class=time_class), paging
@@ -131,9 +130,7 @@ def _publication_list(
     request: HttpRequest, publication: Publication, filters: ListFilters, paging: Paging
 ) -> dict[str, Any]:
     regions = [filters.region] if filters.region else []
-    chosen = PublicationFilter(
-        filters.data(), queryset=listed(publication), day=publication.day, regions=regions
-    )
+    chosen = publication_entries(publication=publication, query=filters.data(), regions=regions)
     # Each entry's place as it was published, whatever the filters select.
     rows, place = page_of(chosen.qs, paging)
     start = reports.year_start(publication.day)

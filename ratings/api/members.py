@@ -12,12 +12,12 @@ from django.urls import reverse
 from ninja import Query, Router
 from ninja.errors import HttpError
 
-from ..figures import shown_change
-from ..models import ClubSettings, Member, RatingChange
+from ..models import ClubSettings, Member
+from ..pages import members as pages
+from ..pages.members import rating_status
 from ..publication import is_published, shown_on_public_pages
 from ..rating_lists import lists_kept
 from ..time_classes import STANDARD
-from ..views.member_page import rating_status
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of
@@ -85,10 +85,7 @@ def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "st
             "status": rating_status(state.display, system, state.last_played),
         }
     if published:
-        entries = member.publication_entries.filter(publication__time_class=time_class)
-        entries = entries.select_related("publication").order_by(
-            "-publication__published_at", "-publication_id"
-        )
+        entries = pages.published_ratings(member=member, rating_list=time_class)
         published_ratings = [
             {
                 "publication": entry.publication.slug,
@@ -131,38 +128,6 @@ def member_history(
         return moved
     _shown(member)
     published = is_published(member)
-    changes = RatingChange.objects.filter(member=member, time_class=time_class).order_by(
-        "-event_end", "-event_start", "-event_id"
-    )
-    rows, place = page_of(
-        changes.values_list(
-            "event_id",
-            "event__name",
-            "event_end",
-            "period",
-            "played",
-            "score",
-            "display_before",
-            "display_after",
-            "before",
-            "after",
-        ),
-        paging,
-    )
-    results = []
-    for event, name, day, period, played, score, shown_before, shown_after, before, after in rows:
-        figures = published and before is not None and after is not None
-        results.append(
-            {
-                "event": event,
-                "event_name": name,
-                "date": day,
-                "period": period,
-                "games": played,
-                "score": score,
-                "rating_before": shown_before if published else None,
-                "rating_after": shown_after if published else None,
-                "change": shown_change(shown_before, shown_after) if figures else None,
-            }
-        )
+    rows, place = page_of(pages.rating_changes(member=member, rating_list=time_class), paging)
+    results = [pages.rating_change(row, published=published) for row in rows]
     return {**place, "member": member.member_number, "published": published, "results": results}

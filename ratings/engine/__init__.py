@@ -20,6 +20,7 @@ from .base import (
     PlayerState,
     RatingResult,
     RatingSystem,
+    rated_games,
 )
 from .ecf_2020 import Ecf2020
 from .nscl import Nscl
@@ -68,4 +69,5 @@ __all__ = [
     "RatingSystem",
     "get_system",
     "rate",
+    "rated_games",
 ]

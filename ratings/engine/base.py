@@ -125,6 +125,24 @@ class GameLine:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+def rated_games(lines: Iterable[GameLine | Mapping[str, Any]]) -> tuple[int, float]:
+    """How many of a player's games the system rated, and their score: the one count of
+    games and score every page gives (the event's report, the member's page, the stored
+    change). A game the rules left out (``rated`` false: an opponent with no usable
+    rating yet) counts in neither. ``lines``: the engine's, or stored lines as dicts
+    (``rated`` left out where true)."""
+    played, score = 0, 0.0
+    for line in lines:
+        if isinstance(line, GameLine):
+            rated, points = line.rated, line.score
+        else:
+            rated, points = line.get("rated", True), line.get("score") or 0.0
+        if rated:
+            played += 1
+            score += float(points)
+    return played, score
+
+
 @dataclass(slots=True)
 class PlayerChange:
     """A player's rating before and after an event (or the period holding it)."""

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0024_files_fide_id_one_member"),
+        ("ratings", "0025_members_publication_params"),
     ]
 
     operations = [

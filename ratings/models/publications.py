@@ -37,6 +37,9 @@ class Publication(models.Model):
     #: The list published (``rating_lists.py``): standard, or rapid or blitz on their own.
     time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     basis = models.CharField(max_length=200, blank=True)
+    #: The system's parameters the figures were rated with (None: published before they
+    #: were kept), so the changes between two lists can say the settings changed.
+    params = models.JSONField(null=True, blank=True)
     period = models.ForeignKey(RatingPeriod, null=True, blank=True, on_delete=models.SET_NULL)
     #: How many members it lists, kept so the index reads no entries.
     size = models.PositiveIntegerField(default=0)

@@ -72,6 +72,7 @@ def list_publish(
             note=note.strip(),
             published_by=user if getattr(user, "is_authenticated", False) else None,
             system=system.id,
+            params=dict(system.params),
             basis=reports.list_basis(system, time_class)[:200],
             period=period,
         )

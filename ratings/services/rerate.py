@@ -30,7 +30,7 @@ from django.utils import timezone
 from ..breakdowns import breakdown_stored
 from ..counts import count_phrase
 from ..engine import Event as EngineEvent
-from ..engine import EventResult, PlayerState, RatingSystem
+from ..engine import EventResult, PlayerState, RatingSystem, rated_games
 from ..engine.codec import state_to_dict
 from ..figures import shown_change
 from ..models import (
@@ -278,8 +278,9 @@ class Chain:
                         after,
                         change.display_before,
                         change.display_after,
-                        sum(1 for line in lines if line.rated),
-                        sum(line.score for line in lines),
+                        # The games the system rated and their score, as the event's
+                        # report counts them: a game it left out is no part of either.
+                        *rated_games(lines),
                         _json(breakdown_stored(change, system=self.system)),
                         _json(state_to_dict(state)),
                         end,

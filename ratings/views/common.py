@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 
 from .. import publication
@@ -45,6 +45,14 @@ def rating_list_of(request: HttpRequest) -> str:
 
 def wants_csv(request: HttpRequest) -> bool:
     return request.GET.get("_export") == "csv"
+
+
+def streamed_csv(chunks: Any, filename: str) -> StreamingHttpResponse:
+    """A CSV written as it is read (``chunks``: its text a chunk at a time, cells made
+    safe by whoever wrote them), as a download."""
+    response = StreamingHttpResponse(chunks, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def rows_csv(rows: Any, filename: str) -> HttpResponse:

@@ -17,35 +17,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import figures, publication, reports, services
+from .. import figures, publication, reports
 from ..formats.csvsafe import csv_safe_row
-from ..models import Entry, Member, RatingChange
+from ..models import Member
 from ..pages import events as event_pages
-from ..period_names import label_name
+from ..pages import members as pages
 from .common import club_of, is_officer, rating_list_of
-from .member_page import _game_lines
-
-#: The member history's columns: one row a game (an event without games rated: one row).
-#: Each rating is a number a spreadsheet sorts, its marker ("p", "4 R") in the next column,
-#: as in the report CSVs.
-HISTORY_CSV = (
-    "Event",
-    "Start",
-    "End",
-    "Rating period",
-    "Rating before",
-    "Marker before",
-    "Rating after",
-    "Marker after",
-    "Round",
-    "Opponent",
-    "Opponent number",
-    "Opponent rating",
-    "Score",
-    "Expected",
-    "Change",
-    "Rated",
-)
 
 
 def _csv_response(filename: str, header: Any, rows: Any) -> HttpResponse:
@@ -70,70 +47,12 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
         return redirect(
             reverse("ratings:member-history-csv", args=[member.merged_into.member_number])
         )
-    officer = is_officer(request)
-    if not officer and not member.is_published:
+    rows = pages.member_history(member=member, viewer=request.user, club=club_of(request))
+    if rows is None:
         raise Http404("This member's rating is not published.")
-    entries = (
-        Entry.objects.filter(member=member)
-        .select_related("event")
-        .order_by("-event__end_date", "-event__start_date", "-event_id")
-    )
-    events = [entry.event for entry in entries]
-    changes = list(
-        RatingChange.objects.filter(member=member)
-        .select_related("event")
-        .order_by("-event_end", "-event_start", "-event_id")
-    )
-    by_event = {change.event_id: change for change in changes}
-    # Each on its own list's system.
-    club = club_of(request)
-    services.changes_breakdown_fill(changes=changes, club=club)
-    # A rating change keeps its period's label: each list's system names it.
-    systems = {tc: club.engine(tc) for tc in {c.time_class for c in changes if c.period}}
-    games: dict[int, list[dict[str, Any]]] = {}
-    for line in _game_lines(changes, officer=officer, club=club):
-        games.setdefault(line["event"].pk, []).append(line)
-    rows = []
-    for event in events:
-        change = by_event.get(event.pk)
-        own = [event.name, event.start_date, event.end_date]
-        if change is None:
-            own += ["", "", "", "", ""]
-        else:
-            period = change.period and label_name(systems[change.time_class], change.period)
-            own += [
-                period,
-                *figures.rating_and_marker(change.display_before),
-                *figures.rating_and_marker(change.display_after),
-            ]
-        lines = games.get(event.pk) or [None]
-        for game in lines:
-            if game is None:
-                rows.append([*own, *[""] * 8])
-                continue
-            opponent = game["opponent"]
-            rows.append(
-                [
-                    *own,
-                    game["round"],
-                    opponent.name if opponent else "",
-                    opponent.member_number if opponent else "",
-                    _figure(game["opponent_rating"], 0),
-                    "" if game["score"] is None else f"{float(game['score']):g}",
-                    _figure(game["expected"], 2),
-                    game["change"],
-                    "yes" if game["rated"] else "no",
-                ]
-            )
     return _csv_response(
-        f"{slugify(member.name) or member.member_number}-history.csv", HISTORY_CSV, rows
+        f"{slugify(member.name) or member.member_number}-history.csv", pages.HISTORY_CSV, rows
     )
-
-
-def _figure(value: Any, places: int) -> Any:
-    if value is None:
-        return ""
-    return round(float(value), places) if places else round(float(value))
 
 
 def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
@@ -142,7 +61,7 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
     event = get_object_or_404(Event, pk=pk)
     officer = is_officer(request)
-    table = event_pages.event_crosstable(event=event, viewer=request.user, club=club_of(request))
+    table = event_pages.event_crosstable(event=event, viewer=request.user)
     columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
     header = ["#", "Player", "Member number", "Rating", "Marker", *columns, "Points"]
     if officer:

@@ -183,10 +183,14 @@ def test_a_period_change_whose_games_changed_since_shows_no_lines_until_it_is_ra
     shown = {c["player"]: c["breakdown"] for c in saved_changes(event, system=system)}
     # Their stored figures, not lines that would not add up to them; the others' lines.
     assert "games" not in shown[first.white_id] and "Sa" in shown[first.white_id]
-    assert "games" not in shown[first.black_id]
-    assert all(
-        "games" in b for pk, b in shown.items() if pk not in (first.white_id, first.black_id)
-    )
+    # P1's game with P0 was not rated (P0 had no rating): the correction changes none of
+    # P1's figures (a change stores its rated games' score), so P1's lines still add up
+    # to them, the game shown as corrected and not rated.
+    corrected = [
+        line for line in shown[first.black_id]["games"] if line["opponent"] == str(first.white_id)
+    ]
+    assert [(line["score"], line.get("rated", True)) for line in corrected] == [(1, False)]
+    assert all("games" in b for pk, b in shown.items() if pk != first.white_id)
     services.ratings_rerate(start=event, changed=event, reason="corrected")
     assert all("games" in c["breakdown"] for c in saved_changes(event, system=system))
 

@@ -260,3 +260,18 @@ def test_the_page_takes_the_same_few_queries_however_many_opponents_and_events(
     with django_assert_max_num_queries(10):
         response = page_of(client, alice)
     assert len(response.context["games"]) == min(size, 25)  # 25 events a page
+
+
+def test_the_public_reads_the_public_template_and_an_officer_the_officers(
+    client, officer, rated_event, current_season, alice
+):
+    """The two pages are apart: the public template carries nothing meant for officers."""
+    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), current_season)
+    rated_event([(1, guest, alice, Game.Result.WHITE_WIN)])
+    public = page_of(client, guest)
+    assert public.templates[0].name == "ratings/public/member.html"
+    assert "officer-only" not in public.content.decode()
+    client.force_login(officer)
+    officers = page_of(client, guest)
+    assert officers.templates[0].name == "ratings/officer/member.html"
+    assert "officer-only" in officers.content.decode()

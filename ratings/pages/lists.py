@@ -1,0 +1,173 @@
+"""The rating lists as data: the published list (the latest publication, or the live list),
+the live list of today's published members, the officer's list of everyone, and their CSV.
+
+Members in arrears and guests are rated like everyone else, but their ratings are not
+published (``ratings.publication``): the public list reads its rule; an officer's list
+has everyone, each marked with the rule's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from django.utils import timezone
+from django_tables2 import RequestConfig, Table
+
+from .. import reports, services
+from ..filters import RatingListFilter
+from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
+from ..models import ClubSettings, Member
+from ..publication import published_members
+from ..ranking import PublishedRanking
+from ..tables import ListPaginator, OfficerRatingTable, RatingListTable
+from ..time_classes import STANDARD
+from . import publications
+
+PER_PAGE = 50
+
+
+def list_members(
+    *, query: Any, everyone: bool = False, regions: list[str] | None = None
+) -> RatingListFilter:
+    """The list's members as the reader filtered them (``query``: the form's fields):
+    today's published members, or ``everyone`` the engine rates (the officer's list).
+    ``regions``: the choices of region (None: every region of the members listed)."""
+    members = Member.objects.with_financial() if everyone else published_members()
+    if regions is None:
+        # Only the regions of the members this list can show: a region of unpublished
+        # members alone would filter the public list down to nobody.
+        regions = list(
+            members.exclude(region="")
+            .values_list("region", flat=True)
+            .distinct()
+            .order_by("region")
+        )
+    return RatingListFilter(query or None, queryset=members, regions=regions)
+
+
+def latest_publication(*, rating_list: str, club: ClubSettings) -> Any:
+    """The list the club published last, or None for a club that publishes continuously
+    (``ClubSettings.live_list_only``) or has published nothing yet."""
+    return None if club.live_list_only else services.publication_latest(rating_list)
+
+
+def published_list(
+    *,
+    query: Any,
+    rating_list: str,
+    club: ClubSettings,
+    request: Any = None,
+    latest: Any = False,
+) -> dict[str, Any]:
+    """The published list: the latest publication's (``publication`` in the answer), or
+    the live list (``live``) where there is none to show. ``latest``: the caller's
+    ``latest_publication`` when it has read it already."""
+    if latest is False:
+        latest = latest_publication(rating_list=rating_list, club=club)
+    if latest is not None:
+        return publications.publication_list(
+            publication=latest, query=query, club=club, latest=True, request=request
+        )
+    return rating_list_page(
+        query=query,
+        rating_list=rating_list,
+        club=club,
+        everyone=False,
+        request=request,
+        extra={"live": True, "latest_publication": latest},
+    )
+
+
+def rating_list_page(
+    *,
+    query: Any,
+    rating_list: str,
+    club: ClubSettings,
+    everyone: bool,
+    request: Any = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The live list (``everyone``: the officer's list) filtered, sorted and a page at a
+    time as ``query`` asks. "#" is the member's place on the whole published list,
+    whatever is filtered (``ratings.ranking``)."""
+    system = club.engine(rating_list)
+    table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
+    filters = list_members(query=query, everyone=everyone)
+    filtered = any(v for k, v in query.items() if k in filters.filters)
+    # One read of the list's order counts it, finds the page and ranks its rows
+    # (``ListPaginator``); the page's members are then read by primary key.
+    table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
+    # The whole published list unfiltered is its own ranking (the paginator's one read of
+    # it places the rows); any other list reads the published ratings once more.
+    table.ranking = PublishedRanking(time_class=rating_list) if everyone or filtered else None
+    if not filtered:
+        table.empty_text = _empty_list(system, officer=everyone)
+    RequestConfig(
+        request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
+    ).configure(table)
+    export = query.copy()
+    export["_export"] = "csv"
+    return {
+        "table": table,
+        "filter": filters,
+        "system": system,
+        "basis": reports.list_basis(system, rating_list),
+        "legend": reports.legend(system),
+        "export_query": export.urlencode(),
+        "filtered": filtered,
+        "rating_list": rating_list,
+        **(extra or {}),
+    }
+
+
+def _empty_list(system: Any, *, officer: bool) -> str:
+    """What an empty list (nothing filtered) says comes next."""
+    rated = "played in a rated event" + (
+        " whose rating period is closed" if system.period_based else ""
+    )
+    if officer:
+        return (
+            f"No one is rated yet: a member is listed once they have {rated}, or brought "
+            "a rating in."
+        )
+    return (
+        f"No one is on the list yet: a member is listed once they have {rated} and paid "
+        "this season's subscription."
+    )
+
+
+def list_file(rating_list: str) -> str:
+    """The list CSV's name, dated today."""
+    name = "rating-list" if rating_list == STANDARD else f"{rating_list}-rating-list"
+    return f"{name}-{timezone.localdate():%Y-%m-%d}.csv"
+
+
+class _Lines:
+    """A file for csv.writer that hands back what it is given."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+def list_csv(
+    *, query: Any, rating_list: str, everyone: bool, request: Any = None
+) -> Iterator[str]:
+    """The list, every row in the reader's order (``query``'s sort), 500 rows to a chunk,
+    never held all at once. The columns are ``export_ratings``'s
+    (``ratings.formats.list_csv``); the officer's has its ``--all`` column, ``unpublished``."""
+    filters = list_members(query=query, everyone=everyone)
+    table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
+    table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
+    RequestConfig(request, paginate=False).configure(table)  # the reader's order
+    members = table.data.data
+    writer = list_csv_writer(_Lines())
+    yield writer.writerow(list_csv_header(everyone=everyone))
+    lines = []
+    ranking = PublishedRanking(time_class=rating_list)
+    for row in list_csv_rows(members, everyone=everyone, ranking=ranking):
+        lines.append(writer.writerow(row))
+        if len(lines) == 500:
+            yield "".join(lines)
+            lines = []
+    yield "".join(lines)
