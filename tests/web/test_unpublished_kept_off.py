@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
 
 import pytest
 from django.core.cache import cache
@@ -20,7 +21,7 @@ from django.urls import reverse
 
 from ratings import publication
 from ratings.engine import SYSTEMS
-from ratings.models import ClubSettings, Member
+from ratings.models import ClubSettings, Event, Member
 
 from ..factories import paid_up
 from .test_publication import figures, night, public_pages, shows  # noqa: F401  (the fixture, shared)
@@ -67,28 +68,40 @@ def test_named_unpublished_members_keep_their_names_on_public_pages(client, nigh
 
 
 @pytest.fixture(params=sorted(SYSTEMS))
-def kept_off_each_system(request):
-    """The night rated under each system, the club keeping unpublished members off."""
+def each_system(request):
+    """The night rated under each system (the club's choice left to the test)."""
     ClubSettings.objects.update_or_create(pk=1, defaults={"rating_system": request.param})
-    event = request.getfixturevalue("night")
-    choose(ClubSettings.Unpublished.KEPT_OFF)
-    return event
+    return request.getfixturevalue("night")
 
 
-def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(
-    client, kept_off_each_system
-):
-    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
-    for url, query in public_pages(kept_off_each_system):
+def crawl(client, event: Event) -> Iterator[tuple[str, dict[str, str], str]]:
+    """Every public page and API answer of the night: its URL, query and text."""
+    for url, query in public_pages(event):
         response = client.get(url, query)
         assert response.status_code in (200, 302, 404), (url, query)
-        text = body(response)
+        yield url, query, body(response)
+
+
+def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(client, each_system):
+    choose(ClubSettings.Unpublished.KEPT_OFF)
+    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    for url, query, text in crawl(client, each_system):
         # What the reader typed comes back to them (the calculator's "no rated member
         # has the number B2", as for any number): it tells them nothing they did not know.
         leaked = named(text) - set(query.values())
         assert not leaked, f"{url}?{query} names {leaked}"
         shown = {f for f in hidden if shows(text, f)}
         assert not shown, f"{url}?{query} shows their ratings {shown}"
+
+
+def test_named_no_public_page_shows_an_unpublished_members_rating(client, each_system):
+    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    seen: set[str] = set()
+    for url, query, text in crawl(client, each_system):
+        shown = {f for f in hidden if shows(text, f)}
+        assert not shown, f"{url}?{query} shows their ratings {shown}"
+        seen |= named(text) - set(query.values())
+    assert seen == set(UNPUBLISHED)  # named, as the club chose
 
 
 def test_kept_off_the_event_page_lists_them_as_unpublished_players(client, kept_off):
