@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the request's own writes: a signed-in post retires the cached public pages.
+    "clubratings.cache.PublicPagesChangedMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Early, before any view reads the path or the query: control characters refused.
     "clubratings.security.RefuseControlCharactersMiddleware",
@@ -209,8 +211,50 @@ PROXY_COUNT = envint("PROXY_COUNT", "0")
 # The read API's throttle counts the client's address behind as many proxies, never a
 # forwarded address a client could write itself.
 NINJA_NUM_PROXIES = PROXY_COUNT
+
+
+def caches(url: str) -> dict[str, dict[str, object]]:
+    """CACHE_URL as Django's CACHES. Empty or ``locmem://``: each process's own memory (no
+    server; what a one-machine club needs); ``redis://HOST:PORT/DB`` (or ``rediss://``):
+    a Redis shared by every process (needs the ``redis`` package);
+    ``memcached://HOST:PORT``: a Memcached (needs ``pymemcache``); ``dummy://``: none.
+    The public pages and the read API are kept there (clubratings/cache.py), and the
+    API's throttle counts callers there."""
+    scheme, _, rest = url.partition("://")
+    scheme = scheme.lower()
+    if scheme in ("", "locmem"):
+        # Pages are 10-100 kB: some thousands of them stay well within a worker's memory.
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": rest or "club-ratings",
+                "OPTIONS": {"MAX_ENTRIES": envint("CACHE_MAX_ENTRIES", "2000")},
+            }
+        }
+    if scheme in ("redis", "rediss"):
+        return {
+            "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        }
+    if scheme in ("memcached", "pymemcache"):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+                "LOCATION": rest.rstrip("/"),
+            }
+        }
+    if scheme == "dummy":
+        return {"default": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}}
+    raise ImproperlyConfigured(
+        f"CACHE_URL must start locmem://, redis://, rediss://, memcached:// or dummy://, "
+        f"got {url!r}"
+    )
+
+
+CACHES = caches(os.getenv("CACHE_URL", "").strip())
+
 # Requests an anonymous caller of the read API may make (django-ninja's rate: N/s, N/min,
-# N/hour, N/day); more are answered 429. Counted in each process's cache.
+# N/hour, N/day); more are answered 429. Counted in the cache (CACHE_URL: each
+# process's own unless shared).
 API_ANON_RATE = os.environ.get("API_ANON_RATE", "120/min")
 AXES_CLIENT_IP_CALLABLE = "clubratings.security.client_ip"
 
@@ -246,7 +290,11 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 # A re-rate expected to take longer than this many seconds runs in the background.
+# The estimate is the last runs' pace slowed by the machine's load now
+# (services.rerate_in_the_page), and a page never waits for more than
+# RERATE_FOREGROUND_GAMES games however fast the last runs went.
 RERATE_FOREGROUND_SECONDS = float(os.getenv("RERATE_FOREGROUND_SECONDS", "2"))
+RERATE_FOREGROUND_GAMES = envint("RERATE_FOREGROUND_GAMES", "20000")
 # A worker carrying a run out says it is alive this often; a run silent for the lapse
 # (and holding no lock) lost its worker, and another worker takes it over.
 RERATE_HEARTBEAT_SECONDS = float(os.getenv("RERATE_HEARTBEAT_SECONDS", "5"))

@@ -1,6 +1,11 @@
-"""Every page of the app, in one table: public pages first, then the officer's."""
+"""Every page of the app, in one table: public pages first, then the officer's.
+
+The public pages every visitor sees alike are served from the cache (``public_page``,
+clubratings/cache.py) until the record, its ratings or the club's settings change."""
 
 from django.urls import path
+
+from clubratings.cache import public_page
 
 from .views import (
     api_docs,
@@ -28,42 +33,50 @@ app_name = "ratings"
 
 urlpatterns = [
     # What members read.
-    path("", lists.home, name="home"),
+    path("", public_page(lists.home), name="home"),
     # A fresh install's first-run page (the club and its officer), gone once started.
     path("start/", club_start.club_start_page, name="club-start"),
-    path("ratings/", lists.published_list, name="list"),
-    path("ratings/print/", exports.printable_list, name="list-print"),
-    path("ratings/live/", lists.live_list, name="live-list"),
-    path("ratings/published/", publications.publication_index, name="publications"),
-    path("ratings/published/<slug:slug>/", publications.publication_detail, name="publication"),
+    path("ratings/", public_page(lists.published_list), name="list"),
+    path("ratings/print/", public_page(exports.printable_list), name="list-print"),
+    path("ratings/live/", public_page(lists.live_list), name="live-list"),
+    path("ratings/published/", public_page(publications.publication_index), name="publications"),
+    path(
+        "ratings/published/<slug:slug>/",
+        public_page(publications.publication_detail),
+        name="publication",
+    ),
     path(
         "ratings/published/<slug:slug>/changes/",
-        publications.publication_changes,
+        public_page(publications.publication_changes),
         name="publication-changes",
     ),
-    path("members/<str:number>/", member_page.member_detail, name="member"),
+    path("members/<str:number>/", public_page(member_page.member_detail), name="member"),
     path(
         "members/<str:number>/history.csv",
-        exports.member_history_csv,
+        public_page(exports.member_history_csv),
         name="member-history-csv",
     ),
-    path("events/", event_list.event_list, name="events"),
-    path("events/<int:pk>/", event_pages.event_detail, name="event"),
-    path("events/<int:pk>/report/", event_pages.event_report, name="event-report"),
-    path("events/<int:pk>/crosstable/", event_pages.event_crosstable, name="event-crosstable"),
+    path("events/", public_page(event_list.event_list), name="events"),
+    path("events/<int:pk>/", public_page(event_pages.event_detail), name="event"),
+    path("events/<int:pk>/report/", public_page(event_pages.event_report), name="event-report"),
+    path(
+        "events/<int:pk>/crosstable/",
+        public_page(event_pages.event_crosstable),
+        name="event-crosstable",
+    ),
     path(
         "events/<int:pk>/crosstable.csv",
-        exports.event_crosstable_csv,
+        public_page(exports.event_crosstable_csv),
         name="event-crosstable-csv",
     ),
-    path("reports/", reports.report_index, name="reports"),
-    path("reports/<slug:slug>/", reports.report_detail, name="report"),
+    path("reports/", public_page(reports.report_index), name="reports"),
+    path("reports/<slug:slug>/", public_page(reports.report_detail), name="report"),
     path("calculator/", calculator.calculator, name="calculator"),
     path("calculator/members/", calculator.member_search, name="member_search"),
     path("compare/", compare.compare_public, name="compare-public"),
     # The open read API's documentation page; the API itself (django-ninja, ratings/api/)
     # is mounted at api/v1/ by clubratings/urls.py: its URL names are ninja's ("api:...").
-    path("api/v1/docs/", api_docs.api_docs, name="api-docs"),
+    path("api/v1/docs/", public_page(api_docs.api_docs), name="api-docs"),
     # The officer's pages (login and the officer permission).
     path("officer/", officer_members.officer_home, name="officer-home"),
     path("officer/ratings/", lists.officer_list, name="officer-ratings"),

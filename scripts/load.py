@@ -1,31 +1,50 @@
 #!/usr/bin/env python3
 """Readers on the public pages while an officer rates an event: requests, errors, p50/p95.
 
+    python scripts/load.py --serve --readers 50 --seconds 30      # make serve, the demo club
     python scripts/load.py --url http://127.0.0.1:8010 --readers 50 --seconds 30 \
         --page /ratings/ --page / --page /members/M00042/ \
         --officer olivia:PASSWORD --rate-event 8000
 
 Only the standard library (threads and http.client), so it runs anywhere the app runs.
+``--serve`` starts the production server itself (``make serve`` on a free port: gunicorn
+and the worker) on DATABASE_URL, or on the demo club (demo.sqlite3, loaded if empty)
+when none is set, waits until it answers, and stops it at the end; ``--url`` reads a
+server already running. Without ``--page``, the readers read the list, the home page, a
+member's page, an event's report and the API's list (the member and the event found
+through the API).
+
 Each reader opens one keep-alive connection and asks for the pages in turn for
 ``--seconds``: as fast as the server answers, or with ``--think`` seconds on each page
 on average (a person reading it) before the next. With ``--officer`` and ``--rate-event`` one more
 client logs in as that officer, a few seconds in, and marks the event complete (which
 rates it), as the officer's page does. Any answer but 200 (or the officer's redirects),
-and any connection error, is an error. docs/performance.md has the figures.
+and any connection error, is an error. The figures end with ``NAME: VALUE UNIT`` lines
+(``served_rps``, ``served_p50_ms``, ``served_p95_ms``, ``served_errors``, and
+``officer_wait_s``); docs/performance.md has them.
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import json
+import os
 import random
 import re
+import secrets
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import threading
 import time
 import urllib.parse
 from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Client:
@@ -130,6 +149,96 @@ def officer(url: str, login: str, event: int, delay: float, report: dict[str, ob
         report["error"] = f"POST {path}: HTTP {status}"
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve(log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``make serve`` on a free port, as production runs (gunicorn and the worker), its
+    output in ``log``; returns it and its URL once it answers."""
+    port = _free_port()
+    env = dict(os.environ)
+    python = str(ROOT / ".venv" / "bin" / "python")
+    if not env.get("DATABASE_URL"):
+        env["DATABASE_URL"] = env.get("DEMO_DATABASE_URL", f"sqlite:///{ROOT / 'demo.sqlite3'}")
+        demo = {**env, "LOCAL_DEMO": "True", "DEBUG": "False"}
+        subprocess.run(
+            [python, "manage.py", "migrate", "--noinput"],
+            cwd=ROOT,
+            env=demo,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        subprocess.run(
+            [python, "manage.py", "load_demo", "--if-empty"],
+            cwd=ROOT,
+            env=demo,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    env.update(
+        PORT=str(port),
+        DEBUG="False",
+        # Plain http on this machine (no TLS redirect), as `make run` serves the demo.
+        LOCAL_DEMO="True",
+        SECRET_KEY=env.get("SECRET_KEY") or secrets.token_urlsafe(40),
+        # Every reader comes from 127.0.0.1: the API's per-address throttle would
+        # refuse them as one caller.
+        API_ANON_RATE=env.get("LOAD_API_ANON_RATE", "1000000/min"),
+    )
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            ["make", "serve"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: stopped whole at the end
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"load: make serve stopped (status {server.returncode}); see {log}")
+        try:
+            if Client(url).request("GET", "/")[0] == 200:
+                return server, url
+        except (OSError, http.client.HTTPException):
+            pass
+        time.sleep(0.5)
+    stop(server)
+    raise SystemExit(f"load: make serve did not answer within 180 s; see {log}")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the server this script started (its process group: gunicorn and the worker)."""
+    try:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=40)
+    except ProcessLookupError:
+        return
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
+def default_pages(url: str) -> list[str]:
+    """The list, the home page, a member's page, an event's report and the API's list."""
+    client = Client(url)
+    pages = ["/ratings/", "/"]
+    status, text, _ = client.request("GET", "/api/v1/list?per_page=1")
+    rows = json.loads(text).get("results", []) if status == 200 else []
+    if rows:
+        pages.append(f"/members/{urllib.parse.quote(rows[0]['member'])}/")
+    status, text, _ = client.request("GET", "/api/v1/events?per_page=1")
+    events = json.loads(text).get("results", []) if status == 200 else []
+    if events:
+        pages.append(f"/events/{events[0]['id']}/report/")
+    return [*pages, "/api/v1/list"]
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -138,6 +247,15 @@ def percentile(values: list[float], share: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="start make serve on a free port (DATABASE_URL, or the demo club) and stop it "
+        "at the end, instead of reading --url",
+    )
+    parser.add_argument(
+        "--serve-log", default="load-serve.log", help="where --serve's server writes"
+    )
     parser.add_argument("--readers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument(
@@ -154,7 +272,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate-event", type=int, help="the pk of the event the officer completes")
     parser.add_argument("--officer-delay", type=float, default=5.0, help="seconds before rating")
     args = parser.parse_args(argv)
-    pages = args.page or ["/ratings/"]
+    server = None
+    if args.serve:
+        server, args.url = serve(Path(args.serve_log))
+        print(f"serving: make serve at {args.url}")
+    try:
+        return measure(args)
+    finally:
+        if server is not None:
+            stop(server)
+
+
+def measure(args: argparse.Namespace) -> int:
+    pages = args.page or default_pages(args.url)
 
     times: dict[str, list[float]] = defaultdict(list)
     errors: dict[str, int] = defaultdict(int)
@@ -207,6 +337,13 @@ def main(argv: list[str] | None = None) -> int:
                 f"officer: rated event {args.rate_event} in {rated['seconds']:.2f} s "
                 f"(-> {rated['location']})"
             )
+    served = [took for done in times.values() for took in done]
+    print(f"served_rps: {len(served) / elapsed:.1f} req/s")
+    print(f"served_p50_ms: {statistics.median(served) * 1000 if served else 0:.0f} ms")
+    print(f"served_p95_ms: {percentile(served, 0.95) * 1000 if served else 0:.0f} ms")
+    print(f"served_errors: {sum(errors.values())} requests")
+    if "seconds" in rated:
+        print(f"officer_wait_s: {rated['seconds']:.2f} s")
     failed = sum(errors.values()) or "error" in rated
     return 1 if failed else 0
 

@@ -31,6 +31,15 @@ def _fast_and_in_process(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_pages_kept_from_another_test():
+    """Each test's public pages rendered afresh: the cache (each process's memory) outlives
+    the test's database, whose rollback may give the pages' version again."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def club() -> ClubSettings:
     return ClubSettings.load()

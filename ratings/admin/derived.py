@@ -15,6 +15,7 @@ from ..models import (
     ClubSettings,
     Publication,
     PublicationEntry,
+    PublicPagesVersion,
     RatingChange,
     RatingRun,
     RatingState,
@@ -123,3 +124,11 @@ class PublicationEntryAdmin(ReadOnlyAdmin):
     list_display = ["publication", "position", "member", "rank", "display", "games"]
     search_fields = ["member__name", "member__member_number", "publication__slug"]
     list_select_related = ["publication", "member"]
+
+
+@admin.register(PublicPagesVersion)
+class PublicPagesVersionAdmin(ReadOnlyAdmin):
+    """The number the cached public pages are kept under: every change moves it
+    (``services.public_pages``); read here to see when the public pages last changed."""
+
+    list_display = ["number", "changed_at"]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0025_members_publication_params"),
+        ("ratings", "0026_cache_public_pages_version"),
     ]
 
     operations = [

@@ -30,6 +30,7 @@ from .members import (
     number_taken,
     suggested_member_number,
 )
+from .public_pages import PublicPagesVersion
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
@@ -51,6 +52,7 @@ __all__ = [
     "Member",
     "MemberQuerySet",
     "Membership",
+    "PublicPagesVersion",
     "Publication",
     "PublicationEntry",
     "RatingChange",

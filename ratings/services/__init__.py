@@ -88,6 +88,7 @@ from .periods import (
     period_close_warning,
     periods_close_past,
 )
+from .public_pages import public_pages_changed, public_pages_version
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -104,6 +105,8 @@ from .runs import (
     ratings_rerate_soon,
     ratings_update,
     rerate_estimate,
+    rerate_games,
+    rerate_in_the_page,
     rerate_run,
     rerates_for_a_page,
     run_check_alive,
@@ -193,6 +196,8 @@ __all__ = [
     "players_entered",
     "position_from_json",
     "position_json",
+    "public_pages_changed",
+    "public_pages_version",
     "publication_latest",
     "publication_on",
     "rateable_events",
@@ -208,6 +213,8 @@ __all__ = [
     "records_delete",
     "renewal_candidates",
     "rerate_estimate",
+    "rerate_games",
+    "rerate_in_the_page",
     "rerate_run",
     "rerate_scope",
     "rerates_for_a_page",

@@ -59,6 +59,7 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
+from .public_pages import public_pages_changed
 from .ripple import ripple_possible, ripple_rerate
 
 log = logging.getLogger("ratings")
@@ -509,6 +510,8 @@ def ratings_rerate(
                 time_class=time_class,
                 behind=True,
             )
+        # Every public page may show what this re-rate writes (past the model layer).
+        public_pages_changed()
         if run is not None and run.pending:
             from .systems import pending_apply
 

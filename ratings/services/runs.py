@@ -66,17 +66,13 @@ def position_from_json(data: list[Any] | None) -> Position | None:
     return (dt.date.fromisoformat(end), dt.date.fromisoformat(begin), int(pk))
 
 
-def rerate_estimate(
+def rerate_games(
     *,
     start: Event | Position | None,
     system: RatingSystem | None = None,
     time_class: str | None = None,
-) -> float:
-    """Seconds a re-rate from ``start`` should take: a fixed cost plus its games' share.
-
-    The pace is that of the last finished runs, less the fixed cost each of them paid.
-    ``system``: the one list's system, when it is not the club's yet (a switch).
-    """
+) -> int:
+    """The played games a re-rate from ``start`` rates (every list it touches)."""
     club = ClubSettings.load()
     games = 0
     for rating_list in rerate_lists(start=start, time_class=time_class):
@@ -86,6 +82,23 @@ def rerate_estimate(
         games += Game.objects.filter(
             event__in=[e.pk for e in scope.events], result__in=Game.PLAYED
         ).count()
+    return games
+
+
+def rerate_estimate(
+    *,
+    start: Event | Position | None,
+    system: RatingSystem | None = None,
+    time_class: str | None = None,
+    games: int | None = None,
+) -> float:
+    """Seconds a re-rate from ``start`` should take: a fixed cost plus its games' share.
+
+    The pace is that of the last finished runs, less the fixed cost each of them paid.
+    ``system``: the one list's system, when it is not the club's yet (a switch).
+    """
+    if games is None:
+        games = rerate_games(start=start, system=system, time_class=time_class)
     pace = FIRST_PACE
     recent = RatingRun.objects.filter(
         status=RatingRun.Status.DONE, games_rated__gte=100, seconds__gt=0
@@ -95,6 +108,38 @@ def rerate_estimate(
         spent = sum(max(s - FIXED_SECONDS, 0.001) for _, s in timed)
         pace = sum(g for g, _ in timed) / spent
     return FIXED_SECONDS + games / pace
+
+
+def machine_load() -> float:
+    """How many times over its cores the machine is asked for now (1 when it has room):
+    a re-rate timed on a quiet machine takes about this many times longer now."""
+    try:
+        waiting = os.getloadavg()[0]
+    except OSError:  # no load average on this platform
+        return 1.0
+    return max(1.0, waiting / (os.cpu_count() or 1))
+
+
+def rerate_in_the_page(
+    *,
+    start: Event | Position | None,
+    system: RatingSystem | None = None,
+    time_class: str | None = None,
+) -> tuple[bool, float]:
+    """Whether a page may wait for a re-rate from ``start``, and its estimate in seconds
+    on this machine as loaded now.
+
+    Within RERATE_FOREGROUND_SECONDS at the last runs' pace slowed by the machine's load
+    now (runs timed when it was quiet would promise too much when it is busy), and
+    never more than RERATE_FOREGROUND_GAMES games however fast the last runs went: a
+    size no load makes take more than a couple of seconds. Anything more goes to the
+    worker with its progress page.
+    """
+    games = rerate_games(start=start, system=system, time_class=time_class)
+    estimate = rerate_estimate(start=start, games=games) * machine_load()
+    limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
+    most = getattr(settings, "RERATE_FOREGROUND_GAMES", 20_000)
+    return estimate <= limit and games <= most, estimate
 
 
 def ratings_rerate_soon(
@@ -108,14 +153,13 @@ def ratings_rerate_soon(
 ) -> RatingRun:
     """Re-rate from ``start`` now, in this transaction, or queue it when it would be slow.
 
-    A re-rate estimated above settings.RERATE_FOREGROUND_SECONDS is queued for the task
+    A re-rate a page should not wait for (``rerate_in_the_page``) is queued for the task
     worker once this transaction commits; until it finishes the published list keeps
     the last complete ratings. The run returned is DONE, or QUEUED with a progress page.
     """
     members = list(members)
-    limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
-    estimate = rerate_estimate(start=start, time_class=time_class)
-    if estimate <= limit:
+    now, estimate = rerate_in_the_page(start=start, time_class=time_class)
+    if now:
         return ratings_rerate(
             start=start,
             members=members,

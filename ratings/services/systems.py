@@ -6,14 +6,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from django.conf import settings as django_settings
 from django.db import connection, transaction
 
 from ..models import ClubSettings, RatingList, RatingRun
 from ..time_classes import STANDARD
 from .periods import periods_close_past
 from .rerate import rapid_feeds_standard, ratings_lock_take, ratings_rerate
-from .runs import page_waiting, rerate_estimate, run_queue
+from .runs import page_waiting, rerate_in_the_page, run_queue
 
 
 def rating_system_set(
@@ -40,8 +39,10 @@ def rating_system_set(
         trial.full_clean()
         reason = f"Rating system set to {system_id}"
         if page_waiting() or not free:
-            estimate = rerate_estimate(start=None, system=trial.engine(), time_class=STANDARD)
-            if not free or estimate > getattr(django_settings, "RERATE_FOREGROUND_SECONDS", 2.0):
+            now, estimate = rerate_in_the_page(
+                start=None, system=trial.engine(), time_class=STANDARD
+            )
+            if not free or not now:
                 return run_queue(
                     user=user,
                     reason=reason,
@@ -115,8 +116,8 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
             if not free:
                 transaction.set_rollback(True)
             elif page_waiting():
-                estimate = rerate_estimate(start=None, time_class=time_class)
-                if estimate > getattr(django_settings, "RERATE_FOREGROUND_SECONDS", 2.0):
+                now, estimate = rerate_in_the_page(start=None, time_class=time_class)
+                if not now:
                     transaction.set_rollback(True)
             if not transaction.get_rollback():
                 return ratings_rerate(user=user, reason=reason, time_class=time_class)

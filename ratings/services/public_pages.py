@@ -1,0 +1,109 @@
+"""The public pages' version: read by every cached public page, bumped by every change.
+
+``public_pages_changed`` is the one place a change to what the public reads is told to
+the cache: the re-rate calls it, and ``ratings.signals`` calls it on every save or delete
+of the club's records (a member, a payment, an event, a game, a publication, the club's
+settings); a signed-in person's form post calls it too, for the writes that go past the
+model layer (bulk imports).
+
+Inside a transaction the bump is written in that transaction, so it becomes visible
+with the change itself: no reader sees the new data under the old number and keeps it.
+When another transaction holds the version's row (a long re-rate), this one does not
+wait for it: its bump is written just after it commits instead, or, the row still held,
+left to the holder, whose own bump commits after this change is seen. A page rendered
+between a commit and its bump is stored under the old number, which no reader asks for
+again. Nothing waits for the row (on PostgreSQL; SQLite has one writer at a time anyway).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from ..models import PublicPagesVersion
+
+_ROW = 1
+
+
+def public_pages_version() -> tuple[int, dt.datetime | None]:
+    """The number every cached public page is keyed on, and when it last moved."""
+    row = PublicPagesVersion.objects.filter(pk=_ROW).values_list("number", "changed_at").first()
+    return (0, None) if row is None else row
+
+
+def _bump_now() -> None:
+    now = timezone.now()
+    moved = PublicPagesVersion.objects.filter(pk=_ROW).update(
+        number=F("number") + 1, changed_at=now
+    )
+    if not moved:
+        try:
+            with transaction.atomic():
+                PublicPagesVersion.objects.create(pk=_ROW, number=1, changed_at=now)
+        except IntegrityError:  # another process made the row meanwhile
+            _bump_now()
+
+
+def _bump_unless_held(using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Move the number in the current transaction; False, without waiting, when another
+    transaction holds its row (a long re-rate): that one moves it as it commits."""
+    connection = connections[using]
+    if connection.features.has_select_for_update_skip_locked:
+        rows = PublicPagesVersion.objects.select_for_update(skip_locked=True).filter(pk=_ROW)
+        mine = list(rows.values_list("pk", flat=True))
+        if not mine and PublicPagesVersion.objects.filter(pk=_ROW).exists():
+            return False  # made, and held by another
+    _bump_now()
+    return True
+
+
+def _bump_after_commit() -> None:
+    """After a commit: moved now, or by the transaction holding the row as it commits,
+    which is after this one's changes are seen."""
+    with transaction.atomic():
+        _bump_unless_held()
+
+
+def _bumped_already(connection: Any) -> bool:
+    """Bumped earlier in this transaction, by a savepoint still standing. The transaction
+    is told by its list of on-commit callbacks (a new list for each transaction);
+    a rolled-back savepoint took its bump with it, so its marker no longer holds."""
+    marker = getattr(connection, "_public_pages_bumped", None)
+    if marker is None:
+        return False
+    callbacks, savepoints = marker
+    return bool(
+        callbacks is connection.run_on_commit
+        and connection.savepoint_ids[: len(savepoints)] == savepoints
+    )
+
+
+def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Retire every cached public page: what the public reads has changed (or is changing
+    in this transaction). Never waits for another transaction."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        with transaction.atomic(using=using):
+            # Held: the holder moves it as it commits, after this change is seen.
+            _bump_unless_held(using)
+        return
+    # Once a transaction is enough: the bump shows with all of it. Not so in a test's
+    # transaction (it never commits, and its pages are read inside it).
+    in_a_test = getattr(connection.atomic_blocks[0], "_from_testcase", False)
+    if not in_a_test and (
+        _bumped_already(connection)
+        or any(entry[1] is _bump_after_commit for entry in connection.run_on_commit)
+    ):
+        return
+    if not _bump_unless_held(using):
+        # The holder may commit before this one: move it again once this one has.
+        transaction.on_commit(_bump_after_commit, using=using)
+        return
+    connection._public_pages_bumped = (  # type: ignore[attr-defined]
+        connection.run_on_commit,
+        list(connection.savepoint_ids),
+    )
