@@ -138,6 +138,17 @@ def test_a_caller_holding_a_named_answer_gets_the_kept_off_one(client, night):  
     url = f"/api/v1/events/{night.pk}"
     first = client.get(url)
     assert "Bob Brown" in body(first)
-    choose(ClubSettings.Unpublished.KEPT_OFF)
+    club = ClubSettings.load()
+    club.unpublished_members = ClubSettings.Unpublished.KEPT_OFF
+    club.save()  # no cache.clear(): the answer kept for all moves with the settings
     again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and not named(body(again))
+
+
+def test_a_page_kept_for_readers_follows_the_choice(client, night):  # noqa: F811
+    url = reverse("ratings:event", args=[night.pk])
+    assert "Bob Brown" in body(client.get(url))
+    club = ClubSettings.load()
+    club.unpublished_members = ClubSettings.Unpublished.KEPT_OFF
+    club.save()  # no cache.clear(): saving the settings is enough
+    assert not named(body(client.get(url)))
