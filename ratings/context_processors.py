@@ -3,7 +3,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from .models import ClubSettings
-from .rating_lists import list_name
+from .rules.rating_lists import list_name
 
 
 def club(request: HttpRequest) -> dict[str, Any]:

@@ -26,8 +26,8 @@ django.setup()
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from ratings.accounts import officer_create  # noqa: E402
 from ratings.models import Entry, Event, Game, Member  # noqa: E402
+from ratings.services.accounts import officer_create  # noqa: E402
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from ..models import (
     RatingRun,
     RatingState,
 )
-from ..results import result_words
+from ..rules.results import result_words
 
 admin.site.site_header = "Club Ratings: corrections"
 admin.site.site_title = "Club Ratings admin"

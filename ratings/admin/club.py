@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from .. import services
 from ..engine import SYSTEMS
+from ..formats.jsontext import BoundedJSONField, json_read
 from ..forms import CHANGE_REASON
-from ..jsontext import BoundedJSONField, json_read
 from ..models import (
     ClubSettings,
     Event,

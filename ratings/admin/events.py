@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .. import services
-from ..counts import count_phrase
 from ..models import (
     Entry,
     Event,
@@ -24,6 +23,7 @@ from ..models import (
     RatingPeriod,
     rules,
 )
+from ..presentation.counts import count_phrase
 from .base import (
     AuditAdmin,
     ReadableInline,

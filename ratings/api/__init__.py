@@ -3,7 +3,7 @@
 
 Public: it answers every caller as the public pages answer a visitor, whatever their
 login (an officer's session changes nothing here), under the same publication rule
-(``ratings.publication``). Anonymous callers are throttled (``API_ANON_RATE``).
+(``ratings.rules.publication``). Anonymous callers are throttled (``API_ANON_RATE``).
 """
 
 from __future__ import annotations

@@ -10,12 +10,13 @@ from django.urls import reverse
 from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 
-from .. import reports, services
+from .. import services
 from ..models import ClubSettings, Publication
+from ..pages import reports
 from ..pages.lists import list_members
 from ..pages.publications import publication_entries
-from ..ranking import PublishedRanking
-from ..rating_lists import lists_kept
+from ..rules.ranking import PublishedRanking
+from ..rules.rating_lists import lists_kept
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of

@@ -15,9 +15,9 @@ from ninja.errors import HttpError
 from ..models import ClubSettings, Member
 from ..pages import members as pages
 from ..pages.members import rating_status
-from ..publication import is_published, shown_on_public_pages
-from ..rating_lists import lists_kept
-from ..time_classes import STANDARD
+from ..rules.publication import is_published, shown_on_public_pages
+from ..rules.rating_lists import lists_kept
+from ..rules.time_classes import STANDARD
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of

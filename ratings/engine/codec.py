@@ -13,6 +13,7 @@ import re
 import sys
 from collections.abc import Mapping
 from datetime import date
+from operator import attrgetter
 from typing import Any
 
 from .base import STATE_FIELDS, EngineError, GameLine, PlayerChange, PlayerState
@@ -65,21 +66,29 @@ def _parse_date(value: object, path: str, problems: list[str]) -> date | None:
 # -- states --------------------------------------------------------------------------
 
 
+#: Every field but ``id``, read in one call (a full re-rate writes a state a change).
+_FIELDS_AFTER_ID = STATE_FIELDS[1:]
+_VALUES_AFTER_ID = attrgetter(*_FIELDS_AFTER_ID)
+
+
 def state_to_dict(state: PlayerState) -> dict[str, Any]:
     """The state as JSON: ``id``, ``games`` and every other field that is set.
 
     Fields that are None (or ``guest`` false) are left out, so stored states stay small;
-    ``state_from_dict`` gives the same state back.
+    ``state_from_dict`` gives the same state back. (``_number`` written out in the loop.)
     """
     out: dict[str, Any] = {"id": state.id}
-    for name in STATE_FIELDS[1:]:
-        value = getattr(state, name)
+    for name, value in zip(_FIELDS_AFTER_ID, _VALUES_AFTER_ID(state), strict=True):
         if value is None or value is False:
             continue
-        if isinstance(value, date):
+        if type(value) is float:
+            out[name] = (
+                int(value) if value.is_integer() and -(2.0**53) < value < 2.0**53 else value
+            )
+        elif isinstance(value, date):
             out[name] = value.isoformat()
         else:
-            out[name] = _number(value)
+            out[name] = value
     out.setdefault("games", state.games)
     return out
 

@@ -6,7 +6,7 @@ A federation's script reads the same file from any of them: the same columns in 
 order, the same cells (the rating a number a spreadsheet can sort, its marker, acf-1993's
 ``p``, ecf-2020's ``P``, st-charles's ``*``, in the ``marker`` column after it; a marker
 that stands for no rating yet, ``4 R``, leaves the rating blank; dates as YYYY-MM-DD), the
-same rank (the member's place on the published list, ``ratings.ranking``). The download
+same rank (the member's place on the published list, ``ratings.rules.ranking``). The download
 keeps the reader's filters and order; the command writes every row in the list's own
 order.
 """
@@ -17,10 +17,10 @@ import csv
 from collections.abc import Iterator
 from typing import Any
 
-from .. import publication
-from ..figures import rating_and_marker
 from ..models import Membership
-from ..ranking import PublishedRanking
+from ..presentation.figures import rating_and_marker
+from ..rules import publication
+from ..rules.ranking import PublishedRanking
 from .csvsafe import csv_safe
 
 COLUMNS = (

@@ -18,10 +18,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from ..counts import count_phrase
 from ..engine.codec import TITLES
 from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, Membership, rules
 from ..models.members import standing_problems
+from ..presentation.counts import count_phrase
 
 MEMBER_COLUMNS = (
     "id",

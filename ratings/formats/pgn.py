@@ -6,8 +6,8 @@ the TRF import's own.
 
 from __future__ import annotations
 
-from .. import results
 from ..models import Event
+from ..rules import results
 from . import trf
 from .tournament_files import FileEvent, pgn_events
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from .. import results
 from ..models import Event, Game, event_date_problem, name_problem, rules
+from ..rules import results
 from .members_csv import (
     Problem,
     Table,

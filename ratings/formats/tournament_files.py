@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import results
-from ..counts import count_phrase
 from ..models import (
     Event,
     Game,
     event_date_problem,
     name_problem,
 )
-from ..names import is_bye_placeholder
-from ..time_classes import STANDARD, time_class_and_why
+from ..presentation.counts import count_phrase
+from ..rules import results
+from ..rules.names import is_bye_placeholder
+from ..rules.time_classes import STANDARD, time_class_and_why
 from .trf import player_title, shared_fide_ids
 
 # -- tournament files (import_trf, import_pgn) ---------------------------------------------

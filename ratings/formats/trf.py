@@ -18,12 +18,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..counts import count_phrase
 from ..engine.codec import TITLES
-from ..names import hidden_characters, is_bye_placeholder
+from ..presentation.counts import count_phrase
+from ..rules.names import hidden_characters, is_bye_placeholder
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
-from ..results import (
+from ..rules.results import (
     BLACK_FORFEIT_WIN,
     BYE,
     DOUBLE_FORFEIT,

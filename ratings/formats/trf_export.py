@@ -26,9 +26,9 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .. import results
 from ..models import ClubSettings, Event, Game, Member
-from ..names import fide_name
+from ..rules import results
+from ..rules.names import fide_name
 
 #: TRF result codes for (white, black) of each result, and of the byes (written with
 #: opponent 0000): the results vocabulary's.

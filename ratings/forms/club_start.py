@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 
 from ..models import SYSTEM_CHOICES, ClubSettings
 from ..models.club import time_zones
-from ..names import name_problem
+from ..rules.names import name_problem
 
 MONTHS = [(number, calendar.month_name[number]) for number in range(1, 13)]
 

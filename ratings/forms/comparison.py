@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from ..engine import SYSTEMS
-from ..jsontext import TooDeep, json_read
+from ..formats.jsontext import TooDeep, json_read
 
 
 def _field_name(system_id: str) -> str:

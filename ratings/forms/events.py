@@ -12,7 +12,7 @@ from django.db.models import Max, Q
 from django.utils.functional import cached_property
 
 from ..models import Event, Member
-from ..time_classes import STANDARD
+from ..rules.time_classes import STANDARD
 from .members import CHANGE_REASON, DATE, change_reason_field
 
 # -- events -----------------------------------------------------------------------------

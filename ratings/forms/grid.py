@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django import forms
 
 from ..models import Member
-from ..results import GRID_AS_WHITE
+from ..rules.results import GRID_AS_WHITE
 
 GRID_CHOICES = [
     ("", ""),

@@ -8,9 +8,9 @@ from typing import cast
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ..counts import count_phrase
 from ..models import Event, Game, Member
-from ..results import SPELLINGS, allowed_results, read_result
+from ..presentation.counts import count_phrase
+from ..rules.results import SPELLINGS, allowed_results, read_result
 from .events import resolve_players
 from .results import Pairing
 

@@ -9,13 +9,13 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .. import results
 from ..models import Game, Member
+from ..rules import results
 
 # -- results ----------------------------------------------------------------------------
 
 RESULT_CHOICES = [("", "—")] + [(value, value) for value in Game.Result.values]
-#: The round page's menu words for each result (``ratings.results``).
+#: The round page's menu words for each result (``ratings.rules.results``).
 RESULT_LABELS = results.SHORT_LABELS
 ALLOWED = ", ".join(RESULT_LABELS[v] for v in Game.Result.values)
 

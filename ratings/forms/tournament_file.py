@@ -8,7 +8,6 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 
-from ..counts import count_phrase
 from ..formats.pgn import is_pgn, pgn_tournaments
 from ..formats.tournament_files import (
     KIND_FROM_TRF,
@@ -17,8 +16,9 @@ from ..formats.tournament_files import (
     file_size_problem,
 )
 from ..models import Event, Member, name_problem, rules
+from ..presentation.counts import count_phrase
+from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.tournament_imports import match_players
-from ..time_classes import CHOICES as TIME_CLASSES
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------

@@ -4,7 +4,7 @@ Games are the record; ratings (RatingState, RatingChange) are derived from them 
 the engine through ``ratings.services`` and never edited by hand.
 """
 
-from ..names import name_problem
+from ..rules.names import name_problem
 from . import rules
 from .club import SYSTEM_CHOICES, ClubSettings, RatingList, Season
 from .comparison import Comparison, ComparisonRating

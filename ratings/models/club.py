@@ -11,7 +11,7 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
-from ..time_classes import BLITZ, RAPID, STANDARD
+from ..rules.time_classes import BLITZ, RAPID, STANDARD
 
 
 def time_zones() -> list[str]:

@@ -15,11 +15,11 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
-from .. import results
-from ..counts import count_phrase
-from ..names import name_problem
-from ..time_classes import CHOICES as TIME_CLASSES
-from ..time_classes import STANDARD
+from ..presentation.counts import count_phrase
+from ..rules import results
+from ..rules.names import name_problem
+from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..rules.time_classes import STANDARD
 from . import rules
 from .club import SYSTEM_CHOICES
 from .members import Member
@@ -70,7 +70,7 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
         list ``time_class`` under ``system``; None for a per-event system or an event on
         no list the club keeps."""
         if time_class is None:
-            from ..rating_lists import list_of
+            from ..rules.rating_lists import list_of
 
             time_class = list_of(event.time_class)
             if time_class is None:
@@ -104,7 +104,7 @@ class RatingPeriod(models.Model):
     """A rating period of a period system (acf-1993, ecf-2020): closed = published."""
 
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
-    #: The list whose chain it belongs to (``rating_lists.py``).
+    #: The list whose chain it belongs to (``rules/rating_lists.py``).
     time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     label = models.CharField(max_length=20)
     start = models.DateField()
@@ -149,7 +149,7 @@ class RatingPeriod(models.Model):
     def events(self) -> EventQuerySet:
         """The events of this period: of its list's time controls, ending within its
         dates, in rating order (drafts and unrated ones too: narrow as needed)."""
-        from ..rating_lists import classes_of
+        from ..rules.rating_lists import classes_of
 
         return Event.objects.filter(
             end_date__gte=self.start,
@@ -160,7 +160,7 @@ class RatingPeriod(models.Model):
     @property
     def name(self) -> str:
         """Its dates in words ("Jul–Oct 2026, December 2026 list"): the label is a key."""
-        from ..period_names import period_name
+        from ..rules.period_names import period_name
 
         return period_name(self.system, self.label, self.start, self.end)
 
@@ -285,7 +285,7 @@ class Entry(models.Model):
 
 class Game(models.Model):
     class Result(models.TextChoices):
-        """The results the club records: codes and names from ``ratings.results``."""
+        """The results the club records: codes and names from ``ratings.rules.results``."""
 
         WHITE_WIN = results.WHITE_WIN, results.LABELS[results.WHITE_WIN]
         DRAW = results.DRAW, results.LABELS[results.DRAW]

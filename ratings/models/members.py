@@ -1,4 +1,5 @@
-"""Members and their subscriptions: who is rated (who is published: ``ratings.publication``)."""
+"""Members and their subscriptions: who is rated (who is published:
+``ratings.rules.publication``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
-from ..time_classes import STANDARD
+from ..rules.time_classes import STANDARD
 from . import rules
 from .club import Season
 from .rules import EARLIEST_DATE
@@ -60,7 +61,7 @@ class MemberQuerySet(models.QuerySet["Member"]):
     def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today), by
         ``publication.financial``, the one definition."""
-        from .. import publication
+        from ..rules import publication
 
         return self.annotate(
             is_financial=ExpressionWrapper(
@@ -69,8 +70,8 @@ class MemberQuerySet(models.QuerySet["Member"]):
         )
 
     def published(self, day: dt.date | None = None) -> MemberQuerySet:
-        """Members whose rating the public may see: the rule of ``ratings.publication``."""
-        from .. import publication
+        """Members whose rating the public may see: the rule of ``ratings.rules.publication``."""
+        from ..rules import publication
 
         return publication.published(self, day)
 
@@ -288,7 +289,7 @@ class Member(models.Model):
 
     def is_financial_on(self, day: dt.date | None = None) -> bool:
         """Whether a subscription covers ``day`` (default today): ``publication.financial``."""
-        from .. import publication
+        from ..rules import publication
 
         return Member.objects.filter(pk=self.pk).filter(publication.financial(day)).exists()
 

@@ -12,8 +12,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from ..time_classes import CHOICES as TIME_CLASSES
-from ..time_classes import STANDARD
+from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..rules.time_classes import STANDARD
 from .club import SYSTEM_CHOICES
 from .events import RatingPeriod
 from .members import Member
@@ -34,7 +34,7 @@ class Publication(models.Model):
     #: The rating system the figures are in, and what the list was based on ("after
     #: Club night, 3 Mar 2026", "rating period 2026-1 ...") when it was published.
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
-    #: The list published (``rating_lists.py``): standard, or rapid or blitz on their own.
+    #: The list published (``rules/rating_lists.py``): standard, or rapid or blitz on their own.
     time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
     basis = models.CharField(max_length=200, blank=True)
     #: The system's parameters the figures were rated with (None: published before they

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from ..time_classes import CHOICES as TIME_CLASSES
-from ..time_classes import STANDARD
+from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..rules.time_classes import STANDARD
 from .club import SYSTEM_CHOICES
 from .events import Event
 from .members import Member
@@ -51,7 +51,7 @@ class RatingState(models.Model):
     """A member's current rating on one list: the engine's state after every rated event.
 
     One row a member a list (``time_class``: standard, or rapid or blitz kept on a list of
-    their own, ``rating_lists.py``). Queries read a member's row on one list through
+    their own, ``rules/rating_lists.py``). Queries read a member's row on one list through
     ``Member.objects.with_state(time_class)``, as ``rating_state``.
     """
 
@@ -117,7 +117,7 @@ class RatingChange(models.Model):
     display_after = models.CharField(max_length=12, blank=True)
     played = models.PositiveSmallIntegerField(default=0)
     score = models.FloatField(default=0)
-    #: The engine's breakdown as ``ratings.breakdowns`` stores it: packed for a period
+    #: The engine's breakdown as ``ratings.models.breakdowns`` stores it: packed for a period
     #: system (the game lines' opponents, scores and rounds are the games'), empty for a
     #: per-event system (worked out again when a page asks).
     breakdown = JSONText(default=dict)
@@ -168,7 +168,7 @@ class RatingChange(models.Model):
         """The breakdown as the engine's JSON has it: its figures, its game lines as dicts
         (``services.changes_breakdown_fill`` first: a per-event system's stores none, a
         period system's are read with the games)."""
-        from ..breakdowns import breakdown_read
+        from .breakdowns import breakdown_read
 
         return breakdown_read(self.breakdown)
 

@@ -61,7 +61,7 @@ def _day(day: dt.date) -> str:
 def member_name_problem(name: str) -> str | None:
     """A member's name needs a letter ("12345" is a number typed in the wrong box), and
     may hold no control or invisible character (``names.name_problem``)."""
-    from ..names import name_problem
+    from ..rules.names import name_problem
 
     problem = name_problem(name)
     if problem:
@@ -152,7 +152,7 @@ def self_play_problem(white_id: int | None, black_id: int | None) -> str | None:
 
 
 def round_problem(round_: int | None, rounds: int) -> str | None:
-    from ..counts import count_phrase
+    from ..presentation.counts import count_phrase
 
     if round_ is not None and not 1 <= round_ <= rounds:
         return (

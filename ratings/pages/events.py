@@ -15,12 +15,15 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import F, Prefetch
 
-from .. import crosstable as standings
-from .. import explain, figures, publication, reports, services
+from .. import services
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, Member, RatingChange, RatingPeriod
-from ..rating_lists import event_list_system
-from ..tables import change_html
+from ..presentation import figures
+from ..presentation.tables import change_html
+from ..rules import publication
+from ..rules.rating_lists import event_list_system
+from . import crosstable as standings
+from . import explain, reports
 
 Viewer = AbstractBaseUser | AnonymousUser
 

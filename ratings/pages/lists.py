@@ -2,7 +2,7 @@
 the live list of today's published members, the officer's list of everyone, and their CSV.
 
 Members in arrears and guests are rated like everyone else, but their ratings are not
-published (``ratings.publication``): the public list reads its rule; an officer's list
+published (``ratings.rules.publication``): the public list reads its rule; an officer's list
 has everyone, each marked with the rule's reason.
 """
 
@@ -14,15 +14,15 @@ from typing import Any
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
-from .. import reports, services
-from ..filters import RatingListFilter
+from .. import services
 from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..models import ClubSettings, Member
-from ..publication import published_members
-from ..ranking import PublishedRanking
-from ..tables import ListPaginator, OfficerRatingTable, RatingListTable
-from ..time_classes import STANDARD
-from . import publications
+from ..presentation.filters import RatingListFilter
+from ..presentation.tables import ListPaginator, OfficerRatingTable, RatingListTable
+from ..rules.publication import published_members
+from ..rules.ranking import PublishedRanking
+from ..rules.time_classes import STANDARD
+from . import publications, reports
 
 PER_PAGE = 50
 
@@ -90,7 +90,7 @@ def rating_list_page(
 ) -> dict[str, Any]:
     """The live list (``everyone``: the officer's list) filtered, sorted and a page at a
     time as ``query`` asks. "#" is the member's place on the whole published list,
-    whatever is filtered (``ratings.ranking``)."""
+    whatever is filtered (``ratings.rules.ranking``)."""
     system = club.engine(rating_list)
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
     filters = list_members(query=query, everyone=everyone)

@@ -1,7 +1,7 @@
 """A member's pages as data: their page (rating, chart, events and games), their history
 as the CSV gives it, and the published ratings beside it.
 
-Every function here applies the publication rule as it builds (``ratings.publication``):
+Every function here applies the publication rule as it builds (``ratings.rules.publication``):
 the public gets a published member's rating and history only, and no unpublished
 opponent's rating nor what would give it away; an officer gets everything. When the club
 keeps unpublished members off public pages, their page is not found and they are an
@@ -18,12 +18,15 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
 from django.db.models import Case, F, When
 
-from .. import figures, publication, reports, services
-from ..charts import Point, day_before, period_points, rating_history_svg
+from .. import services
 from ..engine import rated_games
 from ..models import ClubSettings, Entry, Event, JSONText, Member, RatingChange
-from ..period_names import label_name, period_name
-from ..tables import change_html
+from ..presentation import figures
+from ..presentation.charts import Point, day_before, period_points, rating_history_svg
+from ..presentation.tables import change_html
+from ..rules import publication
+from ..rules.period_names import label_name, period_name
+from . import reports
 
 Viewer = AbstractBaseUser | AnonymousUser
 

@@ -18,15 +18,16 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django_tables2 import RequestConfig
 
-from .. import reports, services
-from ..charts import changes_bar_svg
+from .. import services
 from ..engine import SYSTEMS
-from ..filters import PublicationFilter
 from ..formats.list_csv import list_csv_header, list_csv_writer, publication_csv_rows
 from ..models import ClubSettings, Publication, PublicationEntry
-from ..publication_changes import Changes, live_moved
-from ..publication_tables import PublicationTable, listed
-from ..tables import ListPaginator
+from ..presentation.charts import changes_bar_svg
+from ..presentation.filters import PublicationFilter
+from ..presentation.tables import ListPaginator
+from . import reports
+from .publication_changes import Changes, live_moved
+from .publication_tables import PublicationTable, listed
 
 #: Rows a page of a publication's list shows.
 PER_PAGE = 50

@@ -15,7 +15,7 @@ per member or per game.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 """
 
-from ..breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
+from ..models.breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
 from .calculator import (
     CALCULATOR_TYPED_GAMES,
     calculator_rate,

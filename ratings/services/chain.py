@@ -19,8 +19,8 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
-from ..rating_lists import classes_of
-from ..time_classes import STANDARD
+from ..rules.rating_lists import classes_of
+from ..rules.time_classes import STANDARD
 
 Position = tuple[dt.date, dt.date, int]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ..accounts import officer_create
 from ..models import ClubSettings
+from .accounts import officer_create
 
 
 class ClubStarted(Exception):

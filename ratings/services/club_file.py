@@ -35,8 +35,8 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
-from ..counts import count_phrase
 from ..formats.club_file import ClubFileRefused, club_write
+from ..presentation.counts import count_phrase
 from .rerate import insert_rows
 
 #: Rows a query reads or writes at a time.

@@ -27,7 +27,6 @@ from django.db import DatabaseError, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from ..counts import count_phrase
 from ..engine import SYSTEMS, PlayerState, RatingSystem, get_system
 from ..engine import Event as EngineEvent
 from ..engine.measures import (
@@ -48,9 +47,10 @@ from ..models import (
     is_usable,
 )
 from ..models.club import _with_time_control as with_time_control
-from ..publication import published_members
-from ..rating_lists import classes_of, lists_kept
-from ..time_classes import STANDARD
+from ..presentation.counts import count_phrase
+from ..rules.publication import published_members
+from ..rules.rating_lists import classes_of, lists_kept
+from ..rules.time_classes import STANDARD
 from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
 from .rerate import _json, chunks, insert_rows

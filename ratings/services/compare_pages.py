@@ -12,11 +12,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..counts import count_phrase
 from ..engine import SYSTEMS
 from ..models import Comparison, ComparisonRating, Member
-from ..rating_lists import ORDER, list_name
-from ..time_classes import STANDARD
+from ..presentation.counts import count_phrase
+from ..rules.rating_lists import ORDER, list_name
+from ..rules.time_classes import STANDARD
 
 #: Places shown of each system's list.
 TOP = 20

@@ -23,7 +23,6 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ratings import services
-from ratings.accounts import officer_create
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -35,8 +34,9 @@ from ratings.models import (
     Season,
     Subscription,
 )
-from ratings.pairings import round_robin_schedule
-from ratings.time_classes import RAPID, STANDARD, time_class_of
+from ratings.rules.pairings import round_robin_schedule
+from ratings.rules.time_classes import RAPID, STANDARD, time_class_of
+from ratings.services.accounts import officer_create
 
 CLUB_NAME = "Riverside Chess Club"
 OFFICER = ("officer", "officer-demo-2026")

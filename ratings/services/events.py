@@ -19,8 +19,8 @@ from ..models import (
     Season,
     rules,
 )
-from ..rating_lists import list_of
-from ..time_classes import STANDARD
+from ..rules.rating_lists import list_of
+from ..rules.time_classes import STANDARD
 from .audit import reason_kept
 from .chain import (
     Position,

@@ -25,17 +25,17 @@ from typing import Any
 
 from django.db import connection
 
-from ..breakdowns import (
+from ..engine import Event as EngineEvent
+from ..engine import Game as EngineGame
+from ..engine import PlayerChange, PlayerState, RatingSystem
+from ..models import ClubSettings, Event, Game, Member, RatingChange
+from ..models.breakdowns import (
     PlayedGame,
     breakdown_has_lines,
     breakdown_is_packed,
     breakdown_json,
     breakdown_unpacked,
 )
-from ..engine import Event as EngineEvent
-from ..engine import Game as EngineGame
-from ..engine import PlayerChange, PlayerState, RatingSystem
-from ..models import ClubSettings, Event, Game, Member, RatingChange
 from .chain import member_initial_state, state_from_json
 
 #: Events whose players' states are read in one statement.

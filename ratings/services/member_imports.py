@@ -20,9 +20,9 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from .. import services
-from ..counts import count_phrase
 from ..formats.members_csv import ImportRefused, MemberRow, Problem, members_read
 from ..models import Member, Membership, RatingChange, RatingRun, Season, Subscription
+from ..presentation.counts import count_phrase
 
 
 @dataclass

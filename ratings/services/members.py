@@ -19,7 +19,7 @@ from ..models import (
     RatingState,
     Subscription,
 )
-from ..rating_lists import lists_kept
+from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .rerate import AFTER_ALL, Chain

@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, RatingPeriod, RatingRun
-from ..rating_lists import classes_of
-from ..time_classes import STANDARD
+from ..rules.rating_lists import classes_of
+from ..rules.time_classes import STANDARD
 from .runs import ratings_update
 
 

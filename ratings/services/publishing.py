@@ -15,10 +15,10 @@ from django.db.models import Case, F, When, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from .. import reports
 from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
-from ..publication import published_members
-from ..time_classes import STANDARD
+from ..pages import reports
+from ..rules.publication import published_members
+from ..rules.time_classes import STANDARD
 from .rerate import ratings_lock_take
 
 

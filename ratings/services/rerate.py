@@ -27,12 +27,9 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from ..breakdowns import breakdown_stored
-from ..counts import count_phrase
 from ..engine import Event as EngineEvent
 from ..engine import EventResult, PlayerState, RatingSystem, rated_games
 from ..engine.codec import state_to_dict
-from ..figures import shown_change
 from ..models import (
     ClubSettings,
     Event,
@@ -44,8 +41,11 @@ from ..models import (
     RatingState,
     is_usable,
 )
-from ..rating_lists import list_of, lists_kept
-from ..time_classes import RAPID, STANDARD
+from ..models.breakdowns import breakdown_stored
+from ..presentation.counts import count_phrase
+from ..presentation.figures import shown_change
+from ..rules.rating_lists import list_of, lists_kept
+from ..rules.time_classes import RAPID, STANDARD
 from .chain import (
     Position,
     PriorChange,
@@ -233,13 +233,17 @@ class Chain:
             while j < len(events) and self.system.period_of(events[j].end_date) == label:
                 j += 1
             group = inputs[i:j]
+            playing = players_of(group)
             self.states.update(
                 rapid_ratings_set(
-                    states=self.states, key=rating_key(events[i]), member_ids=players_of(group)
+                    states=self.states, key=rating_key(events[i]), member_ids=playing
                 )
             )
-            result = self.system.rate(self.states.values(), group)
-            self.states = {state.id: state for state in result.players}
+            # ecf-2020 rates a month from its players' own states alone: handed only
+            # theirs, a month costs its players, not the whole club (twenty thousand
+            # members over a hundred and twenty months at a million games).
+            result = self.system.rate([self.states[str(pk)] for pk in playing], group)
+            self.states.update((state.id, state) for state in result.players)
             results.extend(result.events)
             i = j
         return results
@@ -384,6 +388,28 @@ def _analyse(*, lines: int, everyone: bool) -> None:
             cursor.execute("ANALYZE ratings_ratingstate")
 
 
+class _page_cache:
+    """SQLite: a bigger page cache for a list re-rated whole. Its inserts land all over
+    the rating changes' indexes (by member), and with SQLite's default 2 MB cache most
+    of them read and write pages back and forth. Restored afterwards (per connection)."""
+
+    PAGES_KB = 256_000
+
+    def __init__(self, *, big: bool) -> None:
+        self.big = big and connection.vendor == "sqlite"
+
+    def __enter__(self) -> None:
+        if self.big:
+            with connection.cursor() as cursor:
+                self.was = cursor.execute("PRAGMA cache_size").fetchone()[0]
+                cursor.execute(f"PRAGMA cache_size=-{self.PAGES_KB}")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.big:
+            with connection.cursor() as cursor:
+                cursor.execute(f"PRAGMA cache_size={int(self.was)}")
+
+
 def _chain_rerate(
     *,
     scope: RerateScope,
@@ -394,6 +420,20 @@ def _chain_rerate(
 ) -> tuple[int, int]:
     """Rate ``scope`` of one list incrementally (see the module's docstring); events and
     games rated."""
+    with _page_cache(big=scope.key is None):
+        return _chain_rate(
+            scope=scope, system=system, members=members, report=report, time_class=time_class
+        )
+
+
+def _chain_rate(
+    *,
+    scope: RerateScope,
+    system: RatingSystem,
+    members: Iterable[int],
+    report: Progress,
+    time_class: str,
+) -> tuple[int, int]:
     chain = Chain(system, scope.key, time_class)
     everyone = scope.key is None
     if everyone:
@@ -518,9 +558,13 @@ def ratings_rerate(
             pending_apply(pending=run.pending, user=run.user)
         club = ClubSettings.load()
         lists = rerate_lists(start=start, time_class=time_class)
-        if start is None and time_class is None:
-            # Lists the club no longer keeps (rapid moved back to the standard list).
-            RatingChange.objects.exclude(time_class__in=lists).delete()
+        everything = start is None and time_class is None
+        if everything:
+            # Every list is rated again from nothing: every change goes, in one statement
+            # with no condition (SQLite empties the table and its indexes whole, where a
+            # list at a time deletes row by row). Lists the club no longer keeps (rapid
+            # moved back to the standard list) lose their states too.
+            RatingChange.objects.all().delete()
             RatingState.objects.exclude(time_class__in=lists).delete()
         members = list(members)
         events_rated = games_rated = 0

@@ -15,7 +15,6 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
 from .. import services
-from ..counts import count_phrase
 from ..formats.members_csv import (
     RESULT_COLUMNS,
     RESULT_REQUIRED,
@@ -25,6 +24,7 @@ from ..formats.members_csv import (
 )
 from ..formats.results_csv import ImportedEvent, result_ids, results_read
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingRun
+from ..presentation.counts import count_phrase
 from .member_imports import numbers_in_any_case
 
 

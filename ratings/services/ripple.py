@@ -26,12 +26,12 @@ from typing import Any
 
 from django.db import connection
 
-from ..counts import count_phrase
 from ..engine import Event as EngineEvent
 from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
 from ..models import Event, Game, Member, RatingChange
+from ..presentation.counts import count_phrase
 from .chain import (
     Position,
     RerateScope,

@@ -31,7 +31,7 @@ from ..models import (
     RatingRun,
 )
 from ..models.rating import heartbeat_lapse
-from ..time_classes import STANDARD
+from ..rules.time_classes import STANDARD
 from .chain import (
     Position,
     rating_key,

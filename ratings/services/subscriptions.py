@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from .. import publication
 from ..models import Member, Membership, Season, Subscription, rules
+from ..rules import publication
 from .audit import REASON_LENGTH
 from .events import _delete_with_history, audit_user
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from ..models import ClubSettings, RatingList, RatingRun
-from ..time_classes import STANDARD
+from ..rules.time_classes import STANDARD
 from .periods import periods_close_past
 from .rerate import rapid_feeds_standard, ratings_lock_take, ratings_rerate
 from .runs import page_waiting, rerate_in_the_page, run_queue

@@ -18,7 +18,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from .. import services
-from ..counts import count_phrase
 from ..engine.codec import TITLES
 from ..formats.tournament_files import FileEvent, FilePlayer, event_time_class
 from ..models import (
@@ -29,7 +28,8 @@ from ..models import (
     next_member_numbers,
     rules,
 )
-from ..names import given_surname
+from ..presentation.counts import count_phrase
+from ..rules.names import given_surname
 
 # -- players of tournament files --------------------------------------------------------
 

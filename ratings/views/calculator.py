@@ -13,7 +13,7 @@ from django.db.models import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from .. import explain, figures, publication, services
+from .. import services
 from ..forms import (
     CalculatorGameFormSet,
     CalculatorPlayerForm,
@@ -22,6 +22,9 @@ from ..models import (
     ClubSettings,
     Member,
 )
+from ..pages import explain
+from ..presentation import figures
+from ..rules import publication
 from .common import is_officer
 
 # -- the calculator --------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """What the pages share: who may open them (the officer's permission), the page size, CSV,
-and what the public may see of an event's ratings (the rule is ``ratings.publication``)."""
+and what the public may see of an event's ratings (the rule is ``ratings.rules.publication``)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 
-from .. import publication
 from ..context_processors import club
-from ..counts import count_phrase
 from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, Member, RatingRun
-from ..rating_lists import lists_kept
-from ..time_classes import STANDARD
+from ..presentation.counts import count_phrase
+from ..rules import publication
+from ..rules.rating_lists import lists_kept
+from ..rules.time_classes import STANDARD
 
 PER_PAGE = 50
 

@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ..compare_charts import calibration_svg, ratings_over_time_svg
 from ..engine import SYSTEMS
 from ..forms import ComparisonForm, MemberChoiceForm
 from ..models import ClubSettings, Comparison, Member
+from ..presentation.compare_charts import calibration_svg, ratings_over_time_svg
 from ..services import compare, compare_pages
 from .common import officer_required
 

@@ -17,11 +17,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import figures, publication, reports
 from ..formats.csvsafe import csv_safe_row
 from ..models import Member
 from ..pages import events as event_pages
 from ..pages import members as pages
+from ..pages import reports
+from ..presentation import figures
+from ..rules import publication
 from .common import club_of, is_officer, rating_list_of
 
 

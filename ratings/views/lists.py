@@ -1,7 +1,7 @@
 """The home page and the rating lists: the published list (page, CSV), the officer's list.
 
 Members in arrears and guests are rated like everyone else, but their ratings are not
-published (``ratings.publication``): the public list reads its rule; an officer sees
+published (``ratings.rules.publication``): the public list reads its rule; an officer sees
 everyone, marked with the rule's reason.
 """
 
@@ -12,10 +12,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from .. import reports
 from ..models import Comparison
 from ..pages import lists as pages
-from ..pages import publications
+from ..pages import publications, reports
 from ..services.club import club_needs_start
 from .common import club_of, officer_required, rating_list_of, streamed_csv, wants_csv
 

@@ -20,7 +20,6 @@ from django.utils import timezone
 from django_tables2 import RequestConfig
 
 from .. import services
-from ..counts import count_phrase
 from ..forms import (
     CHANGE_REASON,
     EntriesForm,
@@ -37,10 +36,11 @@ from ..models import (
     rules,
 )
 from ..pages import events as pages
-from ..rating_lists import event_list_system
-from ..tables import (
+from ..presentation.counts import count_phrase
+from ..presentation.tables import (
     OfficerEventTable,
 )
+from ..rules.rating_lists import event_list_system
 from .common import (
     PER_PAGE,
     officer_required,

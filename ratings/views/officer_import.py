@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import services
-from ..counts import count_phrase
 from ..engine.codec import TITLES
 from ..formats import trf, trf_export
 from ..formats.pgn import pgn_tournaments
@@ -22,7 +21,8 @@ from ..models import (
     Season,
     next_member_numbers,
 )
-from ..names import given_surname
+from ..presentation.counts import count_phrase
+from ..rules.names import given_surname
 from .common import officer_required
 
 SESSION_KEY = "officer-trf-import"

@@ -28,10 +28,10 @@ from ..models import (
     RatingRun,
     Season,
 )
-from ..period_names import label_name
-from ..tables import (
+from ..presentation.tables import (
     OfficerMemberTable,
 )
+from ..rules.period_names import label_name
 from .common import (
     PER_PAGE,
     officer_required,

@@ -14,7 +14,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from .. import services
-from ..counts import count_phrase
 from ..forms.publications import PublicationNoteForm
 from ..models import (
     ClubSettings,
@@ -24,8 +23,9 @@ from ..models import (
     rules,
 )
 from ..pages import events as pages
-from ..rating_lists import classes_of, event_list_system, list_query
-from ..time_classes import STANDARD
+from ..presentation.counts import count_phrase
+from ..rules.rating_lists import classes_of, event_list_system, list_query
+from ..rules.time_classes import STANDARD
 from .common import officer_required, rating_list_of
 
 # -- rating -----------------------------------------------------------------------------

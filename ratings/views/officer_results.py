@@ -9,7 +9,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
-from ..counts import count_phrase
 from ..forms import (
     CHANGE_REASON,
     GridForm,
@@ -24,8 +23,9 @@ from ..models import (
     rules,
 )
 from ..pages.events import missing_rounds
-from ..pairings import grid_games, rematches, round_robin_schedule
-from ..results import WHITE_AS_GRID, flipped, result_words
+from ..presentation.counts import count_phrase
+from ..rules.pairings import grid_games, rematches, round_robin_schedule
+from ..rules.results import WHITE_AS_GRID, flipped, result_words
 from .common import officer_required, progress_or, rerated
 
 # -- results ----------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
-from ..counts import count_phrase
 from ..forms import RenewForm, SeasonPickForm, SubscriptionRemoveForm
 from ..models import Member, Subscription
+from ..presentation.counts import count_phrase
 from .common import officer_required
 
 

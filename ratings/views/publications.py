@@ -16,12 +16,13 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from .. import reports, services
-from ..counts import count_phrase
+from .. import services
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..pages import publications as pages
-from ..rating_lists import list_name
-from ..time_classes import STANDARD
+from ..pages import reports
+from ..presentation.counts import count_phrase
+from ..rules.rating_lists import list_name
+from ..rules.time_classes import STANDARD
 from .common import (
     club_of,
     officer_required,

@@ -7,17 +7,18 @@ from django.shortcuts import render
 from django.utils import timezone
 from django_tables2 import Table
 
-from .. import figures, reports
 from ..models import (
     ClubSettings,
 )
-from ..tables import (
+from ..pages import reports
+from ..presentation import figures
+from ..presentation.tables import (
     ActiveTable,
     ImproversTable,
     JuniorReportTable,
     ReportTable,
 )
-from ..time_classes import STANDARD
+from ..rules.time_classes import STANDARD
 from .common import rating_list_of, rows_csv, wants_csv
 
 REPORT_TABLES: dict[str, type[Table]] = {

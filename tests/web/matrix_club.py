@@ -20,7 +20,6 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from ratings import services
-from ratings.accounts import officer_create
 from ratings.models import (
     ClubSettings,
     Comparison,
@@ -29,6 +28,7 @@ from ratings.models import (
     Event,
     Game,
     Member,
+    PublicPagesVersion,
     RatingChange,
     RatingList,
     RatingPeriod,
@@ -37,6 +37,7 @@ from ratings.models import (
     Season,
     Subscription,
 )
+from ratings.services.accounts import officer_create
 
 from ..factories import EventFactory, GameFactory, MemberFactory, SubscriptionFactory
 
@@ -185,6 +186,7 @@ def build_club() -> Club:
         "ratings_publication": publication,
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
+        "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
         "ratings_comparisonrating": ComparisonRating.objects.create(
             comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"
         ),

@@ -209,7 +209,7 @@ def _revert_data(response) -> dict[str, object]:
 
 
 def test_history_revert_needs_change_permission_on_the_club_settings(client, admin_user, club):
-    from ratings.accounts import officer_create
+    from ratings.services.accounts import officer_create
 
     first = club.history.earliest()
     club.rating_system = "st-charles"

@@ -12,8 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from ratings.backup import BackupError, database_restore
 from ratings.models import Game, Member
+from ratings.services.backup import BackupError, database_restore
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,8 +127,8 @@ def test_a_backup_that_cannot_be_written_leaves_the_old_one(tmp_path, monkeypatc
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("ratings.backup._sqlite_backup", broken)
-    monkeypatch.setattr("ratings.backup._pg_run", broken)
+    monkeypatch.setattr("ratings.services.backup._sqlite_backup", broken)
+    monkeypatch.setattr("ratings.services.backup._pg_run", broken)
     with pytest.raises(CommandError, match="disk full"):
         _quiet("backup", str(backup))
     assert backup.read_bytes() == b"yesterday's backup"

@@ -11,12 +11,23 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from ratings import services
-from ratings.models import Event, Game, Member, RatingChange, RatingState
+from ratings.engine import SYSTEMS
+from ratings.models import (
+    ClubSettings,
+    Event,
+    Game,
+    Member,
+    RatingChange,
+    RatingList,
+    RatingState,
+)
+from ratings.rules.time_classes import RAPID, STANDARD
 from tests.factories import MemberFactory
 
 FIGURE = re.compile(r"^([a-z0-9_]+): (\d+(?:\.\d+)?) (s|ms|MB)$")
 REQUIRED = {
     "full_rerate_1m_s",
+    "full_rerate_cpu_s",
     "full_rerate_peak_mb",
     "new_event_s",
     "correction_s",
@@ -68,3 +79,38 @@ def test_a_club_the_generator_did_not_make_is_not_wiped():
     with pytest.raises(CommandError, match="generate_history did not make"):
         call_command("bench", "--members", "80", "--games", "400", stdout=io.StringIO())
     assert Member.objects.filter(name="Real Member").exists()
+
+
+SYSTEM_FIGURE = re.compile(r"^([a-z0-9-]+)\.([a-z0-9_]+): (\d+(?:\.\d+)?) (s|ms|MB)$")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_system_is_measured_under_its_own_prefix():
+    out, err = io.StringIO(), io.StringIO()
+    args = ["--members", "80", "--games", "600", "--seed", "5", "--repeat", "1", "--no-memory"]
+    call_command("bench", *args, "--system", "all", stdout=out, stderr=err)
+    figures: dict[str, set[str]] = {}
+    for line in out.getvalue().splitlines():
+        if line.startswith("generate_s:"):
+            continue
+        match = SYSTEM_FIGURE.match(line)
+        assert match, f"not SYSTEM.NAME: VALUE UNIT: {line!r}"
+        figures.setdefault(match.group(1), set()).add(match.group(2))
+    assert figures.keys() == set(SYSTEMS)
+    for system_id, names in figures.items():
+        assert REQUIRED - {"full_rerate_peak_mb"} <= names, system_id
+    # The club is left on the last system measured, rated as a full re-rate rates it.
+    assert ClubSettings.load().rating_system == sorted(SYSTEMS)[-1]
+    assert not Event.objects.filter(name__startswith="Bench").exists()
+
+
+@pytest.mark.django_db
+def test_ecf_2020_is_measured_with_its_rapid_list_of_its_own():
+    args = ["--members", "80", "--games", "600", "--seed", "5", "--repeat", "1", "--no-memory"]
+    call_command(
+        "bench", *args, "--system", "ecf-2020", stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    rapid = RatingList.objects.get(time_class=RAPID)
+    assert (rapid.kept, rapid.rating_system) == (RatingList.Kept.OWN, "ecf-2020")
+    assert RatingChange.objects.filter(time_class=RAPID).exists()
+    assert RatingChange.objects.filter(time_class=STANDARD).exists()

@@ -1,4 +1,5 @@
-"""How a period system's rating change is stored packed (ratings/breakdowns.py), no database.
+"""How a period system's rating change is stored packed (ratings/models/breakdowns.py), no
+database.
 
 Packed, a change keeps its figures' values and each game's engine-worked figures; the
 opponent, score and round come back from the games. Read back with its games, it must be
@@ -13,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.breakdowns import (
+from ratings.engine import Event, Game, PlayerChange, PlayerState, get_system
+from ratings.models.breakdowns import (
     SHAPES,
     PlayedGame,
     breakdown_json,
@@ -22,7 +24,6 @@ from ratings.breakdowns import (
     breakdown_stored,
     breakdown_unpacked,
 )
-from ratings.engine import Event, Game, PlayerChange, PlayerState, get_system
 
 from ..engine.test_properties import PROFILE, draw_run, rate
 

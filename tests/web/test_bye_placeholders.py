@@ -7,10 +7,10 @@ import io
 import pytest
 from django.core.management import call_command
 
-from ratings import results
 from ratings.formats import trf
 from ratings.models import Game, Member
-from ratings.names import is_bye_placeholder
+from ratings.rules import results
+from ratings.rules.names import is_bye_placeholder
 
 from .test_fide_ids import player
 

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from ratings.charts import Point, rating_history_svg
+from ratings.presentation.charts import Point, rating_history_svg
 
 from ..factories import paid_up
 

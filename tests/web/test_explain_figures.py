@@ -1,8 +1,8 @@
-"""How the engines' breakdown figures read on a page (ratings/explain.py, no database)."""
+"""How the engines' breakdown figures read on a page (ratings/pages/explain.py, no database)."""
 
 from __future__ import annotations
 
-from ratings import explain
+from ratings.pages import explain
 
 
 def test_a_line_figure_every_line_shares_with_the_breakdown_gets_no_column():

@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import services
-from ratings.breakdowns import breakdown_json, breakdown_packed
 from ratings.engine import SYSTEMS, EventResult, GameLine
 from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingList
+from ratings.models.breakdowns import breakdown_json, breakdown_packed
 from ratings.pages.events import change_rows, preview_changes, saved_changes
 from ratings.services import game_lines
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from ratings import reports
+from ratings.pages import reports
 
 from ..factories import MemberFactory, paid_up, rating_state
 

@@ -7,10 +7,10 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings.counts import count_phrase
 from ratings.formats import trf
 from ratings.models import Event, Game, Member, RatingChange
-from ratings.names import given_surname
+from ratings.presentation.counts import count_phrase
+from ratings.rules.names import given_surname
 
 from ..conftest import TRF_FILES
 from ..factories import MemberFactory

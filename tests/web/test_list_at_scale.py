@@ -11,9 +11,9 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings import reports
 from ratings.models import Member
-from ratings.tables import ListPaginator
+from ratings.pages import reports
+from ratings.presentation.tables import ListPaginator
 
 from ..factories import MemberFactory, paid_up, rating_state
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.formats import trf
-from ratings.names import PersonName, fide_name, given_surname, read_name
+from ratings.rules.names import PersonName, fide_name, given_surname, read_name
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""Who plays whom (``ratings.pairings``): the round robin's schedule, the grid's games,
-rematches; and an event's standings and crosstable (``ratings.crosstable``)."""
+"""Who plays whom (``ratings.rules.pairings``): the round robin's schedule, the grid's games,
+rematches; and an event's standings and crosstable (``ratings.pages.crosstable``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import itertools
 
 import pytest
 
-from ratings import crosstable, pairings
 from ratings.models import Event, Game
+from ratings.pages import crosstable
+from ratings.rules import pairings
 
 from ..factories import EventFactory, GameFactory
 

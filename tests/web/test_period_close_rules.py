@@ -10,9 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import figures, services
+from ratings import services
 from ratings.models import ClubSettings, Event, Game, Publication, RatingPeriod, RatingRun
-from ratings.period_names import period_name
+from ratings.presentation import figures
+from ratings.rules.period_names import period_name
 
 from ..factories import paid_up
 

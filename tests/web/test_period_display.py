@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import services
-from ratings.breakdowns import breakdown_read
 from ratings.models import ClubSettings, Game, RatingChange
+from ratings.models.breakdowns import breakdown_read
 
 from ..factories import MemberFactory, paid_up, pat_provisional
 

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from ratings import reports
 from ratings.models import Member
+from ratings.pages import reports
 
 from .matrix_club import UNPUBLISHED_BAND, Club, build_club, every_pattern, url_for
 
@@ -159,6 +159,12 @@ EXPECTED: dict[str, str] = {
     "admin:ratings_game_change": STAFF,
     "admin/ratings/game/<path:object_id>/": STAFF,
     # Derived: read-only for everyone, officers included.
+    "admin:ratings_publicpagesversion_changelist": SUPERUSER,
+    "admin:ratings_publicpagesversion_add": NOBODY,
+    "admin:ratings_publicpagesversion_history": SUPERUSER,
+    "admin:ratings_publicpagesversion_delete": NOBODY,
+    "admin:ratings_publicpagesversion_change": SUPERUSER_READ,
+    "admin/ratings/publicpagesversion/<path:object_id>/": STAFF,
     "admin:ratings_ratingstate_changelist": STAFF,
     "admin:ratings_ratingstate_add": NOBODY,
     "admin:ratings_ratingstate_history": STAFF,

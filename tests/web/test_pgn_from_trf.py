@@ -15,7 +15,7 @@ from django.urls import reverse
 from ratings import services
 from ratings.formats import trf
 from ratings.models import Event, Game, RatingChange
-from ratings.names import given_surname
+from ratings.rules.names import given_surname
 
 from ..conftest import TRF_FILES
 

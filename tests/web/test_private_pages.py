@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from ratings.accounts import officer_create
 from ratings.models import ClubSettings
+from ratings.services.accounts import officer_create
 
 from ..factories import MemberFactory
 from .test_rerate import admin_form

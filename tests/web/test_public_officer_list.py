@@ -15,7 +15,7 @@ OFFICER_LIST = reverse("ratings:officer-ratings")
 
 
 def reasons(response) -> dict[str, str]:
-    from ratings.publication import reason
+    from ratings.rules.publication import reason
 
     return {m.name: reason(m) for m in response.context["table"].page.object_list.data}
 

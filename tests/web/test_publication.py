@@ -1,4 +1,5 @@
-"""One rule for who is published (``ratings.publication``), and every public page holds to it.
+"""One rule for who is published (``ratings.rules.publication``), and every public page
+holds to it.
 
 The public URLs are read from ``ratings/urls.py`` itself, and the API's from its own
 description: a public page or API operation added there is checked here at once (and the
@@ -21,7 +22,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import publication, reports, services
+from ratings import services
 from ratings.api import api
 from ratings.engine import SYSTEMS
 from ratings.models import (
@@ -33,6 +34,8 @@ from ratings.models import (
     RatingChange,
     RatingState,
 )
+from ratings.pages import reports
+from ratings.rules import publication
 from ratings.urls import urlpatterns
 
 from ..factories import MemberFactory, paid_up

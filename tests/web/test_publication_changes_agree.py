@@ -76,9 +76,10 @@ def test_the_games_between_two_lists_are_the_rated_games_played_between_them(
 
 def test_no_games_count_between_two_lists_is_negative(client, across_a_switch):
     _march, april = across_a_switch
-    text = text_of(changes_page(client, april))
+    page = changes_page(client, april)
+    text = text_of(page)
     assert not re.search(r"[−-]\s*\d+\s*$", text.split("Biggest rises")[1].split("Improvers")[0])
-    changes = changes_page(client, april).context["changes"]
+    changes = page.context["changes"]
     assert all(e.games_between >= 0 for e in changes.rises + changes.falls + changes.improvers)
 
 

@@ -228,7 +228,7 @@ def test_improvers_are_official_ratings_only(club_of_four):
     rating_state(alice, rating=1650, display="1650", games=35)
     rating_state(carol, rating=1500, display="1500p", games=8)
     april = services.list_publish(now=APRIL)
-    from ratings.publication_changes import Changes
+    from ratings.pages.publication_changes import Changes
 
     changes = Changes(newer=april, older=march)
     assert [e.member.name for e in changes.rises] == ["Carol Chen", "Alice Archer"]

@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ratings import services
-from ratings.breakdowns import breakdown_read
 from ratings.engine import Event as EngineEvent
 from ratings.engine import Game as EngineGame
 from ratings.engine import rate
@@ -25,7 +24,8 @@ from ratings.models import (
     RatingList,
     RatingState,
 )
-from ratings.rating_lists import classes_of, list_of, lists_kept
+from ratings.models.breakdowns import breakdown_read
+from ratings.rules.rating_lists import classes_of, list_of, lists_kept
 
 from ..factories import MemberFactory, paid_up
 from .test_rerate import admin_form, ratings_now

@@ -13,10 +13,10 @@ import chess.pgn
 import pytest
 from django.core.management import call_command
 
-from ratings import results
 from ratings.formats.trf_export import event_to_trf
 from ratings.models import Event, Game, Member
-from ratings.names import given_surname
+from ratings.rules import results
+from ratings.rules.names import given_surname
 
 from ..conftest import TRF_FILES
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import results
 from ratings.models import Event, Game
+from ratings.rules import results
 from ratings.services import result_imports
 
 from ..factories import EventFactory

@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings import publication, services
+from ratings import services
 from ratings.engine import SYSTEMS
 from ratings.formats.members_csv import MEMBERSHIPS
 from ratings.models import ClubSettings, Event, Member, Membership, RatingPeriod
+from ratings.rules import publication
 
 from ..factories import MemberFactory, SeasonFactory, paid_up
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.time_classes import time_class_and_why, time_class_of
+from ratings.rules.time_classes import time_class_and_why, time_class_of
 
 
 @pytest.mark.parametrize(

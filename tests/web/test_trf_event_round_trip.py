@@ -9,7 +9,7 @@ from ratings.formats import trf
 from ratings.formats.tournament_files import trf_event
 from ratings.formats.trf_export import event_to_trf
 from ratings.models import Event
-from ratings.time_classes import BLITZ, RAPID, STANDARD
+from ratings.rules.time_classes import BLITZ, RAPID, STANDARD
 
 from ..factories import EventFactory, GameFactory
 

@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from ratings.formats import trf
-from ratings.names import given_surname
+from ratings.rules.names import given_surname
 
 
 def test_a_date_written_with_spaces_after_its_dots_is_read():

@@ -18,8 +18,8 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from ratings import publication
 from ratings.models import ClubSettings, Member
+from ratings.rules import publication
 
 from ..factories import paid_up
 from .test_publication import (  # noqa: F401  (night: the fixture, shared)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.backup import BackupError, database_backup
+from ratings.services.backup import BackupError, database_backup
 
 
 class Command(BaseCommand):

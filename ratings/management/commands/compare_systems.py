@@ -12,9 +12,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.counts import count_phrase
 from ratings.engine import SYSTEMS
 from ratings.models import Comparison
+from ratings.presentation.counts import count_phrase
 from ratings.services import compare, compare_pages
 
 

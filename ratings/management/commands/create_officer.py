@@ -10,7 +10,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.accounts import OFFICERS_GROUP, officer_create
+from ratings.services.accounts import OFFICERS_GROUP, officer_create
 
 PASSWORD_VARIABLE = "OFFICER_PASSWORD"
 

@@ -8,9 +8,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from ratings import publication, reports
 from ratings.formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ratings.models import Member
+from ratings.pages import reports
+from ratings.rules import publication
 
 
 class Command(BaseCommand):

@@ -3,10 +3,12 @@
 Same arguments (and the same day) give the same club: everything is drawn from one seed.
 The shape (docs/performance.md, "How to measure"): ``--members`` people, 2 % of them guests
 and 10 % in arrears (no subscription for the current season); ``--games`` game records (byes
-and a few forfeits among them) in Swiss events of 40 to 60 players over 5 rounds, dated over
+and a few forfeits among them) in Swiss events of 40 to 60 players over 5 rounds (one in five
+rapid, 25+10, its time class read from the control), dated over
 the ten years up to last week; results drawn from hidden strengths with Elo's odds.
 
-Rows are built as tuples and written in big batches (``ratings.bulk_load``: ``executemany``
+Rows are built as tuples and written in big batches (``ratings.services.bulk_load``:
+``executemany``
 on SQLite, COPY on PostgreSQL), in one transaction. Django's model layer would take an hour
 for a million games. No audit-trail (django-simple-history) rows are written: the history
 is generated, not an officer's changes, and the audit tables would double what is written
@@ -32,7 +34,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
-from ratings import bulk_load, services
+from ratings import services
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -50,7 +52,9 @@ from ratings.models import (
 )
 
 # Results as plain strings (not the choices' enum members): database drivers take exact types.
-from ratings.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
+from ratings.rules.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
+from ratings.rules.time_classes import STANDARD, time_class_of
+from ratings.services import bulk_load
 
 #: The club's name says the database holds a generated history, and which: ``bench`` reads it
 #: back to decide whether it may reuse (or wipe) the database.
@@ -93,6 +97,7 @@ EVENT_NAMES = (
     "Weekender", "Rapid Swiss", "Open", "Championship", "Autumn Swiss", "Spring Swiss",
     "Winter Cup", "Summer Cup", "Allegro", "Masters",
 )  # fmt: skip
+TIME_CONTROLS = ("60+30", "90+30", "45+15", "G/60", "25+10")
 TITLES_M = ("CM", "FM", "IM")
 TITLES_F = ("WCM", "WFM", "WIM")
 
@@ -145,6 +150,7 @@ COLUMNS: dict[type[Model], tuple[str, ...]] = {
         "end_date",
         "rounds",
         "time_control",
+        "time_class",
         "rated",
         "status",
         "created",
@@ -379,6 +385,7 @@ class Builder:
             entries.extend((pk, p.pk) for p in players)
             region = rng.choice(REGIONS)
             begin = self.day(start)
+            control = rng.choice(TIME_CONTROLS)
             events.append(
                 (
                     pk,
@@ -387,7 +394,10 @@ class Builder:
                     begin,
                     self.day(end),
                     ROUNDS,
-                    rng.choice(("60+30", "90+30", "45+15", "G/60", "25+10")),
+                    control,
+                    # Read from the control as an officer's entry is: a club's rapid
+                    # events (25+10, one in five) for a system with a rapid list of its own.
+                    time_class_of(control) or STANDARD,
                     True,
                     Event.Status.COMPLETE.value,
                     _noon(begin),

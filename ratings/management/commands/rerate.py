@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from ratings import services
-from ratings.counts import count_phrase
 from ratings.models import ClubSettings
+from ratings.presentation.counts import count_phrase
 
 
 class Command(BaseCommand):

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings import services
-from ratings.counts import count_phrase
 from ratings.engine import SYSTEMS
+from ratings.presentation.counts import count_phrase
 
 
 class Command(BaseCommand):

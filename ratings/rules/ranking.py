@@ -18,7 +18,8 @@ from django.db.models import F, Window
 from django.db.models.functions import Rank
 from django.utils.functional import cached_property
 
-from . import publication, reports
+from ..pages import reports
+from . import publication
 from .time_classes import STANDARD
 
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from .engine import PlayerChange, RatingSystem
+from ..engine import PlayerChange, RatingSystem
 
 #: A game line's values, in this order, before the system's own figures (``breakdown_json``).
 LINE_KEYS = ("opponent", "score", "opponent_rating", "round", "expected", "change", "rated")
@@ -91,6 +91,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape((*_ECF_MONTH, "player_k", "improving", "sum_offsets", "adjustment"), _ECF_LINE),
 )
 _SHAPE_OF = {frozenset(shape.figures): at for at, shape in enumerate(SHAPES)}
+_LINE_FIGURES = [frozenset(shape.line) for shape in SHAPES]
 
 
 def _plain(value: Any) -> Any:
@@ -130,33 +131,46 @@ def breakdown_json(change: PlayerChange) -> dict[str, Any]:
     return data
 
 
-def _packed_line(rating: Any, own: Sequence[Any]) -> Any:
-    values = [_plain(rating), *map(_plain, own)]
-    while len(values) > 1 and values[-1] is None:
-        values.pop()
-    return values[0] if len(values) == 1 else values
+#: Whole floats below this are written as integers (``_plain``).
+_EXACT = 2.0**53
 
 
 def breakdown_packed(change: PlayerChange) -> list[Any] | None:
     """A period system's change packed (the module's docstring); None when no shape fits
     it, or a line holds what a packed line cannot (an expected score, a change of its own,
-    a rated game without a rating)."""
+    a rated game without a rating).
+
+    A line is its opponent's rating and its own figures, null trailing ones left off,
+    whole floats as integers (``_plain``, written out in the loop: a full re-rate packs
+    two lines a game, and the calls were most of the packing's time).
+    """
     at = _SHAPE_OF.get(frozenset(change.detail))
     if at is None:
         return None
     shape = SHAPES[at]
-    own_figures = frozenset(shape.line)
+    keys = shape.line
+    own_figures = _LINE_FIGURES[at]
     lines = []
     for line in change.games:
+        rating = line.opponent_rating
+        detail = line.detail
         if (
             line.expected is not None
             or line.change is not None
-            or line.rated != (line.opponent_rating is not None)
-            or not line.detail.keys() <= own_figures
+            or line.rated != (rating is not None)
+            or not detail.keys() <= own_figures
         ):
             return None
-        lines.append(_packed_line(line.opponent_rating, [line.detail.get(k) for k in shape.line]))
-    return [at, *(_plain(change.detail[key]) for key in shape.figures), lines]
+        values = [rating, *map(detail.get, keys)] if detail else [rating]
+        while len(values) > 1 and values[-1] is None:
+            values.pop()
+        values = [
+            int(v) if type(v) is float and v.is_integer() and -_EXACT < v < _EXACT else v
+            for v in values
+        ]
+        lines.append(values[0] if len(values) == 1 else values)
+    detail = change.detail
+    return [at, *(_plain(detail[key]) for key in shape.figures), lines]
 
 
 def breakdown_stored(change: PlayerChange, *, system: RatingSystem) -> dict[str, Any] | list[Any]:

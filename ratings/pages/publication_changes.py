@@ -27,9 +27,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Floor
 
-from .figures import shown_change
-from .models import Publication, PublicationEntry, RatingChange, RatingRun, RatingState
-from .tables import change_html
+from ..models import Publication, PublicationEntry, RatingChange, RatingRun, RatingState
+from ..presentation.figures import shown_change
+from ..presentation.tables import change_html
 
 #: Rows each of the rises, falls and improvers shows.
 TOP = 20

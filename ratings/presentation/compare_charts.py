@@ -1,5 +1,5 @@
-"""The comparison's charts, drawn on the server as SVG like ratings/charts.py: a calibration
-chart per system and a member's ratings over time under every system."""
+"""The comparison's charts, drawn on the server as SVG like ratings/presentation/charts.py:
+a calibration chart per system and a member's ratings over time under every system."""
 
 from __future__ import annotations
 

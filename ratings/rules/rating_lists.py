@@ -9,8 +9,8 @@ it belongs to by its time class.
 
 from __future__ import annotations
 
-from .engine import RatingSystem
-from .models import ClubSettings, Event, RatingList
+from ..engine import RatingSystem
+from ..models import ClubSettings, Event, RatingList
 from .time_classes import BLITZ, CHOICES, RAPID, STANDARD
 
 ORDER = (STANDARD, RAPID, BLITZ)

@@ -10,8 +10,8 @@ import datetime as dt
 from functools import cache
 from typing import Any
 
-from .engine import SYSTEMS
-from .engine.base import span_name
+from ..engine import SYSTEMS
+from ..engine.base import span_name
 
 __all__ = ["label_name", "period_name", "span_name"]
 

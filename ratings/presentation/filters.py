@@ -8,8 +8,8 @@ import django_filters
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from .models import Member, PublicationEntry
-from .reports import AGE_GROUPS, born_after_for
+from ..models import Member, PublicationEntry
+from ..pages.reports import AGE_GROUPS, born_after_for
 
 AGE_CHOICES = [(group, f"Under {limit}") for group, limit in AGE_GROUPS.items()]
 

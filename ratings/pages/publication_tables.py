@@ -9,12 +9,12 @@ from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 from django.utils.formats import date_format
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
-from .figures import shown_change
-from .models import Publication, PublicationEntry
+from ..models import Publication, PublicationEntry
+from ..presentation.figures import shown_change
+from ..presentation.tables import NUMBER, STRENGTH, WIDE, change_html, rows_html
 from .reports import age_group_of, year_start
-from .tables import NUMBER, STRENGTH, WIDE, change_html
 
 
 def listed(publication: Publication) -> QuerySet[PublicationEntry]:
@@ -98,6 +98,9 @@ class PublicationTable(tables.Table):
                 cells.append((td, self._cell(name, entry, before, start)))
             out.append((row.get_even_odd_css_class(), cells))
         return out
+
+    def page_body(self) -> SafeString:
+        return rows_html(self.page_cells())
 
     def _cell(self, name: str, entry: Any, before: dict[int, Any], start: Any) -> Any:
         member = entry.member

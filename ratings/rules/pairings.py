@@ -10,8 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
+from ..models import Game
 from . import results
-from .models import Game
 
 Player = TypeVar("Player")
 

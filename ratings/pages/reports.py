@@ -1,6 +1,6 @@
 """What the published list and the reports read: the booklet's reports as queries.
 
-Only published members (``ratings.publication``: financial, not guests, not merged)
+Only published members (``ratings.rules.publication``: financial, not guests, not merged)
 appear in anything here;
 each query is a fixed number of SQL statements whatever the size of the club.
 """
@@ -28,12 +28,12 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
-from . import publication
-from .engine import RatingSystem
-from .figures import shown_change
-from .models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
-from .models.members import age_on
-from .time_classes import STANDARD
+from ..engine import RatingSystem
+from ..models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
+from ..models.members import age_on
+from ..presentation.figures import shown_change
+from ..rules import publication
+from ..rules.time_classes import STANDARD
 
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}

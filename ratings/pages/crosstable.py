@@ -1,7 +1,7 @@
 """An event's standings and crosstable, from its games: points, places and the cells.
 
 Read by the event's page, its rating report and its crosstable (and whatever exports
-them); what the public may see of the players' ratings is ``ratings.publication``'s.
+them); what the public may see of the players' ratings is ``ratings.rules.publication``'s.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from . import results
-from .models import Event, Game, Member
+from ..models import Event, Game, Member
+from ..rules import results
 
 
 def event_scores(event: Event) -> tuple[dict[int, float], dict[int, int]]:

@@ -33,7 +33,7 @@ from django.utils import timezone
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-    from .models import ClubSettings, Event, Member, MemberQuerySet
+    from ..models import ClubSettings, Event, Member, MemberQuerySet
 
 #: The permission of those who see every rating, published or not.
 OFFICER_PERMISSION = "ratings.officer"
@@ -46,7 +46,7 @@ def financial(day: dt.date | None = None) -> Q:
     seasons covering the day first (a handful), then their members down the
     (season, member) index, not every subscription ever paid.
     """
-    from .models import Season, Subscription
+    from ..models import Season, Subscription
 
     day = day or timezone.localdate()
     seasons = Season.objects.filter(start__lte=day, end__gte=day).values("pk")
@@ -71,7 +71,7 @@ def published(members: MemberQuerySet, day: dt.date | None = None) -> MemberQuer
 
 def published_members(day: dt.date | None = None) -> MemberQuerySet:
     """Every member whose rating the public may see."""
-    from .models import Member
+    from ..models import Member
 
     return published(Member.objects.all(), day)
 
@@ -85,7 +85,7 @@ def annotate(members: MemberQuerySet, day: dt.date | None = None) -> MemberQuery
 
 def published_ids(ids: Iterable[int], day: dt.date | None = None) -> set[int]:
     """Which of these members' ratings the public may see, in one query."""
-    from .models import Member
+    from ..models import Member
 
     return set(
         Member.objects.filter(pk__in=list(ids)).filter(rule(day)).values_list("pk", flat=True)
@@ -99,7 +99,7 @@ def is_published(member: Member) -> bool:
 
 def published_players(event: Event) -> set[int]:
     """The players of ``event`` whose ratings the public may see (as on the published list)."""
-    from .models import Member
+    from ..models import Member
 
     return set(
         Member.objects.filter(entries__event=event).filter(rule()).values_list("pk", flat=True)
@@ -143,7 +143,7 @@ class UnpublishedPlayer:
 
 def keeps_off(club: ClubSettings | None = None) -> bool:
     """Whether the club keeps unpublished members off its public pages (its setting)."""
-    from .models import ClubSettings
+    from ..models import ClubSettings
 
     club = club or ClubSettings.load()
     return club.unpublished_members == ClubSettings.Unpublished.KEPT_OFF
@@ -190,7 +190,7 @@ MERGED = "no: merged into another record"
 def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
     """Why a member's rating is (not) published, in the words of the officer's list: the
     rule's three conditions, in the order an officer would fix them."""
-    from .models import Membership
+    from ..models import Membership
 
     if merged:
         return MERGED
