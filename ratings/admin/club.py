@@ -41,6 +41,7 @@ class ClubSettingsForm(forms.ModelForm):
             "season_start_month",
             "time_zone",
             "live_list_only",
+            "unpublished_members",
             "city",
             "federation",
             "chief_arbiter",
@@ -49,7 +50,8 @@ class ClubSettingsForm(forms.ModelForm):
         widgets = {
             "time_zone": forms.Select(
                 choices=[("", "The server's (TIME_ZONE)")] + [(z, z) for z in time_zones()]
-            )
+            ),
+            "unpublished_members": forms.RadioSelect,
         }
 
 

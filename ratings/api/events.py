@@ -1,5 +1,6 @@
 """Events with their results and rating changes; ratings of unpublished players withheld,
-as the event's page withholds them (their names and points stay: they played)."""
+as the event's page withholds them (their names and points stay: they played, unless the
+club keeps them off public pages: then they are "Unpublished player", with no number)."""
 
 from __future__ import annotations
 
@@ -88,10 +89,12 @@ def event_detail(request: HttpRequest, pk: int) -> dict[str, Any]:
     event = get_object_or_404(Event, pk=pk)
     # The event's page as the public reads it, whoever asks: the answer is cached for all.
     page = event_pages.event_players(event=event, viewer=AnonymousUser())
+    # The members the club keeps off public pages, whose numbers the games must not name.
+    numbers = {p["member"].pk: p["member"].member_number or None for p in page["players"]}
     players = [
         {
             "place": player["place"],
-            "member": player["member"].member_number,
+            "member": player["member"].member_number or None,
             "name": player["member"].name,
             "points": player["points"],
             "games": player["games"],
@@ -110,8 +113,10 @@ def event_detail(request: HttpRequest, pk: int) -> dict[str, Any]:
             {
                 "round": game.round,
                 "board": game.board,
-                "white": game.white.member_number,
-                "black": game.black.member_number if game.black else None,
+                "white": numbers.get(game.white_id, game.white.member_number),
+                "black": numbers.get(game.black_id, game.black.member_number)
+                if game.black
+                else None,
                 "result": game.result,
             }
             for game in games

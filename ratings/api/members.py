@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from django.http import HttpRequest, HttpResponseRedirect
+from django.contrib.auth.models import AnonymousUser
+from django.http import Http404, HttpRequest, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ninja import Query, Router
@@ -14,7 +15,7 @@ from ninja.errors import HttpError
 from ..models import ClubSettings, Member
 from ..pages import members as pages
 from ..pages.members import rating_status
-from ..rules.publication import is_published
+from ..rules.publication import is_published, shown_on_public_pages
 from ..rules.rating_lists import lists_kept
 from ..rules.time_classes import STANDARD
 from . import schemas
@@ -36,6 +37,13 @@ def _member(number: str, time_class: str = STANDARD) -> Member:
         # A number is one whatever its case (the unique constraint says so): r1001 is R1001.
         member_number__iexact=number,
     )
+
+
+def _shown(member: Member) -> None:
+    """The member's answer as the public reads their page (the answer is cached for all):
+    not found while the club keeps them off public pages."""
+    if not shown_on_public_pages(member, viewer=AnonymousUser()):
+        raise Http404  # as an unknown number answers
 
 
 def _elsewhere(request: HttpRequest, member: Member, number: str, name: str) -> Any:
@@ -63,6 +71,7 @@ def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "st
     member = _member(number, time_class)
     if moved := _elsewhere(request, member, number, "member"):
         return moved
+    _shown(member)
     published = is_published(member)
     state = getattr(member, "rating_state", None)
     rating = None
@@ -117,6 +126,7 @@ def member_history(
     member = _member(number, time_class)
     if moved := _elsewhere(request, member, number, "member-history"):
         return moved
+    _shown(member)
     published = is_published(member)
     rows, place = page_of(pages.rating_changes(member=member, rating_list=time_class), paging)
     results = [pages.rating_change(row, published=published) for row in rows]

@@ -135,7 +135,8 @@ class Player(Schema):
     """A player of the event by place; rating figures only for published members."""
 
     place: str
-    member: str
+    #: None for a member the club keeps off public pages (named "Unpublished player").
+    member: str | None
     name: str
     points: float
     games: int
@@ -148,7 +149,8 @@ class Player(Schema):
 class GameRow(Schema):
     round: int
     board: int | None
-    white: str
+    #: None for a member the club keeps off public pages.
+    white: str | None
     black: str | None
     result: str
 

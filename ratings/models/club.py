@@ -58,6 +58,25 @@ class ClubSettings(models.Model):
         help_text="For a club that publishes continuously: the rating list page shows the "
         "live ratings and no publications.",
     )
+
+    class Unpublished(models.TextChoices):
+        """How members whose ratings are not published (in arrears, guests) appear on the
+        public pages: the rule asks only that their ratings are withheld, but a club may not
+        want even their names out (a lapsed member, a minor)."""
+
+        NAMED = "named", "Name them, withhold their ratings"
+        KEPT_OFF = "kept-off", "Keep them off public pages"
+
+    unpublished_members = models.CharField(
+        "unpublished members on public pages",
+        max_length=10,
+        choices=Unpublished.choices,
+        default=Unpublished.NAMED,
+        help_text="Members not on the published list (in arrears, guests). Name them: their "
+        "names, numbers and scores are public, their ratings are not. Keep them off: public "
+        'pages, exports and the API call each of them "Unpublished player", with no number '
+        "and no member page. The officer's pages show everyone either way.",
+    )
     # What a federation's rating officer needs in a tournament report file's header
     # (FIDE's TRF lines 022, 032, 102, 112): the club's, for every event it exports.
     city = models.CharField(max_length=60, blank=True, help_text="Where the club plays (TRF 022).")

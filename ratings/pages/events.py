@@ -2,7 +2,9 @@
 and the officer's preview before rating it (and an event's figures waiting for its period).
 
 Members whose ratings are not published (in arrears, guests) play and are rated like
-everyone else: their names and points stay on every page, their ratings reach officers only.
+everyone else: their names and points stay on every page, their ratings reach officers only;
+unless the club keeps them off public pages: then the public reads each of them as an
+"Unpublished player" (``publication.kept_off``).
 """
 
 from __future__ import annotations
@@ -234,6 +236,7 @@ def event_report(
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
+    _keep_off(rows, viewer=viewer, club=club)
     period = None
     provisional = None
     # Period systems store the whole period's change on each of its events: say so,
@@ -262,7 +265,24 @@ def event_report(
     }
 
 
-def event_crosstable(*, event: Event, viewer: Viewer) -> dict[str, Any]:
+def _keep_off(rows: list[dict[str, Any]], *, viewer: Viewer, club: ClubSettings | None) -> None:
+    """The report's rows with the players the club keeps off public pages (and they as
+    opponents on a game line) read as "Unpublished player" (``publication.kept_off``)."""
+    players = {row["member"].pk for row in rows if row["member"]} | {
+        game["opponent"].pk for row in rows for game in row["games"] if game["opponent"]
+    }
+    hidden = publication.kept_off(players, viewer=viewer, club=club)
+    if not hidden:
+        return
+    for row in rows:
+        row["member"] = publication.as_shown(row["member"], hidden)
+        for game in row["games"]:
+            game["opponent"] = publication.as_shown(game["opponent"], hidden)
+
+
+def event_crosstable(
+    *, event: Event, viewer: Viewer, club: ClubSettings | None = None
+) -> dict[str, Any]:
     """The crosstable's rows as the page (and its CSV) shows them to this reader."""
     officer = publication.sees_every_rating(viewer)
     players = list(
@@ -276,6 +296,7 @@ def event_crosstable(*, event: Event, viewer: Viewer) -> dict[str, Any]:
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
     shown = publication.published_players(event)
+    kept_off = publication.kept_off([member.pk for member in players], viewer=viewer, club=club)
     rows = []
     for place, (member, row_cells) in enumerate(zip(players, cells, strict=True), start=1):
         change = next(iter(member.rating_changes.all()), None)
@@ -284,7 +305,7 @@ def event_crosstable(*, event: Event, viewer: Viewer) -> dict[str, Any]:
         rows.append(
             {
                 "place": place,
-                "member": member,
+                "member": publication.as_shown(member, kept_off),
                 "points": points.get(member.pk, 0),
                 "rating": change.display_after if change and not hidden else "",
                 "hidden": hidden,
@@ -301,7 +322,9 @@ def event_crosstable(*, event: Event, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def event_players(*, event: Event, viewer: Viewer) -> dict[str, Any]:
+def event_players(
+    *, event: Event, viewer: Viewer, club: ClubSettings | None = None
+) -> dict[str, Any]:
     """The event's page: the players by place (points from the games, then name), each
     with score and games; ratings and changes for the published players (an officer:
     everyone's, the unpublished marked)."""
@@ -310,6 +333,7 @@ def event_players(*, event: Event, viewer: Viewer) -> dict[str, Any]:
     changes = {c.member_id: c for c in event.rating_changes.all()}
     points, games = standings.event_scores(event)
     members = standings.by_points(Member.objects.filter(entries__event=event), points)
+    kept_off = publication.kept_off([member.pk for member in members], viewer=viewer, club=club)
     players = []
     for member, place in zip(members, standings.shared_places(members, points), strict=True):
         change = changes.get(member.pk)
@@ -322,7 +346,7 @@ def event_players(*, event: Event, viewer: Viewer) -> dict[str, Any]:
         )
         players.append(
             {
-                "member": member,
+                "member": publication.as_shown(member, kept_off),
                 "place": place,
                 "points": points[member.pk],
                 "games": games[member.pk],

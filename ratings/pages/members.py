@@ -3,8 +3,10 @@ as the CSV gives it, and the published ratings beside it.
 
 Every function here applies the publication rule as it builds (``ratings.rules.publication``):
 the public gets a published member's rating and history only, and no unpublished
-opponent's rating nor what would give it away; an officer gets everything. The page, the
-member history CSV and the API's member answers are built here alike.
+opponent's rating nor what would give it away; an officer gets everything. When the club
+keeps unpublished members off public pages, their page is not found and they are an
+"Unpublished player" as a published member's opponent. The page, the member history CSV
+and the API's member answers are built here alike.
 """
 
 from __future__ import annotations
@@ -70,13 +72,16 @@ def member_page(
     club: ClubSettings,
     rating_list: str,
     page_number: Any = None,
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """A member's page: their rating, its whole history as a chart, and their events
     newest first, a page at a time with the page's games. ``member`` as ``member_found``
-    reads them.
+    reads them. None for a reader who may not have it: the public, when the club keeps
+    unpublished members off public pages and this is one (their page is not found).
 
     The same few queries however long the history: the chart reads one row per change
     (no breakdowns), the page reads its own events."""
+    if not publication.shown_on_public_pages(member, viewer=viewer, club=club):
+        return None
     system = club.engine(rating_list)
     officer = publication.sees_every_rating(viewer)
     published = member.is_published  # type: ignore[attr-defined]
@@ -115,7 +120,7 @@ def member_page(
         data.update(
             status_meaning=reports.status_of(state.display, system),
             rating_is_figure=figures.is_figure(state.display),
-            games=(games := game_lines(page_changes, officer=officer)),
+            games=(games := game_lines(page_changes, viewer=viewer, club=club)),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
             withheld=any(game["hidden"] and game["rated"] for game in games),
@@ -253,10 +258,15 @@ def event_groups(
     return groups
 
 
-def game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, Any]]:
+def game_lines(
+    changes: list[RatingChange], *, viewer: Viewer, club: ClubSettings
+) -> list[dict[str, Any]]:
     """Every game of the member's rated events, newest first, opponents resolved in one
-    query. ``officer``: every figure; otherwise an unpublished opponent's rating and what
-    would give it away are left out."""
+    query. An officer gets every figure; the public no unpublished opponent's rating nor
+    what would give it away, and no such opponent's name either when the club keeps them
+    off public pages ("Unpublished player")."""
+    officer = publication.sees_every_rating(viewer)
+    keep_off = not officer and publication.keeps_off(club)
     ids = {
         int(line["opponent"])
         for change in changes
@@ -279,7 +289,11 @@ def game_lines(changes: list[RatingChange], *, officer: bool) -> list[dict[str, 
                 {
                     "event": change.event,
                     "round": line.get("round"),
-                    "opponent": opponent,
+                    "opponent": (
+                        publication.UnpublishedPlayer(pk=opponent.pk)
+                        if keep_off and opponent is not None and not visible
+                        else opponent
+                    ),
                     "opponent_rating": line.get("opponent_rating") if visible else None,
                     "score": line.get("score"),
                     "expected": line.get("expected") if visible else None,
@@ -423,7 +437,7 @@ def member_history(
     # A rating change keeps its period's label: each list's system names it.
     systems = {tc: club.engine(tc) for tc in {c.time_class for c in changes if c.period}}
     games: dict[int, list[dict[str, Any]]] = {}
-    for line in game_lines(changes, officer=officer):
+    for line in game_lines(changes, viewer=viewer, club=club):
         games.setdefault(line["event"].pk, []).append(line)
     rows = []
     for event in events:

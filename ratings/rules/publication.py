@@ -8,7 +8,9 @@ A member's rating is public if and only if they are a listed, financial member:
 
 Everyone else (members in arrears, guests) is rated like everyone else: their names and
 scores appear, their ratings nowhere, nor any figure that would give one away. An
-officer sees every rating, the unpublished ones marked.
+officer sees every rating, the unpublished ones marked. A club may keep them off its
+public pages altogether (its setting, ``keeps_off``): then the public reads each of them
+as an "Unpublished player" (``kept_off``, ``as_shown``), and their own page is not found.
 
 The rule is written once, as a query condition (``rule``); the queryset filter
 (``published``, also ``Member.objects.published()``), the annotation (``annotate``), the
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import models
@@ -30,7 +33,7 @@ from django.utils import timezone
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-    from ..models import Event, Member, MemberQuerySet
+    from ..models import ClubSettings, Event, Member, MemberQuerySet
 
 #: The permission of those who see every rating, published or not.
 OFFICER_PERMISSION = "ratings.officer"
@@ -108,6 +111,76 @@ def sees_every_rating(user: AbstractBaseUser | AnonymousUser) -> bool:
     from django.contrib.auth.models import AnonymousUser, PermissionsMixin
 
     return isinstance(user, PermissionsMixin | AnonymousUser) and user.has_perm(OFFICER_PERMISSION)
+
+
+# -- the club's choice: name unpublished members, or keep them off public pages ----------
+
+#: How a member the club keeps off public pages appears there, in results, reports and
+#: crosstables: they played, so their games and points stay, but not who they are.
+UNPUBLISHED_PLAYER = "Unpublished player"
+
+
+@dataclass(frozen=True)
+class UnpublishedPlayer:
+    """A member kept off public pages, as a page reads a member: a name that says only
+    that, no number and no member page.
+
+    ``pk`` is the member's own, for the page's sums (points by player) while it builds:
+    no public page or answer prints it.
+    """
+
+    pk: int
+    name: str = UNPUBLISHED_PLAYER
+    member_number: str = ""
+    is_guest: bool = False
+
+    def get_absolute_url(self) -> str:
+        return ""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def keeps_off(club: ClubSettings | None = None) -> bool:
+    """Whether the club keeps unpublished members off its public pages (its setting)."""
+    from ..models import ClubSettings
+
+    club = club or ClubSettings.load()
+    return club.unpublished_members == ClubSettings.Unpublished.KEPT_OFF
+
+
+def kept_off(
+    ids: Iterable[int],
+    *,
+    viewer: AbstractBaseUser | AnonymousUser,
+    club: ClubSettings | None = None,
+    day: dt.date | None = None,
+) -> set[int]:
+    """Which of these members ``viewer`` reads as an "Unpublished player": the unpublished
+    ones when the club keeps them off public pages; nobody for an officer, or when the
+    club names them."""
+    if sees_every_rating(viewer) or not keeps_off(club):
+        return set()
+    ids = {pk for pk in ids if pk is not None}
+    return ids - published_ids(ids, day)
+
+
+def shown_on_public_pages(
+    member: Member,
+    *,
+    viewer: AbstractBaseUser | AnonymousUser,
+    club: ClubSettings | None = None,
+) -> bool:
+    """Whether ``viewer`` may read this member's own page (and its CSV and API answer):
+    not when the club keeps unpublished members off public pages, unless an officer."""
+    return not kept_off([member.pk], viewer=viewer, club=club)
+
+
+def as_shown(member: Member | None, hidden: set[int]) -> Member | UnpublishedPlayer | None:
+    """``member`` as a page shows them: an ``UnpublishedPlayer`` if kept off (``kept_off``)."""
+    if member is not None and member.pk in hidden:
+        return UnpublishedPlayer(pk=member.pk)
+    return member
 
 
 #: Why a merged record's rating is not published: it is not a member's any more.

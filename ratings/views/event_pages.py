@@ -28,12 +28,14 @@ def event_crosstable(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "ratings/public/event_crosstable.html",
-        pages.event_crosstable(event=event, viewer=request.user),
+        pages.event_crosstable(event=event, viewer=request.user, club=club_of(request)),
     )
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     return render(
-        request, "ratings/public/event.html", pages.event_players(event=event, viewer=request.user)
+        request,
+        "ratings/public/event.html",
+        pages.event_players(event=event, viewer=request.user, club=club_of(request)),
     )

@@ -32,6 +32,8 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         rating_list=rating_list,
         page_number=request.GET.get("page"),
     )
+    if context is None:  # the club keeps this unpublished member off public pages
+        raise Http404("No member has that number.")
     officer = is_officer(request)
     context["membership"] = str(member.membership_on().label) if officer else ""
     state = context["state"]

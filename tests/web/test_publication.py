@@ -3,7 +3,9 @@ holds to it.
 
 The public URLs are read from ``ratings/urls.py`` itself, and the API's from its own
 description: a public page or API operation added there is checked here at once (and the
-test says how to teach it the page's arguments).
+test says how to teach it the page's arguments). It is crawled under both of the club's
+choices for unpublished members, under every system: named (their ratings withheld) and
+kept off public pages (no name, number or rating of theirs anywhere).
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ from django.utils import timezone
 
 from ratings import services
 from ratings.api import api
-from ratings.models import Event, Game, Member, Publication, RatingChange, RatingState
+from ratings.engine import SYSTEMS
+from ratings.models import (
+    ClubSettings,
+    Event,
+    Game,
+    Member,
+    Publication,
+    RatingChange,
+    RatingState,
+)
 from ratings.pages import reports
 from ratings.rules import publication
 from ratings.urls import urlpatterns
@@ -249,3 +260,64 @@ def test_the_queryset_shorthand_is_the_rule(night):
         Member.objects.values_list("pk", flat=True)
     )
     assert not Member.objects.filter(Q(publication.rule()), is_guest=True).exists()
+
+
+# -- the club's choice: name unpublished members, or keep them off public pages --------
+
+#: What would tell who Bob (in arrears) and Gus (a guest) are: names and member numbers.
+UNPUBLISHED = ("Bob Brown", "Gus Guest", "B2", "G1")
+
+
+def named(text: str) -> set[str]:
+    """Which of the unpublished members' names and numbers the text carries, each as a
+    word of its own (B2 not inside AB23)."""
+    return {word for word in UNPUBLISHED if re.search(rf"(?<![\w.]){word}(?!\w)", text)}
+
+
+def body(response) -> str:
+    chunks = response.streaming_content if response.streaming else [response.content]
+    return b"".join(chunks).decode()
+
+
+def choose(choice: str) -> None:
+    club = ClubSettings.load()
+    club.unpublished_members = choice
+    club.save()
+    cache.clear()  # a cached public answer was made under the other choice
+
+
+@pytest.fixture(params=sorted(SYSTEMS))
+def each_system(request):
+    """The night rated under each system (the club's choice left to the test)."""
+    ClubSettings.objects.update_or_create(pk=1, defaults={"rating_system": request.param})
+    return request.getfixturevalue("night")
+
+
+def crawl(client, event: Event) -> Iterator[tuple[str, dict[str, str], str]]:
+    """Every public page and API answer of the night: its URL, query and text."""
+    for url, query in public_pages(event):
+        response = client.get(url, query)
+        assert response.status_code in (200, 302, 404), (url, query)
+        yield url, query, body(response)
+
+
+def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(client, each_system):
+    choose(ClubSettings.Unpublished.KEPT_OFF)
+    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    for url, query, text in crawl(client, each_system):
+        # What the reader typed comes back to them (the calculator's "no rated member
+        # has the number B2", as for any number): it tells them nothing they did not know.
+        leaked = named(text) - set(query.values())
+        assert not leaked, f"{url}?{query} names {leaked}"
+        shown = {f for f in hidden if shows(text, f)}
+        assert not shown, f"{url}?{query} shows their ratings {shown}"
+
+
+def test_named_no_public_page_shows_an_unpublished_members_rating(client, each_system):
+    hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    seen: set[str] = set()
+    for url, query, text in crawl(client, each_system):
+        shown = {f for f in hidden if shows(text, f)}
+        assert not shown, f"{url}?{query} shows their ratings {shown}"
+        seen |= named(text) - set(query.values())
+    assert seen == set(UNPUBLISHED)  # named, as the club chose
