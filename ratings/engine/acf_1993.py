@@ -226,6 +226,7 @@ class Acf1993(RatingSystem):
 
     brought_in_standing = "status"
     legend_on_report = True
+    period_reach = "opponents"
 
     def legend(self) -> tuple[Marker, ...]:
         return (

@@ -267,6 +267,13 @@ class RatingSystem(ABC):
     #: Whether the standard list reads the player's own rapid rating (ecf-2020's rapid
     #: standing-in for a new player), when the club keeps a rapid list on this system.
     reads_rapid_list: ClassVar[bool] = False
+    #: How far a changed state reaches within one of a period system's periods, for the
+    #: ripple that rates again only what a correction can change: "opponents" (a player
+    #: is rated from their own state and their opponents' ratings as the period opened:
+    #: acf-1993), "performance" (performance ratings read their opponents' ratings before
+    #: the month and each other's: ecf-2020, with ``rated_by_performance``), or
+    #: "everyone" (nothing narrower is known: the whole period is rated again).
+    period_reach: ClassVar[str] = "everyone"
 
     @property
     def rates_players_apart(self) -> bool:

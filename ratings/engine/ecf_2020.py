@@ -290,6 +290,7 @@ class Ecf2020(RatingSystem):
 
     brought_in_standing = "category"
     reads_rapid_list = True
+    period_reach = "performance"
 
     def legend(self) -> tuple[Marker, ...]:
         mark = str(self.params.get("partial_mark", "P"))

@@ -325,11 +325,11 @@ def _reach(
     def near(group: set[int]) -> set[int]:
         return group | {o for pk in group for o in opponents.get(pk, ())}
 
-    if system.id == "acf-1993":
+    if system.period_reach == "opponents":
         reached = near(seeds)
         return reached, reached
     by_performance = getattr(system, "rated_by_performance", None)
-    if system.id != "ecf-2020" or by_performance is None:
+    if system.period_reach != "performance" or by_performance is None:
         everyone = set(opponents)
         return everyone, everyone
     known: dict[int, bool] = {}

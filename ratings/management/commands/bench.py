@@ -69,9 +69,6 @@ TRF_PLAYERS = 300
 TRF_ROUNDS = 7
 #: The correction is made to an event about this many days back.
 CORRECTION_DAYS_BACK = 365
-#: Systems whose rating body keeps rapid play on a list of its own: measured so (the
-#: generated history's 25+10 events, one in five, go to it, and the standard list reads it).
-RAPID_OWN = {"ecf-2020"}
 
 
 #: The child process of the memory figure: ``manage.py rerate`` once Django is set up,
@@ -171,7 +168,10 @@ class Bench:
         keeps it; rates nothing (the full re-rate measured next does)."""
         self.say(f"The club's system: {system_id}.")
         rating_system_apply(pending={"rating_system": system_id, "system_params": {}})
-        kept = RatingList.Kept.OWN if system_id in RAPID_OWN else RatingList.Kept.STANDARD
+        # A system whose standard list reads the rapid one (its rating body keeps rapid play
+        # on a list of its own) is measured so: the history's 25+10 events go to it.
+        reads_rapid = SYSTEMS[system_id].reads_rapid_list
+        kept = RatingList.Kept.OWN if reads_rapid else RatingList.Kept.STANDARD
         rating_list_apply(
             pending={
                 "rating_list": {
