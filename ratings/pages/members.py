@@ -280,9 +280,9 @@ def game_lines(
             opponent = (
                 opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
             )
-            # An opponent's rating is theirs: not shown while they are not published. Nor is
-            # what would give it away with the member's own rating: the expected score and
-            # the game's own change. (The event's total change is the member's, and public.)
+            # An opponent's rating is theirs: not shown while they are not published. The
+            # member's own working (expected score, the game's change) is theirs to check,
+            # shown in full as on the event's report (docs/rating-systems.md).
             visible = officer or (opponent is not None and opponent.is_published)  # type: ignore[attr-defined]
             game_change = services.game_line_change(line=line)
             lines.append(
@@ -296,13 +296,9 @@ def game_lines(
                     ),
                     "opponent_rating": line.get("opponent_rating") if visible else None,
                     "score": line.get("score"),
-                    "expected": line.get("expected") if visible else None,
+                    "expected": line.get("expected"),
                     # Tenths, as shown: a change of 0.04 is "0", not a green "+0".
-                    "change": (
-                        round(game_change, 1) + 0.0
-                        if visible and game_change is not None
-                        else None
-                    ),
+                    "change": (round(game_change, 1) + 0.0 if game_change is not None else None),
                     "hidden": not visible,
                     "rated": line.get("rated", True),
                 }
