@@ -15,17 +15,19 @@ the booklet; its tables are data (acf_tables.py).
 from __future__ import annotations
 
 import gc
-import math
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
 
 from .acf_tables import (
-    BONUS_ROWS,
+    DEFAULT_BONUS_ROWS,
     DP_BY_PERCENT,
     HIGH_BY_DIFFERENCE,
     LOW_BY_DIFFERENCE,
     MAX_DIFFERENCE_INDEX,
+    half_up,
+    parse_bonus_rows,
+    percentage,
 )
 from .base import (
     EngineError,
@@ -76,48 +78,6 @@ def _rated(
     return with_changes(
         state, status=status, rating=rating, games=games, avg_opp=avg_opp, score=score
     )
-
-
-DEFAULT_BONUS_ROWS = ",".join(f"{start}:{margin}" for start, _, margin in BONUS_ROWS)
-
-
-def half_up(value: float, scale: float = 1.0) -> float:
-    """``base.round_half_up(value, log10(scale))`` without Decimal, for the per-player loops.
-
-    Rounding the scaled value to 6 decimals first removes float noise, so halves go away
-    from zero as on paper. It agrees with ``round_half_up`` on every figure the engine
-    keeps (whole hundredths); it differs only within a millionth of a half, where it takes
-    the half (1011.4999999999999 -> 1012, where ``round_half_up`` gives 1011).
-    """
-    scaled = round(value * scale, 6)
-    if scaled >= 0:
-        return math.floor(scaled + 0.5) / scale
-    return -math.floor(0.5 - scaled) / scale
-
-
-def percentage(score: float, games: int) -> int:
-    """The score as a whole percentage, halves up (2.5 / 12 = 20.83 % -> 21)."""
-    return math.floor(round(score * 100.0 / games, 6) + 0.5)
-
-
-def parse_bonus_rows(text: str) -> list[tuple[int, int]]:
-    """``"6:1,11:2,16:3"`` -> [(6, 1), (11, 2), (16, 3)]: (from games, margin) rows."""
-    rows: list[tuple[int, int]] = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        games, sep, margin = part.partition(":")
-        try:
-            row = (int(games), int(margin))
-        except ValueError:
-            raise ValueError(f"{part!r} is not games:margin (whole numbers)") from None
-        if not sep or row[0] < 1 or row[1] < 0:
-            raise ValueError(f"{part!r} is not games:margin (games 1 or more, margin 0 or more)")
-        if rows and row[0] <= rows[-1][0]:
-            raise ValueError("rows must go up in games")
-        rows.append(row)
-    return rows
 
 
 class _Side:

@@ -3,9 +3,13 @@
 The tables are transcribed here row by row as the booklet prints them, in hundredths so no
 float noise creeps into a lookup; the lookup lists the engine indexes by a whole number
 are built from them below. tests/engine/test_acf_1993.py spot-checks the transcription.
+Last, the booklet's arithmetic on them: halves rounded up, a score as a percentage, the
+bonus rows as the system's parameter writes them.
 """
 
 from __future__ import annotations
+
+import math
 
 #: Table 1, percentage score -> rating difference Dp, as printed: (P in hundredths, Dp).
 #: 1.00 and .00 are printed as "-": no performance rating from an all-or-nothing score.
@@ -88,3 +92,47 @@ DP_BY_PERCENT: list[int | None] = _percentage_lookup()
 HIGH_BY_DIFFERENCE: list[int] = _difference_lookup(2)
 LOW_BY_DIFFERENCE: list[int] = _difference_lookup(3)
 MAX_DIFFERENCE_INDEX = len(HIGH_BY_DIFFERENCE) - 1
+
+
+# -- the booklet's arithmetic on its tables ------------------------------------------
+
+DEFAULT_BONUS_ROWS = ",".join(f"{start}:{margin}" for start, _, margin in BONUS_ROWS)
+
+
+def half_up(value: float, scale: float = 1.0) -> float:
+    """``base.round_half_up(value, log10(scale))`` without Decimal, for the per-player loops.
+
+    Rounding the scaled value to 6 decimals first removes float noise, so halves go away
+    from zero as on paper. It agrees with ``round_half_up`` on every figure the engine
+    keeps (whole hundredths); it differs only within a millionth of a half, where it takes
+    the half (1011.4999999999999 -> 1012, where ``round_half_up`` gives 1011).
+    """
+    scaled = round(value * scale, 6)
+    if scaled >= 0:
+        return math.floor(scaled + 0.5) / scale
+    return -math.floor(0.5 - scaled) / scale
+
+
+def percentage(score: float, games: int) -> int:
+    """The score as a whole percentage, halves up (2.5 / 12 = 20.83 % -> 21)."""
+    return math.floor(round(score * 100.0 / games, 6) + 0.5)
+
+
+def parse_bonus_rows(text: str) -> list[tuple[int, int]]:
+    """``"6:1,11:2,16:3"`` -> [(6, 1), (11, 2), (16, 3)]: (from games, margin) rows."""
+    rows: list[tuple[int, int]] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        games, sep, margin = part.partition(":")
+        try:
+            row = (int(games), int(margin))
+        except ValueError:
+            raise ValueError(f"{part!r} is not games:margin (whole numbers)") from None
+        if not sep or row[0] < 1 or row[1] < 0:
+            raise ValueError(f"{part!r} is not games:margin (games 1 or more, margin 0 or more)")
+        if rows and row[0] <= rows[-1][0]:
+            raise ValueError("rows must go up in games")
+        rows.append(row)
+    return rows

@@ -43,13 +43,22 @@ from .base import (
     RatingSystem,
     with_changes,
 )
-from .ecf_offsets import PADDED_OFFSETS, cents, fits_padded_table, round_ratio
+from .ecf_offsets import (
+    PADDED_OFFSETS,
+    cents,
+    fits_padded_table,
+    k_line,
+    no_breakdown,
+    plain,
+    round_ratio,
+)
 from .ecf_standing import (
     FULL,
     NEW,
     NO_PRIOR,
     PARTIAL,
     Prior,
+    brought_in_category,
     category_at,
     dummy_rating,
     is_junior,
@@ -62,47 +71,7 @@ from .months import month_start, months_before
 PASS_P = "P"
 PASS_K = "K"
 
-#: Each game line's own breakdown: null on a P rated player's lines.
-LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
-
 _DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _no_breakdown() -> dict[str, Any]:
-    """A P rated player's line's breakdown: the K figures, null."""
-    return dict.fromkeys(LINE_KEYS)
-
-
-def _k_line(
-    opponent: str,
-    score: float,
-    round_: int | None,
-    rating: float,
-    own: float,
-    offset: int,
-    score_offset: int,
-    k_num: int,
-    k_den: int,
-) -> GameLine:
-    """A K rated player's line: D, the offsets (given in fifths) and the increment,
-    (D offset + score offset) x K / 20 with K = k_num / k_den (to 4 places if a fraction)."""
-    increment = (offset + score_offset) * k_num / (100 * k_den)
-    if k_den != 1:
-        increment = round(increment, 4)
-    detail = {
-        "d": _plain(rating - own),
-        "d_offset": offset / 5,
-        "score_offset": score_offset // 5,
-        "increment": increment,
-    }
-    return GameLine(opponent, score, rating, None, None, True, round_, detail)
-
-
-def _plain(value: float | None) -> float | int | None:
-    """A whole float as an int (1850, not 1850.0) for the breakdown's JSON."""
-    if value is not None and value == int(value):
-        return int(value)
-    return value
 
 
 def _rated(
@@ -134,18 +103,6 @@ class _PRating(NamedTuple):
     p100: int  # average score x 100, rounded
     dp: int
     used: int  # this month's games counted (all of them except pass-1 exclusions)
-
-
-def brought_in_category(rating: float | None, games: int) -> str | None:
-    """The category of a rating brought in from outside: taken as current.
-
-    Full from 10 games and partial below, as the ECF rates. A rating with no games
-    behind it is none (a new player): a partial rating is a performance over its games,
-    so with none it would weigh nothing yet show and count as rated for opponents.
-    """
-    if rating is None or games <= 0:
-        return None
-    return "full" if games >= 10 else "partial"
 
 
 class Ecf2020(RatingSystem):
@@ -498,7 +455,7 @@ class Ecf2020(RatingSystem):
                 "pass": PASS_P,
                 "month_games": played,
                 "month_points": (rated_b.half_points - prior[pid].half_points - 1) / 2,
-                "dummy_rating": _plain(dummy[pid]),
+                "dummy_rating": plain(dummy[pid]),
                 "total_games": rated_b.total_games,
                 "total_points": rated_b.half_points / 2,
                 "avg_opp": round_ratio(rated_b.total_cents, rated_b.total_games) / 100,
@@ -513,7 +470,7 @@ class Ecf2020(RatingSystem):
                 "pass1_dp": rated_a.dp,
             }
             lines[pid] = [
-                GameLine(opponent, score, rating2[opponent], None, None, True, r, _no_breakdown())
+                GameLine(opponent, score, rating2[opponent], None, None, True, r, no_breakdown())
                 for opponent, score, r in zip(
                     opponents[pid], scores[pid], rounds[pid], strict=True
                 )
@@ -589,7 +546,7 @@ class Ecf2020(RatingSystem):
                 "adjustment": adjustment,
             }
             lines[pid] = [
-                _k_line(opponent, score, r, their, own, offset, score_offset, k_num, k_den)
+                k_line(opponent, score, r, their, own, offset, score_offset, k_num, k_den)
                 for opponent, score, r, their, offset, score_offset in zip(
                     opponents[pid], scores[pid], rounds[pid], theirs, offsets, score_offsets,
                     strict=True,

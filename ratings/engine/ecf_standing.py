@@ -130,3 +130,15 @@ def prior(player: PlayerState) -> Prior:
     if player.avg_opp is None or player.points is None:
         return Prior(games, games * cents(player.rating), games)
     return Prior(games, games * cents(player.avg_opp), round(player.points * 2))
+
+
+def brought_in_category(rating: float | None, games: int) -> str | None:
+    """The category of a rating brought in from outside: taken as current.
+
+    Full from 10 games and partial below, as the ECF rates. A rating with no games
+    behind it is none (a new player): a partial rating is a performance over its games,
+    so with none it would weigh nothing yet show and count as rated for opponents.
+    """
+    if rating is None or games <= 0:
+        return None
+    return "full" if games >= 10 else "partial"

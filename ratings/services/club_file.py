@@ -37,7 +37,7 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from ..formats.club_file import ClubFileRefused, club_write
 from ..presentation.counts import count_phrase
-from .rerate import insert_rows
+from .rerate_rows import insert_rows
 
 #: Rows a query reads or writes at a time.
 BATCH = 2000

@@ -53,7 +53,7 @@ from ..rules.rating_lists import classes_of, lists_kept
 from ..rules.time_classes import STANDARD
 from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
-from .rerate import _json, chunks, insert_rows
+from .rerate_rows import _json, chunks, insert_rows
 
 log = logging.getLogger("ratings")
 

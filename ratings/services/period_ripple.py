@@ -89,15 +89,8 @@ def period_ripple_rerate(
     Returns the events and games rated, or None (nothing written) where the ripple
     cannot tell who the change reaches: take the full road then.
     """
-    from .rerate import (
-        AFTER_ALL,
-        CHANGE_COLUMNS,
-        Chain,
-        _batches,
-        chunks,
-        insert_rows,
-        rapid_ratings_set,
-    )
+    from .rerate import AFTER_ALL, Chain, _batches, rapid_ratings_set
+    from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
     assert scope.key is not None
     period_of = system.period_of

@@ -68,7 +68,7 @@ def _stored_rows(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
     The states stay JSON text (decoded only for the few the ripple compares), read down
     the (event, member) index.
     """
-    from .rerate import chunks
+    from .rerate_rows import chunks
 
     state = "state_after::text" if connection.vendor == "postgresql" else "state_after"
     out: dict[int, dict[int, Stored]] = {e.pk: {} for e in events}
@@ -96,7 +96,7 @@ def _states_at_start(
     re-rates, and the ORM's compiling of a correlated subquery would cost more than the
     lookups themselves.
     """
-    from .rerate import chunks
+    from .rerate_rows import chunks
 
     end, start, pk = (
         connection.ops.adapt_datefield_value(key[0]),
@@ -161,7 +161,8 @@ def ripple_rerate(
 
     Returns the events and games rated (those the ripple reached).
     """
-    from .rerate import AFTER_ALL, CHANGE_COLUMNS, Chain, _batches, chunks, insert_rows
+    from .rerate import AFTER_ALL, Chain, _batches
+    from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
     assert scope.key is not None
     walk = Chain(system, scope.key, time_class)  # builds the rows; ``walk.last``: rows it writes

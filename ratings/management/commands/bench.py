@@ -56,9 +56,15 @@ from ratings.models import (
 )
 from ratings.rules.time_classes import RAPID
 from ratings.services.accounts import officer_create
+from ratings.services.generated_history import (
+    DEFAULT_SEED,
+    GIVEN_F,
+    GIVEN_M,
+    MARKER,
+    SURNAMES,
+    marker,
+)
 from ratings.services.systems import rating_list_apply, rating_system_apply
-
-from .generate_history import DEFAULT_SEED, GIVEN_F, GIVEN_M, MARKER, SURNAMES, marker
 
 OFFICER = "bench-officer"
 #: The names of the events the bench adds (and takes out again).
