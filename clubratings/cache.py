@@ -21,6 +21,15 @@ version's move, or the day's start); a reader whose copy is current gets 304 bef
 page is looked up at all. GZipMiddleware compresses after this, turning the ETag weak
 (``W/"..."``); Django compares If-None-Match weakly, so the 304s still hold.
 
+Kept answers are served from the top of the stack (``KeptPublicPagesMiddleware``, just
+below the security headers and the static files): a public reader's GET for a page the
+cache holds is answered as it left the stack the first time (compressed once, its
+headers whole) for one query, the version's, without the session, CSRF, authentication,
+the club's settings or the view. Only what ``public_page`` marked as kept for the public
+is kept there, under the same version, day, address and the reader's gzip; anything else
+goes down the stack as before. The compressed body is the same for every reader: a kept
+public page carries no secret (no form token, no cookie), so BREACH has nothing to find.
+
 The cache is Django's default one (``CACHE_URL`` in the settings: a per-process memory
 cache unless a shared Redis or Memcached is named).
 """
@@ -32,19 +41,21 @@ import hashlib
 import logging
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.middleware.gzip import re_accepts_gzip
 from django.utils import timezone
 from django.utils.cache import (
     get_conditional_response,
     patch_cache_control,
     patch_vary_headers,
 )
-from django.utils.http import http_date, quote_etag
+from django.utils.http import http_date, parse_http_date_safe, quote_etag
 
 #: Seconds a kept page lives at most (a bump retires it sooner). Long: the version,
 #: not the clock, is what keeps pages right.
@@ -57,6 +68,15 @@ _KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language", "Lin
 View = Callable[..., HttpResponse]
 
 log = logging.getLogger("ratings")
+
+
+class KeptFor(NamedTuple):
+    """What ``public_page`` says of an answer it kept for the public: the version and
+    day it is kept under, and the club's time zone that day was read in."""
+
+    version: str
+    day: str
+    zone: str
 
 
 def _public_reader(request: HttpRequest) -> bool:
@@ -183,6 +203,11 @@ def public_page(
             response["ETag"] = etag
             response["Last-Modified"] = last_modified
             _headers(response, everyone=everyone, max_age=max_age)
+            if checks is None and _public_reader(request):
+                # The whole answer may be kept at the top of the stack for the public.
+                response.kept_for_the_public = KeptFor(  # type: ignore[attr-defined]
+                    version, timezone.localdate().isoformat(), timezone.get_current_timezone_name()
+                )
             return response
 
         return cached_view
@@ -209,4 +234,110 @@ class PublicPagesChangedMiddleware:
                 public_pages_changed()
             except DatabaseError:  # SQLite busy with a long writer: its own saves bump
                 log.warning("public pages' version not moved after %s", request.path)
+        return response
+
+
+#: The club's time zone under each version of the public pages, as this process last saw
+#: it rendered (a change of the club's settings moves the version): the day of a kept
+#: answer read without the settings' row. Old versions are dropped past a few.
+_ZONES: dict[str, str] = {}
+#: The 304's headers, as ``get_conditional_response`` leaves them to the caller.
+_NOT_MODIFIED_HEADERS = ("ETag", "Last-Modified", "Cache-Control", "Vary")
+
+
+def _version_now() -> str:
+    """The public pages' version as the database holds it, in one plain query (the ORM's
+    building would cost as much as the rest of a kept answer)."""
+    from ratings.models import PublicPagesVersion
+
+    meta = PublicPagesVersion._meta
+    quote = connection.ops.quote_name
+    number, changed, pk = (quote(meta.get_field(f).column) for f in ("number", "changed_at", "id"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {number}, {changed} FROM {quote(meta.db_table)} WHERE {pk} = %s", [1]
+        )
+        row = cursor.fetchone()
+    return "0@" if row is None else f"{row[0]}@{row[1]}"
+
+
+def _same_number(version: str, kept_for: KeptFor) -> bool:
+    return version.partition("@")[0] == kept_for.version.partition("@")[0]
+
+
+def _answer_key(request: HttpRequest, version: str, day: str) -> str:
+    what = "|".join(
+        (
+            version,
+            day,
+            request.get_full_path(),
+            request.headers.get("HX-Request", ""),
+            "gzip" if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")) else "",
+        )
+    )
+    return "public-answer:" + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
+
+
+def _kept_answer(request: HttpRequest, kept: tuple[int, list[tuple[str, str]], bytes]) -> Any:
+    status, headers, body = kept
+    named = dict(headers)
+    not_modified = get_conditional_response(
+        request,
+        etag=named.get("ETag"),
+        last_modified=parse_http_date_safe(named.get("Last-Modified", "")),
+    )
+    if not_modified is not None:
+        for header in _NOT_MODIFIED_HEADERS:
+            if header in named:
+                not_modified[header] = named[header]
+        return not_modified
+    response = HttpResponse(body, status=status)
+    for header, value in headers:
+        response[header] = value
+    return response
+
+
+def _keepable_whole(response: HttpResponse) -> bool:
+    return (
+        response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+        and not response.has_header("Set-Cookie")
+        and "private" not in response.get("Cache-Control", "")
+        and "no-store" not in response.get("Cache-Control", "")
+        and len(response.content) <= MAX_BYTES
+    )
+
+
+class KeptPublicPagesMiddleware:
+    """A public reader's GET for a kept page answered here, whole, before the rest of
+    the stack: the answer as it left the stack for the first public reader of that page
+    under the current version and day (compressed, or not, as this reader asks). A page
+    the cache does not hold here goes down the stack; if ``public_page`` marks its answer
+    as kept for the public, the answer is kept here on its way out."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method != "GET" or not _public_reader(request):
+            return self.get_response(request)
+        try:
+            version = _version_now()
+        except DatabaseError:  # no table yet (a fresh database): the stack answers
+            return self.get_response(request)
+        zone = _ZONES.get(version)
+        if zone is not None:
+            day = timezone.localdate(timezone=ZoneInfo(zone)).isoformat()
+            kept = cache.get(_answer_key(request, version, day))
+            if kept is not None:
+                return _kept_answer(request, kept)  # type: ignore[no-any-return]
+        response = self.get_response(request)
+        kept_for: KeptFor | None = getattr(response, "kept_for_the_public", None)
+        if kept_for is not None and _same_number(version, kept_for) and _keepable_whole(response):
+            if len(_ZONES) > 16:
+                _ZONES.clear()
+            _ZONES[version] = kept_for.zone
+            answer = (response.status_code, list(response.items()), response.content)
+            cache.set(_answer_key(request, version, kept_for.day), answer, TIMEOUT)
         return response

@@ -78,6 +78,9 @@ MIDDLEWARE = [
     # Content-Security-Policy and Permissions-Policy on every response.
     "clubratings.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A kept public page answered whole here, compressed once, with one query (the
+    # version's): none of the stack below is run for it (clubratings/cache.py).
+    "clubratings.cache.KeptPublicPagesMiddleware",
     # Pages compressed (a list page shrinks about tenfold); below WhiteNoise, which serves
     # the static files compressed ahead. BREACH: the one secret a page carries is the CSRF
     # token, which Django masks afresh on every response, and Django's GZipMiddleware pads
@@ -156,7 +159,6 @@ def database(url: str) -> dj_database_url.DBConfig:
             timeout=timeout,
             init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         )
-        config["CONN_MAX_AGE"] = 0
     elif config["ENGINE"] == "django.db.backends.postgresql":
         pool_max = envint("DB_POOL_MAX", "4")
         if pool_max < 0:
@@ -178,14 +180,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Persistent connections (not SQLite's): each gunicorn worker serves one request at a time,
-# so it holds at most one connection, kept CONN_MAX_AGE seconds (0: closed after each
-# request) and checked before reuse. A connection pool, if the DATABASES block sets one,
-# needs CONN_MAX_AGE 0, so it is left alone.
+# Persistent connections: each gunicorn worker serves one request at a time, so it holds
+# at most one connection, kept CONN_MAX_AGE seconds (0: closed after each request) and
+# checked before reuse. SQLite's too: opening the file again costs a request about 3 ms
+# (the schema read afresh), more than a kept public page takes to answer; a restore copies
+# into the same file, so a kept connection reads the restored club. A connection pool, if
+# the DATABASES block sets one, needs CONN_MAX_AGE 0, so it is left alone.
 _database = DATABASES["default"]
-if _database["ENGINE"] != "django.db.backends.sqlite3" and not _database.get("OPTIONS", {}).get(
-    "pool"
-):
+if not _database.get("OPTIONS", {}).get("pool"):
     _database["CONN_MAX_AGE"] = envint("CONN_MAX_AGE", "60")
     _database["CONN_HEALTH_CHECKS"] = True
 

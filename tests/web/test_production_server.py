@@ -76,8 +76,14 @@ def test_without_a_pool_connections_are_kept_for_conn_max_age_from_the_environme
     assert _setting("CONN_MAX_AGE", **plain, CONN_MAX_AGE="0") == "0"
     assert _setting("CONN_MAX_AGE", **plain, CONN_MAX_AGE="15") == "15"
     assert _setting("CONN_HEALTH_CHECKS", **plain) == "True"
-    # SQLite is a file: nothing to keep open.
-    assert _setting("CONN_MAX_AGE", DATABASE_URL="sqlite:////tmp/x.sqlite3") == "0"
+
+
+def test_a_sqlite_connection_is_kept_for_conn_max_age_too():
+    """Opening the file again costs each request more than a kept page takes."""
+    assert _setting("CONN_MAX_AGE", DATABASE_URL="sqlite:////tmp/x.sqlite3") == "60"
+    assert (
+        _setting("CONN_MAX_AGE", DATABASE_URL="sqlite:////tmp/x.sqlite3", CONN_MAX_AGE="0") == "0"
+    )
 
 
 def _free_port() -> int:

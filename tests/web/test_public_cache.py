@@ -45,6 +45,29 @@ def test_a_second_public_reader_is_served_the_kept_page_in_one_query(client, nig
     assert len(queries) <= 2, [q["sql"] for q in queries]
 
 
+def test_a_kept_page_is_answered_whole_with_the_versions_query_alone(client, night):
+    """Answered at the top of the stack: no session, no club settings, no view."""
+    first = client.get(LIST, HTTP_ACCEPT_ENCODING="gzip")
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(LIST, HTTP_ACCEPT_ENCODING="gzip")
+    assert again.content == first.content and again["Content-Encoding"] == "gzip"
+    assert [q["sql"] for q in queries if "publicpagesversion" not in q["sql"]] == []
+    assert len(queries) == 1
+
+
+def test_a_reader_not_asking_for_gzip_never_gets_the_compressed_copy(client, night):
+    client.get(LIST, HTTP_ACCEPT_ENCODING="gzip")
+    plain = client.get(LIST)
+    assert not plain.has_header("Content-Encoding") and b"</html>" in plain.content
+
+
+def test_a_kept_page_keeps_every_security_header(client, night):
+    first = client.get(LIST)
+    again = client.get(LIST)
+    for header in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options"):
+        assert again[header] == first[header]
+
+
 def test_a_write_past_the_model_layer_alone_leaves_the_kept_page(client, night, alice):
     """What shows the page is kept: a change no service announces is not seen (the
     services announce theirs, the tests below)."""
