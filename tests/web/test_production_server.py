@@ -19,17 +19,24 @@ VENV_BIN = Path(sys.executable).parent
 
 
 def gunicorn_settings(monkeypatch, **env: str) -> dict:
-    for name in ("GUNICORN_WORKERS", "GUNICORN_TIMEOUT", "GUNICORN_GRACEFUL_TIMEOUT", "PORT"):
+    for name in (
+        "GUNICORN_WORKERS",
+        "GUNICORN_THREADS",
+        "GUNICORN_TIMEOUT",
+        "GUNICORN_GRACEFUL_TIMEOUT",
+        "PORT",
+    ):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
 
 
-def test_gunicorn_runs_two_workers_a_core_plus_one_by_default(monkeypatch):
+def test_gunicorn_runs_a_threaded_worker_a_core_by_default(monkeypatch):
     conf = gunicorn_settings(monkeypatch)
-    assert conf["workers"] == 2 * multiprocessing.cpu_count() + 1
-    assert (conf["worker_class"], conf["threads"]) == ("sync", 1)  # one connection each
+    assert conf["workers"] == multiprocessing.cpu_count()
+    # Four requests at a time a process: no more than the pool's four connections.
+    assert (conf["worker_class"], conf["threads"]) == ("gthread", 4)
     assert conf["wsgi_app"] == "clubratings.wsgi:application"
     assert conf["accesslog"] == "-"
     assert conf["bind"] == "127.0.0.1:8000"
@@ -40,11 +47,13 @@ def test_gunicorn_settings_come_from_the_environment(monkeypatch):
     conf = gunicorn_settings(
         monkeypatch,
         GUNICORN_WORKERS="3",
+        GUNICORN_THREADS="2",
         GUNICORN_TIMEOUT="60",
         GUNICORN_GRACEFUL_TIMEOUT="10",
         PORT="8123",
     )
-    assert (conf["workers"], conf["timeout"], conf["graceful_timeout"]) == (3, 60, 10)
+    assert (conf["workers"], conf["threads"]) == (3, 2)
+    assert (conf["timeout"], conf["graceful_timeout"]) == (60, 10)
     assert conf["bind"] == "127.0.0.1:8123"
 
 
