@@ -72,11 +72,13 @@ log = logging.getLogger("ratings")
 
 class KeptFor(NamedTuple):
     """What ``public_page`` says of an answer it kept for the public: the version and
-    day it is kept under, and the club's time zone that day was read in."""
+    day it is kept under, the club's time zone that day was read in, and the view's
+    checks (the API's throttle), asked again before every kept answer."""
 
     version: str
     day: str
     zone: str
+    checks: Callable[[HttpRequest], HttpResponse | None] | None = None
 
 
 def _public_reader(request: HttpRequest) -> bool:
@@ -203,10 +205,13 @@ def public_page(
             response["ETag"] = etag
             response["Last-Modified"] = last_modified
             _headers(response, everyone=everyone, max_age=max_age)
-            if checks is None and _public_reader(request):
+            if _public_reader(request):
                 # The whole answer may be kept at the top of the stack for the public.
                 response.kept_for_the_public = KeptFor(  # type: ignore[attr-defined]
-                    version, timezone.localdate().isoformat(), timezone.get_current_timezone_name()
+                    version,
+                    timezone.localdate().isoformat(),
+                    timezone.get_current_timezone_name(),
+                    checks,
                 )
             return response
 
@@ -241,6 +246,9 @@ class PublicPagesChangedMiddleware:
 #: it rendered (a change of the club's settings moves the version): the day of a kept
 #: answer read without the settings' row. Old versions are dropped past a few.
 _ZONES: dict[str, str] = {}
+#: Each checked address's checks (the API's throttle), as this process last saw its view
+#: give them: a kept answer that needs them, with none here, goes down the stack.
+_CHECKS: dict[str, Callable[[HttpRequest], HttpResponse | None]] = {}
 #: The 304's headers, as ``get_conditional_response`` leaves them to the caller.
 _NOT_MODIFIED_HEADERS = ("ETag", "Last-Modified", "Cache-Control", "Vary")
 
@@ -278,8 +286,10 @@ def _answer_key(request: HttpRequest, version: str, day: str) -> str:
     return "public-answer:" + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
 
 
-def _kept_answer(request: HttpRequest, kept: tuple[int, list[tuple[str, str]], bytes]) -> Any:
-    status, headers, body = kept
+def _kept_answer(
+    request: HttpRequest, kept: tuple[int, list[tuple[str, str]], bytes, bool]
+) -> Any:
+    status, headers, body, _ = kept
     named = dict(headers)
     not_modified = get_conditional_response(
         request,
@@ -330,7 +340,11 @@ class KeptPublicPagesMiddleware:
         if zone is not None:
             day = timezone.localdate(timezone=ZoneInfo(zone)).isoformat()
             kept = cache.get(_answer_key(request, version, day))
-            if kept is not None:
+            checks = _CHECKS.get(request.path) if kept is not None and kept[3] else None
+            if kept is not None and (checks is not None or not kept[3]):
+                refused = checks(request) if checks is not None else None
+                if refused is not None:  # the view would refuse first (the throttle)
+                    return refused
                 return _kept_answer(request, kept)  # type: ignore[no-any-return]
         response = self.get_response(request)
         kept_for: KeptFor | None = getattr(response, "kept_for_the_public", None)
@@ -338,6 +352,15 @@ class KeptPublicPagesMiddleware:
             if len(_ZONES) > 16:
                 _ZONES.clear()
             _ZONES[version] = kept_for.zone
-            answer = (response.status_code, list(response.items()), response.content)
+            if kept_for.checks is not None:
+                if len(_CHECKS) > 4096:
+                    _CHECKS.clear()
+                _CHECKS[request.path] = kept_for.checks
+            answer = (
+                response.status_code,
+                list(response.items()),
+                response.content,
+                kept_for.checks is not None,
+            )
             cache.set(_answer_key(request, version, kept_for.day), answer, TIMEOUT)
         return response

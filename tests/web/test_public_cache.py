@@ -55,6 +55,15 @@ def test_a_kept_page_is_answered_whole_with_the_versions_query_alone(client, nig
     assert len(queries) == 1
 
 
+def test_a_kept_api_answer_is_answered_whole_its_throttle_asked(client, night, settings):
+    settings.API_ANON_RATE = "3/min"
+    client.get("/api/v1/list")
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get("/api/v1/list")
+    assert again.status_code == 200 and len(queries) == 1
+    assert [client.get("/api/v1/list").status_code for _ in range(2)] == [200, 429]
+
+
 def test_a_reader_not_asking_for_gzip_never_gets_the_compressed_copy(client, night):
     client.get(LIST, HTTP_ACCEPT_ENCODING="gzip")
     plain = client.get(LIST)
