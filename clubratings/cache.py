@@ -207,7 +207,7 @@ def public_page(
             _headers(response, everyone=everyone, max_age=max_age)
             if _public_reader(request):
                 # The whole answer may be kept at the top of the stack for the public.
-                response.kept_for_the_public = KeptFor(  # type: ignore[attr-defined]
+                response.kept_for_the_public = KeptFor(
                     version,
                     timezone.localdate().isoformat(),
                     timezone.get_current_timezone_name(),
@@ -260,10 +260,12 @@ def _version_now() -> str:
 
     meta = PublicPagesVersion._meta
     quote = connection.ops.quote_name
-    number, changed, pk = (quote(meta.get_field(f).column) for f in ("number", "changed_at", "id"))
+    columns = {field.name: quote(field.column) for field in meta.concrete_fields}
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT {number}, {changed} FROM {quote(meta.db_table)} WHERE {pk} = %s", [1]
+            f"SELECT {columns['number']}, {columns['changed_at']} FROM {quote(meta.db_table)} "
+            f"WHERE {columns['id']} = %s",
+            [1],
         )
         row = cursor.fetchone()
     return "0@" if row is None else f"{row[0]}@{row[1]}"
@@ -345,7 +347,7 @@ class KeptPublicPagesMiddleware:
                 refused = checks(request) if checks is not None else None
                 if refused is not None:  # the view would refuse first (the throttle)
                     return refused
-                return _kept_answer(request, kept)  # type: ignore[no-any-return]
+                return _kept_answer(request, kept)
         response = self.get_response(request)
         kept_for: KeptFor | None = getattr(response, "kept_for_the_public", None)
         if kept_for is not None and _same_number(version, kept_for) and _keepable_whole(response):
