@@ -39,7 +39,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -155,6 +157,31 @@ def _answer(status: int, headers: list[tuple[str, str]], content: bytes, streame
     return response
 
 
+#: Seconds a reader waits for another thread rendering the same page before rendering it
+#: itself.
+RENDER_WAIT = 10
+_RENDERS: dict[str, threading.Lock] = {}
+_RENDERS_GUARD = threading.Lock()
+
+
+@contextmanager
+def _one_render_at_a_time(key: str) -> Iterator[None]:
+    """One thread of a process renders a page at a time: after a bump, the readers of a
+    page wait for its one rendering (and are served what it kept) rather than each
+    rendering it too, on cores they share."""
+    with _RENDERS_GUARD:
+        lock = _RENDERS.setdefault(key, threading.Lock())
+    acquired = lock.acquire(timeout=RENDER_WAIT)
+    try:
+        yield
+    finally:
+        if acquired:
+            lock.release()
+        with _RENDERS_GUARD:
+            if not lock.locked() and _RENDERS.get(key) is lock:
+                del _RENDERS[key]
+
+
 def public_page(
     view: View | None = None,
     *,
@@ -182,7 +209,27 @@ def public_page(
                 request, etag=etag, last_modified=int(modified.timestamp())
             )
             kept = cache.get(key) if not_modified is None else None
-            if checks is not None and (not_modified is not None or kept is not None):
+            fresh = None
+            if not_modified is None and kept is None:
+                with _one_render_at_a_time(key):
+                    kept = cache.get(key)  # another thread of this process rendered it
+                    if kept is None:
+                        rendered = view(request, *args, **kwargs)
+                        if not _keepable(request, rendered):
+                            return rendered
+                        headers = [
+                            (h, rendered[h]) for h in _KEPT_HEADERS if rendered.has_header(h)
+                        ]
+                        answer = (
+                            rendered.status_code,
+                            headers,
+                            _content(rendered),
+                            rendered.streaming,
+                        )
+                        if len(answer[2]) <= MAX_BYTES:
+                            cache.set(key, answer, TIMEOUT)
+                        fresh = _answer(*answer)
+            if checks is not None and fresh is None:
                 refused = checks(request)  # the view is not asked: ask its checks here
                 if refused is not None:
                     return refused
@@ -191,17 +238,7 @@ def public_page(
                 not_modified["Last-Modified"] = last_modified
                 _headers(not_modified, everyone=everyone, max_age=max_age)
                 return not_modified
-            if kept is not None:
-                response = _answer(*kept)
-            else:
-                rendered = view(request, *args, **kwargs)
-                if not _keepable(request, rendered):
-                    return rendered
-                headers = [(h, rendered[h]) for h in _KEPT_HEADERS if rendered.has_header(h)]
-                answer = (rendered.status_code, headers, _content(rendered), rendered.streaming)
-                if len(answer[2]) <= MAX_BYTES:
-                    cache.set(key, answer, TIMEOUT)
-                response = _answer(*answer)
+            response = fresh if fresh is not None else _answer(*kept)  # type: ignore[misc]
             response["ETag"] = etag
             response["Last-Modified"] = last_modified
             _headers(response, everyone=everyone, max_age=max_age)

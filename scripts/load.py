@@ -83,15 +83,25 @@ class Client:
 
     def read(self, path: str) -> int:
         """A reader's GET, as a browser asks (gzip accepted), the body read and dropped:
-        the readers share the server's cores, so they spend as little as they can."""
-        try:
-            self.connection.request("GET", path, headers=self.reading)
-            response = self.connection.getresponse()
-            response.read()
-        except (OSError, http.client.HTTPException):
-            self.connection.close()  # the next request opens a new connection
-            raise
-        return response.status
+        the readers share the server's cores, so they spend as little as they can. A
+        kept-alive connection the server closed while the reader read (gunicorn's
+        ``keepalive`` seconds) is opened again and the GET asked once more, as a
+        browser does."""
+        for again in (True, False):
+            reused = self.connection.sock is not None
+            try:
+                self.connection.request("GET", path, headers=self.reading)
+                response = self.connection.getresponse()
+                response.read()
+                return response.status
+            except (ConnectionError, http.client.RemoteDisconnected) as error:
+                self.connection.close()
+                if not (again and reused):
+                    raise error
+            except (OSError, http.client.HTTPException):
+                self.connection.close()  # the next request opens a new connection
+                raise
+        raise AssertionError("unreachable")
 
     @property
     def reading(self) -> dict[str, str]:

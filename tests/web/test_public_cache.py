@@ -176,6 +176,31 @@ def test_a_page_carrying_a_form_token_is_not_kept(db):
     assert len(rendered) == 2  # rendered for each reader, never served kept
 
 
+def test_readers_of_a_page_being_rendered_wait_for_its_one_rendering(db, monkeypatch):
+    """After a bump, a process's threads render a page once, not once a reader."""
+    monkeypatch.setattr(
+        "clubratings.cache._version", lambda: ("7@", timezone.now().replace(microsecond=0))
+    )
+    rendered = []
+
+    def slow_page(request: HttpRequest) -> HttpResponse:
+        rendered.append(request)
+        threading.Event().wait(0.3)
+        return HttpResponse("the list")
+
+    view = public_page(slow_page)
+    answers: list[bytes] = []
+    readers = [
+        threading.Thread(target=lambda: answers.append(view(RequestFactory().get("/s/")).content))
+        for _ in range(4)
+    ]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join()
+    assert answers == [b"the list"] * 4 and len(rendered) == 1
+
+
 def test_the_day_changing_retires_the_kept_page(client, night, monkeypatch):
     """Who is published follows the calendar: tomorrow's page is tomorrow's."""
     etag = client.get(LIST)["ETag"]
