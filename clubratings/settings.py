@@ -180,8 +180,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Persistent connections: each gunicorn worker serves one request at a time, so it holds
-# at most one connection, kept CONN_MAX_AGE seconds (0: closed after each request) and
+# Persistent connections: each of a gunicorn worker's threads holds at most one
+# connection, kept CONN_MAX_AGE seconds (0: closed after each request) and
 # checked before reuse. SQLite's too: opening the file again costs a request about 3 ms
 # (the schema read afresh), more than a kept public page takes to answer; a restore copies
 # into the same file, so a kept connection reads the restored club. A connection pool, if
