@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.db import connections
 from django.db.models import Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import RowNumber
+from django.db.models.sql.where import WhereNode
 from django.utils.formats import date_format, localize
 from django.utils.functional import cached_property
 from django.utils.html import conditional_escape, format_html
@@ -112,6 +113,15 @@ class ListPaginator(Paginator):
         """One more than the members on the list with a better usable rating."""
         return 1 + len(self._better) - bisect_right(self._better, rating)
 
+    def _by_key(self, ids: list[int]) -> QuerySet[Member]:
+        """The page's members, read by primary key alone: their keys were read through
+        the list's filter just now, so the page's rows are not filtered again (the
+        published filter reads every member's subscription, most of the query on a
+        federation's list). The columns and joins are the list's own."""
+        rows = self._queryset.order_by()
+        rows.query.where = WhereNode()
+        return rows.filter(pk__in=ids)
+
     def page(self, number: Any) -> Any:
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
@@ -122,7 +132,7 @@ class ListPaginator(Paginator):
             rows = self.object_list[bottom:top]
         else:
             ids = [pk for pk, _, _ in self.keys[bottom:top]]
-            found = {m.pk: m for m in self._queryset.order_by().filter(pk__in=ids)}
+            found = {m.pk: m for m in self._by_key(ids)}
             rows = BoundRows(
                 data=[found[pk] for pk in ids if pk in found],
                 table=self.object_list.table,  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -29,7 +29,7 @@ from ..models import (
     rules,
 )
 from ..presentation.counts import count_phrase
-from ..rules.names import given_surname
+from ..rules.names import SUFFIXES, given_surname
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -37,7 +37,51 @@ from ..rules.names import given_surname
 def name_key(name: str) -> str:
     """A name for matching: its words in lower case, in any order, punctuation and
     academic titles left out ("Müller,Hans,Dr." is "Hans Müller")."""
-    return " ".join(sorted(re.findall(r"\w+", given_surname(name).casefold())))
+    return " ".join(sorted(_WORD.findall(given_surname(name).casefold())))
+
+
+_WORD = re.compile(r"\w+")
+#: The words a suffix is written as however the name spelled it ("Jun." is "Jr."): the
+#: only words of a name's key that need not be in the name itself.
+_SUFFIX_WORDS = frozenset(w for s in SUFFIXES.values() for w in _WORD.findall(s.casefold()))
+
+
+def _written_words(key: str) -> frozenset[str] | None:
+    """The words every name with this key holds as written (its key's, suffixes aside),
+    or None when there are none to tell by."""
+    words = frozenset(w for w in key.split() if w not in _SUFFIX_WORDS)
+    return words or None
+
+
+class _Candidate(NamedTuple):
+    """A member as the matcher reads them."""
+
+    pk: int
+    name: str
+    fide_id: str
+    member_number: str
+
+
+class _NameSieve:
+    """Which members' names can match a file's names: those holding all of some file
+    name's written words (``_written_words``). Telling so is a few set lookups a member,
+    where reading the name apart (``name_key``) is the costly part on a large club."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.every = False
+        self.by_word: dict[str, list[frozenset[str]]] = {}
+        for name in names:
+            words = _written_words(name_key(name))
+            if words is None:
+                self.every = True
+                continue
+            self.by_word.setdefault(min(words), []).append(words)
+
+    def may_match(self, name: str) -> bool:
+        if self.every:
+            return True
+        held = set(_WORD.findall(name.casefold()))
+        return any(words <= held for word in held for words in self.by_word.get(word, ()))
 
 
 def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
@@ -47,17 +91,29 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
     Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
     Azer"); a member whose FIDE id differs from the player's is another person. The web
     import (``TrfConfirmForm``) and the ``import_trf``/``import_pgn`` commands share it.
+
+    Only the names that can match are read apart (``name_key``, the costly part on a
+    large club): a member's name holds each word of its key as written, suffixes aside,
+    so one without all of some file name's words matches no one by name (``_NameSieve``).
     """
-    members = list(Member.objects.active().only("pk", "name", "fide_id", "member_number"))
-    by_id: dict[str, list[Member]] = {}
-    by_name: dict[str, list[Member]] = {}
-    by_number: dict[str, Member] = {}
+    players = list(players)
+    sieve = _NameSieve(name for _, name, _ in players)
+    # Plain rows, the matched members read whole at the end: 20,000 model objects cost
+    # more than the matching.
+    members = [
+        _Candidate(*row)
+        for row in Member.objects.active().values_list("pk", "name", "fide_id", "member_number")
+    ]
+    by_id: dict[str, list[_Candidate]] = {}
+    by_name: dict[str, list[_Candidate]] = {}
+    by_number: dict[str, _Candidate] = {}
     for member in members:
         if member.fide_id:
             by_id.setdefault(member.fide_id.lstrip("0"), []).append(member)
-        by_name.setdefault(name_key(member.name), []).append(member)
+        if sieve.may_match(member.name):
+            by_name.setdefault(name_key(member.name), []).append(member)
         by_number[member.member_number.lower()] = member
-    out: dict[Any, Member] = {}
+    out: dict[Any, _Candidate] = {}
     for key, name, fide_id in players:
         fide_id = fide_id.lstrip("0")
         same_id = by_id.get(fide_id, []) if fide_id else []
@@ -77,7 +133,8 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
         ]
         if len(named) == 1:
             out[key] = named[0]
-    return out
+    found = Member.objects.in_bulk({m.pk for m in out.values()})
+    return {key: found[m.pk] for key, m in out.items() if m.pk in found}
 
 
 class FilesRefused(Exception):

@@ -32,6 +32,7 @@ REQUIRED = {
     "new_event_s",
     "correction_s",
     "list_page_ms",
+    "list_page_cached_ms",
     "list_last_page_ms",
     "list_csv_s",
     "member_page_ms",
