@@ -47,8 +47,8 @@ from .ecf_offsets import (
     PADDED_OFFSETS,
     cents,
     fits_padded_table,
-    k_line,
-    no_breakdown,
+    k_lines,
+    p_lines,
     plain,
     round_ratio,
 )
@@ -469,12 +469,7 @@ class Ecf2020(RatingSystem):
                 "pass1_p": rated_a.p100 / 100,
                 "pass1_dp": rated_a.dp,
             }
-            lines[pid] = [
-                GameLine(opponent, score, rating2[opponent], None, None, True, r, no_breakdown())
-                for opponent, score, r in zip(
-                    opponents[pid], scores[pid], rounds[pid], strict=True
-                )
-            ]
+            lines[pid] = p_lines(opponents[pid], scores[pid], rounds[pid], rating2)
 
         score_fifths = int(p["score_offset"]) * 5
         offset_of = {1.0: score_fifths, 0.5: 0, 0.0: -score_fifths}
@@ -545,31 +540,33 @@ class Ecf2020(RatingSystem):
                 "sum_offsets": fifths / 5,
                 "adjustment": adjustment,
             }
-            lines[pid] = [
-                k_line(opponent, score, r, their, own, offset, score_offset, k_num, k_den)
-                for opponent, score, r, their, offset, score_offset in zip(
-                    opponents[pid], scores[pid], rounds[pid], theirs, offsets, score_offsets,
-                    strict=True,
-                )
-            ]  # fmt: skip
+            lines[pid] = k_lines(
+                opponents[pid], scores[pid], rounds[pid], theirs, own, offsets, score_offsets,
+                k_num, k_den,
+            )  # fmt: skip
 
         # The breakdown, event by event: each player's lines for that event's games.
         shown_before = {pid: self.display(state) for pid, state in before.items()}
         shown_after = {pid: self.display(state) for pid, state in after.items()}
         results: list[EventResult] = []
+        # Each change its own figures: the month's dict to a player's first change, a copy
+        # to any later one (most players play one event a month).
+        unhanded = dict(detail)
         for event, event_runs in zip(events, runs, strict=True):
-            changes = [
-                PlayerChange(
-                    pid,
-                    before[pid].rating,
-                    after[pid].rating,
-                    shown_before[pid],
-                    shown_after[pid],
-                    lines[pid][at:end],
-                    dict(detail[pid]),
+            changes = []
+            for pid, at, end in event_runs:
+                figures = unhanded.pop(pid, None)
+                changes.append(
+                    PlayerChange(
+                        pid,
+                        before[pid].rating,
+                        after[pid].rating,
+                        shown_before[pid],
+                        shown_after[pid],
+                        lines[pid][at:end],
+                        dict(detail[pid]) if figures is None else figures,
+                    )
                 )
-                for pid, at, end in event_runs
-            ]
             results.append(EventResult(id=event.id, period=period, changes=changes))
 
         players.update(after)

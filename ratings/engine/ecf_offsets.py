@@ -9,8 +9,7 @@ into a padded tuple instead of a clamp and a sign each time. ``ecf_2020`` checks
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from .base import GameLine
 from .ecf_tables import D_MAX, D_OFFSET_FIFTHS, D_OFFSET_SIGNED
@@ -45,40 +44,81 @@ def cents(value: float) -> int:
     return round(value * 100)
 
 
-# -- a K rated game's line -----------------------------------------------------------
+# -- a player's game lines ------------------------------------------------------------
 
 #: Each game line's own breakdown: null on a P rated player's lines.
 LINE_KEYS = ("d", "d_offset", "score_offset", "increment")
 
 
-def no_breakdown() -> dict[str, Any]:
-    """A P rated player's line's breakdown: the K figures, null."""
-    return dict.fromkeys(LINE_KEYS)
+def p_lines(
+    opponents: list[str],
+    scores: list[float],
+    rounds: list[int | None],
+    ratings: Mapping[str, float],
+) -> list[GameLine]:
+    """A P rated player's lines: each opponent at the rating used, the K figures null.
+
+    One call a player's month, not a line (a history has two lines a game); each line's
+    breakdown its own dict, written out rather than made by a call.
+    """
+    return [
+        GameLine(
+            opponent,
+            score,
+            ratings[opponent],
+            None,
+            None,
+            True,
+            round_,
+            {"d": None, "d_offset": None, "score_offset": None, "increment": None},
+        )
+        for opponent, score, round_ in zip(opponents, scores, rounds, strict=True)
+    ]
 
 
-def k_line(
-    opponent: str,
-    score: float,
-    round_: int | None,
-    rating: float,
+def k_lines(
+    opponents: list[str],
+    scores: list[float],
+    rounds: list[int | None],
+    ratings: list[float],
     own: float,
-    offset: int,
-    score_offset: int,
+    offsets: list[int],
+    score_offsets: list[int],
     k_num: int,
     k_den: int,
-) -> GameLine:
-    """A K rated player's line: D, the offsets (given in fifths) and the increment,
-    (D offset + score offset) x K / 20 with K = k_num / k_den (to 4 places if a fraction)."""
-    increment = (offset + score_offset) * k_num / (100 * k_den)
+) -> list[GameLine]:
+    """A K rated player's lines: D, the offsets (given in fifths) and the increment,
+    (D offset + score offset) x K / 20 with K = k_num / k_den (to 4 places if a fraction).
+
+    One call a player's month, not a line, as ``p_lines``; D whole as an int (``plain``).
+    """
+    scale = 100 * k_den
+    increments = [
+        (offset + score_offset) * k_num / scale
+        for offset, score_offset in zip(offsets, score_offsets, strict=True)
+    ]
     if k_den != 1:
-        increment = round(increment, 4)
-    detail = {
-        "d": plain(rating - own),
-        "d_offset": offset / 5,
-        "score_offset": score_offset // 5,
-        "increment": increment,
-    }
-    return GameLine(opponent, score, rating, None, None, True, round_, detail)
+        increments = [round(increment, 4) for increment in increments]
+    return [
+        GameLine(
+            opponent,
+            score,
+            rating,
+            None,
+            None,
+            True,
+            round_,
+            {
+                "d": int(d) if (d := rating - own) == int(d) else d,
+                "d_offset": offset / 5,
+                "score_offset": score_offset // 5,
+                "increment": increment,
+            },
+        )
+        for opponent, score, round_, rating, offset, score_offset, increment in zip(
+            opponents, scores, rounds, ratings, offsets, score_offsets, increments, strict=True
+        )
+    ]
 
 
 def plain(value: float | None) -> float | int | None:

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, Min
 from django.utils import timezone
 
 from ..engine import Event as EngineEvent
@@ -127,6 +127,8 @@ class Chain:
         self.last: dict[int, tuple[int, Any, str, str]] = {}
         self.active: set[int] = set()
         self.touched: set[int] = set()
+        #: member pk -> their first rapid change's end date (read once, when first needed)
+        self.first_rapid_end: dict[int, dt.date] | None = None
 
     def take_in(self, member_ids: Iterable[int]) -> None:
         """Add members to the re-rate with their states before its starting point."""
@@ -178,9 +180,10 @@ class Chain:
                 j += 1
             group = inputs[i:j]
             playing = players_of(group)
+            key = rating_key(events[i])
             self.states.update(
                 rapid_ratings_set(
-                    states=self.states, key=rating_key(events[i]), member_ids=playing
+                    states=self.states, key=key, member_ids=self._rapid_readers(playing, key)
                 )
             )
             # ecf-2020 rates a month from its players' own states alone: handed only
@@ -191,6 +194,25 @@ class Chain:
             results.extend(result.events)
             i = j
         return results
+
+    def _rapid_readers(self, playing: Iterable[int], key: Position) -> list[int]:
+        """The members of ``playing`` whose rapid standing before ``key`` may differ from
+        their state's: a rapid change by the day of ``key``, or rapid figures held. Reading
+        any other's would change nothing, so most months skip their lookup."""
+        if self.first_rapid_end is None:
+            self.first_rapid_end = dict(
+                RatingChange.objects.filter(time_class=RAPID)
+                .values("member_id")
+                .annotate(first=Min("event_end"))
+                .values_list("member_id", "first")
+            )
+        first, day, states = self.first_rapid_end, key[0], self.states
+        return [
+            pk
+            for pk in playing
+            if ((end := first.get(pk)) is not None and end <= day)
+            or ((state := states.get(str(pk))) is not None and _holds_rapid(state))
+        ]
 
     def change_rows(
         self, events: Sequence[Event], results: Sequence[EventResult]
@@ -540,6 +562,14 @@ def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = S
     return RatingList.objects.filter(
         time_class=RAPID, kept=RatingList.Kept.OWN, rating_system=system.id
     ).exists()
+
+
+def _holds_rapid(state: PlayerState) -> bool:
+    return (
+        state.rapid_rating is not None
+        or state.rapid_category is not None
+        or state.rapid_last_played is not None
+    )
 
 
 def rapid_ratings_set(
