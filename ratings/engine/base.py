@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import chain
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -442,9 +443,22 @@ class RatingSystem(ABC):
         return list(groups.items())
 
 
+_STATE_VALUES = attrgetter(*STATE_FIELDS)
+_STATE_INDEX = {name: i for i, name in enumerate(STATE_FIELDS)}
+_set_field = object.__setattr__
+
+
 def with_changes(state: PlayerState, **changes: Any) -> PlayerState:
     """A copy of ``state`` with some fields changed: ``dataclasses.replace(state, **changes)``
-    at half its cost (a big history makes a new state for each player in each event)."""
+    at a third of its cost (a big history makes a new state for each player in each event).
+
+    The fields are read in one call and set in one C-level pass: a frozen dataclass's own
+    ``__init__`` sets them one Python statement at a time, most of the cost."""
     if not changes.keys() <= _STATE_FIELD_SET:
         raise TypeError(f"PlayerState has no field {sorted(changes.keys() - _STATE_FIELD_SET)}")
-    return PlayerState(*[changes[n] if n in changes else getattr(state, n) for n in STATE_FIELDS])
+    values = list(_STATE_VALUES(state))
+    for name, value in changes.items():
+        values[_STATE_INDEX[name]] = value
+    copy = object.__new__(PlayerState)
+    deque(map(_set_field, repeat(copy, len(values)), STATE_FIELDS, values), 0)
+    return copy

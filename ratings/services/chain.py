@@ -10,6 +10,8 @@ import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
@@ -187,8 +189,15 @@ def engine_events(events: Sequence[Event]) -> list[EngineEvent]:
     ]
 
 
+_PAIR = attrgetter("a", "b")
+_GAMES = attrgetter("games")
+
+
 def players_of(events: Iterable[EngineEvent]) -> set[int]:
-    return {int(pid) for event in events for game in event.games for pid in (game.a, game.b)}
+    """The members playing in ``events``: each id read once (C-level passes: a batch of a
+    full re-rate holds some fifty thousand games)."""
+    games = chain.from_iterable(map(_GAMES, events))
+    return set(map(int, set(chain.from_iterable(map(_PAIR, games)))))
 
 
 @dataclass(frozen=True)

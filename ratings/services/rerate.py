@@ -64,6 +64,7 @@ from .rerate_rows import (
     CHANGE_COLUMNS,
     STATE_COLUMNS,
     _analyse,
+    _collector_paused,
     _json,
     _page_cache,
     chunks,
@@ -239,6 +240,9 @@ class Chain:
                     change.display_after,
                 )
                 lines = change.games
+                # A system whose period opening leaves states alone hands the state back:
+                # no field-by-field comparison a change.
+                opened = opening(state)
                 rows.append(
                     (
                         event.pk,
@@ -256,7 +260,7 @@ class Chain:
                         _json(state_to_dict(state)),
                         end,
                         start,
-                        opening(state) != state,
+                        opened is not state and opened != state,
                     )
                 )
         return rows
@@ -349,14 +353,20 @@ def _chain_rerate(
 ) -> tuple[int, int]:
     """Rate ``scope`` of one list incrementally (see the module's docstring); events and
     games rated."""
-    with _page_cache(big=scope.key is None):
+    with _page_cache(big=scope.key is None), _collector_paused() as collector:
         return _chain_rate(
-            scope=scope, system=system, members=members, report=report, time_class=time_class
+            collector=collector,
+            scope=scope,
+            system=system,
+            members=members,
+            report=report,
+            time_class=time_class,
         )
 
 
 def _chain_rate(
     *,
+    collector: _collector_paused,
     scope: RerateScope,
     system: RatingSystem,
     members: Iterable[int],
@@ -375,6 +385,7 @@ def _chain_rate(
     done = 0
     for batch in _batches(scope.events, system):
         rated, games = chain.rate(batch)
+        collector.batch_done()
         events_rated += rated
         games_rated += games
         done += len(batch)
