@@ -33,7 +33,7 @@ from .chain import (
     states_before,
 )
 from .members import member_states_create
-from .rerate import rapid_feeds_standard, rapid_ratings_set
+from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
 from .results_version import results_unchanged_check
 from .runs import ratings_update
 

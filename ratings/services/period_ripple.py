@@ -89,7 +89,8 @@ def period_ripple_rerate(
     Returns the events and games rated, or None (nothing written) where the ripple
     cannot tell who the change reaches: take the full road then.
     """
-    from .rerate import AFTER_ALL, Chain, _batches, rapid_ratings_set
+    from .rapid_standing import rapid_ratings_set
+    from .rerate import AFTER_ALL, Chain, _batches
     from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
     assert scope.key is not None

@@ -19,7 +19,6 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
 from django.db import connection, transaction
@@ -35,7 +34,6 @@ from ..models import (
     Game,
     Member,
     RatingChange,
-    RatingList,
     RatingRun,
     RatingState,
     is_usable,
@@ -60,6 +58,7 @@ from .chain import (
 )
 from .period_ripple import period_ripple_possible, period_ripple_rerate
 from .public_pages import public_pages_changed
+from .rapid_standing import holds_rapid, rapid_feeds_standard, rapid_ratings_set
 from .rerate_rows import (
     CHANGE_COLUMNS,
     STATE_COLUMNS,
@@ -212,7 +211,7 @@ class Chain:
             pk
             for pk in playing
             if ((end := first.get(pk)) is not None and end <= day)
-            or ((state := states.get(str(pk))) is not None and _holds_rapid(state))
+            or ((state := states.get(str(pk))) is not None and holds_rapid(state))
         ]
 
     def change_rows(
@@ -558,54 +557,3 @@ def ratings_rerate(
         reason,
     )
     return run
-
-
-def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = STANDARD) -> bool:
-    """Whether the standard list reads rapid ratings: ecf-2020 rates it and the club keeps
-    a rapid list of its own, rated by ecf-2020 too (the method's "category K or A" is one
-    of its own ratings: another system's rapid figure has no category to read)."""
-    if time_class != STANDARD:
-        return False
-    if system is None:
-        system = ClubSettings.load().engine()
-    if not system.reads_rapid_list:
-        return False
-    return RatingList.objects.filter(
-        time_class=RAPID, kept=RatingList.Kept.OWN, rating_system=system.id
-    ).exists()
-
-
-def _holds_rapid(state: PlayerState) -> bool:
-    return (
-        state.rapid_rating is not None
-        or state.rapid_category is not None
-        or state.rapid_last_played is not None
-    )
-
-
-def rapid_ratings_set(
-    *, states: dict[str, PlayerState], key: Position, member_ids: Iterable[int]
-) -> dict[str, PlayerState]:
-    """The new players among ``member_ids`` (no standard games, no rating) with their
-    rapid standing before rating position ``key``: their last rapid change's rating,
-    category and last rapid game. Whether it counts is the engine's to say (ecf-2020:
-    a current full rating)."""
-    new = [
-        pk
-        for pk in member_ids
-        if (state := states.get(str(pk))) is not None and state.games == 0 and state.rating is None
-    ]
-    prior = last_changes_before(key, new, RAPID)
-    out = {}
-    for pk in new:
-        rapid = prior[pk].state if pk in prior else None
-        state = states[str(pk)]
-        standing = replace(
-            state,
-            rapid_rating=rapid.rating if rapid else None,
-            rapid_category=rapid.category if rapid else None,
-            rapid_last_played=rapid.last_played if rapid else None,
-        )
-        if standing != state:
-            out[str(pk)] = standing
-    return out

@@ -11,7 +11,8 @@ from django.db import connection, transaction
 from ..models import ClubSettings, RatingList, RatingRun
 from ..rules.time_classes import STANDARD
 from .periods import periods_close_past
-from .rerate import rapid_feeds_standard, ratings_lock_take, ratings_rerate
+from .rapid_standing import rapid_feeds_standard
+from .rerate import ratings_lock_take, ratings_rerate
 from .runs import page_waiting, rerate_in_the_page, run_queue
 
 
