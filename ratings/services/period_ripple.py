@@ -174,14 +174,16 @@ def period_ripple_rerate(
                 # whose last period was the one before it.
                 if previous_label is None:
                     return None  # initial states opened here: the full road
-                unsettled = set(
-                    RatingChange.objects.filter(
-                        time_class=time_class, unsettled=True, period=previous_label
-                    )
+                # Rare rows, read down their partial index alone and sorted out here: any
+                # other condition in SQL (the list, the period) lets SQLite's planner walk
+                # the whole table instead (0.4 s at 200,000 games, growing with them).
+                unsettled = {
+                    member
+                    for member, list_, period in RatingChange.objects.filter(unsettled=True)
                     .order_by()
-                    .values_list("member_id", flat=True)
-                    .distinct()
-                )
+                    .values_list("member_id", "time_class", "period")
+                    if list_ == time_class and period == previous_label
+                }
                 from_before(unsettled - known.keys())
                 changed |= unsettled
                 touched |= unsettled

@@ -329,15 +329,15 @@ def _stale_members(key: Position, system: RatingSystem, time_class: str) -> set[
         )
     )
     # The opening of a period from ``key`` on resets these (acf-1993): rated along.
-    # Rare rows, read down their partial index and placed here: a condition on the place in
-    # SQL lets the planner prefer the chain's index and walk the whole table.
-    unsettled = on_list.filter(unsettled=True).order_by()
+    # Rare rows, read down their partial index alone and sorted out here: a condition on
+    # the list or the place in SQL lets SQLite's planner walk the whole table instead.
+    unsettled = RatingChange.objects.filter(unsettled=True).order_by()
     members.update(
         member
-        for member, *place in unsettled.values_list(
-            "member_id", "event_end", "event_start", "event"
+        for member, list_, *place in unsettled.values_list(
+            "member_id", "time_class", "event_end", "event_start", "event"
         )
-        if tuple(place) < key
+        if list_ == time_class and tuple(place) < key
     )
     return members
 

@@ -204,11 +204,15 @@ def ripple_rerate(
                 where.update(dict.fromkeys(stored, event))
                 continue
             everyone = players | stored.keys()
-            states = {str(pk): changed[pk] for pk in everyone & changed.keys()}
-            missing = everyone - changed.keys() - known.keys()
-            for pk in everyone - changed.keys() - missing:
-                states[str(pk)] = state_of(pk)
-            if missing - at_start.keys():
+            # Membership tests, not set arithmetic with the dicts' keys: ``a_set -
+            # a_dict.keys()`` walks the whole dict (every member met so far, 200,000 at
+            # ten million games), not the event's fifty players.
+            states = {str(pk): changed[pk] for pk in everyone if pk in changed}
+            missing = {pk for pk in everyone if pk not in changed and pk not in known}
+            for pk in everyone:
+                if pk not in changed and pk not in missing:
+                    states[str(pk)] = state_of(pk)
+            if any(pk not in at_start for pk in missing):
                 # First met since the start: as they stood before it. So are the new faces
                 # of the next few events, looked up with them (one statement, not one an
                 # event; a state before the start holds until the walk meets them).
@@ -218,7 +222,11 @@ def ripple_rerate(
                     for game in event_games[later.pk]
                     for pk in game[:2]
                 }
-                wanted = missing | (ahead - changed.keys() - known.keys() - at_start.keys())
+                wanted = missing | {
+                    pk
+                    for pk in ahead
+                    if pk not in changed and pk not in known and pk not in at_start
+                }
                 at_start.update(_states_at_start(scope.key, system, wanted, time_class))
             for pk in missing:
                 states[str(pk)] = at_start[pk]
