@@ -57,6 +57,7 @@ from django.utils.cache import (
     patch_cache_control,
     patch_vary_headers,
 )
+from django.utils.dateparse import parse_datetime
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
 
 #: Seconds a kept page lives at most (a bump retires it sooner). Long: the version,
@@ -95,13 +96,15 @@ def _public_reader(request: HttpRequest) -> bool:
     )
 
 
-def _version() -> tuple[str, dt.datetime]:
+def _version(request: HttpRequest) -> tuple[str, dt.datetime]:
     """The version as the key's part (its number and moment: a database restored, or a
     test's rolled back, may give a number again, never with the same moment), and the
-    answers' Last-Modified."""
+    answers' Last-Modified. Read once a request: ``KeptPublicPagesMiddleware`` leaves
+    what it read on the request."""
     from ratings.services.public_pages import public_pages_version
 
-    number, changed = public_pages_version()
+    read = getattr(request, "public_pages_version", None)
+    number, changed = read if read is not None else public_pages_version()
     day_start = timezone.make_aware(dt.datetime.combine(timezone.localdate(), dt.time()))
     moment = changed.isoformat() if changed else ""
     return f"{number}@{moment}", max(changed or day_start, day_start)
@@ -201,7 +204,7 @@ def public_page(
         def cached_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method not in ("GET", "HEAD") or not (everyone or _public_reader(request)):
                 return view(request, *args, **kwargs)
-            version, modified = _version()
+            version, modified = _version(request)
             key = _key(request, version)
             etag = quote_etag(key.removeprefix("public-page:"))
             last_modified = http_date(modified.timestamp())
@@ -290,9 +293,11 @@ _CHECKS: dict[str, Callable[[HttpRequest], HttpResponse | None]] = {}
 _NOT_MODIFIED_HEADERS = ("ETag", "Last-Modified", "Cache-Control", "Vary")
 
 
-def _version_now() -> str:
+def _version_now() -> tuple[str, tuple[int, dt.datetime | None]]:
     """The public pages' version as the database holds it, in one plain query (the ORM's
-    building would cost as much as the rest of a kept answer)."""
+    building would cost as much as the rest of a kept answer): as this middleware keys
+    its answers, and as ``public_pages_version`` gives it (``public_page`` reads it from
+    the request rather than asking again)."""
     from ratings.models import PublicPagesVersion
 
     meta = PublicPagesVersion._meta
@@ -305,7 +310,15 @@ def _version_now() -> str:
             [1],
         )
         row = cursor.fetchone()
-    return "0@" if row is None else f"{row[0]}@{row[1]}"
+    if row is None:
+        return "0@", (0, None)
+    number, changed = row
+    # SQLite gives the stored moment without its zone (UTC, as Django wrote it).
+    if isinstance(changed, str):
+        changed = parse_datetime(changed)
+    if changed is not None and settings.USE_TZ and timezone.is_naive(changed):
+        changed = timezone.make_aware(changed, dt.UTC)
+    return f"{row[0]}@{row[1]}", (number, changed)
 
 
 def _same_number(version: str, kept_for: KeptFor) -> bool:
@@ -372,7 +385,7 @@ class KeptPublicPagesMiddleware:
         if request.method != "GET" or not _public_reader(request):
             return self.get_response(request)
         try:
-            version = _version_now()
+            version, request.public_pages_version = _version_now()  # type: ignore[attr-defined]
         except DatabaseError:  # no table yet (a fresh database): the stack answers
             return self.get_response(request)
         zone = _ZONES.get(version)

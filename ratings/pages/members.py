@@ -16,7 +16,8 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
-from django.db.models import Case, F, When
+from django.db.models import Case, F, Value, When
+from django.db.models.functions import Lower
 
 from .. import services
 from ..engine import rated_games
@@ -55,14 +56,20 @@ class _ChartEvent:
 
 def member_found(*, number: str, rating_list: str) -> Member | None:
     """The member by number, whatever its case (the unique constraint says r1001 is
-    R1001), read as their page needs them: published or not, state on ``rating_list``."""
-    return (
+    R1001), read as their page needs them: published or not, state on ``rating_list``.
+
+    Matched as the constraint compares (``Lower``), so the database reads its unique
+    index; and with no order, for a row that is one of a kind (``first()`` would order by
+    name, and PostgreSQL then walked the members by name to find it)."""
+    found = (
         publication.annotate(Member.objects.with_financial())
         .with_state(rating_list)
         .select_related("rating_state", "merged_into")  # type: ignore[misc]  # with_state's FilteredRelation
-        .filter(member_number__iexact=number)
-        .first()
+        .alias(number_any_case=Lower("member_number"))
+        .filter(number_any_case=Lower(Value(number)))
+        .order_by()[:1]
     )
+    return next(iter(found), None)
 
 
 def member_page(

@@ -179,7 +179,7 @@ def test_a_page_carrying_a_form_token_is_not_kept(db):
 def test_readers_of_a_page_being_rendered_wait_for_its_one_rendering(db, monkeypatch):
     """After a bump, a process's threads render a page once, not once a reader."""
     monkeypatch.setattr(
-        "clubratings.cache._version", lambda: ("7@", timezone.now().replace(microsecond=0))
+        "clubratings.cache._version", lambda request: ("7@", timezone.now().replace(microsecond=0))
     )
     rendered = []
 
