@@ -110,16 +110,24 @@ def _version(request: HttpRequest) -> tuple[str, dt.datetime]:
     return f"{number}@{moment}", max(changed or day_start, day_start)
 
 
-def _key(request: HttpRequest, version: str) -> str:
-    what = "|".join(
-        (
-            version,
-            timezone.localdate().isoformat(),
-            request.get_full_path(),
-            request.headers.get("HX-Request", ""),
-        )
-    )
-    return "public-page:" + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
+def _key(
+    request: HttpRequest, version: str, *, day: str | None = None, whole: bool = False
+) -> str:
+    """The cache key of a page (``public_page``: the view's answer) or of its ``whole``
+    answer as it left the stack (``KeptPublicPagesMiddleware``: compressed or not, as the
+    reader asks), under ``version`` and the club's ``day`` (today's, unless given)."""
+    parts = [
+        version,
+        day or timezone.localdate().isoformat(),
+        request.get_full_path(),
+        request.headers.get("HX-Request", ""),
+    ]
+    if whole:
+        gzip = re_accepts_gzip.search(request.headers.get("Accept-Encoding", ""))
+        parts.append("gzip" if gzip else "")
+    what = "|".join(parts)
+    kind = "public-answer:" if whole else "public-page:"
+    return kind + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
 
 
 def _headers(response: HttpResponse, *, everyone: bool, max_age: int) -> None:
@@ -325,19 +333,6 @@ def _same_number(version: str, kept_for: KeptFor) -> bool:
     return version.partition("@")[0] == kept_for.version.partition("@")[0]
 
 
-def _answer_key(request: HttpRequest, version: str, day: str) -> str:
-    what = "|".join(
-        (
-            version,
-            day,
-            request.get_full_path(),
-            request.headers.get("HX-Request", ""),
-            "gzip" if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")) else "",
-        )
-    )
-    return "public-answer:" + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
-
-
 def _kept_answer(
     request: HttpRequest, kept: tuple[int, list[tuple[str, str]], bytes, bool]
 ) -> Any:
@@ -391,7 +386,7 @@ class KeptPublicPagesMiddleware:
         zone = _ZONES.get(version)
         if zone is not None:
             day = timezone.localdate(timezone=ZoneInfo(zone)).isoformat()
-            kept = cache.get(_answer_key(request, version, day))
+            kept = cache.get(_key(request, version, day=day, whole=True))
             checks = _CHECKS.get(request.path) if kept is not None and kept[3] else None
             if kept is not None and (checks is not None or not kept[3]):
                 refused = checks(request) if checks is not None else None
@@ -414,5 +409,5 @@ class KeptPublicPagesMiddleware:
                 response.content,
                 kept_for.checks is not None,
             )
-            cache.set(_answer_key(request, version, kept_for.day), answer, TIMEOUT)
+            cache.set(_key(request, version, day=kept_for.day, whole=True), answer, TIMEOUT)
         return response
