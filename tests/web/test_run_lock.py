@@ -173,6 +173,17 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
     re-rate's ratings after."""
     events = _club_of(3_000)
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)  # this test is the worker
+    # The switch's run rates this small club in a blink: held a moment as it saves the
+    # current ratings (after its progress says it has rated), it is still running when the
+    # correction lands, however fast the re-rate gets.
+    write_states = rerate.Chain.write_states
+
+    def write_states_slowly(chain: rerate.Chain, *, everyone: bool) -> None:
+        if threading.current_thread().name == "switch":
+            time.sleep(0.5)
+        write_states(chain, everyone=everyone)
+
+    monkeypatch.setattr(rerate.Chain, "write_states", write_states_slowly)
     tries, overlapped, seconds = 20, 0, []
     failures: list[BaseException] = []
     for n in range(tries):
@@ -211,7 +222,10 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
                 connection.close()
 
         clock = time.monotonic()
-        officers = [threading.Thread(target=switch), threading.Thread(target=correct)]
+        officers = [
+            threading.Thread(target=switch, name="switch"),
+            threading.Thread(target=correct),
+        ]
         for officer in officers:
             officer.start()
         for officer in officers:
