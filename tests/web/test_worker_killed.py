@@ -106,6 +106,13 @@ def test_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(settings):
     second = _worker()
     try:
         _until(lambda: _run(run.pk).status == RatingRun.Status.DONE, 150, "the run to finish")
+        # The run is DONE a moment before the worker records its task done: wait for that,
+        # or the stop below could land between the two.
+        _until(
+            lambda: DBTaskResult.objects.filter(status="SUCCESSFUL").exists(),
+            30,
+            "the second worker to record its task done",
+        )
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(30)
@@ -169,6 +176,10 @@ def test_on_sqlite_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(t
     second = _worker(url)
     try:
         _until(lambda: row(status) == ("done",), 150, "the run to finish")
+        succeeded = (
+            "SELECT count(*) FROM django_tasks_database_dbtaskresult WHERE status = 'SUCCESSFUL'"
+        )
+        _until(lambda: row(succeeded) == (1,), 30, "the second worker to record its task done")
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(30)
