@@ -5,9 +5,9 @@ event becomes rateable (completed late), every later event is rated from the sam
 states as before unless one of its players' states has changed. The walk starts
 from that event with no member "changed"; it rates the event, and a player whose new
 state differs from the one stored for them after it is changed from there on. A later
-event is rated again only if a changed member plays in it (its other players' states
-are read from the stored chain); after it, each player is changed or not by the same
-test. An event no changed member reaches keeps its rows: rated from the same states
+event is rated again only if a changed member plays in it, that is has a row in it
+(its other players' states are read from the stored chain); after it, each player is
+changed or not by the same test. An event no changed member reaches keeps its rows: rated from the same states
 and games, the engine would give the same rows (it is deterministic, and a per-event
 system rates an event from its players' states alone).
 
@@ -128,16 +128,25 @@ def _states_at_start(
 
 def _event_games(events: Sequence[Event]) -> dict[int, list[tuple[int, int, str, int]]]:
     """Each event's played games as plain rows (white, black, result, round), in the order
-    the engine takes them: most events only show who played, so no engine games yet."""
+    the engine takes them: most events only show who played, so no engine games yet.
+
+    Plain SQL: the ripple asks this for a few events at a time as it reaches them, and the
+    ORM's compiling of the query cost more than reading their games."""
+    from .rerate_rows import chunks
+
     by_event: dict[int, list[tuple[int, int, str, int]]] = {e.pk: [] for e in events}
-    games = (
-        Game.objects.filter(event__in=[e.pk for e in events], result__in=Game.PLAYED)
-        .exclude(black__isnull=True)
-        .order_by("event_id", "round", "board", "pk")
-        .values_list("event_id", "white_id", "black_id", "result", "round")
-    )
-    for event_id, *game in games.iterator(chunk_size=5000):
-        by_event[event_id].append(tuple(game))  # type: ignore[arg-type]
+    played = sorted(Game.PLAYED)
+    with connection.cursor() as cursor:
+        for chunk in chunks([e.pk for e in events]):
+            cursor.execute(
+                f"SELECT event_id, white_id, black_id, result, round FROM {Game._meta.db_table} "
+                f"WHERE event_id IN ({', '.join(['%s'] * len(chunk))}) "
+                f"AND result IN ({', '.join(['%s'] * len(played))}) AND black_id IS NOT NULL "
+                "ORDER BY event_id, round, board, id",
+                [*chunk, *played],
+            )
+            for event_id, white, black, result, round_ in cursor.fetchall():
+                by_event[event_id].append((white, black, result, round_))
     return by_event
 
 
@@ -150,6 +159,51 @@ def _engine_event(event: Event, games: list[tuple[int, int, str, int]]) -> Engin
     )
 
 
+def _event_members(events: Sequence[Event]) -> dict[int, set[int]]:
+    """Who has a stored row in each of ``events``: event pk -> member pks. Two integers a
+    row, read down the (event, member) index alone: what the walk needs of an event out of
+    its reach (most of them), without its games or states."""
+    from .rerate_rows import chunks
+
+    out: dict[int, set[int]] = {e.pk: set() for e in events}
+    with connection.cursor() as cursor:
+        for chunk in chunks([e.pk for e in events]):
+            marks = ", ".join(["%s"] * len(chunk))
+            cursor.execute(
+                f"SELECT event_id, member_id FROM {RatingChange._meta.db_table} "
+                f"WHERE event_id IN ({marks})",
+                list(chunk),
+            )
+            for event_id, member_id in cursor.fetchall():
+                out[event_id].add(member_id)
+    return out
+
+
+def _rows_of(pairs: set[tuple[int, int]]) -> dict[tuple[int, int], Stored]:
+    """The stored rows of these (event pk, member pk) pairs, in one statement a chunk of
+    events: the rows a few events' players last had (``_stored_rows``' columns)."""
+    from .rerate_rows import chunks
+
+    state = "state_after::text" if connection.vendor == "postgresql" else "state_after"
+    events = sorted({event for event, _ in pairs})
+    members = sorted({member for _, member in pairs})
+    out: dict[tuple[int, int], Stored] = {}
+    with connection.cursor() as cursor:
+        for event_chunk in chunks(events, 250):
+            for member_chunk in chunks(members, 500):
+                cursor.execute(
+                    f"SELECT event_id, member_id, {state}, display_before, display_after "
+                    f"FROM {RatingChange._meta.db_table} WHERE event_id IN "
+                    f"({', '.join(['%s'] * len(event_chunk))}) AND member_id IN "
+                    f"({', '.join(['%s'] * len(member_chunk))})",
+                    [*event_chunk, *member_chunk],
+                )
+                for event_id, member_id, text, before, after in cursor.fetchall():
+                    if (event_id, member_id) in pairs:
+                        out[event_id, member_id] = (text, before, after)
+    return out
+
+
 def ripple_rerate(
     *,
     scope: RerateScope,
@@ -160,6 +214,12 @@ def ripple_rerate(
     """Re-rate ``scope``, whose first event alone changed, as far as the change reaches.
 
     Returns the events and games rated (those the ripple reached).
+
+    Of an event out of reach the walk reads only who has a row in it (``_event_members``):
+    a correction a year back at ten million games passes some 7,800 events and reaches a
+    few hundred, and reading every passed event's games and states had been most of its
+    time. A reached event's games and rows are read when it is reached, with the rows its
+    unchanged players last had (in an event passed, ``where``).
     """
     from .rerate import AFTER_ALL, Chain, _batches
     from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
@@ -167,9 +227,12 @@ def ripple_rerate(
     assert scope.key is not None
     walk = Chain(system, scope.key, time_class)  # builds the rows; ``walk.last``: rows it writes
     changed: dict[int, PlayerState] = {}  # member pk -> their state, where it differs
-    # member pk -> their state as the walk stands: a PlayerState, or the stored row
-    # (``Stored``) of the last event out of reach they played in, and that event.
-    known: dict[int, Any] = {}
+    # member pk -> their state after the last reached event they played in; a member who
+    # has played in a passed event since has its stored row instead (``passed``).
+    known: dict[int, PlayerState] = {}
+    passed: dict[int, Event] = {}
+    # member pk -> the last passed event they played in, until a reached event rates them:
+    # their last row is there (read at the end).
     where: dict[int, Event] = {}
     at_start: dict[int, PlayerState] = {}  # member pk -> their state before the start
     touched: set[int] = set()  # members whose current state is written again
@@ -186,32 +249,49 @@ def ripple_rerate(
         pending.clear()
         rows.clear()
 
-    def state_of(pk: int) -> PlayerState:
-        value = known[pk]
-        return value if isinstance(value, PlayerState) else state_from_json(value[0])
+    # Games and rows of events the walk will likely reach, read a few events at a time.
+    games_ahead: dict[int, list[tuple[int, int, str, int]]] = {}
+    rows_ahead: dict[int, dict[int, Stored]] = {}
 
     first = scope.events[0].pk
     for batch in _batches(scope.events, system):
-        stored_rows = _stored_rows(batch)
-        event_games = _event_games(batch)
+        members_of = _event_members(batch)
         for index, event in enumerate(batch):
-            stored = stored_rows[event.pk]
-            games = event_games[event.pk]
-            players = {pk for game in games for pk in game[:2]}
-            if event.pk != first and changed.keys().isdisjoint(players):
+            members = members_of[event.pk]
+            if event.pk != first and changed.keys().isdisjoint(members):
                 # Out of the ripple's reach: its rows stand, and say where its players are.
-                known.update(stored)
-                where.update(dict.fromkeys(stored, event))
+                for pk in members:
+                    where[pk] = passed[pk] = event
+                games_ahead.pop(event.pk, None)
+                rows_ahead.pop(event.pk, None)
                 continue
-            everyone = players | stored.keys()
+            if event.pk not in games_ahead:
+                # With it, the next few events a changed member plays in as things stand.
+                likely = [event] + [
+                    later
+                    for later in batch[index + 1 : index + LOOK_AHEAD]
+                    if not changed.keys().isdisjoint(members_of[later.pk])
+                ]
+                games_ahead.update(_event_games(likely))
+                rows_ahead.update(_stored_rows(likely))
+            games = games_ahead.pop(event.pk)
+            stored = rows_ahead.pop(event.pk)
+            players = {pk for game in games for pk in game[:2]}
+            everyone = players | members
             # Membership tests, not set arithmetic with the dicts' keys: ``a_set -
             # a_dict.keys()`` walks the whole dict (every member met so far, 200,000 at
             # ten million games), not the event's fifty players.
+            last_rows = {
+                (passed[pk].pk, pk) for pk in everyone if pk not in changed and pk in passed
+            }
+            read = _rows_of(last_rows) if last_rows else {}
             states = {str(pk): changed[pk] for pk in everyone if pk in changed}
-            missing = {pk for pk in everyone if pk not in changed and pk not in known}
+            for at, pk in last_rows:
+                states[str(pk)] = state_from_json(read[at, pk][0])
             for pk in everyone:
-                if pk not in changed and pk not in missing:
-                    states[str(pk)] = state_of(pk)
+                if str(pk) not in states and pk in known:
+                    states[str(pk)] = known[pk]
+            missing = {pk for pk in everyone if str(pk) not in states}
             if any(pk not in at_start for pk in missing):
                 # First met since the start: as they stood before it. So are the new faces
                 # of the next few events, looked up with them (one statement, not one an
@@ -219,13 +299,15 @@ def ripple_rerate(
                 ahead = {
                     pk
                     for later in batch[index : index + LOOK_AHEAD]
-                    for game in event_games[later.pk]
-                    for pk in game[:2]
+                    for pk in members_of[later.pk]
                 }
                 wanted = missing | {
                     pk
                     for pk in ahead
-                    if pk not in changed and pk not in known and pk not in at_start
+                    if pk not in changed
+                    and pk not in known
+                    and pk not in passed
+                    and pk not in at_start
                 }
                 at_start.update(_states_at_start(scope.key, system, wanted, time_class))
             for pk in missing:
@@ -242,6 +324,7 @@ def ripple_rerate(
                 else:
                     changed[pk] = state
                 known[pk] = state
+                passed.pop(pk, None)
                 if pk in after:
                     where.pop(pk, None)
                 elif pk not in walk.last and pk not in where:
@@ -260,19 +343,17 @@ def ripple_rerate(
     flush()
     report(92, "Saving current ratings")
     final = Chain(system, AFTER_ALL, time_class)
-    final.take_in(lost)  # their last row, wherever it is now
-    rest = touched - lost
+    # Last seen in a passed event, or taken out of one: their last row, wherever it is now
+    # (the walk's rows are written by now).
+    final.take_in(lost | (touched & where.keys()))
+    rest = touched - final.touched
     final.touched |= rest
     for chunk in chunks(sorted(rest)):
         active = Member.objects.filter(pk__in=chunk).active()
         final.active.update(active.values_list("pk", flat=True))
     for pk in rest:
-        final.states[str(pk)] = state_of(pk)
-        if pk in where:  # last seen in an event out of reach: its stored row
-            _, shown_before, shown_after = known[pk]
-            event = where[pk]
-            final.last[pk] = (event.pk, event.end_date, shown_before, shown_after)
-        elif pk in walk.last:
+        final.states[str(pk)] = known[pk]
+        if pk in walk.last:
             final.last[pk] = walk.last[pk]
     final.write_states(everyone=False)
     return events_rated, games_rated
