@@ -123,7 +123,9 @@ def test_the_list_takes_the_same_queries_with_ten_times_the_members(
     club_of(60, current_season)
     few = count_queries(officer_client, url, **query)
     club_of(540, current_season, start=60)
-    assert count_queries(officer_client, url, **query) == few
+    # No more: the whole list's page reads its unrated members only when it reaches them
+    # (all 60's first page does; the first page of 600 is all usable ratings).
+    assert count_queries(officer_client, url, **query) <= few
 
 
 @pytest.mark.parametrize("url", [LIST, OFFICER_LIST])
