@@ -243,12 +243,11 @@ class ListPaginator(Paginator):
         at_head = start <= usable - stop
         strong_end = strongest_first == at_head
         by_rating = F("rating_state__rating")
-        if at_head:
-            order = [by_rating.desc() if strongest_first else by_rating.asc(), "name", "pk"]
-        else:  # the list's order reversed, from its last row
-            order = [by_rating.asc() if strongest_first else by_rating.desc(), "-name", "-pk"]
+        order = [by_rating.desc() if strongest_first else by_rating.asc(), "name", "pk"]
+        # From the tail, the list's order reversed: its last row first.
+        reverse = [by_rating.asc() if strongest_first else by_rating.desc(), "-name", "-pk"]
         reach = stop if at_head else usable - start
-        found = self._from_end(reach, strong_end=strong_end, order=order)
+        found = self._from_end(reach, strong_end=strong_end, order=order if at_head else reverse)
         if found is None:
             rows = _read_part(
                 reports.with_usable_rating(self._queryset), order, start, stop, usable
