@@ -107,15 +107,25 @@ def with_ratings(
     return rows.order_by("unrated", "-rating_value", "name")
 
 
-def with_usable_rating(rows: QuerySet[Member]) -> QuerySet[Member]:
-    """``with_ratings``' rows with a usable rating (``unrated`` 0), tested on the joined
-    state's own columns: a condition the (list, rating) index serves and the planner can
-    count, where a test of the ``unrated`` CASE had it guess a handful of rows and sort
-    every member. Read through annotations, so that the list's one join is the one read.
-    """
+#: A usable rating (``with_ratings``' ``unrated`` 0), on the joined state's own columns
+#: as ``with_state_columns`` names them.
+USABLE = Q(state_rating__isnull=False, state_usable=True)
+
+
+def with_state_columns(rows: QuerySet[Member]) -> QuerySet[Member]:
+    """``with_ratings``' rows with the joined state's rating and usable flag named
+    (``state_rating``, ``state_usable``), read through the list's one join: conditions on
+    them (``USABLE``) are plain columns, which the (list, rating) index serves and the
+    planner can count, where a test of the ``unrated`` CASE had PostgreSQL guess a handful
+    of rows (and sort every member) and SQLite evaluate it for every member."""
     return rows.alias(
         state_rating=F("rating_state__rating"), state_usable=F("rating_state__usable")
-    ).filter(state_rating__isnull=False, state_usable=True)
+    )
+
+
+def with_usable_rating(rows: QuerySet[Member]) -> QuerySet[Member]:
+    """``with_ratings``' rows with a usable rating (``unrated`` 0)."""
+    return with_state_columns(rows).filter(USABLE)
 
 
 def published_ratings(day: dt.date | None = None, time_class: str = STANDARD) -> QuerySet[Member]:

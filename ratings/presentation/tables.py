@@ -8,7 +8,7 @@ from typing import Any
 import django_tables2 as tables
 from django.core.paginator import Paginator
 from django.db import connections
-from django.db.models import Count, Exists, F, OrderBy, OuterRef, Q, QuerySet, Window
+from django.db.models import Count, Exists, F, OrderBy, OuterRef, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.db.models.sql.where import WhereNode
 from django.utils.formats import date_format, localize
@@ -93,8 +93,8 @@ class ListPaginator(Paginator):
     @cached_property
     def _counts(self) -> tuple[int, int]:
         """The list's members, and those of them with a usable rating, in one count."""
-        totals = self._queryset.order_by().aggregate(
-            listed=Count("pk"), usable=Count("pk", filter=Q(unrated=0))
+        totals = reports.with_state_columns(self._queryset.order_by()).aggregate(
+            listed=Count("pk"), usable=Count("pk", filter=reports.USABLE)
         )
         return totals["listed"], totals["usable"]
 
