@@ -272,13 +272,12 @@ class ListPaginator(Paginator):
         They are read among the members whose rating on the list is as high (or low) as
         the edge found down the (list, rating) index, some rows beyond ``reach``: so the
         database reads a few hundred rows, not every member, and every listed member
-        rated past the edge is among them, ties and all. Not among the members the
-        published rule names: SQLite would read that rule's every paid-up member first.
+        rated past the edge is among them, ties and all.
         """
         states = RatingState.objects.filter(time_class=self._time_class, rating__isnull=False)
         states = states.order_by("-rating" if strong_end else "rating")
         listed = reports.with_usable_rating(self._queryset)
-        depth = 2 * reach + 50
+        depth = reach + reach // 2 + 20  # some to spare for members not on the list
         while depth <= self.MAX_FROM_END:
             edge = list(states.values_list("rating", flat=True)[depth - 1 : depth])
             among = states.order_by()
@@ -286,7 +285,14 @@ class ListPaginator(Paginator):
                 among = among.filter(rating__gte=edge[0])
             elif edge:
                 among = among.filter(rating__lte=edge[0])
-            rows = list(listed.filter(pk__in=among.values("member_id")).order_by(*order))
+            # By the joined state's own key: SQLite, given a member ``pk IN`` here, may
+            # read every paid-up member of the published rule first (it guesses each
+            # ``IN`` subquery at 25 rows, and the rule's won at 20,000 members).
+            rows = list(
+                listed.alias(state_id=F("rating_state__id"))
+                .filter(state_id__in=among.values("pk"))
+                .order_by(*order)
+            )
             if not edge or len(rows) >= reach:
                 return rows
             depth *= 8
