@@ -95,12 +95,14 @@ def rating_list_page(
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
     filters = list_members(query=query, everyone=everyone)
     filtered = any(v for k, v in query.items() if k in filters.filters)
-    # One read of the list's order counts it, finds the page and ranks its rows
-    # (``ListPaginator``); the page's members are then read by primary key.
+    # ``ListPaginator`` counts the list and reads the page's rows: the whole list in its
+    # rating order from the nearer end of the rating index, any other list or order by
+    # one read of the list's order, the page's members then by primary key.
     table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
     # The whole published list unfiltered is its own ranking (the paginator's one read of
     # it places the rows); any other list reads the published ratings once more.
     table.ranking = PublishedRanking(time_class=rating_list) if everyone or filtered else None
+    table.time_class = rating_list
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     RequestConfig(
