@@ -7,9 +7,9 @@ from that event with no member "changed"; it rates the event, and a player whose
 state differs from the one stored for them after it is changed from there on. A later
 event is rated again only if a changed member plays in it, that is has a row in it
 (its other players' states are read from the stored chain); after it, each player is
-changed or not by the same test. An event no changed member reaches keeps its rows: rated from the same states
-and games, the engine would give the same rows (it is deterministic, and a per-event
-system rates an event from its players' states alone).
+changed or not by the same test. An event no changed member reaches keeps its rows:
+rated from the same states and games, the engine would give the same rows (it is
+deterministic, and a per-event system rates an event from its players' states alone).
 
 So a correction a year back rewrites the events its ripple reaches (a third of them in
 a club of 20,000, docs/performance.md) and their players' current states, not the
@@ -92,9 +92,9 @@ def _states_at_start(
     """The members' states before rating position ``key``: their last rows before it (one
     indexed lookup a member, in one statement), or as they came in.
 
-    Plain SQL through ``raw()``: the walk asks this for the new faces of the events it
-    re-rates, and the ORM's compiling of a correlated subquery would cost more than the
-    lookups themselves.
+    Plain SQL: the walk asks this for the new faces of the events it re-rates, and the
+    ORM's compiling of a correlated subquery, or making a member of every row, would cost
+    more than the lookups themselves. Only members with no row before read the member.
     """
     from .rerate_rows import chunks
 
@@ -105,24 +105,27 @@ def _states_at_start(
     )
     state = "c.state_after::text" if connection.vendor == "postgresql" else "c.state_after"
     found: dict[int, PlayerState] = {}
-    for ids in chunks(sorted(member_ids)):
-        marks = ", ".join(["%s"] * len(ids))
-        members = Member.objects.raw(
-            f"SELECT m.*, (SELECT {state} FROM ratings_ratingchange c "
-            "WHERE c.member_id = m.id AND c.time_class = %s "
-            "AND (c.event_end < %s OR (c.event_end = %s "
-            "AND (c.event_start < %s OR (c.event_start = %s AND c.event_id < %s)))) "
-            "ORDER BY c.event_end DESC, c.event_start DESC, c.event_id DESC LIMIT 1) "
-            f"AS last_state FROM ratings_member m WHERE m.id IN ({marks})",
-            [time_class, end, end, start, start, pk, *ids],
-        )
-        for member in members:
-            text = member.last_state  # type: ignore[attr-defined]
-            found[member.pk] = (
-                member_initial_state(member, system, time_class)
-                if text is None
-                else state_from_json(text)
+    new_faces: list[int] = []  # no row before the start: as they came in
+    with connection.cursor() as cursor:
+        for ids in chunks(sorted(member_ids)):
+            marks = ", ".join(["%s"] * len(ids))
+            cursor.execute(
+                f"SELECT m.id, (SELECT {state} FROM ratings_ratingchange c "
+                "WHERE c.member_id = m.id AND c.time_class = %s "
+                "AND (c.event_end < %s OR (c.event_end = %s "
+                "AND (c.event_start < %s OR (c.event_start = %s AND c.event_id < %s)))) "
+                "ORDER BY c.event_end DESC, c.event_start DESC, c.event_id DESC LIMIT 1) "
+                f"FROM ratings_member m WHERE m.id IN ({marks})",
+                [time_class, end, end, start, start, pk, *ids],
             )
+            for member_id, text in cursor.fetchall():
+                if text is None:
+                    new_faces.append(member_id)
+                else:
+                    found[member_id] = state_from_json(text)
+    for ids in chunks(new_faces):
+        for member in Member.objects.filter(pk__in=ids):
+            found[member.pk] = member_initial_state(member, system, time_class)
     return found
 
 
@@ -294,11 +297,13 @@ def ripple_rerate(
             missing = {pk for pk in everyone if str(pk) not in states}
             if any(pk not in at_start for pk in missing):
                 # First met since the start: as they stood before it. So are the new faces
-                # of the next few events, looked up with them (one statement, not one an
-                # event; a state before the start holds until the walk meets them).
+                # of the next few events a changed member plays in as things stand, looked
+                # up with them (one statement, not one an event; a state before the start
+                # holds until the walk meets them).
                 ahead = {
                     pk
-                    for later in batch[index : index + LOOK_AHEAD]
+                    for later in batch[index + 1 : index + LOOK_AHEAD]
+                    if not changed.keys().isdisjoint(members_of[later.pk])
                     for pk in members_of[later.pk]
                 }
                 wanted = missing | {
