@@ -143,13 +143,12 @@ def event_changes_derive(
     their players' states before each: event pk -> member pk -> change. An event with a
     player the chain has no change of (its games changed since) is left out.
 
-    ``members``: the players wanted (a member's page): where the system rates players
-    apart, only their games are rated again, from their and their opponents' states.
+    ``members``: the players wanted (a member's page): only the games the system needs
+    for their lines are rated again (``games_to_rate``: their own where it rates players
+    apart), from the states of those games' players; the others' changes are then partial.
     """
     assert not system.period_based, "a period system's lines are stored"
     wanted = {str(pk) for pk in members} if members is not None else None
-    if wanted is not None and not system.rates_players_apart:
-        wanted = None
     out: dict[int, dict[int, PlayerChange]] = {}
     for at in range(0, len(events), EVENTS_AT_ONCE):
         batch = events[at : at + EVENTS_AT_ONCE]
@@ -157,11 +156,7 @@ def event_changes_derive(
         players = None
         if wanted is not None:
             inputs = [
-                EngineEvent(
-                    id=e.id,
-                    date=e.date,
-                    games=tuple(g for g in e.games if g.a in wanted or g.b in wanted),
-                )
+                EngineEvent(id=e.id, date=e.date, games=system.games_to_rate(e, wanted))
                 for e in inputs
             ]
             players = {int(pid) for e in inputs for g in e.games for pid in (g.a, g.b)}
