@@ -214,7 +214,7 @@ def test_every_public_page_asks_the_rule(client, night, monkeypatch):
     it is made. So the lists are published again under the rule hiding everyone.
     """
     everyone = figures(*Member.objects.all())
-    monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    monkeypatch.setattr(publication, "rule", lambda day=None, among=None: Q(pk__lt=0))
     Publication.objects.all().delete()
     now = timezone.now()
     services.list_publish(note="Nobody", now=now - dt.timedelta(seconds=1))
@@ -230,7 +230,7 @@ def test_the_export_command_asks_the_rule(night, monkeypatch):
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert "Alice Archer" in out.getvalue() and "Bob Brown" not in out.getvalue()
-    monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    monkeypatch.setattr(publication, "rule", lambda day=None, among=None: Q(pk__lt=0))
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert out.getvalue().count("\n") == 1  # the heading alone
@@ -248,6 +248,19 @@ def test_the_officers_reason_agrees_with_the_rule(night, dave):
         "Dave Dunn": "no: merged into another record",
     }
     assert all((publication.reason(m) == "published") == m.is_published for m in members)
+
+
+def test_the_rule_asked_of_a_few_members_answers_as_asked_of_everyone(night, dave):
+    dave.merged_into = Member.objects.get(member_number="A1")
+    dave.save()
+    everyone = publication.annotate(Member.objects.with_financial())
+    answers = {m.pk: (m.is_published, m.is_financial) for m in everyone}
+    for pk in answers:
+        few = [pk, Member.objects.get(member_number="B2").pk]
+        (asked,) = publication.annotate(
+            Member.objects.filter(pk=pk).with_financial(among=few), among=few
+        )
+        assert (asked.is_published, asked.is_financial) == answers[pk], asked.name
 
 
 def test_the_queryset_shorthand_is_the_rule(night):
