@@ -123,10 +123,13 @@ def _played_rows(
         ]
 
 
-def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
-    """``chain.engine_events`` in plain SQL: the same games in the same order."""
+def _engine_events(
+    events: Sequence[Event], members: Sequence[int] | None = None
+) -> list[EngineEvent]:
+    """``chain.engine_events`` in plain SQL: the same games in the same order (only
+    ``members``' games, where given)."""
     by_event: dict[int, list[EngineGame]] = {e.pk: [] for e in events}
-    for event_id, white, black, score, round_ in _played_rows([e.pk for e in events]):
+    for event_id, white, black, score, round_ in _played_rows([e.pk for e in events], members):
         by_event[event_id].append(EngineGame(str(white), str(black), score, round_))
     return [
         EngineEvent(id=str(e.pk), date=e.end_date, games=tuple(by_event[e.pk])) for e in events
@@ -149,10 +152,12 @@ def event_changes_derive(
     """
     assert not system.period_based, "a period system's lines are stored"
     wanted = {str(pk) for pk in members} if members is not None else None
+    # Players rated apart need no game but their own: the others are not read at all.
+    own = sorted(int(pk) for pk in wanted) if wanted and system.rates_players_apart else None
     out: dict[int, dict[int, PlayerChange]] = {}
     for at in range(0, len(events), EVENTS_AT_ONCE):
         batch = events[at : at + EVENTS_AT_ONCE]
-        inputs = _engine_events(batch)
+        inputs = _engine_events(batch, own)
         players = None
         if wanted is not None:
             inputs = [
