@@ -9,7 +9,12 @@ the engine is deterministic and rates an event from its games and its players' s
 before it alone, and the chain keeps those states (each player's previous change's
 ``state_after``, or the state they came in with). So rating the event again from them
 gives the very lines and figures the re-rate had, at the cost of one event's rating and
-one indexed lookup a player, in a few statements however many events a page shows.
+one indexed lookup a player, in a few statements however many events a page shows. A
+member's page rates only the games the system names for their lines
+(``RatingSystem.games_to_rate``: their own games where it rates players apart; for
+st-charles, whose games move the ratings later games are played on, the games before
+each of theirs that moved either player, and so on back), and reads only those players'
+states.
 
 A derived change whose before and after differ from the stored row's (its games or the
 club's rules changed and the re-rate has not caught up yet) is not shown: its lines would

@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -253,14 +254,18 @@ def test_the_officers_reason_agrees_with_the_rule(night, dave):
 def test_the_rule_asked_of_a_few_members_answers_as_asked_of_everyone(night, dave):
     dave.merged_into = Member.objects.get(member_number="A1")
     dave.save()
-    everyone = publication.annotate(Member.objects.with_financial())
-    answers = {m.pk: (m.is_published, m.is_financial) for m in everyone}
-    for pk in answers:
-        few = [pk, Member.objects.get(member_number="B2").pk]
-        (asked,) = publication.annotate(
-            Member.objects.filter(pk=pk).with_financial(among=few), among=few
+    # Annotated members (their is_published and is_financial are not the model's).
+    everyone: list[Any] = list(publication.annotate(Member.objects.with_financial()))
+    assert {m.is_published for m in everyone} == {True, False}
+    for member in everyone:
+        few = [member.pk, Member.objects.get(member_number="B2").pk]
+        asked: list[Any] = list(
+            publication.annotate(
+                Member.objects.filter(pk=member.pk).with_financial(among=few), among=few
+            )
         )
-        assert (asked.is_published, asked.is_financial) == answers[pk], asked.name
+        answer = [(m.is_published, m.is_financial) for m in asked]
+        assert answer == [(member.is_published, member.is_financial)], member.name
 
 
 def test_the_queryset_shorthand_is_the_rule(night):
