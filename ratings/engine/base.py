@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -283,6 +283,16 @@ class RatingSystem(ABC):
         gives their change and lines exactly. Not for a system where a game moves the
         ratings later games are played on, or that rates newcomers on the event's games."""
         return False
+
+    def games_to_rate(self, event: Event, players: Collection[str]) -> tuple[Game, ...]:
+        """The games of ``event`` that, rated from the states everyone came into it with,
+        give ``players``' changes and lines exactly as rating the whole event does (the
+        other players' changes then fall short): a member's page rates no more of an event
+        than their own lines need. Their own games where the system rates players apart;
+        otherwise every game, unless the system knows a narrower set."""
+        if not self.rates_players_apart:
+            return event.games
+        return tuple(g for g in event.games if g.a in players or g.b in players)
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         problems = self.check_params(params or {})

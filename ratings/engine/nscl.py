@@ -148,6 +148,13 @@ class Nscl(RatingSystem):
         share = float(self.params["difference_share"])
         return min(1.0, max(0.0, 0.5 + share * d / (2 * win_points)))
 
+    @property
+    def rates_players_apart(self) -> bool:
+        # Every game is rated on the two players' ratings from before the meet, and the
+        # bonuses on the player's own points, games and rating: nothing another game
+        # moves. A new player starts on start_rating, whatever the meet's games.
+        return True
+
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:

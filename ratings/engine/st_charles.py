@@ -11,7 +11,7 @@ the '*' marker) from 5 games. Ratings are whole numbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from .base import (
     Event,
@@ -161,6 +161,21 @@ class StCharles(RatingSystem):
                 diff, int(self.params["divisor"]), self.params["shift_rounding"] == "nearest"
             )
         return min(1.0, max(0.0, 0.5 - shift / (2 * at_risk)))
+
+    def games_to_rate(self, event: Event, players: Collection[str]) -> tuple[Game, ...]:
+        """A game is played on both players' ratings after their earlier games in the
+        event, so a player's lines need every game before each of theirs that moved
+        either player's rating, and so on back: the event's games from the last, keeping a
+        game that one of ``players``, or a player of a game kept already, plays. In the
+        order the event is rated in, so each game kept is played on the same ratings."""
+        needed = set(players)
+        kept = []
+        for game in reversed(_in_round_order(event.games)):
+            if game.a in needed or game.b in needed:
+                kept.append(game)
+                needed.add(game.a)
+                needed.add(game.b)
+        return tuple(reversed(kept))
 
     def rate_period(
         self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -58,14 +59,14 @@ class MemberQuerySet(models.QuerySet["Member"]):
             )
         )
 
-    def with_financial(self, day: dt.date | None = None) -> MemberQuerySet:
+    def with_financial(self, day: dt.date | None = None, *, among: Any = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today), by
-        ``publication.financial``, the one definition."""
+        ``publication.financial``, the one definition (``among``: as its)."""
         from ..rules import publication
 
         return self.annotate(
             is_financial=ExpressionWrapper(
-                publication.financial(day), output_field=models.BooleanField()
+                publication.financial(day, among=among), output_field=models.BooleanField()
             )
         )
 

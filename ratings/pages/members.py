@@ -60,13 +60,17 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
 
     Matched as the constraint compares (``Lower``), so the database reads its unique
     index; and with no order, for a row that is one of a kind (``first()`` would order by
-    name, and PostgreSQL then walked the members by name to find it)."""
+    name, and PostgreSQL then walked the members by name to find it). Whether they are
+    financial and published is asked of their own subscriptions (``among``), not of every
+    paid-up member's."""
+    by_number = Member.objects.alias(number_any_case=Lower("member_number")).filter(
+        number_any_case=Lower(Value(number))
+    )
+    them = by_number.values("pk")
     found = (
-        publication.annotate(Member.objects.with_financial())
+        publication.annotate(by_number.with_financial(among=them), among=them)
         .with_state(rating_list)
         .select_related("rating_state", "merged_into")  # type: ignore[misc]  # with_state's FilteredRelation
-        .alias(number_any_case=Lower("member_number"))
-        .filter(number_any_case=Lower(Value(number)))
         .order_by()[:1]
     )
     return next(iter(found), None)
@@ -280,7 +284,9 @@ def game_lines(
         for line in change.detail.get("games", [])
         if str(line.get("opponent", "")).isdigit()
     }
-    opponents = {m.pk: m for m in publication.annotate(Member.objects.filter(pk__in=ids))}
+    opponents = {
+        m.pk: m for m in publication.annotate(Member.objects.filter(pk__in=ids), among=ids)
+    }
     lines = []
     for change in reversed(changes):
         for line in change.detail.get("games", []):

@@ -9,7 +9,12 @@ the engine is deterministic and rates an event from its games and its players' s
 before it alone, and the chain keeps those states (each player's previous change's
 ``state_after``, or the state they came in with). So rating the event again from them
 gives the very lines and figures the re-rate had, at the cost of one event's rating and
-one indexed lookup a player, in a few statements however many events a page shows.
+one indexed lookup a player, in a few statements however many events a page shows. A
+member's page rates only the games the system names for their lines
+(``RatingSystem.games_to_rate``: their own games where it rates players apart; for
+st-charles, whose games move the ratings later games are played on, the games before
+each of theirs that moved either player, and so on back), and reads only those players'
+states.
 
 A derived change whose before and after differ from the stored row's (its games or the
 club's rules changed and the re-rate has not caught up yet) is not shown: its lines would
@@ -123,10 +128,13 @@ def _played_rows(
         ]
 
 
-def _engine_events(events: Sequence[Event]) -> list[EngineEvent]:
-    """``chain.engine_events`` in plain SQL: the same games in the same order."""
+def _engine_events(
+    events: Sequence[Event], members: Sequence[int] | None = None
+) -> list[EngineEvent]:
+    """``chain.engine_events`` in plain SQL: the same games in the same order (only
+    ``members``' games, where given)."""
     by_event: dict[int, list[EngineGame]] = {e.pk: [] for e in events}
-    for event_id, white, black, score, round_ in _played_rows([e.pk for e in events]):
+    for event_id, white, black, score, round_ in _played_rows([e.pk for e in events], members):
         by_event[event_id].append(EngineGame(str(white), str(black), score, round_))
     return [
         EngineEvent(id=str(e.pk), date=e.end_date, games=tuple(by_event[e.pk])) for e in events
@@ -143,25 +151,22 @@ def event_changes_derive(
     their players' states before each: event pk -> member pk -> change. An event with a
     player the chain has no change of (its games changed since) is left out.
 
-    ``members``: the players wanted (a member's page): where the system rates players
-    apart, only their games are rated again, from their and their opponents' states.
+    ``members``: the players wanted (a member's page): only the games the system needs
+    for their lines are rated again (``games_to_rate``: their own where it rates players
+    apart), from the states of those games' players; the others' changes are then partial.
     """
     assert not system.period_based, "a period system's lines are stored"
     wanted = {str(pk) for pk in members} if members is not None else None
-    if wanted is not None and not system.rates_players_apart:
-        wanted = None
+    # Players rated apart need no game but their own: the others are not read at all.
+    own = sorted(int(pk) for pk in wanted) if wanted and system.rates_players_apart else None
     out: dict[int, dict[int, PlayerChange]] = {}
     for at in range(0, len(events), EVENTS_AT_ONCE):
         batch = events[at : at + EVENTS_AT_ONCE]
-        inputs = _engine_events(batch)
+        inputs = _engine_events(batch, own)
         players = None
         if wanted is not None:
             inputs = [
-                EngineEvent(
-                    id=e.id,
-                    date=e.date,
-                    games=tuple(g for g in e.games if g.a in wanted or g.b in wanted),
-                )
+                EngineEvent(id=e.id, date=e.date, games=system.games_to_rate(e, wanted))
                 for e in inputs
             ]
             players = {int(pid) for e in inputs for g in e.games for pid in (g.a, g.b)}

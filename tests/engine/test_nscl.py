@@ -458,3 +458,11 @@ def test_rating_in_two_runs_gives_the_same_list_as_one() -> None:
     )
     assert second.displays == at_once.displays
     assert second.players == at_once.players
+
+
+def test_a_players_change_in_a_meet_needs_their_own_games_only() -> None:
+    # Every game is rated on the ratings from before the meet, the bonuses on the
+    # player's own points: a member's page rates just the member's games again.
+    games = (Game("ann", "bob", 1.0, 1), Game("cat", "dan", 0.5, 1), Game("bob", "cat", 0.0, 2))
+    meet = Event(id="m0", date=DAY, games=games)
+    assert Nscl().games_to_rate(meet, {"ann"}) == (games[0],)

@@ -606,3 +606,46 @@ def test_nz_club_elo_a_guests_rating_never_changes(data: st.DataObject) -> None:
     for state in result.players:
         if state.id in guests:
             assert state.rating == guest_rating
+
+
+# -- a member's page: the games a player's lines need --------------------------------------
+
+PER_EVENT = [system_id for system_id in ALL if not SYSTEMS[system_id].period_based]
+
+
+@st.composite
+def one_event(draw: st.DrawFn) -> Event:
+    """One event of several games a round, the rounds out of list order at times and some
+    games without a round, so that a system playing games in round order meets ties."""
+    games = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(IDS),
+                st.sampled_from(IDS),
+                st.sampled_from([1.0, 0.5, 0.0]),
+                st.one_of(st.none(), st.integers(1, 5)),
+            ).filter(lambda game: game[0] != game[1]),
+            min_size=1,
+            max_size=14,
+        )
+    )
+    return Event(id="e0", date=START, games=tuple(Game(*game) for game in games))
+
+
+@pytest.mark.parametrize("system_id", PER_EVENT)
+@PROFILE
+@given(data=st.data())
+def test_the_games_a_system_names_for_some_players_give_their_changes_as_the_whole_event(
+    system_id: str, data: st.DataObject
+) -> None:
+    listed = data.draw(players(system_id))
+    params = data.draw(system_params(system_id))
+    event = data.draw(one_event())
+    wanted = data.draw(st.sets(st.sampled_from(IDS), min_size=1, max_size=3))
+    system = get_system(system_id, params)
+    whole = {c.player: c for c in system.rate(listed, [event]).events[0].changes}
+    named = system.games_to_rate(event, wanted)
+    part = system.rate(listed, [Event(id=event.id, date=event.date, games=named)])
+    got = {c.player: c for c in (part.events[0].changes if part.events else [])}
+    for pid in wanted & whole.keys():
+        assert got[pid] == whole[pid], pid

@@ -448,3 +448,23 @@ def test_rating_in_two_runs_gives_the_same_list_as_one() -> None:
     )
     assert second.displays == at_once.displays
     assert second.players == at_once.players
+
+
+def test_a_players_lines_need_the_games_that_moved_their_opponents_before_they_met() -> None:
+    # cat's first game (with dan) moved the rating ann met in round 2; bob and dan's
+    # round-2 game came after every game of ann's.
+    event = Event(
+        id="e0",
+        date=DAY,
+        games=(
+            Game("ann", "cat", 1, round=2),
+            Game("bob", "dan", 0.5, round=2),
+            Game("ann", "bob", 1, round=1),
+            Game("cat", "dan", 0, round=1),
+        ),
+    )
+    assert StCharles().games_to_rate(event, {"ann"}) == (
+        Game("ann", "bob", 1, round=1),
+        Game("cat", "dan", 0, round=1),
+        Game("ann", "cat", 1, round=2),
+    )

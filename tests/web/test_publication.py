@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.cache import cache
@@ -214,7 +215,7 @@ def test_every_public_page_asks_the_rule(client, night, monkeypatch):
     it is made. So the lists are published again under the rule hiding everyone.
     """
     everyone = figures(*Member.objects.all())
-    monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    monkeypatch.setattr(publication, "rule", lambda day=None, among=None: Q(pk__lt=0))
     Publication.objects.all().delete()
     now = timezone.now()
     services.list_publish(note="Nobody", now=now - dt.timedelta(seconds=1))
@@ -230,7 +231,7 @@ def test_the_export_command_asks_the_rule(night, monkeypatch):
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert "Alice Archer" in out.getvalue() and "Bob Brown" not in out.getvalue()
-    monkeypatch.setattr(publication, "rule", lambda day=None: Q(pk__lt=0))
+    monkeypatch.setattr(publication, "rule", lambda day=None, among=None: Q(pk__lt=0))
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert out.getvalue().count("\n") == 1  # the heading alone
@@ -248,6 +249,23 @@ def test_the_officers_reason_agrees_with_the_rule(night, dave):
         "Dave Dunn": "no: merged into another record",
     }
     assert all((publication.reason(m) == "published") == m.is_published for m in members)
+
+
+def test_the_rule_asked_of_a_few_members_answers_as_asked_of_everyone(night, dave):
+    dave.merged_into = Member.objects.get(member_number="A1")
+    dave.save()
+    # Annotated members (their is_published and is_financial are not the model's).
+    everyone: list[Any] = list(publication.annotate(Member.objects.with_financial()))
+    assert {m.is_published for m in everyone} == {True, False}
+    for member in everyone:
+        few = [member.pk, Member.objects.get(member_number="B2").pk]
+        asked: list[Any] = list(
+            publication.annotate(
+                Member.objects.filter(pk=member.pk).with_financial(among=few), among=few
+            )
+        )
+        answer = [(m.is_published, m.is_financial) for m in asked]
+        assert answer == [(member.is_published, member.is_financial)], member.name
 
 
 def test_the_queryset_shorthand_is_the_rule(night):
