@@ -118,11 +118,12 @@ def read_name(name: str, *, fide_order: bool = False) -> PersonName:
     name = " ".join(name.split())
     suffix = ""
     if "," in name:
-        first, *rest = (field.strip() for field in name.split(","))
-        words = [w for field in rest for w in field.split()]
+        first, given_field, *more = (field.strip() for field in name.split(","))
         surname_words = [w for w in first.split() if not _title(w)]
-        given_words = []
-        for word in words:
+        given_words = [w for w in given_field.split() if not _title(w)]
+        # A suffix has a field of its own ("Smith, John, Jr."), as ``PersonName.fide``
+        # writes it: in the given names' field "Iv" or "Jr" may be a given name.
+        for word in (w for field in more for w in field.split()):
             if _title(word):
                 continue
             if (found := _suffix(word)) is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ratings.formats import trf
@@ -40,6 +40,13 @@ def test_the_club_writes_given_names_first_and_the_suffix_last():
     assert given_surname("Smith, John, Jr.") == "John Smith Jr."
 
 
+def test_a_given_name_that_reads_like_a_suffix_stays_a_given_name():
+    # A suffix has a field of its own in a file ("Smith, John, Jr."); in the given
+    # names' field "Iv" is Iv.
+    assert given_surname("Aa, Iv") == "Iv Aa"
+    assert given_surname(fide_name("Iv Aa")) == "Iv Aa"
+
+
 def test_a_file_writes_the_surname_first_and_the_suffix_in_a_field_of_its_own():
     assert fide_name("Hans Müller") == "Müller, Hans"
     assert fide_name("John Smith Jr.") == "Smith, John, Jr."
@@ -65,6 +72,7 @@ _WORD = st.builds(
 
 
 @given(st.lists(_WORD, min_size=1, max_size=4), st.sampled_from(["", "Jr.", "III"]))
+@example(["Iv", "Aa"], "")
 def test_any_club_name_comes_back_from_a_file_unchanged(words, suffix):
     club = read_name(given_surname(" ".join([*words, suffix]))).club
     assert given_surname(fide_name(club)) == club
