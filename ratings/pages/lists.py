@@ -18,7 +18,8 @@ from .. import services
 from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..models import ClubSettings, Member
 from ..presentation.filters import RatingListFilter
-from ..presentation.tables import ListPaginator, OfficerRatingTable, RatingListTable
+from ..presentation.list_paginator import ListPaginator
+from ..presentation.tables import OfficerRatingTable, RatingListTable
 from ..rules.publication import published_members
 from ..rules.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD

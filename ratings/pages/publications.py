@@ -24,7 +24,7 @@ from ..formats.list_csv import list_csv_header, list_csv_writer, publication_csv
 from ..models import ClubSettings, Publication, PublicationEntry
 from ..presentation.charts import changes_bar_svg
 from ..presentation.filters import PublicationFilter
-from ..presentation.tables import ListPaginator
+from ..presentation.list_paginator import ListPaginator
 from . import reports
 from .publication_changes import Changes, live_moved
 from .publication_tables import PublicationTable, listed

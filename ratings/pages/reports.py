@@ -84,7 +84,7 @@ def with_ratings(
     ``rank`` is the place among the members given (ties share a place); members
     without a usable rating have none. ``ranked=False`` leaves it out: ranking is a
     window over every member, which a page of the list does not need
-    (``tables.ListPaginator`` ranks a page).
+    (``list_paginator.ListPaginator`` ranks a page).
     """
     rows = (
         members.listable(time_class)

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from ratings.models import Member
 from ratings.pages import reports
-from ratings.presentation.tables import ListPaginator
+from ratings.presentation.list_paginator import ListPaginator
 
 from ..factories import MemberFactory, paid_up, rating_state
 

@@ -1,0 +1,334 @@
+"""The published list's paginator: the list read a page at a time, each row placed.
+
+Kept apart from the tables (``tables.py``: the columns and how a row is shown): this is
+how a page's rows are read from the database, whichever table shows them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db import connections
+from django.db.models import Count, F, OrderBy, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.db.models.sql.where import WhereNode
+from django.utils.functional import cached_property
+from django_tables2.rows import BoundRows
+
+from ..models import Member, RatingState
+from ..pages import reports
+
+
+class ListPaginator(Paginator):
+    """The published list's paginator: one read of the list's order, then the page's rows.
+
+    Counting the rows, finding a page's rows at an offset and ranking them each had the
+    database read and join every listed member again. Instead the ordered rows' keys
+    (pk, unrated, rating) are read once: their number is the count, a slice of them is
+    the page (its members then read by primary key), and their ratings place the page's
+    members (``rank``) without another query. A page too long for one ``pk IN`` (the
+    print view's whole list) is read by offset as before.
+
+    The whole published list in its rating order (the first page every reader sees) is
+    not read whole: reading every listed member's keys grew with the members (half the
+    page's time at 20,000). It is counted, and its page read from the nearer end of the
+    (list, rating) index (``_rating_page``).
+    """
+
+    #: The most rows a page reads by primary key; longer pages are sliced in the query.
+    MAX_BY_KEY = 500
+
+    def __init__(self, object_list: Any, per_page: int, *args: Any, **kwargs: Any) -> None:
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self._queryset = object_list.data.data
+
+    @property
+    def _time_class(self) -> str | None:
+        """The rating list the table shows (``RatingListTable.time_class``)."""
+        return getattr(self.object_list.table, "time_class", None)  # type: ignore[attr-defined]
+
+    @cached_property
+    def _strongest_first(self) -> bool | None:
+        """For the whole published list in its rating order, strongest first (True) or
+        weakest first (False); None for any other list or order (read by ``keys``).
+
+        The whole list (a table with no ``ranking``: it is its own) sorted by rating is
+        read a page at a time (``_rating_page``): its usable ratings down the rating
+        index, so that the first and last pages read some fifty rows, not every member.
+        """
+        table = self.object_list.table  # type: ignore[attr-defined]
+        if getattr(table, "ranking", None) is not None or self._time_class is None:
+            return None
+        order = [_order_key(item) for item in self._queryset.query.order_by]
+        if len(order) != 3 or order[0] != ("unrated", False) or order[2] != ("name", False):
+            return None
+        field, descending = order[1] or ("", False)
+        return descending if field == "rating_value" else None
+
+    @cached_property
+    def _counts(self) -> tuple[int, int]:
+        """The list's members, and those of them with a usable rating, in one count."""
+        totals = reports.with_state_columns(self._queryset.order_by()).aggregate(
+            listed=Count("pk"), usable=Count("pk", filter=reports.USABLE)
+        )
+        return totals["listed"], totals["usable"]
+
+    @cached_property
+    def keys(self) -> list[tuple[int, int, float]]:
+        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
+        if ranking is not None and hasattr(ranking, "places_sql"):
+            return self._keys_and_places(ranking)
+        # Read straight from the cursor: the values are plain ints and floats already, and
+        # the ORM's per-value converters cost as much as the query on a federation's list.
+        keys = self._queryset.values_list("pk", "unrated", "rating_value")
+        sql, params = keys.query.sql_with_params()
+        with connections[keys.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+
+    #: Each member's place on the published list, when the table's ``ranking`` gives them.
+    places: dict[int, int | None] | None = None
+
+    def _keys_and_places(self, ranking: Any) -> list[tuple[int, int, float]]:
+        """The keys as ``keys`` reads them, each with its member's place on the published
+        list (``ratings.rules.ranking``), in the same one query: the list's rows numbered in
+        their order, joined to a window over the published list."""
+        order = list(self._queryset.query.order_by) or list(self._queryset.model._meta.ordering)
+        keyed = self._queryset.values(
+            k_pk=F("pk"),
+            k_unrated=F("unrated"),
+            k_rating=F("rating_value"),
+            k_position=Window(RowNumber(), order_by=[_ordering(o) for o in order] or None),
+        )
+        keys_sql, keys_params = keyed.query.sql_with_params()
+        places_sql, places_params = ranking.places_sql()
+        sql = (
+            f"SELECT k.k_pk, k.k_unrated, k.k_rating, r.place FROM ({keys_sql}) k "
+            f"LEFT JOIN ({places_sql}) r ON r.place_pk = k.k_pk ORDER BY k.k_position"
+        )
+        with connections[self._queryset.db].cursor() as cursor:
+            cursor.execute(sql, (*keys_params, *places_params))
+            rows = cursor.fetchall()
+        self.places = {pk: place for pk, _, _, place in rows}
+        return [(pk, unrated, rating) for pk, unrated, rating, _ in rows]
+
+    @cached_property
+    def count(self) -> int:
+        if self._strongest_first is not None:
+            return self._counts[0]
+        return len(self.keys)
+
+    @cached_property
+    def _better(self) -> list[float]:
+        """Every usable rating on the list, lowest first."""
+        return sorted(rating for _, unrated, rating in self.keys if not unrated)
+
+    def rank(self, rating: float) -> int:
+        """One more than the members on the list with a better usable rating."""
+        return 1 + len(self._better) - bisect_right(self._better, rating)
+
+    def _by_key(self, ids: list[int]) -> QuerySet[Member]:
+        """The page's members, read by primary key alone: their keys were read through
+        the list's filter just now, so the page's rows are not filtered again (the
+        published filter reads every member's subscription, most of the query on a
+        federation's list). The columns and joins are the list's own."""
+        rows = self._queryset.order_by()
+        rows.query.where = WhereNode()
+        return rows.filter(pk__in=ids)
+
+    def page(self, number: Any) -> Any:
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        if self._strongest_first is not None:
+            return self._rating_page(number, bottom, top, strongest_first=self._strongest_first)
+        if top - bottom > self.MAX_BY_KEY:
+            rows = self.object_list[bottom:top]
+        else:
+            ids = [pk for pk, _, _ in self.keys[bottom:top]]
+            found = {m.pk: m for m in self._by_key(ids)}
+            rows = BoundRows(
+                data=[found[pk] for pk in ids if pk in found],
+                table=self.object_list.table,  # type: ignore[attr-defined]
+                pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
+            )
+        page = self._get_page(rows, number, self)  # type: ignore[attr-defined]
+        # A table may place its rows itself (``ranking``: the published list filtered, the
+        # officer's list, a publication's stored places); else the list is its own ranking.
+        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
+        for row in rows:
+            record = row.record
+            if self.places is not None and record.pk in self.places:
+                record.rank = self.places[record.pk]
+            elif ranking is not None:
+                record.rank = ranking.place(record)
+            else:
+                record.rank = None if record.unrated else self.rank(record.rating_value)
+        return page
+
+    #: The deepest the first or last page of the rating order reads from its end of the
+    #: list's usable ratings; a page deeper in (or a list most of whose rated members are
+    #: not published) is read at its offset.
+    MAX_FROM_END = 2000
+
+    def _rating_page(self, number: int, bottom: int, top: int, *, strongest_first: bool) -> Any:
+        """Rows ``bottom`` to ``top`` of the whole list in its rating order, placed.
+
+        The list in that order is its usable ratings (``unrated`` 0) by rating, then the
+        rest by the figure they show: each part is read alone, the usable ratings from
+        the nearer end of the (list, rating) index (``_usable_rows``), the rest at its
+        offset (few on a list, and after every usable rating).
+        """
+        listed, usable = self._counts
+        rated = self._usable_rows(
+            bottom, min(top, usable), usable, strongest_first=strongest_first
+        )
+        value = F("rating_value")
+        unrated = _read_part(
+            self._queryset.filter(unrated=1),
+            [value.desc() if strongest_first else value.asc(), "name", "pk"],
+            max(bottom - usable, 0),
+            top - usable,
+            listed - usable,
+        )
+        for record in unrated:
+            record.rank = None
+        rows = BoundRows(
+            data=rated + unrated,
+            table=self.object_list.table,  # type: ignore[attr-defined]
+            pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
+        )
+        return self._get_page(rows, number, self)  # type: ignore[attr-defined]
+
+    def _usable_rows(
+        self, start: int, stop: int, usable: int, *, strongest_first: bool
+    ) -> list[Any]:
+        """Rows ``start`` to ``stop`` of the list's ``usable`` ratings in the list's order
+        (by rating, then name), each with its place (``ratings.rules.ranking``: one more
+        than the usable ratings above).
+
+        A page nearer an end is read from that end (``_from_end``), with every row before
+        it there: their ratings place the page's rows without another query. A page
+        deeper in is read at its offset, and its first rating's place counted.
+        """
+        if start >= stop:
+            return []
+        at_head = start <= usable - stop
+        strong_end = strongest_first == at_head
+        by_rating = F("rating_state__rating")
+        order = [by_rating.desc() if strongest_first else by_rating.asc(), "name", "pk"]
+        # From the tail, the list's order reversed: its last row first.
+        reverse = [by_rating.asc() if strongest_first else by_rating.desc(), "-name", "-pk"]
+        reach = stop if at_head else usable - start
+        found = self._from_end(reach, strong_end=strong_end, order=order if at_head else reverse)
+        if found is None:
+            rows = _read_part(
+                reports.with_usable_rating(self._queryset), order, start, stop, usable
+            )
+            self._place(rows, start, usable, strongest_first=strongest_first)
+            return rows
+        # ``found`` is every usable rating from its end to the page's far edge, ties whole.
+        ratings = sorted(record.rating_value for record in found)
+        for record in found:
+            at_or_below = bisect_right(ratings, record.rating_value)
+            above = len(ratings) - at_or_below if strong_end else usable - at_or_below
+            record.rank = 1 + above
+        if at_head:
+            return found[start:stop]
+        return found[usable - stop : usable - start][::-1]
+
+    def _from_end(self, reach: int, *, strong_end: bool, order: list[Any]) -> list[Any] | None:
+        """The list's usable rows from one end (``strong_end``: the highest ratings) in
+        ``order``: at least ``reach`` of them, and every row tying the last; None when
+        that is deeper than ``MAX_FROM_END`` (``_usable_rows`` reads at the offset then).
+
+        They are read among the members whose rating on the list is as high (or low) as
+        the edge found down the (list, rating) index, some rows beyond ``reach``: so the
+        database reads a few hundred rows, not every member, and every listed member
+        rated past the edge is among them, ties and all.
+        """
+        states = RatingState.objects.filter(time_class=self._time_class, rating__isnull=False)
+        states = states.order_by("-rating" if strong_end else "rating")
+        listed = reports.with_usable_rating(self._queryset)
+        depth = reach + reach // 2 + 20  # some to spare for members not on the list
+        while depth <= self.MAX_FROM_END:
+            edge = list(states.values_list("rating", flat=True)[depth - 1 : depth])
+            among = states.order_by()
+            if edge and strong_end:
+                among = among.filter(rating__gte=edge[0])
+            elif edge:
+                among = among.filter(rating__lte=edge[0])
+            # By the joined state's own key: SQLite, given a member ``pk IN`` here, may
+            # read every paid-up member of the published rule first (it guesses each
+            # ``IN`` subquery at 25 rows, and the rule's won at 20,000 members).
+            rows = list(
+                listed.alias(state_id=F("rating_state__id"))
+                .filter(state_id__in=among.values("pk"))
+                .order_by(*order)
+            )
+            if not edge or len(rows) >= reach:
+                return rows
+            depth *= 8
+        return None
+
+    def _place(self, rated: list[Any], bottom: int, usable: int, *, strongest_first: bool) -> None:
+        """Place the page's usable rows (``rated``, from position ``bottom`` of the usable
+        part, in the list's order): ``ratings.rules.ranking``'s place, one more than the
+        usable ratings above."""
+        ratings = [record.rating_value for record in rated]
+        if not strongest_first:
+            # Weakest first: the same rows strongest first, at their positions so.
+            ratings.reverse()
+            bottom = usable - bottom - len(rated)
+        # The first rating (strongest first) may have rows above the page: count them.
+        above = {ratings[0]: self._usable_above(ratings[0], near=bottom, usable=usable)}
+        for i, rating in enumerate(ratings):
+            above.setdefault(rating, bottom + i)
+        for record in rated:
+            record.rank = 1 + above[record.rating_value]
+
+    def _usable_above(self, rating: float, *, near: int, usable: int) -> int:
+        """The list's usable ratings above ``rating``, which stands about ``near`` rows
+        down: counted down the rating index from the nearer end of the list."""
+        rated = reports.with_usable_rating(self._queryset.order_by())
+        # ``state_rating`` is an annotation (``with_usable_rating``): the stubs know fields.
+        if near <= usable // 2:
+            return rated.filter(state_rating__gt=rating).count()  # type: ignore[misc]
+        return usable - rated.filter(state_rating__lte=rating).count()  # type: ignore[misc]
+
+
+def _read_part(
+    rows: QuerySet[Member], order: list[Any], start: int, stop: int, size: int
+) -> list[Any]:
+    """Rows ``start`` to ``stop`` of ``rows`` (``size`` of them) in ``order``: read from
+    the far end, in the reverse order, when nearer it, so the last page is as cheap to
+    read as the first (an offset reads every row it skips)."""
+    if start >= stop:
+        return []
+    if start > size - stop:
+        found = list(rows.order_by(*order).reverse()[size - stop : size - start])
+        found.reverse()
+        return found
+    return list(rows.order_by(*order)[start:stop])
+
+
+def _order_key(item: Any) -> tuple[str, bool] | None:
+    """An ``order_by`` entry as (field, descending), or None for another expression."""
+    if isinstance(item, str):
+        return item.removeprefix("-"), item.startswith("-")
+    if isinstance(item, OrderBy) and isinstance(item.expression, F):
+        if item.nulls_first or item.nulls_last:
+            return None
+        return item.expression.name, item.descending
+    return None
+
+
+def _ordering(item: Any) -> Any:
+    """An ``order_by`` entry ("-rating_value", or an expression) as a window's ordering."""
+    if isinstance(item, str):
+        return F(item[1:]).desc() if item.startswith("-") else F(item).asc()
+    return item
