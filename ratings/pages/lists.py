@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from django.db.models import Exists, Min, OuterRef
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
@@ -20,7 +21,7 @@ from ..models import ClubSettings, Member
 from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
 from ..presentation.tables import OfficerRatingTable, RatingListTable
-from ..rules.publication import published_members
+from ..rules.publication import published, published_members
 from ..rules.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
 from . import publications, reports
@@ -36,15 +37,24 @@ def list_members(
     ``regions``: the choices of region (None: every region of the members listed)."""
     members = Member.objects.with_financial() if everyone else published_members()
     if regions is None:
-        # Only the regions of the members this list can show: a region of unpublished
-        # members alone would filter the public list down to nobody.
-        regions = list(
-            members.exclude(region="")
-            .values_list("region", flat=True)
-            .distinct()
-            .order_by("region")
-        )
+        regions = _regions(everyone=everyone)
     return RatingListFilter(query or None, queryset=members, regions=regions)
+
+
+def _regions(*, everyone: bool) -> list[str]:
+    """The regions of the members a list can show, in order: every member's for the
+    officer's list; for the public one, the regions with a published member (a region
+    of unpublished members alone would filter the public list down to nobody).
+
+    Each region is asked whether it has one, the first found enough (down the region
+    index, ``publication.financial``'s ``each``): the published members' regions read
+    whole had the list read every published member (136 ms at 200,000)."""
+    named = Member.objects.exclude(region="")
+    if not everyone:
+        first_of_each = named.values("region").annotate(first=Min("pk")).values("first")
+        has_published = published(Member.objects.filter(region=OuterRef("region")), each=True)
+        named = named.filter(pk__in=first_of_each).filter(Exists(has_published))
+    return list(named.values_list("region", flat=True).distinct().order_by("region"))
 
 
 def latest_publication(*, rating_list: str, club: ClubSettings) -> Any:
@@ -104,6 +114,12 @@ def rating_list_page(
     # it places the rows); any other list reads the published ratings once more.
     table.ranking = PublishedRanking(time_class=rating_list) if everyone or filtered else None
     table.time_class = rating_list
+    if table.ranking is None:
+        # The whole published list: its first and last pages are read among the members
+        # rated past an edge of the rating index, the rule asked of those alone.
+        table.listed_among = lambda ids: reports.with_ratings(
+            published_members(among=ids), ranked=False, time_class=rating_list
+        )
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     RequestConfig(

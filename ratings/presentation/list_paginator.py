@@ -54,12 +54,13 @@ class ListPaginator(Paginator):
         """For the whole published list in its rating order, strongest first (True) or
         weakest first (False); None for any other list or order (read by ``keys``).
 
-        The whole list (a table with no ``ranking``: it is its own) sorted by rating is
-        read a page at a time (``_rating_page``): its usable ratings down the rating
-        index, so that the first and last pages read some fifty rows, not every member.
+        The whole list (a table given ``listed_among``, the list among some members:
+        ``pages.lists.rating_list_page``) sorted by rating is read a page at a time
+        (``_rating_page``): its usable ratings down the rating index, so that the first
+        and last pages read some fifty rows, not every member.
         """
         table = self.object_list.table  # type: ignore[attr-defined]
-        if getattr(table, "ranking", None) is not None or self._time_class is None:
+        if getattr(table, "listed_among", None) is None or self._time_class is None:
             return None
         order = [_order_key(item) for item in self._queryset.query.order_by]
         if len(order) != 3 or order[0] != ("unrated", False) or order[2] != ("name", False):
@@ -253,7 +254,7 @@ class ListPaginator(Paginator):
         """
         states = RatingState.objects.filter(time_class=self._time_class, rating__isnull=False)
         states = states.order_by("-rating" if strong_end else "rating")
-        listed = reports.with_usable_rating(self._queryset)
+        listed_among = self.object_list.table.listed_among  # type: ignore[attr-defined]
         depth = reach + reach // 2 + 20  # some to spare for members not on the list
         while depth <= self.MAX_FROM_END:
             edge = list(states.values_list("rating", flat=True)[depth - 1 : depth])
@@ -262,14 +263,11 @@ class ListPaginator(Paginator):
                 among = among.filter(rating__gte=edge[0])
             elif edge:
                 among = among.filter(rating__lte=edge[0])
-            # By the joined state's own key: SQLite, given a member ``pk IN`` here, may
-            # read every paid-up member of the published rule first (it guesses each
-            # ``IN`` subquery at 25 rows, and the rule's won at 20,000 members).
-            rows = list(
-                listed.alias(state_id=F("rating_state__id"))
-                .filter(state_id__in=among.values("pk"))
-                .order_by(*order)
-            )
+            # The list among the members rated past the edge, the publication rule asked
+            # of them alone: asked of the whole list, the database made the list of every
+            # paid-up member, and SQLite read the page from it (every published member).
+            ids = list(among.values_list("member_id", flat=True))
+            rows = list(reports.with_usable_rating(listed_among(ids)).order_by(*order))
             if not edge or len(rows) >= reach:
                 return rows
             depth *= 8

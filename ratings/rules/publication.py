@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import models
-from django.db.models import ExpressionWrapper, Q
+from django.db.models import Exists, ExpressionWrapper, OuterRef, Q
 from django.utils import timezone
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 OFFICER_PERMISSION = "ratings.officer"
 
 
-def financial(day: dt.date | None = None, *, among: Any = None) -> Q:
+def financial(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
     """Financial on ``day`` (default today): a subscription's season covers it.
 
     The paid-up members are one list the database makes once (``pk IN (...)``): the
@@ -50,39 +50,54 @@ def financial(day: dt.date | None = None, *, among: Any = None) -> Q:
     their opponents): their pks or a query of them. The list is then made of their
     subscriptions alone, down the (member, season) index, rather than of every paid-up
     member's (some 17,600 rows hashed at 20,000 members, for one member's answer).
+
+    ``each``: asked of each member in turn, down the (member, season) index, for a query
+    that stops at its first published member (whether a region has one): the list of
+    every paid-up member is not made for it.
     """
     from ..models import Season, Subscription
 
     day = day or timezone.localdate()
     seasons = Season.objects.filter(start__lte=day, end__gte=day).values("pk")
     paid = Subscription.objects.filter(season__in=seasons)
+    if each:
+        return Q(Exists(paid.filter(member=OuterRef("pk"))))
     if among is not None:
         paid = paid.filter(member__in=among)
     return Q(pk__in=paid.values("member_id"))
 
 
-def rule(day: dt.date | None = None, *, among: Any = None) -> Q:
+def rule(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
     """The rule as a condition on members: not a guest, not merged, financial on ``day``
-    (``among``: as ``financial``'s)."""
-    return Q(merged_into__isnull=True, is_guest=False) & financial(day, among=among)
+    (``among``, ``each``: as ``financial``'s)."""
+    return Q(merged_into__isnull=True, is_guest=False) & financial(day, among=among, each=each)
 
 
-def published(members: MemberQuerySet, day: dt.date | None = None) -> MemberQuerySet:
-    """The members of ``members`` whose ratings the public may see.
+def published(
+    members: MemberQuerySet,
+    day: dt.date | None = None,
+    *,
+    among: Any = None,
+    each: bool = False,
+) -> MemberQuerySet:
+    """The members of ``members`` whose ratings the public may see (``among``, ``each``:
+    as ``financial``'s).
 
     They are annotated ``is_financial`` (true): the tables that mark why a member is or is
     not published read it.
     """
-    return members.filter(rule(day)).annotate(
+    return members.filter(rule(day, among=among, each=each)).annotate(
         is_financial=models.Value(True, output_field=models.BooleanField())
     )
 
 
-def published_members(day: dt.date | None = None) -> MemberQuerySet:
-    """Every member whose rating the public may see."""
+def published_members(day: dt.date | None = None, *, among: Any = None) -> MemberQuerySet:
+    """Every member whose rating the public may see (``among``: of those members, as
+    ``financial``'s)."""
     from ..models import Member
 
-    return published(Member.objects.all(), day)
+    members = Member.objects.all() if among is None else Member.objects.filter(pk__in=among)
+    return published(members, day, among=among)
 
 
 def annotate(
@@ -99,8 +114,9 @@ def published_ids(ids: Iterable[int], day: dt.date | None = None) -> set[int]:
     """Which of these members' ratings the public may see, in one query."""
     from ..models import Member
 
+    ids = list(ids)
     return set(
-        Member.objects.filter(pk__in=list(ids)).filter(rule(day)).values_list("pk", flat=True)
+        Member.objects.filter(pk__in=ids).filter(rule(day, among=ids)).values_list("pk", flat=True)
     )
 
 

@@ -267,6 +267,17 @@ def test_the_region_filter_offers_only_regions_with_published_members(
     assert "North" in choices and "South" not in choices
 
 
+def test_a_region_is_offered_when_any_of_its_members_is_published(
+    client, current_season, bob, dave
+):
+    listed(bob, "1600", 1600)  # South, in arrears: the region's first member
+    listed(paid_up(dave, current_season), "1700", 1700)  # South, paid up
+    choices = [
+        value for value, _ in client.get(LIST).context["filter"].form["region"].field.choices
+    ]
+    assert "South" in choices
+
+
 def test_the_region_filter(client, current_season, alice, bob):
     listed(paid_up(alice, current_season), "1500", 1500)
     listed(paid_up(bob, current_season), "1600", 1600)

@@ -215,7 +215,7 @@ def test_every_public_page_asks_the_rule(client, night, monkeypatch):
     it is made. So the lists are published again under the rule hiding everyone.
     """
     everyone = figures(*Member.objects.all())
-    monkeypatch.setattr(publication, "rule", lambda day=None, among=None: Q(pk__lt=0))
+    monkeypatch.setattr(publication, "rule", lambda day=None, among=None, each=False: Q(pk__lt=0))
     Publication.objects.all().delete()
     now = timezone.now()
     services.list_publish(note="Nobody", now=now - dt.timedelta(seconds=1))
@@ -231,7 +231,7 @@ def test_the_export_command_asks_the_rule(night, monkeypatch):
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert "Alice Archer" in out.getvalue() and "Bob Brown" not in out.getvalue()
-    monkeypatch.setattr(publication, "rule", lambda day=None, among=None: Q(pk__lt=0))
+    monkeypatch.setattr(publication, "rule", lambda day=None, among=None, each=False: Q(pk__lt=0))
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert out.getvalue().count("\n") == 1  # the heading alone
