@@ -16,6 +16,13 @@ class PublicPagesVersion(models.Model):
 
     number = models.BigIntegerField(default=0)
     changed_at = models.DateTimeField(null=True, blank=True)
+    #: The published lists' sizes at this number, as the rating run that moved it counted
+    #: them (``services.public_pages.list_figures_keep``): ``{"day": "YYYY-MM-DD", "lists":
+    #: {time_class: [members listed, of them with a usable rating]}}``. Null once anything
+    #: else moves the number: the list's pages then count it themselves. Counting reads
+    #: every published member (some 200 ms at 200,000); the first reader after a run
+    #: need not.
+    list_figures = models.JSONField(null=True, blank=True)
 
     class Meta:
         verbose_name = "public pages' version"

@@ -9,9 +9,10 @@ has everyone, each marked with the rule's reason.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, Min, OuterRef
+from django.db.models import QuerySet
 from django.utils import timezone
 from django_tables2 import RequestConfig, Table
 
@@ -21,7 +22,7 @@ from ..models import ClubSettings, Member
 from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
 from ..presentation.tables import OfficerRatingTable, RatingListTable
-from ..rules.publication import published, published_members
+from ..rules.publication import published_members
 from ..rules.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
 from . import publications, reports
@@ -43,17 +44,10 @@ def list_members(
 
 def _regions(*, everyone: bool) -> list[str]:
     """The regions of the members a list can show, in order: every member's for the
-    officer's list; for the public one, the regions with a published member (a region
-    of unpublished members alone would filter the public list down to nobody).
-
-    Each region is asked whether it has one, the first found enough (down the region
-    index, ``publication.financial``'s ``each``): the published members' regions read
-    whole had the list read every published member (136 ms at 200,000)."""
-    named = Member.objects.exclude(region="")
+    officer's list, those with a published member for the public one."""
     if not everyone:
-        first_of_each = named.values("region").annotate(first=Min("pk")).values("first")
-        has_published = published(Member.objects.filter(region=OuterRef("region")), each=True)
-        named = named.filter(pk__in=first_of_each).filter(Exists(has_published))
+        return reports.published_regions()
+    named = Member.objects.exclude(region="")
     return list(named.values_list("region", flat=True).distinct().order_by("region"))
 
 
@@ -104,7 +98,10 @@ def rating_list_page(
     whatever is filtered (``ratings.rules.ranking``)."""
     system = club.engine(rating_list)
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
-    filters = list_members(query=query, everyone=everyone)
+    # The public list's figures as the last rating run counted them, if they still hold.
+    kept = None if everyone else services.list_figures_kept()
+    regions = None if kept is None else kept["regions"]
+    filters = list_members(query=query, everyone=everyone, regions=regions)
     filtered = any(v for k, v in query.items() if k in filters.filters)
     # ``ListPaginator`` counts the list and reads the page's rows: the whole list in its
     # rating order from the nearer end of the rating index, any other list or order by
@@ -115,11 +112,8 @@ def rating_list_page(
     table.ranking = PublishedRanking(time_class=rating_list) if everyone or filtered else None
     table.time_class = rating_list
     if table.ranking is None:
-        # The whole published list: its first and last pages are read among the members
-        # rated past an edge of the rating index, the rule asked of those alone.
-        table.listed_among = lambda ids: reports.with_ratings(
-            published_members(among=ids), ranked=False, time_class=rating_list
-        )
+        size = None if kept is None else kept["lists"].get(rating_list)
+        table.whole_list = WholeList(time_class=rating_list, kept=tuple(size) if size else None)
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     RequestConfig(
@@ -138,6 +132,29 @@ def rating_list_page(
         "rating_list": rating_list,
         **(extra or {}),
     }
+
+
+@dataclass(frozen=True)
+class WholeList:
+    """The whole published list of ``time_class``, nothing filtered, as ``ListPaginator``
+    reads its pages in the rating order: its size, and its rows among a few members."""
+
+    time_class: str
+    #: Its size as the last rating run kept it (``services.list_figures_kept``), if any.
+    kept: tuple[int, ...] | None = None
+
+    def size(self) -> tuple[int, int]:
+        """Its members, and those of them with a usable rating: as the last rating run
+        kept them, or counted."""
+        if self.kept is not None:
+            return self.kept[0], self.kept[1]
+        return reports.published_list_size(time_class=self.time_class)
+
+    def among(self, ids: list[int]) -> QuerySet[Member]:
+        """Its rows among the members ``ids``: the publication rule asked of those alone
+        (asked of the whole list, the database made the list of every paid-up member)."""
+        members = published_members(among=ids)
+        return reports.with_ratings(members, ranked=False, time_class=self.time_class)
 
 
 def _empty_list(system: Any, *, officer: bool) -> str:

@@ -14,12 +14,15 @@ from typing import Any
 
 from django.db.models import (
     Case,
+    Count,
     Exists,
     F,
     IntegerField,
+    Min,
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
     When,
@@ -126,6 +129,40 @@ def with_state_columns(rows: QuerySet[Member]) -> QuerySet[Member]:
 def with_usable_rating(rows: QuerySet[Member]) -> QuerySet[Member]:
     """``with_ratings``' rows with a usable rating (``unrated`` 0)."""
     return with_state_columns(rows).filter(USABLE)
+
+
+def published_list_size(*, time_class: str, day: dt.date | None = None) -> tuple[int, int]:
+    """The whole published list of ``time_class`` on ``day`` (default today): its members,
+    and those of them with a usable rating, in one count of every published member. A
+    rating run keeps it for its readers (``services.public_pages.list_figures_keep``)."""
+    listed = with_state_columns(
+        with_ratings(publication.published_members(day), ranked=False, time_class=time_class)
+    ).order_by()
+    totals = listed.aggregate(listed=Count("pk"), usable=Count("pk", filter=USABLE))
+    return totals["listed"], totals["usable"]
+
+
+def published_regions(day: dt.date | None = None) -> list[str]:
+    """The regions with a published member on ``day`` (default today), in order: the
+    public list's filter offers these (a region of unpublished members alone would filter
+    it down to nobody). A rating run keeps them with the lists' sizes.
+
+    Each region is asked for its first published member, found down the region index
+    (``publication.financial``'s ``each``): the published members' regions read whole
+    read every published member (136 ms at 200,000 on SQLite). A scalar subquery with
+    its LIMIT, not EXISTS: PostgreSQL turns an EXISTS into a join that hashes every
+    paid-up member, once a region."""
+    named = Member.objects.exclude(region="")
+    first_of_each = named.values("region").annotate(first=Min("pk")).values("first")
+    published = publication.published(
+        Member.objects.filter(region=OuterRef("region")), day, each=True
+    )
+    regions = (
+        named.filter(pk__in=first_of_each)
+        .annotate(first_published=Subquery(published.order_by().values("pk")[:1]))
+        .filter(first_published__isnull=False)
+    )
+    return list(regions.values_list("region", flat=True).order_by("region"))
 
 
 def published_ratings(day: dt.date | None = None, time_class: str = STANDARD) -> QuerySet[Member]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import connections
-from django.db.models import Count, F, OrderBy, QuerySet, Window
+from django.db.models import F, OrderBy, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.db.models.sql.where import WhereNode
 from django.utils.functional import cached_property
@@ -54,13 +54,12 @@ class ListPaginator(Paginator):
         """For the whole published list in its rating order, strongest first (True) or
         weakest first (False); None for any other list or order (read by ``keys``).
 
-        The whole list (a table given ``listed_among``, the list among some members:
-        ``pages.lists.rating_list_page``) sorted by rating is read a page at a time
-        (``_rating_page``): its usable ratings down the rating index, so that the first
-        and last pages read some fifty rows, not every member.
+        The whole list (a table given its ``whole_list``: ``pages.lists.WholeList``)
+        sorted by rating is read a page at a time (``_rating_page``): its usable ratings
+        down the rating index, so that the first and last pages read some fifty rows,
+        not every member.
         """
-        table = self.object_list.table  # type: ignore[attr-defined]
-        if getattr(table, "listed_among", None) is None or self._time_class is None:
+        if self._whole_list is None or self._time_class is None:
             return None
         order = [_order_key(item) for item in self._queryset.query.order_by]
         if len(order) != 3 or order[0] != ("unrated", False) or order[2] != ("name", False):
@@ -68,13 +67,15 @@ class ListPaginator(Paginator):
         field, descending = order[1] or ("", False)
         return descending if field == "rating_value" else None
 
+    @property
+    def _whole_list(self) -> Any:
+        """The table's ``whole_list`` (``pages.lists.WholeList``), or None."""
+        return getattr(self.object_list.table, "whole_list", None)  # type: ignore[attr-defined]
+
     @cached_property
     def _counts(self) -> tuple[int, int]:
-        """The list's members, and those of them with a usable rating, in one count."""
-        totals = reports.with_state_columns(self._queryset.order_by()).aggregate(
-            listed=Count("pk"), usable=Count("pk", filter=reports.USABLE)
-        )
-        return totals["listed"], totals["usable"]
+        """The whole list's members, and those of them with a usable rating."""
+        return self._whole_list.size()
 
     @cached_property
     def keys(self) -> list[tuple[int, int, float]]:
@@ -254,7 +255,6 @@ class ListPaginator(Paginator):
         """
         states = RatingState.objects.filter(time_class=self._time_class, rating__isnull=False)
         states = states.order_by("-rating" if strong_end else "rating")
-        listed_among = self.object_list.table.listed_among  # type: ignore[attr-defined]
         depth = reach + reach // 2 + 20  # some to spare for members not on the list
         while depth <= self.MAX_FROM_END:
             edge = list(states.values_list("rating", flat=True)[depth - 1 : depth])
@@ -267,7 +267,7 @@ class ListPaginator(Paginator):
             # of them alone: asked of the whole list, the database made the list of every
             # paid-up member, and SQLite read the page from it (every published member).
             ids = list(among.values_list("member_id", flat=True))
-            rows = list(reports.with_usable_rating(listed_among(ids)).order_by(*order))
+            rows = list(reports.with_usable_rating(self._whole_list.among(ids)).order_by(*order))
             if not edge or len(rows) >= reach:
                 return rows
             depth *= 8

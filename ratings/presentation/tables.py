@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables
@@ -73,10 +72,10 @@ class RatingListTable(tables.Table):
     #: The rating list shown (``rating_list_page`` sets it): ``ListPaginator`` reads its
     #: first and last pages down that list's rating index.
     time_class: str | None = None
-    #: For the whole published list (``rating_list_page`` sets it): the list's rows among
-    #: some members (their pks), which ``ListPaginator`` reads its first and last pages
-    #: from; None for any other list.
-    listed_among: Callable[[list[int]], QuerySet[Member]] | None = None
+    #: For the whole published list (``rating_list_page`` sets it): its size and its rows
+    #: among a few members (``pages.lists.WholeList``), which ``ListPaginator`` reads its
+    #: pages in the rating order from; None for any other list.
+    whole_list: Any = None
 
     class Meta:
         template_name = "ratings/public/_list_table.html"

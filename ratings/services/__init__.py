@@ -88,7 +88,12 @@ from .periods import (
     period_close_warning,
     periods_close_past,
 )
-from .public_pages import public_pages_changed, public_pages_version
+from .public_pages import (
+    list_figures_keep,
+    list_figures_kept,
+    public_pages_changed,
+    public_pages_version,
+)
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -172,6 +177,8 @@ __all__ = [
     "game_line_change",
     "games_changed",
     "games_replace",
+    "list_figures_keep",
+    "list_figures_kept",
     "list_publish",
     "list_size",
     "member_changed",

@@ -57,7 +57,7 @@ from .chain import (
     rerate_scope,
 )
 from .period_ripple import period_ripple_possible, period_ripple_rerate
-from .public_pages import public_pages_changed
+from .public_pages import list_figures_keep, public_pages_changed
 from .rapid_standing import holds_rapid, rapid_feeds_standard, rapid_ratings_set
 from .rerate_rows import (
     CHANGE_COLUMNS,
@@ -548,6 +548,8 @@ def ratings_rerate(
         run.message = ""
         run.finished = timezone.now()
         run.save()
+        # The published lists as this run leaves them, counted once for their readers.
+        list_figures_keep()
     report(100, "Done")
     log.info(
         "re-rated %s, %s in %.2fs: %s",

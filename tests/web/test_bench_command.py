@@ -33,6 +33,7 @@ REQUIRED = {
     "correction_s",
     "list_page_ms",
     "list_page_cached_ms",
+    "list_page_recounted_ms",
     "list_last_page_ms",
     "list_csv_s",
     "member_page_ms",

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -421,18 +422,23 @@ class Bench:
             raise CommandError(f"GET {url}: status {response.status_code}")
         return seconds, body
 
-    def timed(self, url: str, *, kept: bool = False) -> tuple[float, bytes]:
+    def timed(self, url: str, *, kept: bool = False, changed: bool = False) -> tuple[float, bytes]:
         """The median of ``--repeat`` GETs of ``url``, and the last body, after one GET
         not timed: a serving process has its templates compiled and its database pages
         cached, where the bench has just re-rated a million games. Each timed GET renders
-        the page, as for the first reader after a rating run (the public pages' version
-        moved before it, so no kept copy answers); ``kept``: the copy the cache keeps
-        once the page is rendered, as every later reader gets it."""
+        the page, as for the first reader after a rating run: no kept copy answers (the
+        cache is emptied before it), and the run's own counts of the lists stand
+        (``services.list_figures_keep``). ``changed``: as for the first reader after any
+        other change (a payment, say): the public pages' version moved, the lists to be
+        counted again. ``kept``: the copy the cache keeps once the page is rendered, as
+        every later reader gets it."""
         self.get(url)
         times, body = [], b""
         for _ in range(self.repeat):
-            if not kept:
+            if changed:
                 services.public_pages_changed()
+            elif not kept:
+                cache.clear()
             seconds, body = self.get(url)
             times.append(seconds)
         return statistics.median(times), body
@@ -441,10 +447,14 @@ class Bench:
         self.client.logout()
         listed = reverse("ratings:list")
         self.say(f"Pages, {self.repeat} GETs each, rendered...")
+        kept = services.list_figures_kept()
+        self.say(f"  the lists' figures as the last run kept them: {kept or 'none, counted'}")
         seconds, body = self.timed(listed)
         self.figure("list_page_ms", seconds * 1000, "ms")
         seconds, _ = self.timed(listed, kept=True)
         self.figure("list_page_cached_ms", seconds * 1000, "ms")
+        seconds, _ = self.timed(listed, changed=True)
+        self.figure("list_page_recounted_ms", seconds * 1000, "ms")
         pages = [int(n) for n in re.findall(rb"[?&;]page=(\d+)", body)]
         last = max(pages, default=1)
         self.say(f"  the list has {last} pages")
