@@ -116,6 +116,9 @@ def members_import(
     today = today or timezone.localdate()
     report = MembersReport()
     with transaction.atomic():
+        # Members and payments are written past the model layer (no signals): every public
+        # page may show them (and the lists' kept sizes no longer hold).
+        services.public_pages_changed()
         season = Season.for_day(today)
         report.season = season.name
         # A number matches its member in any case (r1056 is R1056, kept as recorded).

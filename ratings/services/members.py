@@ -22,6 +22,7 @@ from ..models import (
 from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
+from .public_pages import public_pages_changed
 from .rerate import AFTER_ALL, Chain
 from .runs import ratings_update
 
@@ -75,6 +76,8 @@ def member_states_write(*, member_ids: Iterable[int]) -> None:
     member_ids = list(member_ids)
     club = ClubSettings.load()
     with transaction.atomic():
+        # The states are written past the model layer: the public pages read them.
+        public_pages_changed()
         for rating_list in lists_kept():
             chain = Chain(club.engine(rating_list), AFTER_ALL, rating_list)
             chain.take_in(member_ids)

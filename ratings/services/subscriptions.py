@@ -21,6 +21,7 @@ from ..models import Member, Membership, Season, Subscription, rules
 from ..rules import publication
 from .audit import REASON_LENGTH
 from .events import _delete_with_history, audit_user
+from .public_pages import public_pages_changed
 
 #: The history's reason for a subscription paid by a new member on the night an event
 #: brought them in (an import's or the players page's "paid tonight"): such a payment is
@@ -151,6 +152,8 @@ def subscriptions_renew(
             for pk in sorted(ids - have)
         ]
         if new:
+            # Written past the model layer (no signal): who is published changes.
+            public_pages_changed()
             bulk_create_with_history(
                 new,
                 Subscription,

@@ -9,6 +9,7 @@ import pytest
 from django.db import transaction
 from django.urls import reverse
 
+from ratings import services
 from ratings.models import Game, PublicPagesVersion
 from ratings.pages import reports
 from ratings.pages.reports import published_list_size
@@ -69,6 +70,15 @@ def test_a_payment_after_the_run_has_the_list_counted_again(
     counted.clear()
     assert list_read(client) == (2, ["North", "South"])
     assert sorted(counted) == ["regions", "size"]
+
+
+def test_renewals_at_the_start_of_a_season_have_the_list_counted_again(
+    client, current_season, rated_event, alice, bob
+):
+    paid_up(alice, current_season)
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    services.subscriptions_renew(members=[bob], season=current_season)
+    assert list_read(client) == (2, ["North", "South"])
 
 
 def test_figures_kept_on_another_day_are_not_read(client, current_season, rated_event, alice, bob):
