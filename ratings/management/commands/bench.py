@@ -453,13 +453,14 @@ class Bench:
         self.figure("list_page_ms", seconds * 1000, "ms")
         seconds, _ = self.timed(listed, kept=True)
         self.figure("list_page_cached_ms", seconds * 1000, "ms")
-        seconds, _ = self.timed(listed, changed=True)
-        self.figure("list_page_recounted_ms", seconds * 1000, "ms")
         pages = [int(n) for n in re.findall(rb"[?&;]page=(\d+)", body)]
         last = max(pages, default=1)
         self.say(f"  the list has {last} pages")
         seconds, _ = self.timed(f"{listed}?page={last}")
         self.figure("list_last_page_ms", seconds * 1000, "ms")
+        # Last of the list's figures: moving the version clears the ones the run kept.
+        seconds, _ = self.timed(listed, changed=True)
+        self.figure("list_page_recounted_ms", seconds * 1000, "ms")
         seconds, body = self.timed(f"{listed}?_export=csv")
         self.say(f"  CSV: {len(body.splitlines())} lines")
         self.figure("list_csv_s", seconds, "s")
