@@ -10,11 +10,28 @@ from typing import Any
 
 from django.apps import apps
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from simple_history.models import HistoricalChanges
 
-from .models import Member, PublicPagesVersion, RatingChange, RatingState
+from .models import (
+    Comparison,
+    ComparisonRating,
+    Entry,
+    Event,
+    Game,
+    Member,
+    Publication,
+    PublicationEntry,
+    PublicPagesVersion,
+    PublishedListFigures,
+    RatingChange,
+    RatingPeriod,
+    RatingRun,
+    RatingState,
+    Season,
+    Subscription,
+)
 
 
 @receiver(post_save, sender=Member, dispatch_uid="member_state_on_add")
@@ -34,7 +51,8 @@ def _public_pages_changed(sender: type[Any], raw: bool = False, **kwargs: Any) -
         return
     from .services.public_pages import public_pages_changed
 
-    public_pages_changed(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+    # The published lists' figures: followed, or forgotten, by the receivers below.
+    public_pages_changed(using=kwargs.get("using") or DEFAULT_DB_ALIAS, list_figures=False)
 
 
 def _moves_public_pages(model: type[Any]) -> bool:
@@ -42,7 +60,7 @@ def _moves_public_pages(model: type[Any]) -> bool:
     not the pages' version itself, nor the audit trail's copies, nor the re-rate's own rows
     (a re-rate moves the version once, when it has written them)."""
     return not (
-        model is PublicPagesVersion
+        model in (PublicPagesVersion, PublishedListFigures)
         or issubclass(model, HistoricalChanges)
         or model in (RatingChange, RatingState)
     )
@@ -59,3 +77,112 @@ for _model in apps.get_app_config("ratings").get_models():
         post_delete.connect(
             _public_pages_changed, sender=_model, dispatch_uid=f"public_pages_on_delete.{_model}"
         )
+
+
+# -- the published lists' figures (``services.list_figures``) ------------------------------
+
+#: Records whose writes never move the published lists' figures (who is on a list, with
+#: a usable rating or not, and their regions): those read the members, their payments,
+#: the seasons, the ratings' states and the club's settings and lists, and no others.
+#: A re-rate's states are the run's to count.
+_FIGURES_UNMOVED = (
+    Comparison,
+    ComparisonRating,
+    Entry,
+    Event,
+    Game,
+    Publication,
+    PublicationEntry,
+    RatingPeriod,
+    RatingRun,
+)
+
+
+def _members_moved(sender: type[Any], instance: Any, using: str) -> set[int]:
+    """The members a save of a member or a payment may move on the lists: the member,
+    and a payment's member before the save too (the admin may move a payment)."""
+    if sender is Member:
+        return {instance.pk} if instance.pk else set()
+    ids = {instance.member_id}
+    if instance.pk:
+        stored = Subscription.objects.using(using).filter(pk=instance.pk)
+        ids |= set(stored.values_list("member_id", flat=True))
+    return ids
+
+
+def _figures_before_save(
+    sender: type[Any], instance: Any, raw: bool = False, using: str = DEFAULT_DB_ALIAS, **_: Any
+) -> None:
+    if raw:
+        return
+    from .services.list_figures import list_figures_before
+
+    moved = _members_moved(sender, instance, using)
+    instance._list_figures_before = list_figures_before(member_ids=moved, using=using)
+
+
+def _figures_after_save(
+    sender: type[Any],
+    instance: Any,
+    created: bool = False,
+    raw: bool = False,
+    using: str = DEFAULT_DB_ALIAS,
+    **_: Any,
+) -> None:
+    if raw:
+        return
+    from .services.list_figures import Share, list_figures_after
+
+    before = instance.__dict__.pop("_list_figures_before", None)
+    if before is not None and created and sender is Member:
+        before = {**before, instance.pk: Share(lists={}, regions=frozenset())}  # new: none
+    list_figures_after(before=before, using=using)
+
+
+def _figures_before_delete(
+    sender: type[Any], instance: Any, using: str = DEFAULT_DB_ALIAS, **_: Any
+) -> None:
+    # A payment a member's or a season's delete takes with it too: harmless, as those
+    # forget the figures (``_figures_forgotten``), before or after it.
+    from .services.list_figures import list_figures_before
+
+    moved = {instance.member_id}
+    instance._list_figures_before = list_figures_before(member_ids=moved, using=using)
+
+
+def _figures_after_delete(
+    sender: type[Any], instance: Any, using: str = DEFAULT_DB_ALIAS, **_: Any
+) -> None:
+    from .services.list_figures import list_figures_after
+
+    before = instance.__dict__.pop("_list_figures_before", None)
+    list_figures_after(before=before, using=using)
+
+
+def _figures_forgotten(sender: type[Any], raw: bool = False, **kwargs: Any) -> None:
+    """A write nobody follows member by member (a season's dates, the club's settings or
+    lists, a member's delete, which may free those merged into them): the figures are
+    forgotten, and counted afresh once it commits. Not a new season, nor a season's
+    delete: nobody has paid for those (payments hold their season)."""
+    if raw or (sender is Season and (kwargs.get("created") or "created" not in kwargs)):
+        return
+    from .services.list_figures import list_figures_forget
+
+    list_figures_forget(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+
+
+# Connected after ``member_state_on_add``: a new member's share is read with their states.
+for _model in apps.get_app_config("ratings").get_models():
+    if not _moves_public_pages(_model) or _model in _FIGURES_UNMOVED:
+        continue
+    uid = f"list_figures.{_model}"
+    if _model in (Member, Subscription):
+        pre_save.connect(_figures_before_save, sender=_model, dispatch_uid=f"{uid}.pre_save")
+        post_save.connect(_figures_after_save, sender=_model, dispatch_uid=f"{uid}.post_save")
+    else:
+        post_save.connect(_figures_forgotten, sender=_model, dispatch_uid=f"{uid}.post_save")
+    if _model is Subscription:
+        pre_delete.connect(_figures_before_delete, sender=_model, dispatch_uid=f"{uid}.pre_del")
+        post_delete.connect(_figures_after_delete, sender=_model, dispatch_uid=f"{uid}.post_del")
+    else:
+        post_delete.connect(_figures_forgotten, sender=_model, dispatch_uid=f"{uid}.post_del")

@@ -16,6 +16,7 @@ from ..models import (
     Publication,
     PublicationEntry,
     PublicPagesVersion,
+    PublishedListFigures,
     RatingChange,
     RatingRun,
     RatingState,
@@ -132,3 +133,11 @@ class PublicPagesVersionAdmin(ReadOnlyAdmin):
     (``services.public_pages``); read here to see when the public pages last changed."""
 
     list_display = ["number", "changed_at"]
+
+
+@admin.register(PublishedListFigures)
+class PublishedListFiguresAdmin(ReadOnlyAdmin):
+    """The published lists' sizes and regions as kept for the list's readers
+    (``services.list_figures``): read here to see them; every write keeps them."""
+
+    list_display = ["__str__", "figures"]

@@ -30,7 +30,7 @@ from .members import (
     number_taken,
     suggested_member_number,
 )
-from .public_pages import PublicPagesVersion
+from .public_pages import PublicPagesVersion, PublishedListFigures
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
@@ -55,6 +55,7 @@ __all__ = [
     "PublicPagesVersion",
     "Publication",
     "PublicationEntry",
+    "PublishedListFigures",
     "RatingChange",
     "RatingList",
     "RatingPeriod",

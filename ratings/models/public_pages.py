@@ -16,16 +16,30 @@ class PublicPagesVersion(models.Model):
 
     number = models.BigIntegerField(default=0)
     changed_at = models.DateTimeField(null=True, blank=True)
-    #: The published lists' sizes at this number, as the rating run that moved it counted
-    #: them (``services.public_pages.list_figures_keep``): ``{"day": "YYYY-MM-DD", "lists":
-    #: {time_class: [members listed, of them with a usable rating]}}``. Null once anything
-    #: else moves the number: the list's pages then count it themselves. Counting reads
-    #: every published member (some 200 ms at 200,000); the first reader after a run
-    #: need not.
-    list_figures = models.JSONField(null=True, blank=True)
 
     class Meta:
         verbose_name = "public pages' version"
 
     def __str__(self) -> str:
         return f"public pages' version {self.number}"
+
+
+class PublishedListFigures(models.Model):
+    """One row (pk 1): the published lists' figures, kept exact by every write that moves
+    them (``services.list_figures``), so that the list's readers need not count every
+    published member (some 200 ms at 200,000 members).
+
+    ``figures``: ``{"day": "YYYY-MM-DD", "lists": {time_class: [members listed, of them
+    with a usable rating]}, "regions": [regions with a published member]}``, true on that
+    day (a new day may find subscriptions lapsed). Null when a write could not follow
+    them: the list's readers count until they are kept again.
+    """
+
+    figures = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "published lists' figures"
+        verbose_name_plural = "published lists' figures"
+
+    def __str__(self) -> str:
+        return "published lists' figures"

@@ -8,7 +8,7 @@ each query is a fixed number of SQL statements whatever the size of the club.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,21 +131,26 @@ def with_usable_rating(rows: QuerySet[Member]) -> QuerySet[Member]:
     return with_state_columns(rows).filter(USABLE)
 
 
-def published_list_size(*, time_class: str, day: dt.date | None = None) -> tuple[int, int]:
+def published_list_size(
+    *, time_class: str, day: dt.date | None = None, among: Any = None
+) -> tuple[int, int]:
     """The whole published list of ``time_class`` on ``day`` (default today): its members,
-    and those of them with a usable rating, in one count of every published member. A
-    rating run keeps it for its readers (``services.public_pages.list_figures_keep``)."""
+    and those of them with a usable rating, in one count of every published member
+    (``among``: of these members alone, their share of it). Kept for the list's readers
+    (``services.list_figures``)."""
+    members = publication.published_members(day, among=among)
     listed = with_state_columns(
-        with_ratings(publication.published_members(day), ranked=False, time_class=time_class)
+        with_ratings(members, ranked=False, time_class=time_class)
     ).order_by()
     totals = listed.aggregate(listed=Count("pk"), usable=Count("pk", filter=USABLE))
     return totals["listed"], totals["usable"]
 
 
-def published_regions(day: dt.date | None = None) -> list[str]:
+def published_regions(day: dt.date | None = None, *, of: Iterable[str] | None = None) -> list[str]:
     """The regions with a published member on ``day`` (default today), in order: the
     public list's filter offers these (a region of unpublished members alone would filter
-    it down to nobody). A rating run keeps them with the lists' sizes.
+    it down to nobody). Kept with the lists' sizes (``services.list_figures``); ``of``:
+    which of these regions have one.
 
     Each region is asked for its first published member, found down the region index
     (``publication.financial``'s ``each``): the published members' regions read whole
@@ -153,6 +158,8 @@ def published_regions(day: dt.date | None = None) -> list[str]:
     its LIMIT, not EXISTS: PostgreSQL turns an EXISTS into a join that hashes every
     paid-up member, once a region."""
     named = Member.objects.exclude(region="")
+    if of is not None:
+        named = named.filter(region__in=list(of))
     first_of_each = named.values("region").annotate(first=Min("pk")).values("first")
     published = publication.published(
         Member.objects.filter(region=OuterRef("region")), day, each=True
@@ -162,7 +169,9 @@ def published_regions(day: dt.date | None = None) -> list[str]:
         .annotate(first_published=Subquery(published.order_by().values("pk")[:1]))
         .filter(first_published__isnull=False)
     )
-    return list(regions.values_list("region", flat=True).order_by("region"))
+    # Sorted here, as the kept regions are (``services.list_figures``), whatever the
+    # database's collation.
+    return sorted(regions.values_list("region", flat=True).order_by())
 
 
 def published_ratings(day: dt.date | None = None, time_class: str = STANDARD) -> QuerySet[Member]:

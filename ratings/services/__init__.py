@@ -65,6 +65,13 @@ from .events import (
     trf_import,
 )
 from .game_lines import changes_breakdown_fill, event_breakdowns, event_changes_derive
+from .list_figures import (
+    list_figures_after,
+    list_figures_before,
+    list_figures_forget,
+    list_figures_keep,
+    list_figures_kept,
+)
 from .members import (
     BROUGHT_IN_FIELDS,
     MEMBER_RATING_FIELDS,
@@ -88,12 +95,7 @@ from .periods import (
     period_close_warning,
     periods_close_past,
 )
-from .public_pages import (
-    list_figures_keep,
-    list_figures_kept,
-    public_pages_changed,
-    public_pages_version,
-)
+from .public_pages import public_pages_changed, public_pages_version
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -177,6 +179,9 @@ __all__ = [
     "game_line_change",
     "games_changed",
     "games_replace",
+    "list_figures_after",
+    "list_figures_before",
+    "list_figures_forget",
     "list_figures_keep",
     "list_figures_kept",
     "list_publish",

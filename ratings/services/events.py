@@ -32,6 +32,7 @@ from .chain import (
     rerate_scope,
     states_before,
 )
+from .list_figures import list_figures_forget
 from .members import member_states_create
 from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
 from .results_version import results_unchanged_check
@@ -343,6 +344,8 @@ def trf_import(
             # In one statement (and their states in one more): a big open brings dozens.
             bulk_create_with_history(new, Member, default_user=who)
             member_states_create(members=new)
+            # Past the model layer: the published lists' figures are counted again.
+            list_figures_forget()
             if paid_season is not None:
                 subscriptions_renew(
                     members=[m for m in new if not m.is_guest],

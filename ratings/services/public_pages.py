@@ -37,9 +37,8 @@ def public_pages_version() -> tuple[int, dt.datetime | None]:
 
 def _bump_now() -> None:
     now = timezone.now()
-    # The lists' sizes kept at the old number no longer hold (``list_figures_keep``).
     moved = PublicPagesVersion.objects.filter(pk=_ROW).update(
-        number=F("number") + 1, changed_at=now, list_figures=None
+        number=F("number") + 1, changed_at=now
     )
     if not moved:
         try:
@@ -93,10 +92,20 @@ def _bumped_already(connection: Any) -> bool:
     return _marked(connection, "_public_pages_bumped")
 
 
-def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
+def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS, list_figures: bool = True) -> None:
     """Retire every cached public page: what the public reads has changed (or is changing
-    in this transaction). Never waits for another transaction."""
+    in this transaction). Never waits for another transaction.
+
+    ``list_figures``: the change may move the published lists' figures, and nothing else
+    follows it (a bulk write past the model layer): they are forgotten, and counted
+    afresh once it commits (``services.list_figures``). False where the caller keeps
+    them itself (the model signals, a rating run) or cannot know (a signed-in post's
+    safety net)."""
     connection = connections[using]
+    if list_figures:
+        from .list_figures import list_figures_forget
+
+        list_figures_forget(using=using)
     if not connection.in_atomic_block:
         with transaction.atomic(using=using):
             # Held: the holder moves it as it commits, after this change is seen.
@@ -109,51 +118,9 @@ def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
         _bumped_already(connection)
         or any(entry[1] is _bump_after_commit for entry in connection.run_on_commit)
     ):
-        kept = getattr(connection, "_list_figures_kept", None)
-        if kept is not None and kept[0] is connection.run_on_commit:
-            # A run earlier in this transaction counted the lists: this change may move them.
-            # (Its savepoint may have been released since, or rolled back: cleared either way.)
-            PublicPagesVersion.objects.filter(pk=_ROW).update(list_figures=None)
-            connection._list_figures_kept = None  # type: ignore[attr-defined]
         return
     if not _bump_unless_held(using):
         # The holder may commit before this one: move it again once this one has.
         transaction.on_commit(_bump_after_commit, using=using)
         return
     _mark(connection, "_public_pages_bumped")
-
-
-def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS) -> None:
-    """Count the published lists as this transaction leaves them, and keep their figures
-    with the number it moved (``PublicPagesVersion.list_figures``): a rating run's last
-    step, so that the first reader after the run reads them rather than every published
-    member. Any later change clears them, in this transaction or after it.
-
-    Kept only by a transaction that moved the number itself: one whose bump waits on
-    another's (a run going) leaves the lists to be counted by their readers."""
-    from ..pages.reports import published_list_size, published_regions
-    from ..rules.rating_lists import lists_kept
-
-    connection = connections[using]
-    if not connection.in_atomic_block or not _bumped_already(connection):
-        return
-    day = timezone.localdate()
-    figures = {
-        "day": day.isoformat(),
-        "lists": {tc: list(published_list_size(time_class=tc, day=day)) for tc in lists_kept()},
-        "regions": published_regions(day=day),
-    }
-    PublicPagesVersion.objects.filter(pk=_ROW).update(list_figures=figures)
-    _mark(connection, "_list_figures_kept")
-
-
-def list_figures_kept() -> dict[str, Any] | None:
-    """The published lists' figures as the last rating run kept them (``list_figures_keep``):
-    ``lists``, each list's size by its time class (its members, and those of them with a
-    usable rating), and ``regions``, those with a published member. None when anything
-    has moved the public pages' version since, or the day has changed: count them."""
-    kept = PublicPagesVersion.objects.filter(pk=_ROW).values_list("list_figures", flat=True)
-    figures = kept.first()
-    if not figures or figures.get("day") != timezone.localdate().isoformat():
-        return None
-    return figures

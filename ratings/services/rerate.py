@@ -56,8 +56,9 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
+from .list_figures import list_figures_keep
 from .period_ripple import period_ripple_possible, period_ripple_rerate
-from .public_pages import list_figures_keep, public_pages_changed
+from .public_pages import public_pages_changed
 from .rapid_standing import holds_rapid, rapid_feeds_standard, rapid_ratings_set
 from .rerate_rows import (
     CHANGE_COLUMNS,
@@ -489,8 +490,9 @@ def ratings_rerate(
                 time_class=time_class,
                 behind=True,
             )
-        # Every public page may show what this re-rate writes (past the model layer).
-        public_pages_changed()
+        # Every public page may show what this re-rate writes (past the model layer); the
+        # published lists' figures it counts as its last step.
+        public_pages_changed(list_figures=False)
         if run is not None and run.pending:
             from .systems import pending_apply
 

@@ -29,6 +29,7 @@ from ratings.models import (
     Game,
     Member,
     PublicPagesVersion,
+    PublishedListFigures,
     RatingChange,
     RatingList,
     RatingPeriod,
@@ -187,6 +188,7 @@ def build_club() -> Club:
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
         "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
+        "ratings_publishedlistfigures": PublishedListFigures.objects.get_or_create(pk=1)[0],
         "ratings_comparisonrating": ComparisonRating.objects.create(
             comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"
         ),

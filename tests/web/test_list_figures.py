@@ -1,20 +1,27 @@
-"""The published list's figures (its size, the regions of its filter): counted by the
-rating run as it leaves the list, and kept with the public pages' version for the list's
-first reader (``list_figures_keep``); any other change to what the public reads, or a new
-day, has the list counted again."""
+"""The published list's figures (its size, the regions of its filter), kept for its readers
+(``services.list_figures``): counted by a rating run, moved by each payment and member's
+save by that member's difference, forgotten by the writes nobody follows (and counted once
+those commit). Whatever the writes, the kept figures are what a count would give."""
 
 from __future__ import annotations
 
+import datetime as dt
+import threading
+
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ratings import services
-from ratings.models import Game, PublicPagesVersion
+from ratings.models import Game, Member, PublishedListFigures, Season, Subscription
 from ratings.pages import reports
-from ratings.pages.reports import published_list_size
+from ratings.pages.reports import published_list_size, published_regions
+from ratings.rules.rating_lists import lists_kept
 
-from ..factories import paid_up
+from ..factories import MemberFactory, paid_up
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +30,7 @@ LIST = reverse("ratings:list")
 
 @pytest.fixture
 def counted(monkeypatch) -> list[str]:
-    """What is counted from here on: "size", "regions"."""
+    """What the list's readers count from here on: "size", "regions"."""
     calls: list[str] = []
     size, regions = reports.published_list_size, reports.published_regions
 
@@ -47,66 +54,245 @@ def list_read(client) -> tuple[int, list[str]]:
     return response.context["table"].paginator.count, [r for r in regions if r]
 
 
-def kept_figures() -> dict | None:
-    return PublicPagesVersion.objects.get(pk=1).list_figures
+def kept() -> dict | None:
+    return services.list_figures_kept()
 
 
-def test_the_first_reader_after_a_rating_run_reads_what_the_run_counted(
-    client, current_season, rated_event, alice, bob, counted
-):
-    paid_up(alice, current_season), paid_up(bob, current_season)
+def as_counted() -> dict:
+    """The figures a count of every published member gives today."""
+    return {
+        "day": timezone.localdate().isoformat(),
+        "lists": {tc: list(published_list_size(time_class=tc)) for tc in lists_kept()},
+        "regions": published_regions(),
+    }
+
+
+@pytest.fixture
+def rated(current_season, rated_event, alice, bob):
+    """Alice (North) paid up and Bob (South) in arrears, both rated: the run kept the list
+    as one member, in the North."""
+    paid_up(alice, current_season)
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+    assert kept()["lists"]["standard"] == [1, 1]
+
+
+def test_the_first_reader_after_a_rating_run_reads_what_the_run_counted(client, rated, counted):
+    assert list_read(client) == (1, ["North"])
+    assert counted == []
+
+
+def test_a_payment_moves_the_kept_figures_by_its_member(
+    client, rated, current_season, bob, counted
+):
+    services.subscription_record(member=bob, season=current_season)
+    assert kept() == as_counted()
     counted.clear()
     assert list_read(client) == (2, ["North", "South"])
     assert counted == []
 
 
-def test_a_payment_after_the_run_has_the_list_counted_again(
-    client, current_season, rated_event, alice, bob, counted
-):
-    paid_up(alice, current_season)
-    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    paid_up(bob, current_season)
-    counted.clear()
-    assert list_read(client) == (2, ["North", "South"])
-    assert sorted(counted) == ["regions", "size"]
+def test_a_payment_taken_back_moves_them_back(rated, current_season, alice):
+    services.subscription_remove(subscription=Subscription.objects.get(member=alice))
+    assert kept()["lists"]["standard"] == [0, 0]
+    assert kept()["regions"] == []
 
 
-def test_renewals_at_the_start_of_a_season_have_the_list_counted_again(
-    client, current_season, rated_event, alice, bob
-):
-    paid_up(alice, current_season)
-    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
+def test_a_payment_for_a_season_gone_by_moves_nothing(rated, bob):
+    past = Season.objects.create(name="1999", start=dt.date(1999, 1, 1), end=dt.date(1999, 12, 31))
+    services.subscription_record(member=bob, season=past)
+    assert kept()["lists"]["standard"] == [1, 1]
+
+
+def test_a_member_moving_region_moves_the_regions(rated, alice):
+    alice.region = "East"
+    alice.save()
+    assert kept()["regions"] == ["East"]
+
+
+def test_a_member_made_a_guest_leaves_the_list(rated, alice):
+    alice.is_guest = True
+    alice.save()
+    assert kept() == as_counted()
+    assert kept()["lists"]["standard"] == [0, 0]
+
+
+def test_a_new_member_who_brings_a_rating_and_pays_joins_it(rated, current_season):
+    carol = MemberFactory(name="Carol Chen", region="West", initial_rating=1800, initial_games=30)
+    services.subscription_record(member=carol, season=current_season)
+    assert kept() == as_counted()
+    assert kept()["regions"] == ["North", "West"]
+
+
+def test_a_payment_moved_to_another_member_moves_both(rated, alice, bob):
+    payment = Subscription.objects.get(member=alice)
+    payment.member = bob
+    payment.save()
+    assert kept() == as_counted()
+    assert kept()["regions"] == ["South"]
+
+
+def test_a_payment_rolled_back_with_its_savepoint_moves_nothing(rated, current_season, bob):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.subscription_record(member=bob, season=current_season)
+        raise RuntimeError
+    assert kept()["lists"]["standard"] == [1, 1]
+
+
+def test_renewals_forget_the_figures_and_the_reader_counts(client, rated, current_season, bob):
     services.subscriptions_renew(members=[bob], season=current_season)
+    assert kept() is None
     assert list_read(client) == (2, ["North", "South"])
 
 
-def test_figures_kept_on_another_day_are_not_read(client, current_season, rated_event, alice, bob):
-    paid_up(alice, current_season), paid_up(bob, current_season)
-    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    PublicPagesVersion.objects.filter(pk=1).update(
-        list_figures={"day": "2001-01-01", "lists": {"standard": [99, 99]}, "regions": ["X"]}
+@pytest.mark.django_db(transaction=True)
+def test_renewals_have_them_counted_once_committed(rated, current_season, bob):
+    services.subscriptions_renew(members=[bob], season=current_season)
+    assert kept() == as_counted()
+    assert kept()["lists"]["standard"] == [2, 2]
+
+
+def test_a_season_s_dates_changed_forget_them(rated, current_season):
+    current_season.end = timezone.localdate() - dt.timedelta(days=1)
+    current_season.save()
+    assert kept() is None
+
+
+def test_figures_kept_on_another_day_are_not_read(client, rated):
+    PublishedListFigures.objects.filter(pk=1).update(
+        figures={"day": "2001-01-01", "lists": {"standard": [99, 99]}, "regions": ["X"]}
     )
-    assert list_read(client) == (2, ["North", "South"])
+    assert list_read(client) == (1, ["North"])
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_run_keeps_the_figures_it_counted_when_its_transaction_commits(
-    current_season, rated_event, alice, bob
+def test_the_first_payment_on_a_new_day_has_them_counted_once_it_commits(
+    rated, current_season, bob
 ):
-    paid_up(alice, current_season), paid_up(bob, current_season)
-    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-    figures = kept_figures()
-    assert figures["lists"]["standard"] == list(published_list_size(time_class="standard"))
-    assert figures["regions"] == ["North", "South"]
+    PublishedListFigures.objects.filter(pk=1).update(
+        figures={"day": "2001-01-01", "lists": {"standard": [99, 99]}, "regions": ["X"]}
+    )
+    services.subscription_record(member=bob, season=current_season)
+    assert kept() == as_counted()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_change_after_the_run_in_the_same_transaction_clears_the_kept_figures(
-    current_season, rated_event, alice, bob
-):
-    paid_up(alice, current_season)
+def test_a_save_outside_any_transaction_has_them_counted_at_once(rated, current_season, bob):
+    Subscription.objects.create(member=bob, season=current_season)
+    assert kept() == as_counted()
+    assert kept()["lists"]["standard"] == [2, 2]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time")
+@pytest.mark.django_db(transaction=True)
+def test_a_run_s_count_waits_for_a_payment_under_way(rated, current_season, bob):
+    paying, counting = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def pay() -> None:
+        try:
+            with transaction.atomic():
+                services.subscription_record(member=bob, season=current_season)
+                paying.set()
+                counting.wait(timeout=5)  # the count has begun, and waits on the row
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            connection.close()
+
+    payment = threading.Thread(target=pay)
+    payment.start()
+    assert paying.wait(timeout=30)
+    threading.Timer(0.5, counting.set).start()
+    services.list_figures_keep()
+    payment.join(timeout=30)
+    assert failures == []
+    assert kept()["lists"]["standard"] == [2, 2]
+
+
+# -- whatever the writes: the kept figures are the count ------------------------------------
+
+REGIONS = ["North", "South", "East", ""]
+writes = st.lists(
+    st.one_of(
+        st.tuples(st.just("pay"), st.integers(0, 4), st.booleans()),
+        st.tuples(st.just("take back"), st.integers(0, 4), st.none()),
+        st.tuples(st.just("region"), st.integers(0, 4), st.sampled_from(REGIONS)),
+        st.tuples(st.just("guest"), st.integers(0, 4), st.booleans()),
+        st.tuples(st.just("move payment"), st.integers(0, 4), st.integers(0, 4)),
+        st.tuples(st.just("join"), st.integers(1000, 2400), st.sampled_from(REGIONS)),
+        st.tuples(st.just("leave"), st.integers(0, 4), st.none()),
+        st.tuples(st.just("renew"), st.integers(0, 4), st.none()),
+        st.tuples(st.just("rate"), st.integers(0, 4), st.integers(0, 4)),
+        st.tuples(st.just("merge"), st.integers(0, 4), st.integers(0, 4)),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+def committed() -> None:
+    """As if the transaction had committed here: its on-commit work done (a test's
+    transaction never commits)."""
+    hooks, connection.run_on_commit = connection.run_on_commit, []
+    for _, hook, _ in hooks:
+        hook()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(writes=writes)
+def test_the_kept_figures_are_a_count_s_after_every_write(writes):
+    season = Season.for_day(timezone.localdate())
+    past = Season.objects.get_or_create(
+        name="1999", defaults={"start": dt.date(1999, 1, 1), "end": dt.date(1999, 12, 31)}
+    )[0]
     with transaction.atomic():
-        rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
-        paid_up(bob, current_season)
-    assert kept_figures() is None
+        members = [
+            MemberFactory(region=REGIONS[i % 4], initial_rating=1500 + 100 * i, initial_games=30)
+            for i in range(5)
+        ]
+        paid_up(members[0], season), paid_up(members[1], season)
+        services.list_figures_keep()
+        committed()
+        for write in writes:
+            _write(write, members, season, past)
+            committed()
+            assert kept() == as_counted(), write
+        transaction.set_rollback(True)
+
+
+def _write(write: tuple, members: list[Member], season: Season, past: Season) -> None:
+    kind, a, b = write
+    living = [m for m in members if Member.objects.filter(pk=m.pk).exists()]
+    if not living:
+        return
+    member = Member.objects.get(pk=living[a % len(living)].pk)
+    other = Member.objects.get(pk=living[(b if isinstance(b, int) else 0) % len(living)].pk)
+    if kind == "pay" and not member.subscriptions.filter(season=season if b else past).exists():
+        services.subscription_record(member=member, season=season if b else past)
+    elif kind == "take back" and (payment := member.subscriptions.first()):
+        services.subscription_remove(subscription=payment)
+    elif kind == "region":
+        member.region = b
+        member.save()
+    elif kind == "guest":
+        member.is_guest = b
+        member.save()
+    elif kind == "move payment" and (payment := member.subscriptions.first()):
+        if not other.subscriptions.filter(season=payment.season).exists():
+            payment.member = other
+            payment.save()
+    elif kind == "join":
+        members.append(MemberFactory(region=b, initial_rating=a, initial_games=30))
+    elif kind == "leave" and not (member.entries.exists() or member.merged_from.exists()):
+        member.delete()
+    elif kind == "renew":
+        services.subscriptions_renew(members=[member], season=season)
+    elif kind == "rate" and member != other:
+        from ..factories import EventFactory, GameFactory
+
+        event = EventFactory(status="complete", start_date=dt.date(2026, 3, 2))
+        GameFactory(event=event, white=member, black=other)
+        event.entries.create(member=member), event.entries.create(member=other)
+        services.ratings_rerate(start=event, reason="rated")
+    elif kind == "merge" and member != other and not services.merge_problem([other, member]):
+        services.members_merge(sources=[member], target=other)

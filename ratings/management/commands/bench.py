@@ -26,6 +26,7 @@ import sys
 import time
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +51,13 @@ from ratings.models import (
     Event,
     Game,
     Member,
+    PublishedListFigures,
     RatingChange,
     RatingList,
     RatingRun,
     RatingState,
+    Season,
+    Subscription,
 )
 from ratings.rules.time_classes import RAPID
 from ratings.services.accounts import officer_create
@@ -422,26 +426,56 @@ class Bench:
             raise CommandError(f"GET {url}: status {response.status_code}")
         return seconds, body
 
-    def timed(self, url: str, *, kept: bool = False, changed: bool = False) -> tuple[float, bytes]:
+    def timed(
+        self, url: str, *, kept: bool = False, before: Callable[[], None] | None = None
+    ) -> tuple[float, bytes]:
         """The median of ``--repeat`` GETs of ``url``, and the last body, after one GET
         not timed: a serving process has its templates compiled and its database pages
         cached, where the bench has just re-rated a million games. Each timed GET renders
         the page, as for the first reader after a rating run: no kept copy answers (the
-        cache is emptied before it), and the run's own counts of the lists stand
-        (``services.list_figures_keep``). ``changed``: as for the first reader after any
-        other change (a payment, say): the public pages' version moved, the lists to be
-        counted again. ``kept``: the copy the cache keeps once the page is rendered, as
-        every later reader gets it."""
+        cache is emptied before it), and the run's own count of the lists stands
+        (``services.list_figures``). ``before``: a change made before each GET (a
+        payment, say), as for the first reader after it. ``kept``: the copy the cache
+        keeps once the page is rendered, as every later reader gets it."""
         self.get(url)
         times, body = [], b""
         for _ in range(self.repeat):
-            if changed:
-                services.public_pages_changed()
+            if before is not None:
+                before()
             elif not kept:
                 cache.clear()
             seconds, body = self.get(url)
             times.append(seconds)
         return statistics.median(times), body
+
+    def payment(self) -> Callable[[], None]:
+        """A payment for this season made, or taken back, in turn, as an officer does
+        (``services``): the public pages' version moves, and the lists' figures move by
+        the one member. Each is timed into ``self.payments``."""
+        season = Season.for_day(timezone.localdate())
+        member = Member.objects.active().exclude(subscriptions__season=season).first()
+        if member is None:
+            raise CommandError("every member has paid for this season: no payment to make")
+        self.payments: list[float] = []
+
+        def pay() -> None:
+            clock = time.perf_counter()
+            paid = Subscription.objects.filter(member=member, season=season).first()
+            if paid is None:
+                services.subscription_record(member=member, season=season)
+            else:
+                services.subscription_remove(subscription=paid)
+            self.payments.append(time.perf_counter() - clock)
+
+        return pay
+
+    def forgotten(self) -> None:
+        """The lists' figures forgotten and not yet counted again, the public pages'
+        version moved: as the first reader after a write nobody follows member by member
+        (a season's dates, an import) finds them before its count commits, or the first
+        reader of a new day before anyone writes."""
+        PublishedListFigures.objects.update(figures=None)
+        services.public_pages_changed(list_figures=False)
 
     def pages(self) -> None:
         self.client.logout()
@@ -458,9 +492,15 @@ class Bench:
         self.say(f"  the list has {last} pages")
         seconds, _ = self.timed(f"{listed}?page={last}")
         self.figure("list_last_page_ms", seconds * 1000, "ms")
-        # Last of the list's figures: moving the version clears the ones the run kept.
-        seconds, _ = self.timed(listed, changed=True)
+        seconds, _ = self.timed(listed, before=self.payment())
+        self.figure("list_page_after_payment_ms", seconds * 1000, "ms")
+        self.figure("payment_ms", statistics.median(self.payments) * 1000, "ms")
+        # Last of the list's figures: it leaves them to be counted.
+        seconds, _ = self.timed(listed, before=self.forgotten)
         self.figure("list_page_recounted_ms", seconds * 1000, "ms")
+        clock = time.perf_counter()
+        services.list_figures_keep()
+        self.figure("list_figures_count_ms", (time.perf_counter() - clock) * 1000, "ms")
         seconds, body = self.timed(f"{listed}?_export=csv")
         self.say(f"  CSV: {len(body.splitlines())} lines")
         self.figure("list_csv_s", seconds, "s")

@@ -1,0 +1,188 @@
+"""The published lists' figures: each list's size (its members, and those of them with a
+usable rating) and the regions with a published member, kept in one row
+(``PublishedListFigures``) so that the list's readers need not count every published
+member (some 200 ms at 200,000 members, on every read after any change).
+
+They are kept exact by every write that moves them, in that write's own transaction:
+
+- a rating run counts them afresh as its last step (``list_figures_keep``);
+- a member's or a payment's save or delete moves them by that member's difference
+  (``list_figures_before`` and ``list_figures_after``, from ``ratings.signals``): the
+  member's share of each list and their region, read by the list's own count among them
+  before the write and after it, so that the rule is written once (``published_list_size``);
+- any other write that may move them (a season's dates, the club's settings or lists, the
+  bulk writes of imports and renewals, a run's states written past the model layer)
+  forgets them (``list_figures_forget``), and they are counted afresh once it commits.
+
+Each of these takes the row's lock first (on PostgreSQL; SQLite has one writer at a time),
+so that a count and a difference never cross: a payment made as a run counts waits for the
+count's commit (a moment: the count is the run's last step), and the count waits for the
+payment's. A run takes the row only to count, never while it rates: an officer's payment
+never waits for a long re-rate.
+
+A save outside any transaction (Django's own saves are not atomic) cannot hold the row
+from before the write to after it: it forgets the figures, and they are counted afresh.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
+from django.utils import timezone
+
+from ..models import Member, PublishedListFigures
+
+log = logging.getLogger("ratings")
+
+_ROW = 1
+
+
+@dataclass(frozen=True)
+class Share:
+    """A member's share of the published lists: ``lists``, by time class, [listed, usable]
+    (each 0 or 1); ``regions``, their region (if any), published or not."""
+
+    lists: dict[str, list[int]]
+    regions: frozenset[str]
+
+
+def _share(member_id: int, day: dt.date) -> Share:
+    from ..pages.reports import published_list_size
+    from ..rules.rating_lists import lists_kept
+
+    lists = {
+        tc: list(published_list_size(time_class=tc, day=day, among=[member_id]))
+        for tc in lists_kept()
+    }
+    regions = Member.objects.filter(pk=member_id).exclude(region="").values_list("region")
+    return Share(lists=lists, regions=frozenset(region for (region,) in regions))
+
+
+def _figures(*, lock: bool) -> dict[str, Any] | None:
+    rows = PublishedListFigures.objects.filter(pk=_ROW)
+    if lock:
+        rows = rows.select_for_update()
+    return rows.values_list("figures", flat=True).first()
+
+
+def _write(figures: dict[str, Any] | None) -> None:
+    if PublishedListFigures.objects.filter(pk=_ROW).update(figures=figures):
+        return
+    try:
+        with transaction.atomic():
+            PublishedListFigures.objects.create(pk=_ROW, figures=figures)
+    except IntegrityError:  # another process made the row meanwhile
+        PublishedListFigures.objects.filter(pk=_ROW).update(figures=figures)
+
+
+def _current(figures: dict[str, Any] | None, day: dt.date) -> bool:
+    return bool(figures) and figures.get("day") == day.isoformat()  # type: ignore[union-attr]
+
+
+def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Count the published lists as this transaction leaves them, and keep their figures:
+    a rating run's last step, so that its readers read them rather than every published
+    member. Takes the row first: the count sees every write that moved the figures
+    before it, and none moves them until it commits."""
+    from ..pages.reports import published_list_size, published_regions
+    from ..rules.rating_lists import lists_kept
+
+    with transaction.atomic(using=using):
+        _figures(lock=True)
+        day = timezone.localdate()
+        _write(
+            {
+                "day": day.isoformat(),
+                "lists": {
+                    tc: list(published_list_size(time_class=tc, day=day)) for tc in lists_kept()
+                },
+                "regions": published_regions(day=day),
+            }
+        )
+
+
+def list_figures_kept() -> dict[str, Any] | None:
+    """The published lists' figures as kept (``list_figures_keep``): ``lists``, each
+    list's size by its time class (its members, and those of them with a usable rating),
+    and ``regions``, those with a published member. None when a write forgot them, or
+    they were kept on another day: count them."""
+    figures = _figures(lock=False)
+    return figures if _current(figures, timezone.localdate()) else None
+
+
+def _count_after_commit() -> None:
+    try:
+        list_figures_keep()
+    except DatabaseError:  # SQLite busy with a long writer: the readers count meanwhile
+        log.warning("the published lists' figures were not counted after a write")
+
+
+def _count_once_committed(using: str) -> None:
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        _count_after_commit()
+    elif not any(entry[1] is _count_after_commit for entry in connection.run_on_commit):
+        transaction.on_commit(_count_after_commit, using=using)
+
+
+def list_figures_forget(*, using: str = DEFAULT_DB_ALIAS) -> None:
+    """A write that may move the figures in a way nobody followed: forget them, and count
+    them afresh once this transaction commits (its readers count meanwhile)."""
+    with transaction.atomic(using=using):
+        _figures(lock=True)
+        _write(None)
+    _count_once_committed(using)
+
+
+# -- a member's difference, around each save or delete that may move it -------------------
+
+
+def list_figures_before(
+    *, member_ids: Iterable[int], using: str = DEFAULT_DB_ALIAS
+) -> dict[int, Share] | None:
+    """A write that may move these members' places on the published lists, and no one
+    else's, is about to be made: their shares as they stand, for ``list_figures_after``
+    (None: there are no figures to move, or nothing can hold them until it is made)."""
+    if not connections[using].in_atomic_block:
+        return None  # ``list_figures_after`` forgets them
+    figures = _figures(lock=True)
+    day = timezone.localdate()
+    if not _current(figures, day):
+        # Kept on another day, or forgotten by a write whose count never came: counted
+        # once this write commits, for its readers.
+        _count_once_committed(using)
+        return None
+    return {pk: _share(pk, day) for pk in member_ids}
+
+
+def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_DB_ALIAS) -> None:
+    """The write ``list_figures_before`` read the shares for is made: move the figures by
+    each member's difference."""
+    from ..pages.reports import published_regions
+
+    if not connections[using].in_atomic_block:
+        list_figures_forget(using=using)
+        return
+    if not before:
+        return
+    figures = _figures(lock=True)
+    day = timezone.localdate()
+    if not _current(figures, day):
+        return  # forgotten meanwhile, or counted on another day
+    assert figures is not None
+    moved: set[str] = set()
+    for pk, was in before.items():
+        now = _share(pk, day)
+        for tc, counts in figures["lists"].items():
+            a, b = was.lists.get(tc, [0, 0]), now.lists.get(tc, [0, 0])
+            figures["lists"][tc] = [n - x + y for n, x, y in zip(counts, a, b, strict=True)]
+        moved |= was.regions | now.regions
+    if moved:
+        kept = set(figures["regions"]) - moved
+        figures["regions"] = sorted(kept | set(published_regions(day, of=moved)))
+    _write(figures)
