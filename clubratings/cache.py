@@ -287,7 +287,7 @@ class PublicPagesChangedMiddleware:
                 # Not the published lists' figures: every write that moves them moves
                 # them itself (``services.list_figures``); forgotten on every post, the
                 # list would be counted by its first reader after any officer's save.
-                public_pages_changed(list_figures=False)
+                public_pages_changed()
             except DatabaseError:  # SQLite busy with a long writer: its own saves bump
                 log.warning("public pages' version not moved after %s", request.path)
         return response

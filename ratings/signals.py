@@ -52,7 +52,7 @@ def _public_pages_changed(sender: type[Any], raw: bool = False, **kwargs: Any) -
     from .services.public_pages import public_pages_changed
 
     # The published lists' figures: followed, or forgotten, by the receivers below.
-    public_pages_changed(using=kwargs.get("using") or DEFAULT_DB_ALIAS, list_figures=False)
+    public_pages_changed(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
 
 
 def _moves_public_pages(model: type[Any]) -> bool:

@@ -117,8 +117,9 @@ def members_import(
     report = MembersReport()
     with transaction.atomic():
         # Members and payments are written past the model layer (no signals): every public
-        # page may show them (and the lists' kept sizes no longer hold).
+        # page may show them, and the published lists' figures are counted again.
         services.public_pages_changed()
+        services.list_figures_forget()
         season = Season.for_day(today)
         report.season = season.name
         # A number matches its member in any case (r1056 is R1056, kept as recorded).

@@ -22,6 +22,7 @@ from ..models import (
 from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
+from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
 from .rerate import AFTER_ALL, Chain
 from .runs import ratings_update
@@ -76,8 +77,10 @@ def member_states_write(*, member_ids: Iterable[int]) -> None:
     member_ids = list(member_ids)
     club = ClubSettings.load()
     with transaction.atomic():
-        # The states are written past the model layer: the public pages read them.
+        # The states are written past the model layer: the public pages read them, and
+        # the published lists' figures are counted again.
         public_pages_changed()
+        list_figures_forget()
         for rating_list in lists_kept():
             chain = Chain(club.engine(rating_list), AFTER_ALL, rating_list)
             chain.take_in(member_ids)

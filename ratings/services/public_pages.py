@@ -92,20 +92,11 @@ def _bumped_already(connection: Any) -> bool:
     return _marked(connection, "_public_pages_bumped")
 
 
-def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS, list_figures: bool = True) -> None:
+def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
     """Retire every cached public page: what the public reads has changed (or is changing
-    in this transaction). Never waits for another transaction.
-
-    ``list_figures``: the change may move the published lists' figures, and nothing else
-    follows it (a bulk write past the model layer): they are forgotten, and counted
-    afresh once it commits (``services.list_figures``). False where the caller keeps
-    them itself (the model signals, a rating run) or cannot know (a signed-in post's
-    safety net)."""
+    in this transaction). Never waits for another transaction. (The published lists'
+    figures are kept apart: ``services.list_figures``.)"""
     connection = connections[using]
-    if list_figures:
-        from .list_figures import list_figures_forget
-
-        list_figures_forget(using=using)
     if not connection.in_atomic_block:
         with transaction.atomic(using=using):
             # Held: the holder moves it as it commits, after this change is seen.

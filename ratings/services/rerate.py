@@ -492,7 +492,7 @@ def ratings_rerate(
             )
         # Every public page may show what this re-rate writes (past the model layer); the
         # published lists' figures it counts as its last step.
-        public_pages_changed(list_figures=False)
+        public_pages_changed()
         if run is not None and run.pending:
             from .systems import pending_apply
 

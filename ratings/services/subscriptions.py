@@ -21,6 +21,7 @@ from ..models import Member, Membership, Season, Subscription, rules
 from ..rules import publication
 from .audit import REASON_LENGTH
 from .events import _delete_with_history, audit_user
+from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
 
 #: The history's reason for a subscription paid by a new member on the night an event
@@ -154,6 +155,7 @@ def subscriptions_renew(
         if new:
             # Written past the model layer (no signal): who is published changes.
             public_pages_changed()
+            list_figures_forget()
             bulk_create_with_history(
                 new,
                 Subscription,

@@ -294,5 +294,7 @@ def _write(write: tuple, members: list[Member], season: Season, past: Season) ->
         GameFactory(event=event, white=member, black=other)
         event.entries.create(member=member), event.entries.create(member=other)
         services.ratings_rerate(start=event, reason="rated")
-    elif kind == "merge" and member != other and not services.merge_problem([other, member]):
+    elif kind == "merge" and member != other and not other.merged_into_id:
+        if services.merge_problem([other, member]):
+            return
         services.members_merge(sources=[member], target=other)

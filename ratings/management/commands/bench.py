@@ -475,7 +475,7 @@ class Bench:
         (a season's dates, an import) finds them before its count commits, or the first
         reader of a new day before anyone writes."""
         PublishedListFigures.objects.update(figures=None)
-        services.public_pages_changed(list_figures=False)
+        services.public_pages_changed()
 
     def pages(self) -> None:
         self.client.logout()
