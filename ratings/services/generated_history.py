@@ -32,6 +32,8 @@ from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
+# Results as plain strings (not the choices' enum members): database drivers take exact types.
+from ratings.formats import trf
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -47,8 +49,6 @@ from ratings.models import (
     Season,
     Subscription,
 )
-
-# Results as plain strings (not the choices' enum members): database drivers take exact types.
 from ratings.rules.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
 from ratings.rules.time_classes import STANDARD, time_class_of
 from ratings.services import bulk_load
@@ -551,3 +551,55 @@ def _write(plan: Plan, stage: Any) -> None:
         rows = plan.rows[model]
         bulk_load.insert(model, COLUMNS[model], rows)
         stage(f"wrote {len(rows)} {model._meta.verbose_name_plural}")
+
+
+def tournament_report_generate(*, rng: random.Random, name: str, players: int, rounds: int) -> str:
+    """A Swiss tournament report (TRF) of ``players`` and ``rounds``, dated today, for the
+    bench's import: four in five players are members here (by name), the rest new."""
+    members = list(
+        Member.objects.active()
+        .filter(is_guest=False)
+        .order_by("pk")
+        .values_list("name", flat=True)
+    )
+    names = rng.sample(members, min(len(members), players * 4 // 5))
+    while len(names) < players:
+        # Double-barrelled: no generated member has such a name, so these are new.
+        names.append(
+            f"{rng.choice(GIVEN_F + GIVEN_M)} {rng.choice(SURNAMES)}-{rng.choice(SURNAMES)}"
+        )
+    ranks = range(1, len(names) + 1)
+    score = dict.fromkeys(ranks, 0.0)
+    results: dict[int, list[str]] = {rank: [] for rank in ranks}
+    met: set[tuple[int, int]] = set()
+    for _ in range(rounds):
+        order = sorted(ranks, key=lambda r: (-score[r], r))
+        while order:
+            a = order.pop(0)
+            at = next((i for i, b in enumerate(order) if (a, b) not in met), 0)
+            b = order.pop(at)
+            met |= {(a, b), (b, a)}
+            code = rng.choice("1=0")
+            back = {"1": "0", "=": "=", "0": "1"}[code]
+            score[a] += trf.CODE_POINTS[code]
+            score[b] += trf.CODE_POINTS[back]
+            results[a].append(f"  {b:4d} w {code}")
+            results[b].append(f"  {a:4d} b {back}")
+    today = timezone.localdate()
+    lines = [
+        f"012 {name}",
+        "022 Bench City",
+        f"042 {today:%Y/%m/%d}",
+        f"052 {today:%Y/%m/%d}",
+        "092 Individual: Swiss-System",
+        f"XXR {rounds}",
+    ]
+    place = {r: n for n, r in enumerate(sorted(ranks, key=lambda r: -score[r]), 1)}
+    for rank, player in zip(ranks, names, strict=True):
+        first, _, last = player.rpartition(" ")
+        rating = f"{rng.randint(1000, 2400):4d}" if rng.random() < 0.5 else "    "
+        lines.append(
+            f"001 {rank:4d}      {f'{last}, {first}'[:33]:<33} {rating} NZL "
+            f"{'':>11} {'':>10} {score[rank]:4.1f} {place[rank]:4d}" + "".join(results[rank])
+        )
+    return "\n".join(lines) + "\n"

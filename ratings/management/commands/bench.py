@@ -63,11 +63,9 @@ from ratings.rules.time_classes import RAPID
 from ratings.services.accounts import officer_create
 from ratings.services.generated_history import (
     DEFAULT_SEED,
-    GIVEN_F,
-    GIVEN_M,
     MARKER,
-    SURNAMES,
     marker,
+    tournament_report_generate,
 )
 from ratings.services.systems import rating_list_apply, rating_system_apply
 
@@ -527,7 +525,9 @@ class Bench:
         """A 300-player, 7-round file through the officer's pages: upload, preview, confirm."""
         officer = officer_create(username=OFFICER, password=None)
         self.client.force_login(officer)
-        text = self.trf_text()
+        text = tournament_report_generate(
+            rng=self.rng, name=TRF_EVENT, players=TRF_PLAYERS, rounds=TRF_ROUNDS
+        )
         times = []
         for _ in range(max(1, min(self.repeat, 3))):
             times.append(self.import_once(text))
@@ -566,57 +566,6 @@ class Bench:
     def expect(self, response: Any, status: int, step: str) -> None:
         if response.status_code != status:
             raise CommandError(f"TRF import, {step}: status {response.status_code}")
-
-    def trf_text(self) -> str:
-        """A Swiss tournament report: four in five players are members here (by name)."""
-        rng = self.rng
-        members = list(
-            Member.objects.active()
-            .filter(is_guest=False)
-            .order_by("pk")
-            .values_list("name", flat=True)
-        )
-        names = rng.sample(members, min(len(members), TRF_PLAYERS * 4 // 5))
-        while len(names) < TRF_PLAYERS:
-            # Double-barrelled: no generated member has such a name, so these are new.
-            names.append(
-                f"{rng.choice(GIVEN_F + GIVEN_M)} {rng.choice(SURNAMES)}-{rng.choice(SURNAMES)}"
-            )
-        ranks = range(1, len(names) + 1)
-        score = dict.fromkeys(ranks, 0.0)
-        results: dict[int, list[str]] = {rank: [] for rank in ranks}
-        met: set[tuple[int, int]] = set()
-        for _ in range(TRF_ROUNDS):
-            order = sorted(ranks, key=lambda r: (-score[r], r))
-            while order:
-                a = order.pop(0)
-                at = next((i for i, b in enumerate(order) if (a, b) not in met), 0)
-                b = order.pop(at)
-                met |= {(a, b), (b, a)}
-                code = rng.choice("1=0")
-                back = {"1": "0", "=": "=", "0": "1"}[code]
-                score[a] += trf.CODE_POINTS[code]
-                score[b] += trf.CODE_POINTS[back]
-                results[a].append(f"  {b:4d} w {code}")
-                results[b].append(f"  {a:4d} b {back}")
-        today = timezone.localdate()
-        lines = [
-            f"012 {TRF_EVENT}",
-            "022 Bench City",
-            f"042 {today:%Y/%m/%d}",
-            f"052 {today:%Y/%m/%d}",
-            "092 Individual: Swiss-System",
-            f"XXR {TRF_ROUNDS}",
-        ]
-        place = {r: n for n, r in enumerate(sorted(ranks, key=lambda r: -score[r]), 1)}
-        for rank, name in zip(ranks, names, strict=True):
-            first, _, last = name.rpartition(" ")
-            rating = f"{rng.randint(1000, 2400):4d}" if rng.random() < 0.5 else "    "
-            lines.append(
-                f"001 {rank:4d}      {f'{last}, {first}'[:33]:<33} {rating} NZL "
-                f"{'':>11} {'':>10} {score[rank]:4.1f} {place[rank]:4d}" + "".join(results[rank])
-            )
-        return "\n".join(lines) + "\n"
 
 
 def _database_url() -> str | None:
