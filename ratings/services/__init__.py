@@ -71,6 +71,7 @@ from .list_figures import (
     list_figures_forget,
     list_figures_keep,
     list_figures_kept,
+    list_figures_refresh,
 )
 from .members import (
     BROUGHT_IN_FIELDS,
@@ -184,6 +185,7 @@ __all__ = [
     "list_figures_forget",
     "list_figures_keep",
     "list_figures_kept",
+    "list_figures_refresh",
     "list_publish",
     "list_size",
     "member_changed",

@@ -84,16 +84,24 @@ def _current(figures: dict[str, Any] | None, day: dt.date) -> bool:
     return bool(figures) and figures.get("day") == day.isoformat()  # type: ignore[union-attr]
 
 
-def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS) -> None:
+def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bool:
     """Count the published lists as this transaction leaves them, and keep their figures:
     a rating run's last step, so that its readers read them rather than every published
     member. Takes the row first: the count sees every write that moved the figures
-    before it, and none moves them until it commits."""
+    before it, and none moves them until it commits. With ``wait`` false, counts nothing
+    while another transaction holds the row (PostgreSQL): that write counts them as it
+    commits. Whether it kept them."""
     from ..pages.reports import published_list_size, published_regions
     from ..rules.rating_lists import lists_kept
 
     with transaction.atomic(using=using):
-        _figures(lock=True)
+        if not wait and connections[using].features.has_select_for_update_skip_locked:
+            rows = PublishedListFigures.objects.filter(pk=_ROW)
+            held = rows.select_for_update(skip_locked=True).values_list("pk", flat=True)
+            if held.first() is None and rows.exists():
+                return False
+        else:
+            _figures(lock=True)
         day = timezone.localdate()
         _write(
             {
@@ -104,6 +112,7 @@ def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS) -> None:
                 "regions": published_regions(day=day),
             }
         )
+    return True
 
 
 def list_figures_kept() -> dict[str, Any] | None:
@@ -113,6 +122,16 @@ def list_figures_kept() -> dict[str, Any] | None:
     they were kept on another day: count them."""
     figures = _figures(lock=False)
     return figures if _current(figures, timezone.localdate()) else None
+
+
+def list_figures_refresh() -> bool:
+    """Count the figures if they are not current: kept on another day (a subscription
+    lapses at midnight), or forgotten by a write whose count after it failed. The
+    worker's look every heartbeat, so that the list's readers after midnight find them
+    counted rather than each counting them. Whether it counted."""
+    if list_figures_kept() is not None:
+        return False
+    return list_figures_keep(wait=False)
 
 
 def _count_after_commit() -> None:

@@ -72,7 +72,7 @@ def period_ripple_possible(
     return False
 
 
-def _opens(system: RatingSystem) -> bool:
+def period_opening_moves(system: RatingSystem) -> bool:
     """Whether the system's period opening ever changes a state (acf-1993's reset)."""
     return type(system).period_opening is not BaseSystem.period_opening
 
@@ -103,7 +103,7 @@ def period_ripple_rerate(
         .first()
     )
     previous_label = None if previous is None else period_of(previous)
-    opens = _opens(system)
+    opens = period_opening_moves(system)
     opening = system.period_opening
     prepare = system.prepare
 

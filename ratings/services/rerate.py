@@ -57,7 +57,7 @@ from .chain import (
     rerate_scope,
 )
 from .list_figures import list_figures_keep
-from .period_ripple import period_ripple_possible, period_ripple_rerate
+from .period_ripple import period_opening_moves, period_ripple_possible, period_ripple_rerate
 from .public_pages import public_pages_changed
 from .rapid_standing import holds_rapid, rapid_feeds_standard, rapid_ratings_set
 from .rerate_rows import (
@@ -122,6 +122,7 @@ class Chain:
         self.time_class = time_class
         #: ecf-2020 on the standard list reads a new player's current rapid rating.
         self.reads_rapid = rapid_feeds_standard(system, time_class)
+        self.opens = period_opening_moves(system)
         self.states: dict[str, PlayerState] = {}
         #: member pk -> (event pk, end date, figures shown before and after) of their last
         #: change written or kept
@@ -157,15 +158,36 @@ class Chain:
     def rate(self, events: Sequence[Event]) -> tuple[int, int]:
         """Rate a batch of events from the states so far and write its changes."""
         inputs = engine_events(events)
-        self.take_in(players_of(inputs))
+        playing = players_of(inputs)
+        self.take_in(playing)
         if self.reads_rapid:
             results = self._rate_reading_rapid(events, inputs)
         else:
-            result = self.system.rate(self.states.values(), inputs)
-            self.states = {state.id: state for state in result.players}
+            result = self.system.rate(self._states_moved(playing), inputs)
+            self.states.update((state.id, state) for state in result.players)
             results = list(result.events)
         insert_rows(RatingChange, CHANGE_COLUMNS, self.change_rows(events, results))
         return len(inputs), sum(len(e.games) for e in inputs)
+
+    def _states_moved(self, playing: set[int]) -> list[PlayerState]:
+        """The states a batch can change: its players', and under a system whose period
+        opening changes states (acf-1993's reset) those the opening would change. Every
+        other member's state comes out of the engine as it went in, so handing the engine
+        the whole club made each batch cost every member: two hundred thousand of them
+        over two hundred batches at ten million games, a third of the re-rate."""
+        states = self.states
+        moved = [states[str(pk)] for pk in playing]
+        if self.opens:
+            # Asked of the state as the engine prepares it: a member taken in may not
+            # have their status worked out yet.
+            opening, prepare = self.system.period_opening, self.system.prepare
+            ids = {str(pk) for pk in playing}
+            moved.extend(
+                state
+                for pid, state in states.items()
+                if pid not in ids and opening(ready := prepare(state)) is not ready
+            )
+        return moved
 
     def _rate_reading_rapid(
         self, events: Sequence[Event], inputs: Sequence[EngineEvent]

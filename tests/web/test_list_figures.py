@@ -164,6 +164,38 @@ def test_figures_kept_on_another_day_are_not_read(client, rated):
     assert list_read(client) == (1, ["North"])
 
 
+def test_the_worker_counts_figures_kept_on_another_day(client, rated, counted):
+    PublishedListFigures.objects.filter(pk=1).update(
+        figures={"day": "2001-01-01", "lists": {"standard": [99, 99]}, "regions": ["X"]}
+    )
+    assert services.list_figures_refresh()
+    counted.clear()
+    assert list_read(client) == (1, ["North"])
+    assert counted == []
+
+
+def test_the_worker_counts_figures_a_write_forgot(rated):
+    PublishedListFigures.objects.filter(pk=1).update(figures=None)
+    assert services.list_figures_refresh()
+    assert kept() == as_counted()
+
+
+def test_the_worker_leaves_current_figures_alone(rated, counted):
+    assert not services.list_figures_refresh()
+    assert counted == []
+
+
+@pytest.mark.django_db(transaction=True)  # the look closes its connection
+def test_the_worker_looks_every_heartbeat(rated):
+    from ratings.management.commands.db_worker import _watch
+
+    PublishedListFigures.objects.filter(pk=1).update(figures=None)
+    stop = threading.Event()
+    stop.set()  # one look, then stop
+    _watch(stop)
+    assert kept() == as_counted()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_first_payment_on_a_new_day_has_them_counted_once_it_commits(
     rated, current_season, bob
@@ -207,6 +239,32 @@ def test_a_run_s_count_waits_for_a_payment_under_way(rated, current_season, bob)
     payment.join(timeout=30)
     assert failures == []
     assert kept()["lists"]["standard"] == [2, 2]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time")
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_never_waits_for_a_write_holding_the_figures(rated, current_season, bob):
+    PublishedListFigures.objects.filter(pk=1).update(figures=None)
+    holding, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                PublishedListFigures.objects.select_for_update().get(pk=1)
+                holding.set()
+                done.wait(timeout=10)
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=hold)
+    writer.start()
+    try:
+        assert holding.wait(timeout=30)
+        assert not services.list_figures_refresh()  # at once: the write counts them
+    finally:
+        done.set()
+        writer.join(timeout=30)
+    assert kept() is None
 
 
 # -- whatever the writes: the kept figures are the count ------------------------------------

@@ -59,9 +59,15 @@ def _reset() -> None:
 
 def _record(history: list, system_id: str) -> list[Event]:
     services.rating_system_set(system_id=system_id, params={})
+    # Ratings brought in with their games: established (acf-1993 rates a new player's
+    # games only against rated opponents), provisional, and new players.
     members = [
-        Member.objects.create(member_number=f"P{i}", name=f"Player {i}", initial_rating=r)
-        for i, r in enumerate([None, 1600, None, 1400, 1900, None])
+        Member.objects.create(
+            member_number=f"P{i}", name=f"Player {i}", initial_rating=r, initial_games=g
+        )
+        for i, (r, g) in enumerate(
+            [(None, 0), (1600, 40), (None, 0), (1400, 12), (1900, 60), (None, 0)]
+        )
     ]
     events = []
     for day, games in history:
@@ -160,3 +166,28 @@ def test_a_full_re_rate_reports_its_progress_rising_to_the_end(db, system_id, mo
     services.ratings_rerate(reason="again", progress=lambda pct, msg: reports.append(pct))
     assert reports == sorted(reports) and reports[-1] == 100 and len(reports) > 5
     assert ratings_now() == before
+
+
+@pytest.mark.parametrize("system_id", sorted(SYSTEMS))
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(history=st.lists(event_rows, min_size=2, max_size=7))
+@example(  # a new player who scored nothing, reset as a later period opens (acf-1993)
+    history=[(0, [(0, 1, "0-1", 1), (0, 4, "0-1", 2)]), (200, [(1, 3, "1-0", 1)])]
+)
+def test_a_full_re_rate_in_batches_equals_one_in_a_single_batch(
+    db, system_id, history, monkeypatch
+):
+    """Each batch is rated from the states it can change (its players', and those a period's
+    opening changes): a member out of a batch comes out of the whole as in one batch."""
+    _reset()
+    _record(history, system_id)
+    services.ratings_rerate(reason="one batch")
+    whole = ratings_now()
+    with monkeypatch.context() as patch:
+        patch.setattr("ratings.services.rerate.BATCH_GAMES", 1)  # a batch an event
+        services.ratings_rerate(reason="in batches")
+    assert ratings_now() == whole

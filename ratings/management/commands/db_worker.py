@@ -5,7 +5,9 @@ rating run whose worker has stopped (``services.runs_take_over``): a worker kill
 mid-run, or its machine restarted; and for a comparison of systems whose worker stopped
 (``compare.comparisons_take_over``). Such a run saved nothing; it is queued again and this
 worker (or another) carries it out from the start. A worker started after the old one
-died does the same at once.
+died does the same at once. And it counts the published lists' figures when they are not
+current (``services.list_figures_refresh``): after midnight, or after a write whose own
+count failed, so that the list's readers do not each count them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.db import connection
 from django_tasks_db.management.commands import db_worker
 
 from ratings.services.compare import comparisons_take_over
+from ratings.services.list_figures import list_figures_refresh
 from ratings.services.runs import heartbeat_seconds, runs_take_over
 
 log = logging.getLogger("ratings")
@@ -31,6 +34,10 @@ def _watch(stop: threading.Event) -> None:
             comparisons_take_over()
         except Exception:  # a database gone for a moment: try again at the next heartbeat
             log.exception("looking for runs whose worker stopped")
+        try:
+            list_figures_refresh()
+        except Exception:  # SQLite busy with a long writer: that write counts them
+            log.warning("the published lists' figures were not counted", exc_info=True)
         finally:
             connection.close()
         if stop.wait(heartbeat_seconds()):
