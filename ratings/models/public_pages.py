@@ -30,9 +30,10 @@ class PublishedListFigures(models.Model):
     published member (some 200 ms at 200,000 members).
 
     ``figures``: ``{"day": "YYYY-MM-DD", "lists": {time_class: [members listed, of them
-    with a usable rating]}, "regions": [regions with a published member]}``, true on that
-    day (a new day may find subscriptions lapsed). Null when a write could not follow
-    them: the list's readers count until they are kept again.
+    with a usable rating]}, "regions": [regions with a published member], "seasons":
+    [the seasons covering that day]}``, true on that day and on any other the same
+    seasons cover (a season's start or end changes who is financial). Null when a write
+    could not follow them: the list's readers count until they are kept again.
     """
 
     figures = models.JSONField(null=True, blank=True)

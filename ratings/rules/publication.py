@@ -39,6 +39,15 @@ if TYPE_CHECKING:
 OFFICER_PERMISSION = "ratings.officer"
 
 
+def seasons_covering(day: dt.date) -> Any:
+    """The seasons covering ``day`` (their pks): a subscription to one of them makes a
+    member financial that day. Two days covered by the same seasons have the same
+    financial members."""
+    from ..models import Season
+
+    return Season.objects.filter(start__lte=day, end__gte=day).values("pk")
+
+
 def financial(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
     """Financial on ``day`` (default today): a subscription's season covers it.
 
@@ -55,11 +64,9 @@ def financial(day: dt.date | None = None, *, among: Any = None, each: bool = Fal
     that stops at its first published member (whether a region has one): the list of
     every paid-up member is not made for it.
     """
-    from ..models import Season, Subscription
+    from ..models import Subscription
 
-    day = day or timezone.localdate()
-    seasons = Season.objects.filter(start__lte=day, end__gte=day).values("pk")
-    paid = Subscription.objects.filter(season__in=seasons)
+    paid = Subscription.objects.filter(season__in=seasons_covering(day or timezone.localdate()))
     if each:
         return Q(Exists(paid.filter(member=OuterRef("pk"))))
     if among is not None:

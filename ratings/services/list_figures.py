@@ -80,8 +80,21 @@ def _write(figures: dict[str, Any] | None) -> None:
         PublishedListFigures.objects.filter(pk=_ROW).update(figures=figures)
 
 
+def _seasons(day: dt.date) -> list[int]:
+    from ..rules.publication import seasons_covering
+
+    return sorted(pk for (pk,) in seasons_covering(day).values_list("pk"))
+
+
 def _current(figures: dict[str, Any] | None, day: dt.date) -> bool:
-    return bool(figures) and figures.get("day") == day.isoformat()  # type: ignore[union-attr]
+    """Whether ``figures`` hold on ``day``: kept that day, or on a day the same seasons
+    covered (a member is financial by a season covering the day, so the lists change
+    from one day to the next only where a season starts or ends)."""
+    if not figures:
+        return False
+    if figures.get("day") == day.isoformat():
+        return True
+    return "seasons" in figures and figures["seasons"] == _seasons(day)
 
 
 def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bool:
@@ -110,6 +123,7 @@ def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bo
                     tc: list(published_list_size(time_class=tc, day=day)) for tc in lists_kept()
                 },
                 "regions": published_regions(day=day),
+                "seasons": _seasons(day),
             }
         )
     return True
@@ -119,16 +133,16 @@ def list_figures_kept() -> dict[str, Any] | None:
     """The published lists' figures as kept (``list_figures_keep``): ``lists``, each
     list's size by its time class (its members, and those of them with a usable rating),
     and ``regions``, those with a published member. None when a write forgot them, or
-    they were kept on another day: count them."""
+    they were kept on a day other seasons covered (``_current``): count them."""
     figures = _figures(lock=False)
     return figures if _current(figures, timezone.localdate()) else None
 
 
 def list_figures_refresh() -> bool:
-    """Count the figures if they are not current: kept on another day (a subscription
-    lapses at midnight), or forgotten by a write whose count after it failed. The
-    worker's look every heartbeat, so that the list's readers after midnight find them
-    counted rather than each counting them. Whether it counted."""
+    """Count the figures if they are not current: kept before a season began or ended
+    (its subscriptions lapse or count at midnight), or forgotten by a write whose count
+    after it failed. The worker's look every heartbeat, so that the list's readers that
+    morning find them counted rather than each counting them. Whether it counted."""
     if list_figures_kept() is not None:
         return False
     return list_figures_keep(wait=False)
@@ -172,7 +186,7 @@ def list_figures_before(
     figures = _figures(lock=True)
     day = timezone.localdate()
     if not _current(figures, day):
-        # Kept on another day, or forgotten by a write whose count never came: counted
+        # Kept under other seasons, or forgotten by a write whose count never came: counted
         # once this write commits, for its readers.
         _count_once_committed(using)
         return None
@@ -192,7 +206,7 @@ def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_
     figures = _figures(lock=True)
     day = timezone.localdate()
     if not _current(figures, day):
-        return  # forgotten meanwhile, or counted on another day
+        return  # forgotten meanwhile, or counted under other seasons
     assert figures is not None
     moved: set[str] = set()
     for pk, was in before.items():

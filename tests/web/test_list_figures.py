@@ -64,6 +64,11 @@ def as_counted() -> dict:
         "day": timezone.localdate().isoformat(),
         "lists": {tc: list(published_list_size(time_class=tc)) for tc in lists_kept()},
         "regions": published_regions(),
+        "seasons": sorted(
+            Season.objects.filter(
+                start__lte=timezone.localdate(), end__gte=timezone.localdate()
+            ).values_list("pk", flat=True)
+        ),
     }
 
 
@@ -161,6 +166,23 @@ def test_figures_kept_on_another_day_are_not_read(client, rated):
     PublishedListFigures.objects.filter(pk=1).update(
         figures={"day": "2001-01-01", "lists": {"standard": [99, 99]}, "regions": ["X"]}
     )
+    assert list_read(client) == (1, ["North"])
+
+
+def test_figures_kept_yesterday_hold_today_under_the_same_seasons(client, rated, counted):
+    yesterday = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
+    PublishedListFigures.objects.filter(pk=1).update(
+        figures={**kept(), "day": yesterday, "lists": {"standard": [7, 7]}}
+    )
+    assert list_read(client)[0] == 7
+    assert counted == []
+
+
+def test_figures_kept_before_a_season_began_are_counted_again(client, rated, current_season):
+    PublishedListFigures.objects.filter(pk=1).update(
+        figures={**kept(), "day": "2001-01-01", "seasons": [], "lists": {"standard": [7, 7]}}
+    )
+    assert kept() is None
     assert list_read(client) == (1, ["North"])
 
 
