@@ -7,14 +7,14 @@ and a few forfeits among them) in Swiss events of 40 to 60 players over 5 rounds
 rapid, 25+10, its time class read from the control), dated over
 the ten years up to last week; results drawn from hidden strengths with Elo's odds.
 
-Rows are built as tuples and written in big batches (``ratings.services.bulk_load``:
-``executemany``
-on SQLite, COPY on PostgreSQL), in one transaction. Django's model layer would take an hour
-for a million games. No audit-trail (django-simple-history) rows are written: the history
-is generated, not an officer's changes, and the audit tables would double what is written
-for nothing measured.
+Rows are built as tuples and written as they are drawn, a few hundred thousand at a time
+(``ratings.services.bulk_load``: ``executemany`` on SQLite, COPY on PostgreSQL), in one
+transaction: ten million games never stand in memory at once. Django's model layer would
+take an hour for a million games. No audit-trail (django-simple-history) rows are
+written: the history is generated, not an officer's changes, and the audit tables would
+double what is written for nothing measured.
 
-Why one module of some 570 lines: it is one job, drawing a club (people, events, pairings,
+Why one module of some 600 lines: it is one job, drawing a club (people, events, pairings,
 results) from one seed; split, the draws' order (which the seed's club depends on) would be
 spread over files that must change together.
 """
@@ -25,6 +25,7 @@ import datetime as dt
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,11 +112,19 @@ class Person:
     first_played: int | None = None
 
 
+#: Rows held at most before they are written: the history is written as it is drawn, so
+#: that ten million games never stand in memory at once.
+WRITE_ROWS = 200_000
+
+Rows = list[tuple[Any, ...]]
+Write = Callable[[type[Model], Rows], None]
+
+
 @dataclass
 class Plan:
-    """The rows of a generated club, as tuples in the column order of ``COLUMNS``."""
+    """What a generated club holds: its counts by kind (its rows went to the database as
+    they were drawn)."""
 
-    rows: dict[type[Model], list[tuple[Any, ...]]] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
 
 
@@ -192,14 +201,14 @@ def generate(
 
     today = today or timezone.localdate()
     club = ClubSettings.load()
-    plan = Builder(
-        random.Random(seed), today=today, members=members, games=games, club=club
-    ).build(stage)
+    builder = Builder(random.Random(seed), today=today, members=members, games=games, club=club)
     with bulk_load.fast_writes(), transaction.atomic():
         if force:
             _wipe()
             stage("wiped the club's record")
-        _write(plan, stage)
+        # Written as drawn, children before their parents at times: the foreign keys
+        # are checked as the transaction commits.
+        plan = builder.build(stage, write=_write)
         ClubSettings.objects.filter(pk=club.pk).update(
             name=marker(members=members, games=games, seed=seed)
         )
@@ -228,22 +237,29 @@ class Builder:
             for model in (Member, Event, Season)
         }
         self.people: list[Person] = []
+        self._pool: tuple[int, list[Person], list[float]] | None = None
         self.plan = Plan()
 
     def day(self, offset: int) -> dt.date:
         return self.first_day + dt.timedelta(days=offset)
 
-    def build(self, stage: Any) -> Plan:
+    def build(self, stage: Any, *, write: Write) -> Plan:
+        """Draw the club, handing its rows to ``write`` a few hundred thousand at a time."""
+        self.write = write
         self.make_people()
         stage(f"members: {len(self.people)} drawn")
         self.make_events()
+        counts = self.plan.counts
         stage(
-            f"events: {self.plan.counts['events']} events, {self.plan.counts['games']} games "
-            "paired and played"
+            f"events: {counts['events']} events, {counts['games']} games paired and played; "
+            f"wrote {counts['events']} events, {counts['entries']} entries, "
+            f"{counts['games']} games"
         )
         self.make_members_and_subscriptions()
-        counts = self.plan.counts
-        stage(f"subscriptions: {counts['subscriptions']} over {counts['seasons']} seasons")
+        stage(
+            f"subscriptions: {counts['subscriptions']} over {counts['seasons']} seasons; "
+            f"wrote {counts['members']} members, {counts['subscriptions']} subscriptions"
+        )
         return self.plan
 
     # -- people -----------------------------------------------------------------------
@@ -275,17 +291,19 @@ class Builder:
                 person.left = rng.randrange(max(joined, 0), self.span + 1)
             self.people.append(person)
 
-    def pools(self) -> list[tuple[list[Person], list[float]]]:
-        """For each 30-day stretch, who plays then and their cumulative weights."""
-        pools = []
-        for start in range(0, self.span, 30):
+    def pool(self, stretch: int) -> tuple[list[Person], list[float]]:
+        """Who plays in the 30-day ``stretch`` of the history and their cumulative weights.
+        Made as its first event comes, and only the last one kept: the pools of every
+        stretch at once held some 700 MB at 200,000 members."""
+        if self._pool is None or self._pool[0] != stretch:
+            start = stretch * 30
             here = [p for p in self.people if p.joined <= start + 29 and p.left > start]
             total, cumulative = 0.0, []
             for person in here:
                 total += person.weight
                 cumulative.append(total)
-            pools.append((here, cumulative))
-        return pools
+            self._pool = (stretch, here, cumulative)
+        return self._pool[1], self._pool[2]
 
     # -- events -----------------------------------------------------------------------
 
@@ -307,11 +325,24 @@ class Builder:
     def make_events(self) -> None:
         rng = self.rng
         sizes = self.sizes()
-        pools = self.pools()
+        stretches = len(range(0, self.span, 30))
         everyone = self.pools_everyone()
-        events: list[tuple[Any, ...]] = []
-        entries: list[tuple[Any, ...]] = []
-        games: list[tuple[Any, ...]] = []
+        events: Rows = []
+        entries: Rows = []
+        games: Rows = []
+        counts = self.plan.counts
+        counts.update(events=0, entries=0, games=0)
+
+        def flush() -> None:
+            for model, rows, kind in (
+                (Event, events, "events"),
+                (Entry, entries, "entries"),
+                (Game, games, "games"),
+            ):
+                self.write(model, rows)
+                counts[kind] += len(rows)
+                rows.clear()
+
         left = self.games
         count = len(sizes)
         for index, size in enumerate(sizes):
@@ -320,7 +351,7 @@ class Builder:
             if index == count - 1:
                 start = self.span - 3  # the newest ends last week, however few there are
             end = min(start + rng.choice((0, 0, 1, 2)), self.span - 1)
-            pool, cumulative = pools[min(start // 30, len(pools) - 1)]
+            pool, cumulative = self.pool(min(start // 30, stretches - 1))
             if len(pool) < size:
                 pool, cumulative = everyone
             players = self.draw(pool, cumulative, min(size, len(pool)))
@@ -352,10 +383,9 @@ class Builder:
                     _noon(begin),
                 )
             )
-        self.plan.rows[Event] = events
-        self.plan.rows[Entry] = entries
-        self.plan.rows[Game] = games
-        self.plan.counts.update(events=len(events), entries=len(entries), games=len(games))
+            if len(games) >= WRITE_ROWS:
+                flush()
+        flush()
 
     def pools_everyone(self) -> tuple[list[Person], list[float]]:
         total, cumulative = 0.0, []
@@ -427,7 +457,21 @@ class Builder:
             day = end + dt.timedelta(days=1)
         ordered = sorted(seasons.values(), key=lambda s: s[1])
         current = ordered[-1]
-        members, subscriptions = [], []
+        self.write(Season, [(pk, name, start, end) for name, (pk, start, end) in seasons.items()])
+        members: Rows = []
+        subscriptions: Rows = []
+        counts = self.plan.counts
+        counts.update(members=0, subscriptions=0)
+
+        def flush() -> None:
+            for model, rows, kind in (
+                (Member, members, "members"),
+                (Subscription, subscriptions, "subscriptions"),
+            ):
+                self.write(model, rows)
+                counts[kind] += len(rows)
+                rows.clear()
+
         for n, person in enumerate(self.people):
             joined = person.joined
             if person.first_played is not None:
@@ -474,17 +518,13 @@ class Builder:
                 subscriptions.append(
                     (person.pk, pk, min(self.today, max(start, joined_on)), "45.00")
                 )
-        self.plan.rows[Season] = [
-            (pk, name, start, end) for name, (pk, start, end) in seasons.items()
-        ]
-        self.plan.rows[Member] = members
-        self.plan.rows[Subscription] = subscriptions
-        self.plan.counts.update(
-            members=len(members),
+            if len(subscriptions) >= WRITE_ROWS:
+                flush()
+        flush()
+        counts.update(
             guests=sum(p.guest for p in self.people),
             arrears=sum(p.arrears for p in self.people),
             seasons=len(seasons),
-            subscriptions=len(subscriptions),
         )
 
 
@@ -546,11 +586,9 @@ def _wipe() -> None:
                 cursor.execute(f"DELETE FROM {quote(table)}")
 
 
-def _write(plan: Plan, stage: Any) -> None:
-    for model in (Season, Member, Subscription, Event, Entry, Game):
-        rows = plan.rows[model]
+def _write(model: type[Model], rows: Rows) -> None:
+    if rows:
         bulk_load.insert(model, COLUMNS[model], rows)
-        stage(f"wrote {len(rows)} {model._meta.verbose_name_plural}")
 
 
 def tournament_report_generate(*, rng: random.Random, name: str, players: int, rounds: int) -> str:
