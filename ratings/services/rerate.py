@@ -174,7 +174,7 @@ class Chain:
         opening changes states (acf-1993's reset) those the opening would change. Every
         other member's state comes out of the engine as it went in, so handing the engine
         the whole club made each batch cost every member: two hundred thousand of them
-        over two hundred batches at ten million games, a third of the re-rate."""
+        over two hundred batches at ten million games, a quarter of the re-rate's CPU."""
         states = self.states
         moved = [states[str(pk)] for pk in playing]
         if self.opens:

@@ -6,8 +6,8 @@ mid-run, or its machine restarted; and for a comparison of systems whose worker 
 (``compare.comparisons_take_over``). Such a run saved nothing; it is queued again and this
 worker (or another) carries it out from the start. A worker started after the old one
 died does the same at once. And it counts the published lists' figures when they are not
-current (``services.list_figures_refresh``): after midnight, or after a write whose own
-count failed, so that the list's readers do not each count them.
+current (``services.list_figures_refresh``): on the morning a season starts or ends, or
+after a write whose own count failed, so that the list's readers do not each count them.
 """
 
 from __future__ import annotations
