@@ -10,6 +10,8 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ..factories import MemberFactory, paid_up, rating_state
@@ -121,3 +123,15 @@ def test_a_filtered_list_sorted_any_way_keeps_each_members_place(client, club, s
 def test_the_officer_list_sorted_any_way_keeps_each_members_place(officer_client, club, sort):
     shown = places(officer_client.get(OFFICER_LIST, {"sort": sort} if sort else {}))
     assert (shown["Zed Arrears"], shown["Cat North"], shown["Dan South"]) == ("", "3", "3")
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL hashes the join")
+def test_a_filtered_list_on_sqlite_places_its_rows_without_joining_the_whole_lists_window(
+    client, club
+):
+    # SQLite scans a window's rows once for every key joined to it: a region's page took
+    # 13 s at 20,000 members, and minutes at 200,000.
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(LIST, {"region": "North"})
+    assert not any("RANK() OVER" in query["sql"] for query in queries.captured_queries)
+    assert places(response)["Cat North"] == "3"
