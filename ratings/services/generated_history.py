@@ -14,7 +14,7 @@ take an hour for a million games. No audit-trail (django-simple-history) rows ar
 written: the history is generated, not an officer's changes, and the audit tables would
 double what is written for nothing measured.
 
-Why one module of some 600 lines: it is one job, drawing a club (people, events, pairings,
+Why one module of some 590 lines: it is one job, drawing a club (people, events, pairings,
 results) from one seed; split, the draws' order (which the seed's club depends on) would be
 spread over files that must change together.
 """
@@ -27,14 +27,13 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
-# Results as plain strings (not the choices' enum members): database drivers take exact types.
-from ratings.formats import trf
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -50,6 +49,8 @@ from ratings.models import (
     Season,
     Subscription,
 )
+
+# Results as plain strings (not the choices' enum members): database drivers take exact types.
 from ratings.rules.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
 from ratings.rules.time_classes import STANDARD, time_class_of
 from ratings.services import bulk_load
@@ -262,6 +263,14 @@ class Builder:
         )
         return self.plan
 
+    def flush(self, *held: tuple[type[Model], Rows, str]) -> None:
+        """Write the rows held (model, rows, the kind they are counted as) and let them go."""
+        counts = self.plan.counts
+        for model, rows, kind in held:
+            self.write(model, rows)
+            counts[kind] += len(rows)
+            rows.clear()
+
     # -- people -----------------------------------------------------------------------
 
     def make_people(self) -> None:
@@ -298,11 +307,7 @@ class Builder:
         if self._pool is None or self._pool[0] != stretch:
             start = stretch * 30
             here = [p for p in self.people if p.joined <= start + 29 and p.left > start]
-            total, cumulative = 0.0, []
-            for person in here:
-                total += person.weight
-                cumulative.append(total)
-            self._pool = (stretch, here, cumulative)
+            self._pool = (stretch, here, _cumulative(here))
         return self._pool[1], self._pool[2]
 
     # -- events -----------------------------------------------------------------------
@@ -330,18 +335,12 @@ class Builder:
         events: Rows = []
         entries: Rows = []
         games: Rows = []
-        counts = self.plan.counts
-        counts.update(events=0, entries=0, games=0)
+        self.plan.counts.update(events=0, entries=0, games=0)
 
         def flush() -> None:
-            for model, rows, kind in (
-                (Event, events, "events"),
-                (Entry, entries, "entries"),
-                (Game, games, "games"),
-            ):
-                self.write(model, rows)
-                counts[kind] += len(rows)
-                rows.clear()
+            self.flush(
+                (Event, events, "events"), (Entry, entries, "entries"), (Game, games, "games")
+            )
 
         left = self.games
         count = len(sizes)
@@ -388,11 +387,7 @@ class Builder:
         flush()
 
     def pools_everyone(self) -> tuple[list[Person], list[float]]:
-        total, cumulative = 0.0, []
-        for person in self.people:
-            total += person.weight
-            cumulative.append(total)
-        return self.people, cumulative
+        return self.people, _cumulative(self.people)
 
     def draw(self, pool: list[Person], cumulative: list[float], size: int) -> list[Person]:
         """``size`` different players, the keener ones more often."""
@@ -460,17 +455,12 @@ class Builder:
         self.write(Season, [(pk, name, start, end) for name, (pk, start, end) in seasons.items()])
         members: Rows = []
         subscriptions: Rows = []
-        counts = self.plan.counts
-        counts.update(members=0, subscriptions=0)
+        self.plan.counts.update(members=0, subscriptions=0)
 
         def flush() -> None:
-            for model, rows, kind in (
-                (Member, members, "members"),
-                (Subscription, subscriptions, "subscriptions"),
-            ):
-                self.write(model, rows)
-                counts[kind] += len(rows)
-                rows.clear()
+            self.flush(
+                (Member, members, "members"), (Subscription, subscriptions, "subscriptions")
+            )
 
         for n, person in enumerate(self.people):
             joined = person.joined
@@ -521,11 +511,16 @@ class Builder:
             if len(subscriptions) >= WRITE_ROWS:
                 flush()
         flush()
-        counts.update(
+        self.plan.counts.update(
             guests=sum(p.guest for p in self.people),
             arrears=sum(p.arrears for p in self.people),
             seasons=len(seasons),
         )
+
+
+def _cumulative(people: list[Person]) -> list[float]:
+    """The running total of their weights, for ``random.choices``' ``cum_weights``."""
+    return list(accumulate(person.weight for person in people))
 
 
 def _pair(order: list[Person], met: set[tuple[int, int]]) -> list[tuple[Person, Person]]:
@@ -589,55 +584,3 @@ def _wipe() -> None:
 def _write(model: type[Model], rows: Rows) -> None:
     if rows:
         bulk_load.insert(model, COLUMNS[model], rows)
-
-
-def tournament_report_generate(*, rng: random.Random, name: str, players: int, rounds: int) -> str:
-    """A Swiss tournament report (TRF) of ``players`` and ``rounds``, dated today, for the
-    bench's import: four in five players are members here (by name), the rest new."""
-    members = list(
-        Member.objects.active()
-        .filter(is_guest=False)
-        .order_by("pk")
-        .values_list("name", flat=True)
-    )
-    names = rng.sample(members, min(len(members), players * 4 // 5))
-    while len(names) < players:
-        # Double-barrelled: no generated member has such a name, so these are new.
-        names.append(
-            f"{rng.choice(GIVEN_F + GIVEN_M)} {rng.choice(SURNAMES)}-{rng.choice(SURNAMES)}"
-        )
-    ranks = range(1, len(names) + 1)
-    score = dict.fromkeys(ranks, 0.0)
-    results: dict[int, list[str]] = {rank: [] for rank in ranks}
-    met: set[tuple[int, int]] = set()
-    for _ in range(rounds):
-        order = sorted(ranks, key=lambda r: (-score[r], r))
-        while order:
-            a = order.pop(0)
-            at = next((i for i, b in enumerate(order) if (a, b) not in met), 0)
-            b = order.pop(at)
-            met |= {(a, b), (b, a)}
-            code = rng.choice("1=0")
-            back = {"1": "0", "=": "=", "0": "1"}[code]
-            score[a] += trf.CODE_POINTS[code]
-            score[b] += trf.CODE_POINTS[back]
-            results[a].append(f"  {b:4d} w {code}")
-            results[b].append(f"  {a:4d} b {back}")
-    today = timezone.localdate()
-    lines = [
-        f"012 {name}",
-        "022 Bench City",
-        f"042 {today:%Y/%m/%d}",
-        f"052 {today:%Y/%m/%d}",
-        "092 Individual: Swiss-System",
-        f"XXR {rounds}",
-    ]
-    place = {r: n for n, r in enumerate(sorted(ranks, key=lambda r: -score[r]), 1)}
-    for rank, player in zip(ranks, names, strict=True):
-        first, _, last = player.rpartition(" ")
-        rating = f"{rng.randint(1000, 2400):4d}" if rng.random() < 0.5 else "    "
-        lines.append(
-            f"001 {rank:4d}      {f'{last}, {first}'[:33]:<33} {rating} NZL "
-            f"{'':>11} {'':>10} {score[rank]:4.1f} {place[rank]:4d}" + "".join(results[rank])
-        )
-    return "\n".join(lines) + "\n"
