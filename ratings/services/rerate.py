@@ -47,11 +47,13 @@ from .chain import (
     Position,
     PriorChange,
     RerateScope,
+    before_q,
     change_before_q,
     engine_events,
     last_changes_before,
     member_initial_state,
     players_of,
+    rateable_events,
     rateable_q,
     rating_key,
     rerate_scope,
@@ -131,6 +133,12 @@ class Chain:
         self.touched: set[int] = set()
         #: member pk -> their first rapid change's end date (read once, when first needed)
         self.first_rapid_end: dict[int, dt.date] | None = None
+        #: Whether a batch was rated: a member taken in after it comes in across its
+        #: period's opening, wherever their state was last written.
+        self.rated_a_batch = False
+        #: The period of the last rateable event before ``key`` (read once, when first
+        #: needed; "" for none).
+        self._previous_period: str | None = None
 
     def take_in(self, member_ids: Iterable[int]) -> None:
         """Add members to the re-rate with their states before its starting point."""
@@ -140,7 +148,7 @@ class Chain:
         self.touched.update(new)
         prior: dict[int, PriorChange] = last_changes_before(self.key, new, self.time_class)
         for pk, before in prior.items():
-            self.states[str(pk)] = before.state
+            self.states[str(pk)] = self._brought(before.state, last_played=before.event_end)
             self.last[pk] = (
                 before.event_id,
                 before.event_end,
@@ -151,9 +159,40 @@ class Chain:
             members = Member.objects.filter(pk__in=chunk)
             self.active.update(members.active().values_list("pk", flat=True))
             for member in members.exclude(pk__in=prior.keys() & set(chunk)):
-                self.states[str(member.pk)] = member_initial_state(
-                    member, self.system, self.time_class
+                initial = member_initial_state(member, self.system, self.time_class)
+                self.states[str(member.pk)] = self._brought(initial, last_played=None)
+
+    def _brought(self, state: PlayerState, *, last_played: dt.date | None) -> PlayerState:
+        """The state a member taken in brings to the chain's next period: as a full run
+        leaves it, opened by every period rated since it was written (acf-1993's reset
+        comes at the first opening after a zero score, so its report shows it there, not
+        at the member's next event). ``last_played``: the end date of the event that
+        wrote it; None for a starting state."""
+        if not self.opens:
+            return state
+        if not self.rated_a_batch:
+            previous = self._previous_period_label()
+            if not previous:
+                return state  # no period opened before the chain's first
+            if last_played is not None and self.system.period_of(last_played) == previous:
+                return state  # written in the period just before the chain's first
+        ready = self.system.prepare(state)
+        opened = self.system.period_opening(ready)
+        return state if opened is ready else opened
+
+    def _previous_period_label(self) -> str:
+        if self._previous_period is None:
+            last = None
+            if self.key is not None:
+                last = (
+                    rateable_events(self.system, self.time_class)
+                    .filter(before_q(self.key))
+                    .order_by("-end_date", "-start_date", "-pk")
+                    .values_list("end_date", flat=True)
+                    .first()
                 )
+            self._previous_period = "" if last is None else self.system.period_of(last) or ""
+        return self._previous_period
 
     def rate(self, events: Sequence[Event]) -> tuple[int, int]:
         """Rate a batch of events from the states so far and write its changes."""
@@ -166,6 +205,7 @@ class Chain:
             result = self.system.rate(self._states_moved(playing), inputs)
             self.states.update((state.id, state) for state in result.players)
             results = list(result.events)
+        self.rated_a_batch = True
         insert_rows(RatingChange, CHANGE_COLUMNS, self.change_rows(events, results))
         return len(inputs), sum(len(e.games) for e in inputs)
 

@@ -55,6 +55,7 @@ def ratings_now() -> dict[str, Any]:
                 "time_class",
                 "before",
                 "after",
+                "display_before",
                 "display_after",
                 "played",
                 "score",
@@ -62,6 +63,7 @@ def ratings_now() -> dict[str, Any]:
                 "event_end",
                 "event_start",
                 "unsettled",
+                "breakdown",
             )
         ),
     }

@@ -23,9 +23,10 @@ from ratings.models import (
     RatingRun,
     RatingState,
 )
+from ratings.pages.events import saved_changes
 
 from ..factories import EventFactory, GameFactory, MemberFactory
-from .test_rerate import ratings_now
+from .test_rerate import full_rerate, ratings_now
 
 pytestmark = pytest.mark.django_db
 
@@ -150,6 +151,35 @@ def test_acf_players_reset_by_a_later_periods_opening_are_re_rated_with_it(db):
     incremental = ratings_now()
     services.ratings_rerate(reason="from scratch")
     assert ratings_now() == incremental
+
+
+def test_acf_a_correction_brings_a_member_reset_in_a_period_between_back_as_new(db):
+    """acf-1993: the reset comes at the first period's opening after the zero score, so
+    a re-rate from a later period takes the member in as that opening left them: their
+    next event's report says "new" before, as a full re-rate's does, and no reset."""
+    services.rating_system_set(system_id="acf-1993", params={})
+    loser = MemberFactory()
+    winners = [MemberFactory(initial_rating=1500, initial_games=30) for _ in range(3)]
+
+    def event_on(day: dt.date, games: list) -> Event:
+        event = EventFactory(start_date=day, end_date=day, status="complete")
+        for round_, (white, black, result) in enumerate(games, 1):
+            GameFactory(event=event, round=round_, white=white, black=black, result=result)
+        return event
+
+    first = event_on(dt.date(2024, 1, 10), [(w, loser, "1-0") for w in winners])
+    event_on(dt.date(2024, 3, 20), [(winners[0], winners[1], "1-0")])  # the loser away
+    comeback = event_on(dt.date(2024, 8, 10), [(loser, winners[2], "1/2-1/2")])
+    services.periods_close_past(system=ClubSettings.load().engine(), today=dt.date(2025, 1, 1))
+    services.ratings_rerate(start=first, reason="history")
+    services.ratings_rerate(start=comeback, reason="corrected")
+    shown = {
+        c["player"]: c["breakdown"]
+        for c in saved_changes(comeback, system=ClubSettings.load().engine())
+    }
+    assert "reset" not in shown[loser.pk] and shown[loser.pk]["status_before"] == "new"
+    incremental = ratings_now()
+    assert full_rerate() == incremental
 
 
 # -- a correction's ripple (services/ripple.py) ------------------------------------------
