@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django_tasks_db.models import DBTaskResult
 
 from ratings import services
-from ratings.models import ClubSettings, RatingRun
+from ratings.models import ClubSettings, RatingRun, RatingState
 
 from .test_rerate import full_rerate, ratings_now
 
@@ -76,6 +76,14 @@ def _run(pk: int) -> RatingRun:
     return RatingRun.objects.get(pk=pk)
 
 
+def _a_worker_waits_for_a_lock() -> bool:
+    """Whether another connection waits for a lock (PostgreSQL): ``pg_locks`` is read
+    afresh by every statement, where ``pg_stat_activity`` keeps one snapshot a transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        return bool(cursor.fetchone()[0])
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(
     connection.vendor != "postgresql",
@@ -95,11 +103,18 @@ def test_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(settings):
         run = services.rating_system_set(system_id="nz-club-elo", params={"k_new": 28})
     assert run.status == RatingRun.Status.QUEUED
     first = _worker()
-    try:
-        _until(lambda: _run(run.pk).progress >= 20, 120, "the first worker to be mid-run")
-    finally:
-        first.send_signal(signal.SIGKILL)
-        first.wait(10)
+    # The run ends by writing every member's current state: one of them held here, the
+    # run waits there, mid-run for certain. A kill when its progress showed mid-run could
+    # land after its commit (its 20,000 games rate in half a second).
+    with transaction.atomic():
+        assert list(RatingState.objects.select_for_update().order_by("pk")[:1])
+        try:
+            _until(_a_worker_waits_for_a_lock, 120, "the first worker to wait at its last step")
+            assert _run(run.pk).progress >= 20
+        finally:
+            first.send_signal(signal.SIGKILL)
+            first.wait(10)
+    # The dead worker's transaction takes the row, finds its client gone and rolls back.
     killed = _run(run.pk)
     assert killed.status == RatingRun.Status.RUNNING
     assert ClubSettings.load().system_params == {}  # the switch went with the dead run
