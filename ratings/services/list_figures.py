@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,9 +165,28 @@ def _count_once_committed(using: str) -> None:
         transaction.on_commit(_count_after_commit, using=using)
 
 
+#: Set while a rating run makes the change it brings (``list_figures_counted_by_the_run``).
+_COUNTED_BY_THE_RUN: ContextVar[bool] = ContextVar("counted_by_the_run", default=False)
+
+
+@contextmanager
+def list_figures_counted_by_the_run() -> Iterator[None]:
+    """Writes a rating run makes in its own transaction before it rates (a background
+    system switch's settings, a list's keeping) leave the figures to the run's count, its
+    last step in that transaction: forgetting them would take their row at the run's start
+    and hold it while it rates, and every payment meanwhile would wait for the run."""
+    token = _COUNTED_BY_THE_RUN.set(True)
+    try:
+        yield
+    finally:
+        _COUNTED_BY_THE_RUN.reset(token)
+
+
 def list_figures_forget(*, using: str = DEFAULT_DB_ALIAS) -> None:
     """A write that may move the figures in a way nobody followed: forget them, and count
     them afresh once this transaction commits (its readers count meanwhile)."""
+    if _COUNTED_BY_THE_RUN.get():
+        return
     with transaction.atomic(using=using):
         _figures(lock=True)
         _write(None)

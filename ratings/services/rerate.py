@@ -58,7 +58,7 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
-from .list_figures import list_figures_keep
+from .list_figures import list_figures_counted_by_the_run, list_figures_keep
 from .period_ripple import period_opening_moves, period_ripple_possible, period_ripple_rerate
 from .public_pages import public_pages_changed
 from .rapid_standing import holds_rapid, rapid_feeds_standard, rapid_ratings_set
@@ -558,7 +558,8 @@ def ratings_rerate(
         if run is not None and run.pending:
             from .systems import pending_apply
 
-            pending_apply(pending=run.pending, user=run.user)
+            with list_figures_counted_by_the_run():
+                pending_apply(pending=run.pending, user=run.user)
         club = ClubSettings.load()
         lists = rerate_lists(start=start, time_class=time_class)
         everything = start is None and time_class is None

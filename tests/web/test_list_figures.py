@@ -16,7 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings import services
-from ratings.models import Game, Member, PublishedListFigures, Season, Subscription
+from ratings.models import (
+    ClubSettings,
+    Game,
+    Member,
+    PublishedListFigures,
+    RatingRun,
+    Season,
+    Subscription,
+)
 from ratings.pages import reports
 from ratings.pages.reports import published_list_size, published_regions
 from ratings.rules.rating_lists import lists_kept
@@ -287,6 +295,50 @@ def test_the_worker_never_waits_for_a_write_holding_the_figures(rated, current_s
         done.set()
         writer.join(timeout=30)
     assert kept() is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time")
+@pytest.mark.django_db(transaction=True)
+def test_a_payment_never_waits_for_a_system_switch_rating_in_the_background(
+    rated, current_season, bob
+):
+    """A queued switch is made in its run's transaction, before it rates: the settings'
+    save leaves the figures to the run's count at its end, not holding their row."""
+    run = RatingRun.objects.create(
+        status=RatingRun.Status.QUEUED,
+        reason="Rating system set to st-charles",
+        pending={"rating_system": "st-charles", "system_params": {}},
+    )
+    rating, paid = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def report(percent: int, message: str) -> None:
+        if not rating.is_set():  # the switch is made: the run rates on once Bob has paid
+            rating.set()
+            paid.wait(timeout=10)
+
+    def carry_out() -> None:
+        try:
+            services.ratings_rerate(reason=run.reason, run=run, progress=report)
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            connection.close()
+
+    switch = threading.Thread(target=carry_out)
+    switch.start()
+    try:
+        assert rating.wait(timeout=30)
+        with transaction.atomic():
+            services.subscription_record(member=bob, season=current_season)
+        # Bob's payment came through while the run rated: its switch is not committed yet.
+        assert ClubSettings.load().rating_system == "nz-club-elo"
+    finally:
+        paid.set()
+        switch.join(timeout=30)
+    assert failures == []
+    assert ClubSettings.load().rating_system == "st-charles"
+    assert kept() == as_counted() and kept()["lists"]["standard"] == [2, 2]
 
 
 # -- whatever the writes: the kept figures are the count ------------------------------------
