@@ -77,7 +77,8 @@ def test_an_officer_enters_and_rates_a_round_robin_from_scratch(page, alice, bob
     assert event.games.filter(result=Game.Result.WHITE_FORFEIT_WIN).count() == 1
     screenshot(page, "officer-event-desktop")
 
-    page.get_by_role("link", name="Mark complete and rate…").click()
+    with page.expect_navigation():  # a new page: is_visible would ask the old one at once
+        page.get_by_role("link", name="Mark complete and rate…").click()
     assert page.get_by_text("Preview: nothing is saved until you confirm.").is_visible()
     assert not RatingChange.objects.exists()
     screenshot(page, "officer-complete-desktop")

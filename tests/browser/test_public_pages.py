@@ -95,7 +95,10 @@ def test_the_public_pages_read_on_a_phone(phone_page, club_history):
     phone_page.locator("#id_p-member").fill(offered[0])
     phone_page.locator("#id_g-0-rating").fill("1600")
     phone_page.locator("#id_g-0-result").select_option("1")
-    phone_page.get_by_role("button", name="Work it out").click()
+    # The answer is a new page: wait for it (is_visible asks at once, and on a busy
+    # machine would ask the page before it).
+    with phone_page.expect_navigation():
+        phone_page.get_by_role("button", name="Work it out").click()
     assert phone_page.locator(".outcome").is_visible()
     screenshot(phone_page, "public-calculator-phone")
 
