@@ -24,7 +24,7 @@ from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
-from .rerate import AFTER_ALL, Chain
+from .rerate_chain import AFTER_ALL, Chain
 from .runs import ratings_update
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.

@@ -90,7 +90,7 @@ def period_ripple_rerate(
     cannot tell who the change reaches: take the full road then.
     """
     from .rapid_standing import rapid_ratings_set
-    from .rerate import AFTER_ALL, Chain, _batches
+    from .rerate_chain import AFTER_ALL, Chain, event_batches
     from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
     assert scope.key is not None
@@ -159,7 +159,7 @@ def period_ripple_rerate(
         """The states these members bring into the period being rated."""
         return {pk: brought(known[pk], index) for pk in load(member_ids)}
 
-    for batch in _batches(scope.events, system):
+    for batch in event_batches(scope.events, system):
         stored_rows = _stored_rows(batch)
         event_games = _event_games(batch)
         for _, group in groupby(batch, key=lambda e: period_of(e.end_date)):

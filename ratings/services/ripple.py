@@ -224,7 +224,7 @@ def ripple_rerate(
     time. A reached event's games and rows are read when it is reached, with the rows its
     unchanged players last had (in an event passed, ``where``).
     """
-    from .rerate import AFTER_ALL, Chain, _batches
+    from .rerate_chain import AFTER_ALL, Chain, event_batches
     from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
     assert scope.key is not None
@@ -257,7 +257,7 @@ def ripple_rerate(
     rows_ahead: dict[int, dict[int, Stored]] = {}
 
     first = scope.events[0].pk
-    for batch in _batches(scope.events, system):
+    for batch in event_batches(scope.events, system):
         members_of = _event_members(batch)
         for index, event in enumerate(batch):
             members = members_of[event.pk]

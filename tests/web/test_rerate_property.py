@@ -160,7 +160,7 @@ def test_re_rating_from_the_earliest_correction_equals_a_full_re_rate(
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
 def test_a_full_re_rate_reports_its_progress_rising_to_the_end(db, system_id, monkeypatch):
     _record([(d * 9, [(d % 6, (d + 1) % 6, RESULTS[d % 4], 1)]) for d in range(30)], system_id)
-    monkeypatch.setattr("ratings.services.rerate.BATCH_GAMES", 4)  # many batches
+    monkeypatch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 4)  # many batches
     reports: list[int] = []
     before = ratings_now()
     services.ratings_rerate(reason="again", progress=lambda pct, msg: reports.append(pct))
@@ -188,6 +188,6 @@ def test_a_full_re_rate_in_batches_equals_one_in_a_single_batch(
     services.ratings_rerate(reason="one batch")
     whole = ratings_now()
     with monkeypatch.context() as patch:
-        patch.setattr("ratings.services.rerate.BATCH_GAMES", 1)  # a batch an event
+        patch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 1)  # a batch an event
         services.ratings_rerate(reason="in batches")
     assert ratings_now() == whole

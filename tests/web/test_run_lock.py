@@ -13,7 +13,7 @@ from django.db import connection, transaction
 
 from ratings import services
 from ratings.models import ClubSettings, Event, Game, RatingRun
-from ratings.services import rerate, runs
+from ratings.services import rerate, rerate_chain, runs
 
 from .test_rerate import full_rerate, ratings_now
 
@@ -86,7 +86,7 @@ def test_a_switch_whose_run_fails_leaves_the_old_system_and_its_ratings(
     def broken(*args, **kwargs):
         raise RuntimeError("out of memory")
 
-    monkeypatch.setattr(rerate.Chain, "rate", broken)
+    monkeypatch.setattr(rerate_chain.Chain, "rate", broken)
     with pytest.raises(RuntimeError):
         services.rerate_run(run=run, start=None)
     assert ClubSettings.load().rating_system == "nz-club-elo"
@@ -176,14 +176,14 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
     # The switch's run rates this small club in a blink: held a moment as it saves the
     # current ratings (after its progress says it has rated), it is still running when the
     # correction lands, however fast the re-rate gets.
-    write_states = rerate.Chain.write_states
+    write_states = rerate_chain.Chain.write_states
 
-    def write_states_slowly(chain: rerate.Chain, *, everyone: bool) -> None:
+    def write_states_slowly(chain: rerate_chain.Chain, *, everyone: bool) -> None:
         if threading.current_thread().name == "switch":
             time.sleep(0.5)
         write_states(chain, everyone=everyone)
 
-    monkeypatch.setattr(rerate.Chain, "write_states", write_states_slowly)
+    monkeypatch.setattr(rerate_chain.Chain, "write_states", write_states_slowly)
     tries, overlapped, seconds = 20, 0, []
     failures: list[BaseException] = []
     for n in range(tries):

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from ratings import services
 from ratings.models import Game, RatingRun, RatingState
-from ratings.services import rerate, runs
+from ratings.services import rerate_chain, runs
 
 from ..factories import MemberFactory, paid_up
 from .test_rerate import admin_form, full_rerate, ratings_now
@@ -140,13 +140,13 @@ def test_a_background_run_records_its_progress_as_it_goes(season_of_games, monke
 def test_a_background_run_reads_the_games_once(season_of_games, monkeypatch):
     run = RatingRun.objects.create(reason="queued", system="nz-club-elo")
     reads: list[list[int]] = []
-    read = rerate.engine_events
+    read = rerate_chain.engine_events
 
     def counted(events):
         reads.append([e.pk for e in events])
         return read(events)
 
-    monkeypatch.setattr(rerate, "engine_events", counted)
+    monkeypatch.setattr(rerate_chain, "engine_events", counted)
     services.rerate_run(run=run, start=None)
     assert reads == [[e.pk for e in season_of_games]]
     assert ratings_now() == full_rerate()
@@ -160,7 +160,7 @@ def test_a_failed_background_run_says_so_in_the_clubs_words(
     def broken(*args, **kwargs):
         raise RuntimeError('relation "ratings_ratingchange" violates constraint')
 
-    monkeypatch.setattr(rerate.Chain, "rate", broken)
+    monkeypatch.setattr(rerate_chain.Chain, "rate", broken)
     with pytest.raises(RuntimeError):
         services.rerate_run(run=run, start=None)
     run.refresh_from_db()
