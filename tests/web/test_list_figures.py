@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Callable
 
 import pytest
 from django.db import connection, transaction
@@ -60,6 +61,23 @@ def list_read(client) -> tuple[int, list[str]]:
     response = client.get(LIST)
     regions = [value for value, _ in response.context["filter"].form["region"].field.choices]
     return response.context["table"].paginator.count, [r for r in regions if r]
+
+
+def started(work: Callable[[], None], failures: list[BaseException]) -> threading.Thread:
+    """``work`` under way in a thread of its own (a connection of its own, closed after);
+    what it raises goes in ``failures``."""
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as error:
+            failures.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
 
 
 def kept() -> dict | None:
@@ -251,18 +269,12 @@ def test_a_run_s_count_waits_for_a_payment_under_way(rated, current_season, bob)
     failures: list[BaseException] = []
 
     def pay() -> None:
-        try:
-            with transaction.atomic():
-                services.subscription_record(member=bob, season=current_season)
-                paying.set()
-                counting.wait(timeout=5)  # the count has begun, and waits on the row
-        except BaseException as error:
-            failures.append(error)
-        finally:
-            connection.close()
+        with transaction.atomic():
+            services.subscription_record(member=bob, season=current_season)
+            paying.set()
+            counting.wait(timeout=5)  # the count has begun, and waits on the row
 
-    payment = threading.Thread(target=pay)
-    payment.start()
+    payment = started(pay, failures)
     assert paying.wait(timeout=30)
     threading.Timer(0.5, counting.set).start()
     services.list_figures_keep()
@@ -318,15 +330,9 @@ def test_a_payment_never_waits_for_a_system_switch_rating_in_the_background(
             paid.wait(timeout=10)
 
     def carry_out() -> None:
-        try:
-            services.ratings_rerate(reason=run.reason, run=run, progress=report)
-        except BaseException as error:
-            failures.append(error)
-        finally:
-            connection.close()
+        services.ratings_rerate(reason=run.reason, run=run, progress=report)
 
-    switch = threading.Thread(target=carry_out)
-    switch.start()
+    switch = started(carry_out, failures)
     try:
         assert rating.wait(timeout=30)
         with transaction.atomic():
