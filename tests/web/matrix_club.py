@@ -27,6 +27,7 @@ from ratings.models import (
     Entry,
     Event,
     Game,
+    MailMessage,
     Member,
     PublicPagesVersion,
     PublishedListFigures,
@@ -173,6 +174,9 @@ def build_club() -> Club:
         "axes_accesslog": log,
         "axes_accessfailurelog": failure,
         "ratings_clubsettings": ClubSettings.load(),
+        "ratings_mailmessage": MailMessage.objects.create(
+            key="matrix", kind="password_reset", to="mel@example.org", subject="Matrix"
+        ),
         "ratings_ratinglist": RatingList.objects.create(time_class="blitz"),
         "ratings_season": season,
         "ratings_member": pia,

@@ -93,6 +93,13 @@ EXPECTED: dict[str, str] = {
     "admin:axes_accessfailurelog_delete": SUPERUSER,
     "admin:axes_accessfailurelog_change": SUPERUSER,
     "admin/axes/accessfailurelog/<path:object_id>/": STAFF,
+    # The log of the club's mail: the administrator's to read; the worker writes it.
+    "admin:ratings_mailmessage_changelist": SUPERUSER,
+    "admin:ratings_mailmessage_add": NOBODY,
+    "admin:ratings_mailmessage_history": SUPERUSER,
+    "admin:ratings_mailmessage_delete": NOBODY,
+    "admin:ratings_mailmessage_change": SUPERUSER_READ,
+    "admin/ratings/mailmessage/<path:object_id>/": STAFF,
     # Officers read the club settings; only the administrator changes the system.
     "admin:ratings_clubsettings_simple_history": STAFF_READ_SUPERUSER_CHANGE,
     "admin:ratings_clubsettings_changelist": STAFF,
