@@ -22,7 +22,7 @@ class MailMessageAdmin(ReadOnlyAdmin):
     list_filter = ["status", "kind"]
     search_fields = ["to", "subject"]
     date_hierarchy = "created"
-    fields = [
+    fields = (
         "created",
         "kind",
         "to",
@@ -34,7 +34,7 @@ class MailMessageAdmin(ReadOnlyAdmin):
         "failed",
         "error",
         "key",
-    ]
+    )
     readonly_fields = fields
 
     def has_module_permission(self, request: HttpRequest) -> bool:

@@ -51,9 +51,8 @@ def mail_sender() -> str:
 def mail_render(*, kind: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
     """The subject (one line), plain text and HTML of a message of ``kind``."""
     context = {"club": ClubSettings.load(), **context}
-    subject = render_to_string(f"mail/{kind}_subject.txt", context)
     # A header is one line: a template's line breaks would end it early.
-    subject = " ".join(subject.split())
+    subject = " ".join(render_to_string(f"mail/{kind}_subject.txt", context).split())
     text = render_to_string(f"mail/{kind}.txt", context)
     html = render_to_string(f"mail/{kind}.html", context)
     return subject, text, html
@@ -65,6 +64,8 @@ def mail_send(*, kind: str, to: str, context: Mapping[str, Any], key: str) -> Ma
     Returns the logged message, or None when ``key`` was already asked for (nothing more
     is sent). Sent after the current transaction commits; never if it rolls back.
     """
+    if not 0 < len(key) <= MailMessage._meta.get_field("key").max_length:  # type: ignore[operator]
+        raise ValueError(f"a mail's key is 1 to 200 characters, got {key!r}")
     if MailMessage.objects.filter(key=key).exists():
         return None
     subject, text, html = mail_render(kind=kind, context=context)

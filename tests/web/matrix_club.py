@@ -252,6 +252,7 @@ def url_for(pattern: Pattern, club: Club) -> str:
     if key.startswith("admin:"):
         return _admin_url(key, club)
     kwargs = {
+        "password_reset_confirm": {"uidb64": "MQ", "token": "no-such-token"},
         "ratings:member": {"number": club.published[0].member_number},
         "ratings:event": {"pk": club.event.pk},
         "ratings:report": {"slug": "top"},

@@ -8,8 +8,10 @@ import pytest
 from django.core import mail
 from django.db import transaction
 from django.test import override_settings
+from django.urls import reverse
 
 from ratings.models import ClubSettings, MailMessage
+from ratings.services.accounts import officer_create
 from ratings.services.notifications import mail_deliver, mail_retry_delay, mail_send
 
 from .mail_backends import RefusesOnceBackend
@@ -166,3 +168,30 @@ def test_without_a_club_sender_the_mail_is_from_the_servers_default(
     with django_capture_on_commit_callbacks(execute=True):
         a_reset_mail()
     assert mail.outbox[0].from_email == "noreply@ratings.example"
+
+
+def test_a_key_the_log_cannot_hold_is_refused_before_anything_is_written():
+    with pytest.raises(ValueError, match="key is 1 to 200 characters"):
+        a_reset_mail(key="x" * 201)
+    assert not MailMessage.objects.exists()
+
+
+def test_the_administrator_reads_the_log_in_the_admin_without_the_messages_links(admin_client):
+    message = a_reset_mail()  # queued: its body, with the link, is still kept
+    assert message is not None
+
+    listed = admin_client.get(reverse("admin:ratings_mailmessage_changelist")).content.decode()
+    shown = admin_client.get(
+        reverse("admin:ratings_mailmessage_change", args=[message.pk])
+    ).content.decode()
+
+    assert "olivia@example.org" in listed
+    assert "Queued" in listed
+    assert "Your password at Our Chess Club" in shown
+    assert "https://club.test/r/1/" not in listed + shown
+
+
+def test_an_officer_does_not_see_the_log(client):
+    client.force_login(officer_create(username="olivia", password="correct-horse-42"))
+    assert client.get(reverse("admin:ratings_mailmessage_changelist")).status_code == 403
+    assert "Mail messages" not in client.get(reverse("admin:index")).content.decode()

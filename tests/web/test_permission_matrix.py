@@ -46,6 +46,12 @@ STAFF_READ_SUPERUSER_CHANGE = "login login login login ok 403 ok ok"
 EXPECTED: dict[str, str] = {
     "login": PUBLIC,
     "logout": "405 ok 405 ok 405 ok 405 ok",
+    # A forgotten password, reset by email: anyone may ask (a link that does not work
+    # says so on its page).
+    "password_reset": PUBLIC,
+    "password_reset_done": "ok 405 ok 405 ok 405 ok 405",
+    "password_reset_confirm": PUBLIC,
+    "password_reset_complete": "ok 405 ok 405 ok 405 ok 405",
     "admin/login/": "login login login login login login login login",
     "admin:index": STAFF,
     "admin:login": "login login login login login login login login",
