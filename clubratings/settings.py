@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -253,6 +254,127 @@ def caches(url: str) -> dict[str, dict[str, object]]:
 
 
 CACHES = caches(os.getenv("CACHE_URL", "").strip())
+
+
+def email(url: str, *, development: bool) -> dict[str, Any]:
+    """EMAIL_URL as Django's EMAIL_* settings (dj-email-url's URL forms; that package has
+    had no release since 2022, and this is all of it the club needs).
+
+    ``smtp://USER:PASSWORD@HOST:PORT`` (``?tls=True`` for STARTTLS, ``?ssl=True`` or
+    ``smtps://`` for TLS from the start, ``?timeout=SECONDS``); user and password
+    percent-encoded. ``console://``: printed by the process that sends it (the worker).
+    ``locmem://``: kept in memory (tests). ``file:///PATH``: a file a message.
+    ``dummy://``: dropped. ``anymail://BACKEND``: an anymail provider's backend, e.g.
+    ``anymail://anymail.backends.postmark.EmailBackend`` (its own settings in ANYMAIL).
+    Empty: the console while developing or trying the demo (``make run`` prints its
+    mail), SMTP on this machine's port 25 in production, so that with no mail server
+    each message is retried and then logged as failed (not printed and logged as sent).
+    """
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    # Django's own defaults, each overridden by what the URL says.
+    out: dict[str, Any] = {
+        "EMAIL_HOST": "localhost",
+        "EMAIL_PORT": 25,
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": False,
+        "EMAIL_USE_SSL": False,
+        "EMAIL_TIMEOUT": None,
+        "EMAIL_FILE_PATH": "",
+    }
+    if not url:
+        url = "console://" if development else "smtp://localhost:25"
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise ImproperlyConfigured(f"EMAIL_URL is not a mail URL: {error}") from None
+    scheme = parts.scheme.lower()
+    simple = {
+        "console": "django.core.mail.backends.console.EmailBackend",
+        "locmem": "django.core.mail.backends.locmem.EmailBackend",
+        "dummy": "django.core.mail.backends.dummy.EmailBackend",
+    }
+    if scheme in simple:
+        return out | {"EMAIL_BACKEND": simple[scheme]}
+    if scheme == "file":
+        if not parts.path:
+            raise ImproperlyConfigured("EMAIL_URL file:/// needs a folder, e.g. file:///tmp/mail")
+        return out | {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": parts.path,
+        }
+    if scheme == "anymail":
+        backend = parts.netloc + parts.path
+        if not backend.startswith("anymail.backends."):
+            raise ImproperlyConfigured(
+                f"EMAIL_URL anymail:// names an anymail backend, e.g. "
+                f"anymail://anymail.backends.postmark.EmailBackend, got {url!r}"
+            )
+        return out | {"EMAIL_BACKEND": backend}
+    if scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured(
+            "EMAIL_URL must start smtp://, smtps://, console://, locmem://, file://, "
+            f"dummy:// or anymail://, got {parts.scheme + '://' if parts.scheme else url!r}"
+        )
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"EMAIL_URL names no mail server: {url!r}")
+    query = {key.lower(): values[-1] for key, values in parse_qs(parts.query).items()}
+
+    def flag(name: str) -> bool:
+        value = query.get(name, "false").strip().lower()
+        if value not in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            raise ImproperlyConfigured(f"EMAIL_URL's {name} must be true or false, got {value!r}")
+        return value in ("1", "true", "yes", "on")
+
+    use_ssl = scheme == "smtps" or flag("ssl")
+    use_tls = flag("tls")
+    if use_ssl and use_tls:
+        raise ImproperlyConfigured("EMAIL_URL: tls (STARTTLS) and ssl cannot both be on")
+    timeout: float | None = None
+    if "timeout" in query:
+        try:
+            timeout = float(query["timeout"])
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"EMAIL_URL's timeout must be a number of seconds, got {query['timeout']!r}"
+            ) from None
+    return out | {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port or (465 if use_ssl else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": use_tls,
+        "EMAIL_USE_SSL": use_ssl,
+        # A worker never waits forever on a silent server: the message is retried.
+        "EMAIL_TIMEOUT": timeout if timeout is not None else 30.0,
+    }
+
+
+# The club's mail (README, "Mail"): how it leaves (EMAIL_URL), and from whom when the
+# club's settings name no sender. Every message is queued for the worker after the
+# transaction commits and logged (ratings.models.MailMessage).
+_EMAIL = email(os.getenv("EMAIL_URL", "").strip(), development=_DEVELOPMENT)
+EMAIL_BACKEND: str = _EMAIL["EMAIL_BACKEND"]
+EMAIL_HOST: str = _EMAIL["EMAIL_HOST"]
+EMAIL_PORT: int = _EMAIL["EMAIL_PORT"]
+EMAIL_HOST_USER: str = _EMAIL["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD: str = _EMAIL["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS: bool = _EMAIL["EMAIL_USE_TLS"]
+EMAIL_USE_SSL: bool = _EMAIL["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT: float | None = _EMAIL["EMAIL_TIMEOUT"]
+EMAIL_FILE_PATH: str = _EMAIL["EMAIL_FILE_PATH"]
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "ratings@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# A message the mail server refused for now (SMTP error, connection lost) is tried this
+# many times in all, waiting MAIL_RETRY_SECONDS, then twice that, and so on, then logged
+# as failed.
+MAIL_ATTEMPTS = envint("MAIL_ATTEMPTS", "5")
+MAIL_RETRY_SECONDS = envint("MAIL_RETRY_SECONDS", "60")
+if MAIL_ATTEMPTS < 1 or MAIL_RETRY_SECONDS < 0:
+    raise ImproperlyConfigured("MAIL_ATTEMPTS must be 1 or more, MAIL_RETRY_SECONDS 0 or more")
 
 # Requests an anonymous caller of the read API may make (django-ninja's rate: N/s, N/min,
 # N/hour, N/day); more are answered 429. Counted in the cache (CACHE_URL: each

@@ -4,10 +4,34 @@ from django.urls import include, path, re_path, reverse_lazy
 from django.views.generic import RedirectView
 
 from ratings.api import api, not_found
+from ratings.forms.accounts import ClubPasswordResetForm
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # A forgotten password, reset by email (Django's views, the site's templates in
+    # templates/registration/). The new password does not log in by itself: the login
+    # page, where django-axes' lock-out holds, is the one way in.
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=ClubPasswordResetForm),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     # One login page for officers and administrators; the admin's `next` comes along.
     path("admin/login/", RedirectView.as_view(url=reverse_lazy("login"), query_string=True)),
     path("admin/", admin.site.urls),

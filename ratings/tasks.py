@@ -1,6 +1,7 @@
 """Background work for the task worker (django-tasks; `manage.py db_worker` runs it).
 
-Only re-rates too long to hold a page go here: ``services.ratings_rerate_soon`` decides.
+Re-rates too long to hold a page (``services.ratings_rerate_soon`` decides), comparisons
+of the systems, and every mail message (``services/notifications.py``).
 """
 
 from __future__ import annotations
@@ -42,3 +43,11 @@ def compare_in_background(*, comparison_pk: int) -> int:
         return comparison.pk  # already carried out (a worker retried it)
     comparison_run(comparison=comparison)
     return comparison.pk
+
+
+@task()
+def mail_deliver_in_background(*, message_pk: int) -> str:
+    """Send the logged mail message ``message_pk``, or queue its retry."""
+    from .services.notifications import mail_deliver
+
+    return mail_deliver(message_pk=message_pk)

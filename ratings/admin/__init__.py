@@ -9,7 +9,7 @@ re-rate per game. Every change is kept by django-simple-history with its author;
 history page of each record shows what changed, before and after.
 """
 
-from . import accounts  # noqa: F401  (registers the logins' pages)
+from . import accounts, mail  # noqa: F401  (register the logins' pages and the mail's log)
 from .base import (
     AuditAdmin,
     Position,

@@ -46,6 +46,7 @@ class ClubSettingsForm(forms.ModelForm):
             "federation",
             "chief_arbiter",
             "deputy_arbiters",
+            "mail_from",
         ]
         widgets = {
             "time_zone": forms.Select(

@@ -17,6 +17,7 @@ from .events import (
     RatingPeriod,
     event_date_problem,
 )
+from .mail import MailMessage
 from .members import (
     BROUGHT_IN_STANDING_FIELDS,
     EARLIEST_DATE,
@@ -49,6 +50,7 @@ __all__ = [
     "EventQuerySet",
     "Game",
     "JSONText",
+    "MailMessage",
     "Member",
     "MemberQuerySet",
     "Membership",

@@ -92,6 +92,12 @@ class ClubSettings(models.Model):
     deputy_arbiters = models.TextField(
         blank=True, help_text="Deputy arbiters, one a line (TRF 112, one line each)."
     )
+    mail_from = models.EmailField(
+        "mail sender",
+        blank=True,
+        help_text="The address the club's mail comes from, under the club's name (e.g. "
+        "ratings@ourclub.org). Empty: the server's DEFAULT_FROM_EMAIL.",
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -13,6 +13,7 @@ per member or per game.
 - ``subscriptions``: seasons paid, payments taken back, renewals, their audit lines.
 - ``calculator``: the public what-if.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
+- ``notifications``: the club's mail, queued for the worker after commit and logged.
 """
 
 from ..models.breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
@@ -88,6 +89,7 @@ from .members import (
     merge_problem,
     merge_rerate_start,
 )
+from .notifications import mail_send
 from .periods import (
     PeriodRefused,
     earlier_open_periods,
@@ -188,6 +190,7 @@ __all__ = [
     "list_figures_refresh",
     "list_publish",
     "list_size",
+    "mail_send",
     "member_changed",
     "member_initial_state",
     "member_merge",

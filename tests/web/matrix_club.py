@@ -27,6 +27,7 @@ from ratings.models import (
     Entry,
     Event,
     Game,
+    MailMessage,
     Member,
     PublicPagesVersion,
     PublishedListFigures,
@@ -173,6 +174,9 @@ def build_club() -> Club:
         "axes_accesslog": log,
         "axes_accessfailurelog": failure,
         "ratings_clubsettings": ClubSettings.load(),
+        "ratings_mailmessage": MailMessage.objects.create(
+            key="matrix", kind="password_reset", to="mel@example.org", subject="Matrix"
+        ),
         "ratings_ratinglist": RatingList.objects.create(time_class="blitz"),
         "ratings_season": season,
         "ratings_member": pia,
@@ -248,6 +252,7 @@ def url_for(pattern: Pattern, club: Club) -> str:
     if key.startswith("admin:"):
         return _admin_url(key, club)
     kwargs = {
+        "password_reset_confirm": {"uidb64": "MQ", "token": "no-such-token"},
         "ratings:member": {"number": club.published[0].member_number},
         "ratings:event": {"pk": club.event.pk},
         "ratings:report": {"slug": "top"},

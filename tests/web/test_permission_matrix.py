@@ -46,6 +46,12 @@ STAFF_READ_SUPERUSER_CHANGE = "login login login login ok 403 ok ok"
 EXPECTED: dict[str, str] = {
     "login": PUBLIC,
     "logout": "405 ok 405 ok 405 ok 405 ok",
+    # A forgotten password, reset by email: anyone may ask (a link that does not work
+    # says so on its page).
+    "password_reset": PUBLIC,
+    "password_reset_done": "ok 405 ok 405 ok 405 ok 405",
+    "password_reset_confirm": PUBLIC,
+    "password_reset_complete": "ok 405 ok 405 ok 405 ok 405",
     "admin/login/": "login login login login login login login login",
     "admin:index": STAFF,
     "admin:login": "login login login login login login login login",
@@ -93,6 +99,13 @@ EXPECTED: dict[str, str] = {
     "admin:axes_accessfailurelog_delete": SUPERUSER,
     "admin:axes_accessfailurelog_change": SUPERUSER,
     "admin/axes/accessfailurelog/<path:object_id>/": STAFF,
+    # The log of the club's mail: the administrator's to read; the worker writes it.
+    "admin:ratings_mailmessage_changelist": SUPERUSER,
+    "admin:ratings_mailmessage_add": NOBODY,
+    "admin:ratings_mailmessage_history": SUPERUSER,
+    "admin:ratings_mailmessage_delete": NOBODY,
+    "admin:ratings_mailmessage_change": SUPERUSER_READ,
+    "admin/ratings/mailmessage/<path:object_id>/": STAFF,
     # Officers read the club settings; only the administrator changes the system.
     "admin:ratings_clubsettings_simple_history": STAFF_READ_SUPERUSER_CHANGE,
     "admin:ratings_clubsettings_changelist": STAFF,

@@ -1,0 +1,176 @@
+"""The club's mail: every message the app sends goes through ``mail_send``.
+
+A message is a kind (its templates in ``templates/mail/``: ``<kind>_subject.txt``,
+``<kind>.txt`` and ``<kind>.html``), rendered when it is asked for and written to the
+log (``MailMessage``) in the asking transaction; the worker sends it once that
+transaction commits, so a page never waits on the mail server and a message about a
+change rolled back is never sent. A mail server's refusal for now (an SMTP error, a
+connection lost or refused) is retried MAIL_ATTEMPTS times in all, waiting longer each
+time; then the message is logged as failed. Each message has a key naming the event it
+tells of: asked again for the same key, nothing is written or sent.
+
+Django's password reset comes here too (``forms/accounts.py``). A new kind of message is
+a function of its own beside the callers' service (its key, its context) calling
+``mail_send``, and its three templates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import smtplib
+from collections.abc import Mapping
+from email.utils import formataddr
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from ..models import ClubSettings, MailMessage
+
+logger = logging.getLogger("ratings.mail")
+
+#: What a mail server says when it cannot take a message now but may later: the SMTP
+#: errors, and the network's (refused, reset, timed out, name not resolved).
+TEMPORARY_FAILURES: tuple[type[Exception], ...] = (smtplib.SMTPException, OSError)
+
+
+def mail_sender() -> str:
+    """Who the club's mail is from: its sender under its name, or DEFAULT_FROM_EMAIL."""
+    club = ClubSettings.load()
+    if club.mail_from:
+        return formataddr((club.name, club.mail_from))
+    return settings.DEFAULT_FROM_EMAIL
+
+
+def mail_render(*, kind: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
+    """The subject (one line), plain text and HTML of a message of ``kind``."""
+    context = {"club": ClubSettings.load(), **context}
+    # A header is one line: a template's line breaks would end it early.
+    subject = " ".join(render_to_string(f"mail/{kind}_subject.txt", context).split())
+    text = render_to_string(f"mail/{kind}.txt", context)
+    html = render_to_string(f"mail/{kind}.html", context)
+    return subject, text, html
+
+
+def mail_send(*, kind: str, to: str, context: Mapping[str, Any], key: str) -> MailMessage | None:
+    """Queue the message ``kind`` to ``to`` for the worker, once for ``key``.
+
+    Returns the logged message, or None when ``key`` was already asked for (nothing more
+    is sent). Sent after the current transaction commits; never if it rolls back.
+    """
+    if not 0 < len(key) <= MailMessage._meta.get_field("key").max_length:  # type: ignore[operator]
+        raise ValueError(f"a mail's key is 1 to 200 characters, got {key!r}")
+    if MailMessage.objects.filter(key=key).exists():
+        return None
+    subject, text, html = mail_render(kind=kind, context=context)
+    try:
+        # A savepoint: two requests asking at once, the key's unique constraint keeps
+        # one, and the other's transaction goes on.
+        with transaction.atomic():
+            message = MailMessage.objects.create(
+                key=key,
+                kind=kind,
+                to=to,
+                from_email=mail_sender(),
+                subject=subject,
+                body_text=text,
+                body_html=html,
+            )
+    except IntegrityError:
+        return None
+    transaction.on_commit(partial(mail_enqueue, message_pk=message.pk))
+    return message
+
+
+def mail_enqueue(*, message_pk: int, delay: float = 0) -> None:
+    """Hand the message to the worker, to be sent ``delay`` seconds from now.
+
+    A backend that cannot wait (the immediate one of tests) sends at once.
+    """
+    from ..tasks import mail_deliver_in_background
+
+    task = mail_deliver_in_background
+    if delay and task.get_backend().supports_defer:
+        task = task.using(run_after=timezone.now() + dt.timedelta(seconds=delay))
+    task.enqueue(message_pk=message_pk)
+
+
+def mail_retry_delay(*, attempts: int) -> float:
+    """Seconds to wait after ``attempts`` failed tries: MAIL_RETRY_SECONDS, doubling."""
+    return float(settings.MAIL_RETRY_SECONDS * 2 ** (attempts - 1))
+
+
+def mail_deliver(*, message_pk: int) -> str:
+    """Send the queued message ``message_pk`` (the worker's task); its status after."""
+    message = MailMessage.objects.filter(pk=message_pk).first()
+    if message is None or message.status != MailMessage.Status.QUEUED:
+        # Sent or failed already (a task the queue handed out twice): nothing to do.
+        return message.status if message else "gone"
+    # This attempt claimed: of two workers holding the same task, one sends.
+    claimed = MailMessage.objects.filter(
+        pk=message.pk, status=MailMessage.Status.QUEUED, attempts=message.attempts
+    ).update(attempts=F("attempts") + 1)
+    if not claimed:
+        return "claimed"
+    message.attempts += 1
+    email = EmailMultiAlternatives(
+        subject=message.subject,
+        body=message.body_text,
+        from_email=message.from_email,
+        to=[message.to],
+    )
+    email.attach_alternative(message.body_html, "text/html")
+    try:
+        email.send()
+    except TEMPORARY_FAILURES as error:
+        if message.attempts < settings.MAIL_ATTEMPTS:
+            delay = mail_retry_delay(attempts=message.attempts)
+            MailMessage.objects.filter(pk=message.pk).update(error=_said(error))
+            logger.warning(
+                "Mail %s to %s refused (attempt %d), retried in %.0f s: %s",
+                message.kind,
+                message.to,
+                message.attempts,
+                delay,
+                _said(error),
+            )
+            mail_enqueue(message_pk=message.pk, delay=delay)
+            return "retrying"
+        _failed(message, error)
+        return MailMessage.Status.FAILED
+    except Exception as error:
+        # Not the server's "later" (a bad address, a bug): trying again will not help.
+        _failed(message, error)
+        raise
+    MailMessage.objects.filter(pk=message.pk).update(
+        status=MailMessage.Status.SENT, sent=timezone.now(), body_text="", body_html=""
+    )
+    logger.info("Mail %s sent to %s", message.kind, message.to)
+    return MailMessage.Status.SENT
+
+
+def _said(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}"[:2000]
+
+
+def _failed(message: MailMessage, error: BaseException) -> None:
+    MailMessage.objects.filter(pk=message.pk).update(
+        status=MailMessage.Status.FAILED,
+        failed=timezone.now(),
+        error=_said(error),
+        body_text="",
+        body_html="",
+    )
+    logger.error(
+        "Mail %s to %s failed after %d attempts: %s",
+        message.kind,
+        message.to,
+        message.attempts,
+        _said(error),
+    )
