@@ -16,7 +16,7 @@ NUMBERS = [
     (sid, p)
     for sid, cls in SYSTEMS.items()
     for p in cls.parameters
-    if p.choices is None and type(p.default) in (int, float) or p.default is None
+    if (p.choices is None and type(p.default) in (int, float)) or p.default is None
 ]
 IDS = [f"{sid}.{p.name}" for sid, p in NUMBERS]
 TEXTS = [

@@ -79,9 +79,8 @@ def test_the_admin_s_confirmed_switch_to_a_period_system_answers_with_its_progre
 def test_the_worker_makes_a_queued_switch_equal_to_a_full_re_rate(
     small_club, pages_wait_for_few_games, system, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        with services.rerates_for_a_page():
-            run = services.rating_system_set(system_id=system)
+    with django_capture_on_commit_callbacks(execute=True), services.rerates_for_a_page():
+        run = services.rating_system_set(system_id=system)
     run.refresh_from_db()
     assert run.status == RatingRun.Status.DONE and run.games_rated == 12
     assert ClubSettings.load().rating_system == system
