@@ -164,3 +164,13 @@ def test_a_comparison_s_parameter_past_its_range_is_refused_at_its_box(
     assert response.status_code == 200
     assert response.context["form"].errors["params_st_charles"]
     assert not Comparison.objects.exists()
+
+
+def test_the_command_refuses_a_floor_past_its_range_and_switches_nothing() -> None:
+    from django.core.management import CommandError, call_command
+
+    from ratings.models import ClubSettings
+
+    with pytest.raises(CommandError, match="floor: must be at most 3000"):
+        call_command("set_rating_system", "st-charles", "--params", '{"floor": 1e11}')
+    assert ClubSettings.load().rating_system == "nz-club-elo"
