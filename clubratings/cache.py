@@ -131,7 +131,12 @@ def _key(
 
 
 def _headers(response: HttpResponse, *, everyone: bool, max_age: int) -> None:
-    patch_cache_control(response, public=True, max_age=max_age, must_revalidate=not max_age)
+    # A directive is named only when it holds: Django writes ``must_revalidate=False`` as
+    # "must-revalidate=False", which no cache reads.
+    if max_age:
+        patch_cache_control(response, public=True, max_age=max_age)
+    else:
+        patch_cache_control(response, public=True, max_age=0, must_revalidate=True)
     if not everyone:
         # A browser or proxy keeps the public copy apart from a signed-in reader's page.
         patch_vary_headers(response, ("Cookie",))

@@ -115,7 +115,11 @@ class Acf1993(RatingSystem):
     per_game_expected = False
     parameters = (
         Parameter(
-            "k", 15.0, "rating points a confirmed player gains per point of Sa - Se", minimum=0
+            "k",
+            15.0,
+            "rating points a confirmed player gains per point of Sa - Se",
+            minimum=0,
+            maximum=100,
         ),
         Parameter(
             "max_difference",
@@ -124,6 +128,7 @@ class Acf1993(RatingSystem):
             "confirmed player's when rating them; null = no limit",
             minimum=0,
             nullable=True,
+            maximum=3000,
         ),
         Parameter(
             "min_score",
@@ -131,20 +136,25 @@ class Acf1993(RatingSystem):
             "lowest score fraction TS / NG that earns a rating (the booklet's 6.7 %, which "
             "it explains as 2 points from 30 games: 1/15)",
             minimum=0,
+            maximum=1,
         ),
         Parameter(
             "publish_games",
             9,
             "rated games before a provisional rating is published and used to rate others",
             minimum=1,
+            maximum=1000,
         ),
-        Parameter("confirm_games", 30, "rated games for a confirmed rating", minimum=1),
+        Parameter(
+            "confirm_games", 30, "rated games for a confirmed rating", minimum=1, maximum=1000
+        ),
         Parameter(
             "bonus_rows",
             DEFAULT_BONUS_ROWS,
             "bonus points as 'games:margin' rows: a confirmed player with at least 'games' "
             "rated games in a tournament and Sa - Se above 'margin' gains "
             "K * (Sa - Se - margin); empty = no bonus points",
+            longest=200,
         ),
         Parameter(
             "reset_zero_score",
@@ -152,7 +162,13 @@ class Acf1993(RatingSystem):
             "at the start of each period a partially-rated player whose accumulated score "
             "is 0 starts again as a new player",
         ),
-        Parameter("decimals", 2, "ratings and AR are kept to this many decimal places", minimum=0),
+        Parameter(
+            "decimals",
+            2,
+            "ratings and AR are kept to this many decimal places",
+            minimum=0,
+            maximum=6,
+        ),
     )
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
@@ -177,9 +193,6 @@ class Acf1993(RatingSystem):
                 parse_bonus_rows(rows)
             except ValueError as error:
                 problems.append(f"{path}.bonus_rows: {error}")
-        min_score = params.get("min_score")
-        if isinstance(min_score, int | float) and min_score > 1:
-            problems.append(f"{path}.min_score: must be at most 1")
         return problems
 
     # -- periods ---------------------------------------------------------------

@@ -118,6 +118,12 @@ def percentage(score: float, games: int) -> int:
     return math.floor(round(score * 100.0 / games, 6) + 0.5)
 
 
+#: The most games and the widest margin a bonus row may name: far past the booklet's table
+#: (16 games, margin 3), short of a row no tournament could reach.
+BONUS_GAMES_MOST = 1000
+BONUS_MARGIN_MOST = 100
+
+
 def parse_bonus_rows(text: str) -> list[tuple[int, int]]:
     """``"6:1,11:2,16:3"`` -> [(6, 1), (11, 2), (16, 3)]: (from games, margin) rows."""
     rows: list[tuple[int, int]] = []
@@ -132,6 +138,11 @@ def parse_bonus_rows(text: str) -> list[tuple[int, int]]:
             raise ValueError(f"{part!r} is not games:margin (whole numbers)") from None
         if not sep or row[0] < 1 or row[1] < 0:
             raise ValueError(f"{part!r} is not games:margin (games 1 or more, margin 0 or more)")
+        # The system keeps a margin for every count of games up to the last row's.
+        if row[0] > BONUS_GAMES_MOST or row[1] > BONUS_MARGIN_MOST:
+            raise ValueError(
+                f"{part!r}: games at most {BONUS_GAMES_MOST}, margin at most {BONUS_MARGIN_MOST}"
+            )
         if rows and row[0] <= rows[-1][0]:
             raise ValueError("rows must go up in games")
         rows.append(row)

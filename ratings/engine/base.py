@@ -177,7 +177,13 @@ class RatingResult:
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
-    """A documented rule a club could reasonably set differently."""
+    """A documented rule a club could reasonably set differently.
+
+    ``minimum`` and ``maximum`` bound a number, ``longest`` a text: the range the system's
+    own document makes sensible (a rating within 0..3000, a K within what any Elo system
+    uses), so that no value typed into a form or a file rates every member at a figure no
+    list could show or no column could hold.
+    """
 
     name: str
     default: ParamValue
@@ -185,6 +191,8 @@ class Parameter:
     choices: tuple[ParamValue, ...] | None = None
     minimum: float | None = None
     nullable: bool = False
+    maximum: float | None = None
+    longest: int = 40
 
     def check(self, value: object) -> str | None:
         """The problem with ``value``, or None when it is acceptable."""
@@ -197,14 +205,20 @@ class Parameter:
         elif expected in (int, float):
             if isinstance(value, bool) or not isinstance(value, int | float):
                 return "must be a number"
-            if expected is int and not float(value).is_integer():
-                return "must be a whole number"
             if isinstance(value, float) and not math.isfinite(value):
                 return "must be a finite number"
+            # The range before the whole-number test: a whole number too big for a float
+            # (JSON's 1e400 written out) has no float to test.
             if self.minimum is not None and value < self.minimum:
                 return f"must be at least {self.minimum:g}"
+            if self.maximum is not None and value > self.maximum:
+                return f"must be at most {self.maximum:g}"
+            if expected is int and not float(value).is_integer():
+                return "must be a whole number"
         elif not isinstance(value, expected):
             return f"must be a {expected.__name__}"
+        elif isinstance(value, str) and len(value) > self.longest:
+            return f"must be at most {self.longest} characters"
         if self.choices is not None and value not in self.choices:
             return "must be one of " + ", ".join(str(c) for c in self.choices)
         return None

@@ -61,12 +61,14 @@ class Nscl(RatingSystem):
             "rating a new player starts on (the document gives none; 750 is its worked "
             "example's rating)",
             minimum=0,
+            maximum=3000,
         ),
         Parameter(
             "win_points",
             20.8,
             "a win between equally rated players (the document's '21', exactly 20.8)",
             minimum=0,
+            maximum=100,
         ),
         Parameter(
             "difference_share",
@@ -74,8 +76,15 @@ class Nscl(RatingSystem):
             "share of the rating difference added to or taken from win_points, and the "
             "whole change in a draw (the document's '5%', exactly 5.2%)",
             minimum=0,
+            maximum=1,
         ),
-        Parameter("max_per_game", 42.0, "most a player can win or lose in one game", minimum=0),
+        Parameter(
+            "max_per_game",
+            42.0,
+            "most a player can win or lose in one game",
+            minimum=0,
+            maximum=200,
+        ),
         Parameter(
             "win_minimum",
             0.0,
@@ -83,12 +92,15 @@ class Nscl(RatingSystem):
             "with a difference over 400, where the formula goes negative (null: no "
             "minimum, the winner then loses points)",
             nullable=True,
+            minimum=-100,
+            maximum=100,
         ),
         Parameter(
             "bonus1_threshold",
             20.0,
             "bonus 1: every point gained in a meet above this is a bonus point",
             minimum=0,
+            maximum=1000,
         ),
         Parameter(
             "bonus2_limit",
@@ -96,12 +108,14 @@ class Nscl(RatingSystem):
             "bonus 2 is for players rated under this; it pays bonus2_rate of the gap "
             "to it per game played",
             minimum=0,
+            maximum=3000,
         ),
         Parameter(
             "bonus2_rate",
             0.01,
             "bonus 2 per game played, as a share of (bonus2_limit - rating)",
             minimum=0,
+            maximum=1,
         ),
         Parameter(
             "bonus2_basis",

@@ -36,18 +36,35 @@ class NzClubElo(RatingSystem):
     #: Each game line has the Elo expected score its change is worked from.
     per_game_expected = True
     parameters = (
-        Parameter("start_rating", 1500.0, "rating given to every new player", minimum=0),
-        Parameter("guest_rating", 1500.0, "fixed rating used for guests", minimum=0),
-        Parameter("k_new", 32.0, "K-factor until a player has passed k_games games", minimum=0),
-        Parameter("k_established", 16.0, "K-factor once a player has passed k_games", minimum=0),
+        Parameter(
+            "start_rating", 1500.0, "rating given to every new player", minimum=0, maximum=3000
+        ),
+        Parameter("guest_rating", 1500.0, "fixed rating used for guests", minimum=0, maximum=3000),
+        Parameter(
+            "k_new",
+            32.0,
+            "K-factor until a player has passed k_games games",
+            minimum=0,
+            maximum=100,
+        ),
+        Parameter(
+            "k_established",
+            16.0,
+            "K-factor once a player has passed k_games",
+            minimum=0,
+            maximum=100,
+        ),
         Parameter(
             "k_games",
             30,
             "K drops once a player has played MORE than this many rated games",
             minimum=0,
+            maximum=1000,
         ),
-        Parameter("floor", 1000.0, "no rating drops below this", minimum=0),
-        Parameter("max_per_game", 32.0, "most a rating can move in one game", minimum=0),
+        Parameter("floor", 1000.0, "no rating drops below this", minimum=0, maximum=3000),
+        Parameter(
+            "max_per_game", 32.0, "most a rating can move in one game", minimum=0, maximum=100
+        ),
         Parameter(
             "update",
             "event",
@@ -55,7 +72,9 @@ class NzClubElo(RatingSystem):
             "'after each rated event'); 'game': ratings move after every game",
             choices=("event", "game"),
         ),
-        Parameter("decimals", 2, "ratings are kept to this many decimal places", minimum=0),
+        Parameter(
+            "decimals", 2, "ratings are kept to this many decimal places", minimum=0, maximum=6
+        ),
     )
 
     def prepare(self, player: PlayerState) -> PlayerState:

@@ -57,9 +57,19 @@ class StCharles(RatingSystem):
     #: A game moves a rating by a band or a shift, never from an expected score.
     per_game_expected = False
     parameters = (
-        Parameter("start_rating", 400, "tentative rating every new player starts on", minimum=0),
         Parameter(
-            "at_risk", 21, "points won or lost in a decisive game before the shift", minimum=0
+            "start_rating",
+            400,
+            "tentative rating every new player starts on",
+            minimum=0,
+            maximum=3000,
+        ),
+        Parameter(
+            "at_risk",
+            21,
+            "points won or lost in a decisive game before the shift",
+            minimum=0,
+            maximum=100,
         ),
         Parameter(
             "band",
@@ -67,12 +77,14 @@ class StCharles(RatingSystem):
             "players at most this many points apart win or lose exactly at_risk, and a "
             "draw between them changes nothing",
             minimum=0,
+            maximum=400,
         ),
         Parameter(
             "divisor",
             25,
             "the shift is (opponent's rating - own rating) divided by this",
             minimum=1,
+            maximum=1000,
         ),
         Parameter(
             "shift_rounding",
@@ -87,25 +99,29 @@ class StCharles(RatingSystem):
             2,
             "a winner gains at least this and a loser loses at least this (not draws)",
             minimum=0,
+            maximum=100,
         ),
         Parameter(
             "max_change",
             41,
             "nobody gains or loses more than this in one game (draws included)",
             minimum=0,
+            maximum=200,
         ),
-        Parameter("floor", 300, "no rating goes under this", minimum=0),
+        Parameter("floor", 300, "no rating goes under this", minimum=0, maximum=3000),
         Parameter(
             "official_games",
             5,
             "a rating is official from this many games; until then the list shows it "
             "with the provisional_mark",
             minimum=0,
+            maximum=1000,
         ),
         Parameter(
             "provisional_mark",
             "*",
             "appended to a rating on the list while it is not yet official",
+            longest=3,
         ),
     )
 

@@ -21,6 +21,7 @@ from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..models import ClubSettings, Member
 from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
+from ..presentation.paging import table_paginate
 from ..presentation.tables import OfficerRatingTable, RatingListTable
 from ..rules.publication import published_members
 from ..rules.ranking import PublishedRanking
@@ -116,9 +117,7 @@ def rating_list_page(
         table.whole_list = WholeList(time_class=rating_list, kept=tuple(size) if size else None)
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
-    RequestConfig(
-        request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
-    ).configure(table)
+    table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
     export = query.copy()
     export["_export"] = "csv"
     return {

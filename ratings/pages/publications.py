@@ -16,7 +16,6 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.utils import timezone
-from django_tables2 import RequestConfig
 
 from .. import services
 from ..engine import SYSTEMS
@@ -25,6 +24,7 @@ from ..models import ClubSettings, Publication, PublicationEntry
 from ..presentation.charts import changes_bar_svg
 from ..presentation.filters import PublicationFilter
 from ..presentation.list_paginator import ListPaginator
+from ..presentation.paging import table_paginate
 from . import reports
 from .publication_changes import Changes, live_moved
 from .publication_tables import PublicationTable, listed
@@ -111,9 +111,7 @@ def publication_list(
     links to the reader's sort and page, as django-tables2 builds them."""
     filters = publication_entries(publication=publication, query=query)
     table = PublicationTable(filters.qs, publication=publication)
-    RequestConfig(
-        request, paginate={"per_page": PER_PAGE, "paginator_class": ListPaginator}
-    ).configure(table)
+    table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
     export = query.copy()
     export["_export"] = "csv"
     system = club.engine(publication.time_class)

@@ -30,7 +30,9 @@ def rating_system_set(
     switches them in the same transaction (``rating_system_apply``).
     """
     pending = {"rating_system": system_id, "system_params": params or {}}
+    reason = f"Rating system set to {system_id}"
     outermost = not connection.in_atomic_block
+    estimate = None
     with transaction.atomic():
         # A run going: the switch waits for its turn behind it, unmade till then.
         free = ratings_lock_take(wait=outermost)
@@ -38,22 +40,29 @@ def rating_system_set(
         trial = copy.copy(club)
         trial.rating_system, trial.system_params = system_id, params or {}
         trial.full_clean()
-        reason = f"Rating system set to {system_id}"
-        if page_waiting() or not free:
-            now, estimate = rerate_in_the_page(
-                start=None, system=trial.engine(), time_class=STANDARD
-            )
-            if not free or not now:
-                return run_queue(
-                    user=user,
-                    reason=reason,
-                    time_class=STANDARD,
-                    estimate=estimate,
-                    pending=pending,
-                    system=system_id,
-                )
-        rating_system_apply(pending=pending, user=user)
-        return ratings_rerate(user=user, reason=reason, time_class=STANDARD)
+        # What the switch rates is read with it made (a period system's past periods
+        # closed: before that it has no events to rate, and the estimate would say 0
+        # games), inside a savepoint undone if the re-rate goes to the background.
+        # A run going: nothing is made here (its rows may be the run's till it ends).
+        with transaction.atomic():
+            if free:
+                rating_system_apply(pending=pending, user=user)
+                if page_waiting():
+                    now, estimate = rerate_in_the_page(start=None, time_class=STANDARD)
+                    if not now:
+                        transaction.set_rollback(True)
+                if not transaction.get_rollback():
+                    return ratings_rerate(user=user, reason=reason, time_class=STANDARD)
+        # The queued run is the switch's record: it commits with this transaction,
+        # before anything is rated, and the worker makes the switch (``pending``).
+        return run_queue(
+            user=user,
+            reason=reason,
+            time_class=STANDARD,
+            estimate=estimate,
+            pending=pending,
+            system=system_id,
+        )
 
 
 def rating_system_apply(*, pending: dict[str, Any], user: Any = None) -> None:

@@ -17,7 +17,6 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django_tables2 import RequestConfig
 
 from .. import services
 from ..forms import (
@@ -37,6 +36,7 @@ from ..models import (
 )
 from ..pages import events as pages
 from ..presentation.counts import count_phrase
+from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerEventTable,
 )
@@ -90,7 +90,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     if sorts & {"player_count", "games_count"}:
         events = _event_counts(events)
     table = OfficerEventTable(events)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    table_paginate(request, table, per_page=PER_PAGE)
     page = [row.record for row in table.page.object_list]
     counted = {e.pk: e for e in _event_counts(Event.objects.filter(pk__in=[e.pk for e in page]))}
     for event in page:

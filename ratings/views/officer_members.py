@@ -13,7 +13,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
-from django_tables2 import RequestConfig
 
 from .. import services
 from ..forms import (
@@ -28,6 +27,7 @@ from ..models import (
     RatingRun,
     Season,
 )
+from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerMemberTable,
 )
@@ -102,7 +102,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "No members yet: add one (Add a member), or bring them all in from a members CSV "
             "file (Import)."
         )
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    table_paginate(request, table, per_page=PER_PAGE)
     filters = [(key, label, counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()]
     return render(
         request,

@@ -439,3 +439,32 @@ def test_the_docs_page_documents_every_operation_without_a_script(client, spec):
     for path in spec["paths"]:
         assert f"<code>{path}</code>" in page
     assert "<script>" not in page and "cdn" not in page.lower()
+
+
+def _directives(header: str) -> dict[str, str | None]:
+    """Cache-Control's directives as RFC 9111 writes them: a name, or a name=value."""
+    pairs = [d.strip().partition("=") for d in header.split(",")]
+    return {name: (value if sep else None) for name, sep, value in pairs}
+
+
+# Directives that take no argument (RFC 9111 §5.2.2), and those that take delta-seconds.
+NO_ARGUMENT = {"public", "must-revalidate", "no-store", "no-transform", "proxy-revalidate"}
+SECONDS = {"max-age", "s-maxage"}
+
+
+@pytest.mark.parametrize("path", ["/list", "/events"])
+def test_an_answer_s_cache_control_is_valid(client, club, path):
+    directives = _directives(client.get(f"{API}{path}")["Cache-Control"])
+    assert directives["public"] is None and directives["max-age"] == "60"
+    for name, value in directives.items():
+        assert (name in NO_ARGUMENT and value is None) or (
+            name in SECONDS and value is not None and value.isdigit()
+        ), f"{name}={value}"
+
+
+def test_a_public_page_s_cache_control_is_valid(client, club):
+    directives = _directives(client.get(reverse("ratings:list"))["Cache-Control"])
+    for name, value in directives.items():
+        assert (name in NO_ARGUMENT and value is None) or (
+            name in SECONDS and value is not None and value.isdigit()
+        ), f"{name}={value}"

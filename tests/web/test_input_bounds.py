@@ -104,3 +104,73 @@ def test_the_read_api_refuses_a_control_character_in_json(client, url) -> None:
 
 def test_a_query_with_ordinary_text_is_read_as_ever(client) -> None:
     assert client.get("/events/?q=Club%20night").status_code == 200
+
+
+# -- A system's parameters past their range: refused at the field, nothing saved or run. ------
+
+
+@pytest.mark.parametrize("value", ["1e11", "1e15", "-5", "NaN", "Infinity", "1e400", "3001"])
+def test_a_floor_past_its_range_is_refused_at_the_club_settings_field(admin_client, value) -> None:
+    from ratings.models import ClubSettings, RatingRun
+
+    from .test_rerate import admin_form
+
+    club = ClubSettings.load()
+    url = reverse("admin:ratings_clubsettings_change", args=[club.pk])
+    data = {**admin_form(admin_client.get(url)), "system_params": f'{{"floor": {value}}}'}
+    response = admin_client.post(url, {**data, "_confirm_rerate": "1", "_save": "Yes"})
+    assert response.status_code == 200
+    assert "system_params" in response.context["adminform"].form.errors
+    assert ClubSettings.load().system_params == {}
+    assert not RatingRun.objects.exists()
+
+
+def test_a_floor_at_the_top_of_its_range_is_saved(admin_client) -> None:
+    from ratings.models import ClubSettings
+
+    from .test_rerate import admin_form
+
+    club = ClubSettings.load()
+    url = reverse("admin:ratings_clubsettings_change", args=[club.pk])
+    data = {**admin_form(admin_client.get(url)), "system_params": '{"floor": 3000}'}
+    admin_client.post(url, {**data, "_confirm_rerate": "1", "_save": "Yes"})
+    assert ClubSettings.load().system_params == {"floor": 3000}
+
+
+def test_a_rapid_list_s_k_past_its_range_is_refused_at_its_field(admin_client) -> None:
+    from ratings.models import RatingList
+
+    response = admin_client.post(
+        reverse("admin:ratings_ratinglist_add"),
+        {
+            "time_class": "rapid",
+            "kept": "own",
+            "rating_system": "nz-club-elo",
+            "system_params": '{"k_new": 101}',
+        },
+    )
+    assert response.status_code == 200
+    assert "k_new: must be at most 100" in str(response.context["adminform"].form.errors)
+    assert not RatingList.objects.exists()
+
+
+@pytest.mark.parametrize("value", ["1e11", "-1", "NaN", "1e400"])
+def test_a_comparison_s_parameter_past_its_range_is_refused_at_its_box(
+    officer_client, value
+) -> None:
+    response = officer_client.post(
+        reverse("ratings:compare"), {"params_st_charles": f'{{"floor": {value}}}'}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["params_st_charles"]
+    assert not Comparison.objects.exists()
+
+
+def test_the_command_refuses_a_floor_past_its_range_and_switches_nothing() -> None:
+    from django.core.management import CommandError, call_command
+
+    from ratings.models import ClubSettings
+
+    with pytest.raises(CommandError, match="floor: must be at most 3000"):
+        call_command("set_rating_system", "st-charles", "--params", '{"floor": 1e11}')
+    assert ClubSettings.load().rating_system == "nz-club-elo"

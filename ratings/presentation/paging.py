@@ -1,0 +1,65 @@
+"""A table's page size and page number as a reader may type them in the address: read
+tolerantly, never trusted (django-tables2 passes ``?per_page=-1`` to the paginator, which
+fails on it).
+
+A page size that is not a whole number from 1 up is the page's own size; one past
+``MOST_PER_PAGE`` is that (the list's Print asks for the whole list as one page: a club's
+membership is far under it). A page number that is not a whole number is the first page;
+one past the end (or under 1) is the last, as django-tables2's silent paging says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import EmptyPage, PageNotAnInteger
+from django.http import HttpRequest
+from django_tables2 import RequestConfig
+
+#: The most rows a page shows, however many are asked for: a federation's whole list, well
+#: within what any database's LIMIT takes.
+MOST_PER_PAGE = 100_000
+#: Page numbers past this are past the end of any list (and within any database's OFFSET).
+MOST_PAGES = 10_000_000
+
+
+def page_size(text: str | None, *, default: int) -> int:
+    """``?per_page=`` as a page size: ``default`` unless a whole number from 1 up."""
+    try:
+        size = int(text or "")
+    except ValueError:
+        return default
+    if size < 1:
+        return default
+    return min(size, MOST_PER_PAGE)
+
+
+def page_number(text: str | None) -> int:
+    """``?page=`` as a page number: 1 unless a whole number; under 1 or past any list
+    reads as past the end (the paginator then shows the last page)."""
+    try:
+        number = int(text or "1")
+    except ValueError:
+        return 1
+    return number if 1 <= number <= MOST_PAGES else MOST_PAGES + 1
+
+
+def table_paginate(
+    request: HttpRequest, table: Any, *, per_page: int, paginator_class: Any = None
+) -> Any:
+    """Configure ``table`` from the request as ``RequestConfig`` does (its order, its
+    page), with the page size and number read by ``page_size`` and ``page_number``."""
+    RequestConfig(request, paginate=False).configure(table)
+    options: dict[str, Any] = {
+        "per_page": page_size(request.GET.get(table.prefixed_per_page_field), default=per_page)
+    }
+    if paginator_class is not None:
+        options["paginator_class"] = paginator_class
+    number = page_number(request.GET.get(table.prefixed_page_field))
+    try:
+        table.paginate(page=number, **options)
+    except PageNotAnInteger:
+        table.page = table.paginator.page(1)
+    except EmptyPage:
+        table.page = table.paginator.page(table.paginator.num_pages)
+    return table
