@@ -43,6 +43,7 @@ from ..presentation.tables import (
 from ..rules.rating_lists import event_list_system
 from .common import (
     PER_PAGE,
+    director_required,
     officer_required,
     paid_tonight,
     progress_or,
@@ -167,7 +168,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+@director_required
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     players = Member.objects.filter(entries__event=event).order_by("name")
@@ -197,7 +198,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+@director_required
 def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     form = EntriesForm(request.POST or None, event=event, prefix="entries")
@@ -240,7 +241,7 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+@director_required
 def event_player_remove(request: HttpRequest, pk: int, member: int) -> HttpResponse:
     """Take a player with no games out of the event: asked first (with a reason for the
     history), then removed."""
