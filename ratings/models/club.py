@@ -99,7 +99,7 @@ class ClubSettings(models.Model):
         verbose_name = "club settings"
         verbose_name_plural = "club settings"
         # The roles' permissions (ratings/rules/roles.py), on the club's one row.
-        permissions = PERMISSIONS
+        permissions = [*PERMISSIONS]
 
     def __str__(self) -> str:
         return self.name

@@ -30,7 +30,7 @@ DIRECTOR = "director"
 TREASURER = "treasurer"
 
 #: The custom permissions, on ``ClubSettings.Meta`` (codename, what it lets one do).
-PERMISSIONS = [
+PERMISSIONS: list[tuple[str, str]] = [
     ("officer", "Can keep members, enter results and rate events"),
     ("administer_club", "Can change the club's settings and its logins"),
     ("direct_events", "Can enter the players and results of the events they direct"),

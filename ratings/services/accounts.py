@@ -36,7 +36,7 @@ def role_groups_ensure(*, group_model: Any = Group, permission_model: Any = Perm
 
 def _role_group_ensure(
     role: Role, *, group_model: Any = Group, permission_model: Any = Permission
-):  # type: ignore[no-untyped-def]
+) -> Any:
     group, _ = group_model.objects.get_or_create(name=role.group)
     group.permissions.set(
         permission_model.objects.filter(
@@ -48,7 +48,8 @@ def _role_group_ensure(
 
 def officers_group_ensure() -> Group:
     """The officers' group, with exactly its permissions (made or repaired)."""
-    return _role_group_ensure(ROLES[OFFICER])  # type: ignore[no-any-return]
+    group: Group = _role_group_ensure(ROLES[OFFICER])
+    return group
 
 
 @transaction.atomic

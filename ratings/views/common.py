@@ -119,7 +119,7 @@ def role_required(*roles: str) -> Callable[[Any], Any]:
         def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not access.holds_any(request.user, roles):
                 raise PermissionDenied(_not_for_this_login(request, roles))
-            return view(request, *args, **kwargs)  # type: ignore[no-any-return]
+            return view(request, *args, **kwargs)
 
         return login_required(checked)
 
@@ -149,6 +149,11 @@ subscriptions_required = role_required(OFFICER, TREASURER)
 any_role_required = role_required(*ROLES)
 
 
+def keeps_subscriptions(request: HttpRequest) -> bool:
+    """Whether the reader records members' payments (the officer, the treasurer)."""
+    return access.keeps_subscriptions(request.user)
+
+
 def refuse_unless(request: HttpRequest, *roles: str) -> None:
     """403 unless the reader holds one of ``roles``: a page others may read, whose
     writes are these roles' (a member's record: the treasurer reads it, the officer edits it)."""
@@ -164,7 +169,7 @@ def director_required(view: Any) -> Any:
     def checked(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
         if not access.can_direct(request.user, pk):
             raise PermissionDenied("You direct other events, not this one.")
-        return view(request, pk, *args, **kwargs)  # type: ignore[no-any-return]
+        return view(request, pk, *args, **kwargs)
 
     return role_required(OFFICER, DIRECTOR)(checked)
 

@@ -44,6 +44,7 @@ from ..rules.rating_lists import event_list_system
 from .common import (
     PER_PAGE,
     director_required,
+    keeps_subscriptions,
     officer_required,
     paid_tonight,
     progress_or,
@@ -202,10 +203,10 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     form = EntriesForm(request.POST or None, event=event, prefix="entries")
-    quick = QuickMemberForm(prefix="quick")
+    quick = _quick_member_form(request)
     if request.method == "POST" and "quick-name" in request.POST:
         form = EntriesForm(event=event, prefix="entries")
-        quick = QuickMemberForm(request.POST, prefix="quick")
+        quick = _quick_member_form(request, request.POST)
         if quick.is_valid():
             quick.instance.brought_in_by = event
             member = quick.save()
@@ -239,6 +240,15 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
             "next_round": next(iter(pages.missing_rounds(event)), None),
         },
     )
+
+
+def _quick_member_form(request: HttpRequest, data: Any = None) -> QuickMemberForm:
+    """A newcomer entered at the door: a director enters them, but "paid tonight" is a
+    payment, the treasurer's or the officer's to record (not offered to a director)."""
+    quick = QuickMemberForm(data, prefix="quick")
+    if not keeps_subscriptions(request):
+        del quick.fields["paid_tonight"]
+    return quick
 
 
 @director_required

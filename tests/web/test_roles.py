@@ -118,6 +118,17 @@ def test_a_director_may_not_record_a_payment(director_client, current_season, al
     assert not alice.subscriptions.exists()
 
 
+def test_a_director_enters_a_newcomer_at_the_door_but_records_no_payment(
+    director_client, club_night
+):
+    director_client.post(
+        reverse("ratings:officer-event-players", args=[club_night.pk]),
+        {"quick-name": "Nina New", "quick-paid_tonight": "on"},
+    )
+    nina = club_night.players.get(name="Nina New")
+    assert not nina.subscriptions.exists()
+
+
 def test_a_directors_home_lists_their_events_only(director_client, club_night, other_night):
     page = director_client.get(reverse("ratings:officer-home")).content.decode()
     assert "Club night" in page and "Other night" not in page
