@@ -10,6 +10,7 @@ from clubratings.cache import public_page
 from .views import (
     api_docs,
     calculator,
+    club_settings,
     club_start,
     compare,
     event_list,
@@ -80,6 +81,8 @@ urlpatterns = [
     # The officer's pages (login and the officer permission).
     path("officer/", officer_members.officer_home, name="officer-home"),
     path("officer/ratings/", lists.officer_list, name="officer-ratings"),
+    # The club's settings: the officer reads them, the administrator changes them.
+    path("officer/settings/", club_settings.club_settings, name="officer-settings"),
     path("officer/members/", officer_members.member_list, name="officer-members"),
     path("officer/members/add/", officer_members.member_add, name="officer-member-add"),
     path("officer/members/<int:pk>/", officer_members.member_edit, name="officer-member"),

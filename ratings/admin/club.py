@@ -8,11 +8,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 
 from .. import services
 from ..engine import SYSTEMS
@@ -20,9 +18,7 @@ from ..formats.jsontext import BoundedJSONField, json_read
 from ..forms import CHANGE_REASON
 from ..models import (
     ClubSettings,
-    Event,
     RatingList,
-    RatingPeriod,
     RatingRun,
 )
 from ..models.club import time_zones
@@ -117,23 +113,8 @@ class ClubSettingsAdmin(AuditAdmin):
 
     def _confirm_rerate(self, request: HttpRequest, form: forms.ModelForm) -> HttpResponse:
         new = form.instance
-        system = new.engine()
-        waiting = 0
-        if system.period_based:
-            # Past periods will be closed (published) by the switch: count their events
-            # too. The current period's events wait for the officer to close it.
-            today = timezone.localdate()
-            rated = Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
-            periods = {p.label: p for p in RatingPeriod.objects.of_events(rated, system=system)}
-            events = 0
-            ends = rated.order_by().values_list("end_date").annotate(count=Count("pk"))
-            for end, count in ends:
-                if periods[system.period_of(end)].has_ended(today):
-                    events += count
-                else:
-                    waiting += count
-        else:
-            events = services.rerate_scope(start=None, system=system).count
+        scope = services.rating_system_switch_scope(system=new.engine())
+        system, events, waiting = scope.system, scope.events, scope.waiting
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,

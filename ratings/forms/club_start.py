@@ -1,4 +1,5 @@
-"""The first-run page: the club (name, rating system, season, time zone) and its officer."""
+"""The first-run page: the club (name, rating system, season, time zone) and its
+administrator."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ class ClubStartForm(forms.Form):
     rating_system = forms.ChoiceField(
         label="Rating system",
         choices=SYSTEM_CHOICES,
-        help_text="The administrator can change it later (everything is then re-rated).",
+        help_text="You can change it later, as the club's administrator, on the club settings "
+        "page (everything is then re-rated).",
     )
     season_start_month = forms.TypedChoiceField(
         label="Season starts in",
@@ -45,7 +47,8 @@ class ClubStartForm(forms.Form):
         label="Your username",
         max_length=150,
         validators=[User.username_validator],
-        help_text="The ratings officer's login: letters, digits and @ . + - _ only.",
+        help_text="Your login as the club's administrator (and ratings officer): letters, "
+        "digits and @ . + - _ only.",
     )
     email = forms.EmailField(label="Your email (optional)", required=False)
     password1 = forms.CharField(

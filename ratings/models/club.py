@@ -11,6 +11,7 @@ from django.db import models
 from simple_history.models import HistoricalRecords
 
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
+from ..rules.roles import PERMISSIONS
 from ..rules.time_classes import BLITZ, RAPID, STANDARD
 
 
@@ -103,7 +104,8 @@ class ClubSettings(models.Model):
     class Meta:
         verbose_name = "club settings"
         verbose_name_plural = "club settings"
-        permissions = [("officer", "Can keep members, enter results and rate events")]
+        # The roles' permissions (ratings/rules/roles.py), on the club's one row.
+        permissions = [*PERMISSIONS]
 
     def __str__(self) -> str:
         return self.name

@@ -209,6 +209,14 @@ class Event(models.Model):
     players: models.ManyToManyField[Member, Any] = models.ManyToManyField(
         Member, through="Entry", related_name="events"
     )
+    #: The tournament directors given this event: they enter its players and results
+    #: (``ratings/views/access.py``: ``can_direct``), nothing else.
+    directors: models.ManyToManyField[Any, Any] = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_events",
+        help_text="Who may enter this event's players and results (tournament directors).",
+    )
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 

@@ -136,7 +136,12 @@ from .subscriptions import (
     subscription_remove,
     subscriptions_renew,
 )
-from .systems import rating_list_set, rating_system_set
+from .systems import (
+    SwitchScope,
+    rating_list_set,
+    rating_system_set,
+    rating_system_switch_scope,
+)
 
 __all__ = [
     "BROUGHT_IN_FIELDS",
@@ -156,6 +161,7 @@ __all__ = [
     "RecordChanged",
     "RerateScope",
     "ResultsChanged",
+    "SwitchScope",
     "breakdown_json",
     "breakdown_read",
     "breakdown_stored",
@@ -222,6 +228,7 @@ __all__ = [
     "rating_key",
     "rating_list_set",
     "rating_system_set",
+    "rating_system_switch_scope",
     "ratings_rerate",
     "ratings_rerate_soon",
     "ratings_update",

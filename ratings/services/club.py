@@ -1,12 +1,16 @@
-"""Starting a club: the first-run page's one write (the club's settings and its officer)."""
+"""Starting a club: the first-run page's one write (the club's settings and its administrator)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ..models import ClubSettings
-from .accounts import officer_create
+from ..models import ClubSettings, RatingRun
+from .accounts import administrator_create
+from .systems import rating_system_set
 
 
 class ClubStarted(Exception):
@@ -30,10 +34,10 @@ def club_start(
     password: str,
     email: str = "",
 ) -> User:
-    """The club's settings and its ratings officer, once.
+    """The club's settings and its administrator (its ratings officer too), once.
 
     Holds the settings row's lock while it checks that no login exists, so two visitors
-    sending the first-run page at once make one officer; the second is refused.
+    sending the first-run page at once make one administrator; the second is refused.
     """
     settings = ClubSettings.objects.select_for_update().filter(pk=ClubSettings.load().pk).get()
     if not club_needs_start():
@@ -45,4 +49,31 @@ def club_start(
     settings.time_zone = time_zone
     settings.full_clean()
     settings.save()
-    return officer_create(username=username, password=password, email=email)
+    return administrator_create(username=username, password=password, email=email)
+
+
+#: The settings a switch of systems changes (``rating_system_set``: a re-rate of everything).
+SYSTEM_FIELDS = frozenset({"rating_system", "system_params"})
+
+
+def club_settings_save(
+    *, club: ClubSettings, changed: Iterable[str], user: Any = None
+) -> RatingRun | None:
+    """The club settings page's save: ``club`` as its form left it, ``changed`` the
+    fields it changed. A new rating system (or its parameters) goes through
+    ``rating_system_set``, which re-rates everything, perhaps in the background (the
+    settings name the new system once its ratings are stored); its run, or None."""
+    changed = set(changed)
+    switching = bool(changed & SYSTEM_FIELDS)
+    system_id, params = club.rating_system, club.system_params
+    if switching:
+        stored = ClubSettings.objects.get(pk=club.pk)
+        club.rating_system, club.system_params = stored.rating_system, stored.system_params
+    if changed - SYSTEM_FIELDS:
+        club.full_clean()
+        if getattr(user, "is_authenticated", False):
+            club._history_user = user  # type: ignore[attr-defined]
+        club.save()
+    if not switching:
+        return None
+    return rating_system_set(system_id=system_id, params=params, user=user)

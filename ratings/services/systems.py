@@ -4,12 +4,16 @@ made with the ratings it brings (in the run's own transaction when the run is qu
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Count
+from django.utils import timezone
 
-from ..models import ClubSettings, RatingList, RatingRun
+from ..models import ClubSettings, Event, RatingList, RatingPeriod, RatingRun
 from ..rules.time_classes import STANDARD
+from .chain import rerate_scope
 from .periods import periods_close_past
 from .rapid_standing import rapid_feeds_standard
 from .rerate import ratings_lock_take, ratings_rerate
@@ -63,6 +67,38 @@ def rating_system_set(
             pending=pending,
             system=system_id,
         )
+
+
+@dataclass(frozen=True)
+class SwitchScope:
+    """What switching to ``system`` re-rates: ``events`` rated again now (a period
+    system's past periods closed with them), ``waiting`` for the current period's close."""
+
+    system: Any
+    events: int
+    waiting: int
+
+
+def rating_system_switch_scope(*, system: Any) -> SwitchScope:
+    """What a switch to ``system`` (an engine) would do, asked before it is confirmed: the
+    admin's and the club settings page's confirmation read it."""
+    waiting = 0
+    if system.period_based:
+        # Past periods will be closed (published) by the switch: count their events
+        # too. The current period's events wait for the officer to close it.
+        today = timezone.localdate()
+        rated = Event.objects.filter(rated=True, status=Event.Status.COMPLETE)
+        periods = {p.label: p for p in RatingPeriod.objects.of_events(rated, system=system)}
+        events = 0
+        ends = rated.order_by().values_list("end_date").annotate(count=Count("pk"))
+        for end, count in ends:
+            if periods[system.period_of(end)].has_ended(today):
+                events += count
+            else:
+                waiting += count
+    else:
+        events = rerate_scope(start=None, system=system).count
+    return SwitchScope(system=system, events=events, waiting=waiting)
 
 
 def rating_system_apply(*, pending: dict[str, Any], user: Any = None) -> None:

@@ -1,4 +1,5 @@
-"""The first-run page: a fresh install starts its club and its officer's login here, once."""
+"""The first-run page: a fresh install starts its club and its administrator's login here,
+once."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def club_start_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            officer = club_start(
+            administrator = club_start(
                 name=data["name"],
                 rating_system=data["rating_system"],
                 season_start_month=data["season_start_month"],
@@ -30,10 +31,11 @@ def club_start_page(request: HttpRequest) -> HttpResponse:
             )
         except ClubStarted:
             raise Http404("The club has been started.") from None
-        login(request, officer, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, administrator, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
-            f"{data['name']} is started and you are its ratings officer. Next: add your "
+            f"{data['name']} is started and you are its administrator and ratings officer. "
+            "Next: add your "
             "members (or import them from a CSV file), then enter your first event.",
         )
         return redirect("ratings:officer-home")

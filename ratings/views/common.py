@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
@@ -17,8 +19,9 @@ from ..context_processors import club
 from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, Member, RatingRun
 from ..presentation.counts import count_phrase
-from ..rules import publication
+from ..rules import access, publication
 from ..rules.rating_lists import lists_kept
+from ..rules.roles import ADMINISTRATOR, DIRECTOR, OFFICER, ROLES, TREASURER
 from ..rules.time_classes import STANDARD
 
 PER_PAGE = 50
@@ -107,9 +110,68 @@ def saved_unless_changed(
         )
 
 
-def officer_required(view):
-    """Login first (to /accounts/login/), then the 'officer' permission (403 without it)."""
-    return login_required(permission_required("ratings.officer", raise_exception=True)(view))
+def role_required(*roles: str) -> Callable[[Any], Any]:
+    """Login first (to /accounts/login/), then one of ``roles`` (403 without any): the
+    one way a page asks who may open it (``ratings/rules/access.py``)."""
+
+    def decorator(view: Any) -> Any:
+        @wraps(view)
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not access.holds_any(request.user, roles):
+                raise PermissionDenied(_not_for_this_login(request, roles))
+            return view(request, *args, **kwargs)
+
+        return login_required(checked)
+
+    return decorator
+
+
+def _not_for_this_login(request: HttpRequest, roles: tuple[str, ...]) -> str:
+    """The 403 page's words: whose page it is, and who gives the role."""
+    # The officer named first; the administrator, who is an officer too, only on their own.
+    named = sorted(roles, key=lambda role: role != OFFICER)
+    if len(named) > 1:
+        named = [role for role in named if role != ADMINISTRATOR]
+    first, *others = [f"{ROLES[role].title.lower()}'s" for role in named]
+    nor = f", nor a {' or a '.join(others)}" if others else ""
+    return (
+        f"You are logged in as {request.user.get_username()}, which is not a {first} "
+        f"login{nor}. "
+        "Ask the club's administrator for the role, or log in as someone who holds it."
+    )
+
+
+#: The ratings officer's pages: rating, periods, publishing, imports, members' records.
+officer_required = role_required(OFFICER)
+#: Members' payments: the treasurer's too.
+subscriptions_required = role_required(OFFICER, TREASURER)
+#: The officer's home and its navigation: anyone with a role there.
+any_role_required = role_required(*ROLES)
+
+
+def keeps_subscriptions(request: HttpRequest) -> bool:
+    """Whether the reader records members' payments (the officer, the treasurer)."""
+    return access.keeps_subscriptions(request.user)
+
+
+def refuse_unless(request: HttpRequest, *roles: str) -> None:
+    """403 unless the reader holds one of ``roles``: a page others may read, whose
+    writes are these roles' (a member's record: the treasurer reads it, the officer edits it)."""
+    if not access.holds_any(request.user, roles):
+        raise PermissionDenied("Only the ratings officer may change this.")
+
+
+def director_required(view: Any) -> Any:
+    """An event's players, rounds and results (the view's ``pk``): the officer, or a
+    tournament director given that event; 403 for any other event."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not access.can_direct(request.user, pk):
+            raise PermissionDenied("You direct other events, not this one.")
+        return view(request, pk, *args, **kwargs)
+
+    return role_required(OFFICER, DIRECTOR)(checked)
 
 
 def withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], event: Event) -> None:

@@ -43,6 +43,8 @@ from ..presentation.tables import (
 from ..rules.rating_lists import event_list_system
 from .common import (
     PER_PAGE,
+    director_required,
+    keeps_subscriptions,
     officer_required,
     paid_tonight,
     progress_or,
@@ -167,7 +169,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+@director_required
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     players = Member.objects.filter(entries__event=event).order_by("name")
@@ -197,14 +199,14 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+@director_required
 def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     form = EntriesForm(request.POST or None, event=event, prefix="entries")
-    quick = QuickMemberForm(prefix="quick")
+    quick = _quick_member_form(request)
     if request.method == "POST" and "quick-name" in request.POST:
         form = EntriesForm(event=event, prefix="entries")
-        quick = QuickMemberForm(request.POST, prefix="quick")
+        quick = _quick_member_form(request, request.POST)
         if quick.is_valid():
             quick.instance.brought_in_by = event
             member = quick.save()
@@ -240,7 +242,16 @@ def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+def _quick_member_form(request: HttpRequest, data: Any = None) -> QuickMemberForm:
+    """A newcomer entered at the door: a director enters them, but "paid tonight" is a
+    payment, the treasurer's or the officer's to record (not offered to a director)."""
+    quick = QuickMemberForm(data, prefix="quick")
+    if not keeps_subscriptions(request):
+        del quick.fields["paid_tonight"]
+    return quick
+
+
+@director_required
 def event_player_remove(request: HttpRequest, pk: int, member: int) -> HttpResponse:
     """Take a player with no games out of the event: asked first (with a reason for the
     history), then removed."""

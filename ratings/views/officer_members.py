@@ -31,32 +31,48 @@ from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerMemberTable,
 )
+from ..rules import access
 from ..rules.period_names import label_name
+from ..rules.roles import DIRECTOR, OFFICER, ROLES, TREASURER
 from .common import (
     PER_PAGE,
+    any_role_required,
+    is_officer,
     officer_required,
     paid_tonight,
     progress_or,
     record_version_shown,
+    refuse_unless,
     rerated,
     saved_unless_changed,
+    subscriptions_required,
     warn_of_namesakes,
 )
 
 # -- home -------------------------------------------------------------------------------
 
 
-@officer_required
+@any_role_required
 def officer_home(request: HttpRequest) -> HttpResponse:
-    runs = RatingRun.objects.select_related("user", "from_event")[:8]
-    drafts = (
-        Event.objects.exclude(status=Event.Status.COMPLETE)
-        .annotate(
-            player_count=Count("entries", distinct=True),
-            games_count=Count("games", distinct=True),
+    """What the reader's roles allow: the officer's whole home; a tournament director's
+    events; a treasurer's way to the members' subscriptions."""
+    roles = access.roles_of(request.user)
+    titles = [ROLES[role].title for role in roles]
+    if OFFICER not in roles:
+        return render(
+            request,
+            "ratings/officer/home_helper.html",
+            {
+                "titles": titles,
+                "directs": DIRECTOR in roles,
+                "keeps_subscriptions": TREASURER in roles,
+                "directed": _event_counts_of(request.user.directed_events.all())
+                if DIRECTOR in roles
+                else [],
+            },
         )
-        .order_by("-start_date", "-pk")[:20]
-    )
+    runs = RatingRun.objects.select_related("user", "from_event")[:8]
+    drafts = _event_counts_of(Event.objects.exclude(status=Event.Status.COMPLETE))[:20]
     # Complete and rated by the officer, but no changes yet: a period system's wait.
     waiting = (
         Event.objects.filter(status=Event.Status.COMPLETE, rated=True, rating_changes__isnull=True)
@@ -68,8 +84,22 @@ def officer_home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ratings/officer/home.html",
-        {"runs": runs, "drafts": drafts, "waiting": waiting_rows, "system": system},
+        {
+            "runs": runs,
+            "drafts": drafts,
+            "waiting": waiting_rows,
+            "system": system,
+            "titles": titles,
+        },
     )
+
+
+def _event_counts_of(events: Any) -> Any:
+    """Events newest first with their players and games counted (one query)."""
+    return events.annotate(
+        player_count=Count("entries", distinct=True),
+        games_count=Count("games", distinct=True),
+    ).order_by("-start_date", "-pk")
 
 
 def _period_words(system: Any, label: str | None) -> str | None:
@@ -79,7 +109,7 @@ def _period_words(system: Any, label: str | None) -> str | None:
 # -- members ----------------------------------------------------------------------------
 
 
-@officer_required
+@subscriptions_required
 def member_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     status = request.GET.get("status", "")
@@ -125,11 +155,16 @@ def member_add(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/officer/member_form.html", {"form": form, "member": None})
 
 
-@officer_required
+@subscriptions_required
 def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    if request.method == "POST":
+        refuse_unless(request, OFFICER)  # the treasurer reads the record, for its payments
     member = get_object_or_404(Member, pk=pk)
     rated = member.rating_changes.exists()
     form = MemberForm(request.POST or None, instance=member, prefix="member")
+    if not is_officer(request):
+        for field in form.fields.values():
+            field.disabled = True
     scope = None
     conflict: dict[str, str] = {}
     if request.method == "POST" and form.is_valid():
@@ -180,7 +215,7 @@ def _member_page(request, member, form, subscription_form, scope=None, **conflic
     )
 
 
-@officer_required
+@subscriptions_required
 @require_POST
 def member_subscribe(request: HttpRequest, pk: int) -> HttpResponse:
     member = get_object_or_404(Member, pk=pk)

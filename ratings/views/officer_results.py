@@ -26,7 +26,7 @@ from ..pages.events import missing_rounds
 from ..presentation.counts import count_phrase
 from ..rules.pairings import grid_games, rematches, round_robin_schedule
 from ..rules.results import WHITE_AS_GRID, flipped, result_words
-from .common import officer_required, progress_or, rerated
+from .common import director_required, progress_or, rerated
 
 # -- results ----------------------------------------------------------------------------
 
@@ -90,7 +90,7 @@ def _rerate_note(event: Event) -> int | None:
     return services.rerate_scope(start=event).count
 
 
-@officer_required
+@director_required
 def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     if refused := _results_refused(request, event):
@@ -223,7 +223,7 @@ def _first_focus(formset) -> str:
     return "result"
 
 
-@officer_required
+@director_required
 def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     if refused := _results_refused(request, event):
@@ -278,7 +278,7 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-@officer_required
+@director_required
 def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     if event.kind != Event.Kind.ROUND_ROBIN:

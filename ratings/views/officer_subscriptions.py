@@ -12,10 +12,10 @@ from .. import services
 from ..forms import RenewForm, SeasonPickForm, SubscriptionRemoveForm
 from ..models import Member, Subscription
 from ..presentation.counts import count_phrase
-from .common import officer_required
+from .common import subscriptions_required
 
 
-@officer_required
+@subscriptions_required
 def subscription_remove(request: HttpRequest, pk: int, subscription: int) -> HttpResponse:
     """Take back a payment: asked first (with a reason for the audit), then removed."""
     member = get_object_or_404(Member, pk=pk)
@@ -50,7 +50,7 @@ def _renewal_rows(request: HttpRequest, candidates: QuerySet[Member]) -> QuerySe
     return candidates
 
 
-@officer_required
+@subscriptions_required
 def subscriptions_renew(request: HttpRequest) -> HttpResponse:
     """The start of a season: tick who has paid (last season's members ticked already),
     record them a page at a time (50 a page, a search to find one member).

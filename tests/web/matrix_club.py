@@ -39,7 +39,13 @@ from ratings.models import (
     Season,
     Subscription,
 )
-from ratings.services.accounts import officer_create
+from ratings.services.accounts import (
+    TREASURER,
+    administrator_create,
+    event_directors_set,
+    officer_create,
+    role_give,
+)
 
 from ..factories import EventFactory, GameFactory, MemberFactory, SubscriptionFactory
 
@@ -135,11 +141,21 @@ def build_club() -> Club:
     GameFactory(event=draft, round=1, white=pia, black=quinn, result=Game.Result.WHITE_WIN)
 
     officer = officer_create(username="olivia", password="correct-horse-42")
+    # The director is given the draft event, not the rated one (their "other event").
+    director = User.objects.create_user("dora", password="director-pass-42")
+    event_directors_set(event=draft, users=[director])
     users: dict[str, User | None] = {
         "anonymous": None,
         "member": User.objects.create_user("mel", password="member-pass-42"),
+        "director": director,
+        "treasurer": role_give(
+            user=User.objects.create_user("tess", password="treasurer-pass-42"), role=TREASURER
+        ),
         "officer": officer,
-        "superuser": User.objects.create_superuser("root", "root@example.org", "root-pass-42"),
+        # The administrator, as the first-run page makes one: a superuser in the group.
+        "administrator": administrator_create(
+            username="root", password="root-pass-42", email="root@example.org"
+        ),
     }
     period = RatingPeriod.objects.create(
         system="acf-1993", label="2026-Q1", start=dt.date(2026, 1, 1), end=dt.date(2026, 3, 31)

@@ -56,10 +56,21 @@ def test_the_first_run_page_makes_the_club_and_its_officer(client):
     )
     officer = User.objects.get()
     assert officer.username == "mere" and officer.check_password("knight-fork-1977")
-    assert officer.has_perm("ratings.officer") and not officer.is_superuser
+    assert officer.has_perm("ratings.officer")
     home = client.get(reverse("ratings:officer-home"))  # logged in as the officer
     assert home.status_code == 200 and "Next: add your members" in home.content.decode()
     assert not Member.objects.exists()
+
+
+def test_the_first_run_page_makes_its_login_the_clubs_administrator(client):
+    client.post(START, form())
+    mere = User.objects.get()
+    assert mere.is_superuser and mere.is_staff
+    assert set(mere.groups.values_list("name", flat=True)) == {
+        "Administrators",
+        "Ratings officers",
+    }
+    assert mere.has_perm("ratings.administer_club")
 
 
 def test_the_first_run_page_is_gone_once_the_club_is_started(client):

@@ -161,7 +161,7 @@ def club(settings) -> Club:  # type: ignore[no-untyped-def]
 
 def _admin(club: Club) -> Client:
     client = Client()
-    client.force_login(club.users["superuser"])  # type: ignore[arg-type]
+    client.force_login(club.users["administrator"])  # type: ignore[arg-type]
     return client
 
 

@@ -1,9 +1,10 @@
 """Every URL of the project × every role × GET and POST: the outcome each gets.
 
 ``EXPECTED`` decides, for every URL pattern (by name, or by its route when it has none),
-what an anonymous visitor, a logged-in member without rights, a ratings officer (made as
-``create_officer`` makes one: staff, in the officers' group) and the administrator get,
-for a GET and for a POST (empty: a form answers with its errors, nothing is done). A URL
+what each role gets (``ROLES``: an anonymous visitor, a logged-in member without rights, a
+tournament director of the club's draft event, a treasurer, a ratings officer made as
+``create_officer`` makes one, and the administrator as the first-run page makes one), for
+a GET and for a POST (empty: a form answers with its errors, nothing is done). A URL
 pattern missing from the table fails the test, so a new view comes with a decision about
 who may use it. The outcome classes: ``ok`` (a page, or a redirect elsewhere than the
 login), ``login`` (a redirect to the login page), ``403``, ``404``, ``405``.
@@ -29,10 +30,28 @@ from .matrix_club import UNPUBLISHED_BAND, Club, build_club, every_pattern, url_
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "member", "officer", "superuser")
+ROLES = ("anonymous", "member", "director", "treasurer", "officer", "administrator")
 METHODS = ("GET", "POST")
 
-# The outcome for anonymous GET, POST; member GET, POST; officer GET, POST; superuser GET, POST.
+
+def four(outcomes: str, **helpers: str) -> dict[str, str]:
+    """A row of the table, each role's "GET POST": ``outcomes`` gives the anonymous
+    visitor's, the member's, the officer's and the administrator's, in that order; a
+    director and a treasurer get what a member gets unless named (``director="ok ok"``)."""
+    words = outcomes.split()
+    assert len(words) == 8, outcomes
+    row = {
+        role: " ".join(words[i * 2 : i * 2 + 2])
+        for i, role in enumerate(("anonymous", "member", "officer", "administrator"))
+    }
+    row["director"] = helpers.pop("director", row["member"])
+    row["treasurer"] = helpers.pop("treasurer", row["member"])
+    assert not helpers, helpers
+    return row
+
+
+# A string: anonymous GET, POST; member GET, POST; officer GET, POST; administrator GET,
+# POST (the helpers as a member, ``four``). A dict (``four(..., director=...)``): spelled out.
 PUBLIC = "ok ok ok ok ok ok ok ok"
 OFFICER = "login login 403 403 ok ok ok ok"
 OFFICER_POST = "login login 403 403 405 ok 405 ok"  # an action: POST only
@@ -43,7 +62,7 @@ STAFF_READ = "login login login login ok 403 ok 403"
 SUPERUSER_READ = "login login login login 403 403 ok 403"
 STAFF_READ_SUPERUSER_CHANGE = "login login login login ok 403 ok ok"
 
-EXPECTED: dict[str, str] = {
+EXPECTED: dict[str, str | dict[str, str]] = {
     "login": PUBLIC,
     "logout": "405 ok 405 ok 405 ok 405 ok",
     # A forgotten password, reset by email: anyone may ask (a link that does not work
@@ -219,20 +238,26 @@ EXPECTED: dict[str, str] = {
     "ratings:member_search": PUBLIC,
     # The officer's pages: login first, then the officer permission.
     "ratings:officer-ratings": OFFICER,
-    "ratings:officer-home": OFFICER,
-    "ratings:officer-members": OFFICER,
+    # The club's settings: the officer reads them, only the administrator changes them.
+    "ratings:officer-settings": "login login 403 403 ok 403 ok ok",
+    # The home shows each role its own work (a director's events, the treasurer's members).
+    "ratings:officer-home": four(OFFICER, director="ok ok", treasurer="ok ok"),
+    # Members' payments: the treasurer's too; the member's record they read, not change.
+    "ratings:officer-members": four(OFFICER, treasurer="ok ok"),
     "ratings:officer-member-add": OFFICER,
-    "ratings:officer-member": OFFICER,
-    "ratings:officer-member-subscribe": OFFICER_POST,
+    "ratings:officer-member": four(OFFICER, treasurer="ok 403"),
+    "ratings:officer-member-subscribe": four(OFFICER_POST, treasurer="405 ok"),
     "ratings:officer-events": OFFICER,
     "ratings:officer-event-add": OFFICER,
-    "ratings:officer-event": OFFICER,
+    # The draft event's players and results: its director's too (another event's: 403,
+    # test_a_director_is_refused_every_page_of_an_event_they_do_not_direct).
+    "ratings:officer-event": four(OFFICER, director="ok ok"),
     "ratings:officer-event-edit": OFFICER,
-    "ratings:officer-event-players": OFFICER,
-    "ratings:officer-event-player-remove": OFFICER,
-    "ratings:officer-round": OFFICER,
-    "ratings:officer-round-paste": OFFICER,
-    "ratings:officer-grid": OFFICER,
+    "ratings:officer-event-players": four(OFFICER, director="ok ok"),
+    "ratings:officer-event-player-remove": four(OFFICER, director="ok ok"),
+    "ratings:officer-round": four(OFFICER, director="ok ok"),
+    "ratings:officer-round-paste": four(OFFICER, director="ok ok"),
+    "ratings:officer-grid": four(OFFICER, director="ok ok"),
     "ratings:officer-event-complete": OFFICER,
     "ratings:officer-event-trf": OFFICER,
     "ratings:officer-periods": OFFICER,
@@ -295,8 +320,8 @@ EXPECTED: dict[str, str] = {
     "ratings:compare-public": PUBLIC,
     "ratings:api-docs": PUBLIC,
     # The officer's pages for subscriptions, publishing, CSV uploads and comparisons.
-    "ratings:officer-subscription-remove": OFFICER,
-    "ratings:officer-renew": OFFICER,
+    "ratings:officer-subscription-remove": four(OFFICER, treasurer="ok ok"),
+    "ratings:officer-renew": four(OFFICER, treasurer="ok ok"),
     "ratings:officer-publish": OFFICER,
     "ratings:officer-import-register": OFFICER,
     "ratings:officer-import-register-preview": OFFICER,
@@ -307,6 +332,19 @@ EXPECTED: dict[str, str] = {
     "ratings:compare-status": OFFICER,
     "ratings:compare-publish": OFFICER_POST,
 }
+
+
+#: Each URL's row, every role spelled out.
+TABLE: dict[str, dict[str, str]] = {
+    key: row if isinstance(row, dict) else four(row) for key, row in EXPECTED.items()
+}
+
+#: The pages of one event a director may open when it is theirs (and a member may not).
+DIRECTED_PAGES = [
+    key
+    for key, row in TABLE.items()
+    if row["director"] != row["member"] and key != "ratings:officer-home"
+]
 
 
 def _outcome(response: Any) -> str:
@@ -348,15 +386,29 @@ def test_every_url_pattern_has_a_decision_in_the_table() -> None:
 @pytest.mark.parametrize("role", ROLES)
 def test_each_role_gets_what_the_table_says_on_every_url(role: str, production_tasks) -> None:  # type: ignore[no-untyped-def]
     club = build_club()
-    column = ROLES.index(role) * 2
     wrong = []
     for pattern in every_pattern():
         url = url_for(pattern, club)
-        expected = EXPECTED.get(pattern.key, "").split()[column : column + 2]
+        expected = TABLE[pattern.key][role].split()
         got = [_request(club, role, method, url) for method in METHODS]
         if got != expected:
             wrong.append(f"{pattern.key} {url}: expected {expected}, got {got}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_a_director_is_refused_every_page_of_an_event_they_do_not_direct() -> None:
+    club = build_club()
+    other = {"pk": club.event.pk}  # rated, and not theirs: they direct the draft
+    wrong = []
+    for key in DIRECTED_PAGES:
+        kwargs = {"ratings:officer-round": {"number": 1}}.get(key, {})
+        if key == "ratings:officer-event-player-remove":
+            kwargs = {"member": club.published[0].pk}
+        url = reverse(key, kwargs={**other, **kwargs})
+        got = [_request(club, "director", method, url) for method in METHODS]
+        if got != ["403", "403"]:
+            wrong.append(f"{key} {url}: {got}")
+    assert DIRECTED_PAGES and not wrong, "\n".join(wrong)
 
 
 # -- no public page shows an unpublished rating -------------------------------------------
@@ -367,7 +419,8 @@ def _public_urls(club: Club) -> list[str]:
     urls = [
         url_for(p, club)
         for p in every_pattern()
-        if EXPECTED[p.key].split()[0] == "ok" and not p.route.startswith(("admin", "accounts"))
+        if TABLE[p.key]["anonymous"].split()[0] == "ok"
+        and not p.route.startswith(("admin", "accounts"))
     ]
     urls.append(reverse("ratings:list") + "?_export=csv")
     for slug in reports.REPORTS:
