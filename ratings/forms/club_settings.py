@@ -52,6 +52,7 @@ class ClubSettingsForm(forms.ModelForm):
             "federation",
             "chief_arbiter",
             "deputy_arbiters",
+            "mail_from",
         ]
         labels = {"name": "Club name", "rating_system": "Rating system"}
         help_texts = {
