@@ -16,7 +16,7 @@ from .calculator import (
     member_label,
 )
 from .comparison import ComparisonForm, MemberChoiceForm
-from .csv_upload import CsvUploadForm
+from .csv_upload import CsvUploadForm, MembersConfirmForm
 from .events import EntriesForm, EntryRemoveForm, EventForm, resolve_players
 from .grid import (
     GRID_CHOICES,
@@ -90,6 +90,7 @@ __all__ = [
     "MemberChoiceForm",
     "MemberForm",
     "MemberPickField",
+    "MembersConfirmForm",
     "Pairing",
     "PairingForm",
     "PasteRoundForm",
