@@ -50,9 +50,7 @@ def test_the_preview_lists_each_payment_the_file_would_remove(officer_client, sa
     assert f"Sam Nguyen: the {season} payment of 60.00 would be removed" in page
 
 
-def test_a_line_that_removes_a_payment_counts_as_an_update_not_unchanged(
-    officer_client, sam_paid
-):
+def test_a_line_that_removes_a_payment_counts_as_an_update_not_unchanged(officer_client, sam_paid):
     page = upload(officer_client, SAM_IN_ARREARS).content.decode()
     assert "0 new members, 1 to update" in page
     assert "unchanged" not in page
