@@ -34,6 +34,7 @@ from .members import (
     SubscriptionForm,
     change_reason_field,
     initial_rating_help,
+    refuse_a_dropped_rating,
     whole_initial_rating,
 )
 from .paste import (
@@ -112,6 +113,7 @@ __all__ = [
     "paste_unknown_result",
     "paste_versus",
     "read_spaced_result",
+    "refuse_a_dropped_rating",
     "resolve_players",
     "season_from_value",
     "short_name",

@@ -25,9 +25,24 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from .. import services
-from ..formats.members_csv import ImportRefused, MemberRow, Problem, members_read
-from ..models import Member, Membership, RatingChange, RatingRun, Season, Subscription
+from ..formats.members_csv import (
+    MEMBER_RATING_COLUMNS,
+    ImportRefused,
+    MemberRow,
+    Problem,
+    members_read,
+)
+from ..models import (
+    ClubSettings,
+    Member,
+    Membership,
+    RatingChange,
+    RatingRun,
+    Season,
+    Subscription,
+)
 from ..presentation.counts import count_phrase
+from ..rules.brought_in import BLANK, BROUGHT_IN_FIELDS, STANDING_FIELDS, brought_in_problem
 
 
 @dataclass
@@ -110,7 +125,34 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     """Every member row of a file and every problem in it (nothing is saved)."""
     rows, problems = members_read(data)
     problems += _fide_ids_held(rows)
+    problems += _ratings_dropped(rows)
+    problems.sort(key=lambda p: p.line)
     return rows, problems
+
+
+def _ratings_dropped(rows: list[MemberRow]) -> list[Problem]:
+    """A rating brought in the club's system would drop (acf-1993's or ecf-2020's without
+    the games behind it): refused at its line, naming the column to fill. A member's
+    recorded games and standing count where the file leaves their columns out."""
+    system = ClubSettings.load().engine()
+    touching = [r for r in rows if any(name in r.fields for name in BROUGHT_IN_FIELDS)]
+    if not touching:
+        return []
+    existing = members_any_case([r.number for r in touching])
+    columns = {field: column for column, field in MEMBER_RATING_COLUMNS.items()}
+    problems = []
+    for row in touching:
+        member = existing.get(row.number.lower())
+        fields = {n: getattr(member, n) for n in BROUGHT_IN_FIELDS} if member else dict(BLANK)
+        fields.update({n: v for n, v in row.fields.items() if n in BROUGHT_IN_FIELDS})
+        if problem := brought_in_problem(system, fields):
+            asked = ["games"]
+            if system.brought_in_standing:
+                asked.append(columns[STANDING_FIELDS[system.brought_in_standing]])
+            problems.append(
+                Problem(row.line, "rating", f"{problem} In the file: {' or '.join(asked)}.")
+            )
+    return problems
 
 
 def _fide_ids_held(rows: list[MemberRow]) -> list[Problem]:
