@@ -18,6 +18,7 @@ from ratings.engine import SYSTEMS
 from ratings.models import Member, RatingState
 
 from ..factories import EventFactory
+from .test_officer_import import CLUB_NIGHT
 from .test_rerate import admin_form
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +195,39 @@ def test_the_admin_keeps_a_bare_figure_or_refuses_it_naming_what_is_missing(admi
         errors = response.context["adminform"].form.errors["initial_rating"]
         assert refused_naming_what_is_missing(errors, system)
         assert not Member.objects.filter(member_number="N77").exists()
+
+
+# -- a tournament file's new players ---------------------------------------------------------
+
+
+def trf_confirmed(client, **choices):  # type: ignore[no-untyped-def]
+    """The club night's file imported, its two players new, from the file's ratings."""
+    client.post(
+        reverse("ratings:officer-import"), {"file": SimpleUploadedFile("c.trf", CLUB_NIGHT)}
+    )
+    preview = client.get(reverse("ratings:officer-import-preview"))
+    form = preview.context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    data.update(rated="on", p1="new", p2="new", use_ratings="on", **choices)
+    data = {k: v for k, v in data.items() if v is not None}
+    return client.post(reverse("ratings:officer-import-preview"), data)
+
+
+def test_a_tournament_files_ratings_are_kept_or_refused_naming_what_is_missing(
+    officer_client, system
+):
+    response = trf_confirmed(officer_client)
+    if MISSING[system] is None:
+        assert Member.objects.get(name="John Smith").initial_rating == 1500
+    else:
+        errors = response.context["form"].errors["ratings_games"]
+        assert any(MISSING[system] in e for e in errors)
+        assert not Member.objects.exists()
+
+
+def test_a_tournament_files_ratings_start_with_the_games_the_officer_gives(officer_client, system):
+    trf_confirmed(officer_client, ratings_games="40")
+    john = Member.objects.get(name="John Smith")
+    # Asked only where the system reads them; elsewhere the figure stands alone.
+    games = 40 if MISSING[system] else 0
+    assert (john.initial_rating, john.initial_games) == (1500, games)
