@@ -231,3 +231,27 @@ def test_a_tournament_files_ratings_start_with_the_games_the_officer_gives(offic
     # Asked only where the system reads them; elsewhere the figure stands alone.
     games = 40 if MISSING[system] else 0
     assert (john.initial_rating, john.initial_games) == (1500, games)
+
+
+def import_trf(tmp_path, *args: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "club.trf"
+    path.write_bytes(CLUB_NIGHT)
+    call_command("import_trf", str(path), "--create-missing", *args, stdout=io.StringIO())
+
+
+def test_import_trf_keeps_a_files_rating_or_refuses_it_naming_what_is_missing(tmp_path, system):
+    if MISSING[system] is None:
+        import_trf(tmp_path)
+        assert Member.objects.get(name="John Smith").initial_rating == 1500
+    else:
+        with pytest.raises(CommandError) as error:
+            import_trf(tmp_path)
+        assert MISSING[system] in str(error.value)
+        assert "--ratings-games" in str(error.value)
+        assert not Member.objects.exists()
+
+
+def test_import_trf_starts_a_files_rating_with_the_games_given(tmp_path, system):
+    import_trf(tmp_path, "--ratings-games=40")
+    john = Member.objects.get(name="John Smith")
+    assert (john.initial_rating, john.initial_games) == (1500, 40)
