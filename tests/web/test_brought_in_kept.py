@@ -255,3 +255,19 @@ def test_import_trf_starts_a_files_rating_with_the_games_given(tmp_path, system)
     import_trf(tmp_path, "--ratings-games=40")
     john = Member.objects.get(name="John Smith")
     assert (john.initial_rating, john.initial_games) == (1500, 40)
+
+
+# -- the calculator's typed rating -----------------------------------------------------------
+
+
+def test_the_calculator_works_from_a_typed_rating_or_refuses_it_naming_what_is_missing(
+    client, system
+):
+    data = {"go": "1", "g-TOTAL_FORMS": 1, "g-INITIAL_FORMS": 0, "p-rating": 1500, "p-games": 0}
+    data.update({"g-0-rating": 1500, "g-0-result": "1"})
+    response = client.get(reverse("ratings:calculator"), data)
+    errors = response.context["player_form"].errors.get("games", [])
+    if MISSING[system] is None:
+        assert errors == []
+    else:
+        assert any(MISSING[system] in e for e in errors)
