@@ -185,7 +185,13 @@ class QuickMemberForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
         ask_what_the_system_reads(self)
+        if "initial_games" in self.fields:
+            # A newcomer without a rating has no games to give: blank is none.
+            self.fields["initial_games"].required = False
         self.fields["paid_tonight"] = paid_tonight_field()
+
+    def clean_initial_games(self) -> int:
+        return self.cleaned_data.get("initial_games") or 0
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()

@@ -271,3 +271,9 @@ def test_the_calculator_works_from_a_typed_rating_or_refuses_it_naming_what_is_m
         assert errors == []
     else:
         assert any(MISSING[system] in e for e in errors)
+
+
+def test_someone_new_tonight_without_a_rating_needs_no_games(officer_client, system):
+    quick_add(officer_client, EventFactory())
+    nina = Member.objects.get(member_number="N77")
+    assert (nina.initial_rating, nina.initial_games) == (None, 0)
