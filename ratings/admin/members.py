@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.formats import date_format
 
 from .. import services
-from ..forms import whole_initial_rating
+from ..forms import refuse_a_dropped_rating, whole_initial_rating
 from ..models import (
     Member,
     Season,
@@ -64,6 +64,11 @@ class MemberAdminForm(ReasonForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         whole_initial_rating(self.initial)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        refuse_a_dropped_rating(self)
+        return data
 
 
 @admin.register(Member)

@@ -198,6 +198,8 @@ class Acf1993(RatingSystem):
     # -- periods ---------------------------------------------------------------
 
     brought_in_standing = "status"
+    # A provisional rating is the history of its games (NG, AR, TS): none, none to keep.
+    brought_in_needs_games = True
     legend_on_report = True
     period_reach = "opponents"
 
@@ -229,6 +231,15 @@ class Acf1993(RatingSystem):
         if standing and state.rating is not None:
             return with_changes(state, status=standing)
         return state
+
+    def brought_in_missing(
+        self, *, rating: float | None, games: int, standing: str | None = None
+    ) -> str | None:
+        """A confirmed rating stands on its own; any other needs the games behind it."""
+        if standing == CONFIRMED:
+            return None
+        missing = super().brought_in_missing(rating=rating, games=games, standing=standing)
+        return f"{missing} (or the status “{CONFIRMED}”)" if missing else None
 
     def period_name(self, label: str, start: date, end: date) -> str:
         """The booklet names a period by the list it feeds: "Jul–Oct 2026, December 2026

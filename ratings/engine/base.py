@@ -276,6 +276,10 @@ class RatingSystem(ABC):
     #: the systems that keep one ("status" for acf-1993, "category" for ecf-2020): the
     #: member's form asks for it only when the club's system reads it.
     brought_in_standing: ClassVar[str | None] = None
+    #: Whether a rating brought in is started from only with the games behind it: a
+    #: system that reads its games (acf-1993's status, ecf-2020's category) takes a bare
+    #: figure for a new player's, so every form that takes one asks for its games too.
+    brought_in_needs_games: ClassVar[bool] = False
     #: Whether the event report explains the list's markers: for a system whose markers a
     #: reader cannot guess from the figure (acf-1993's "4 R" and "Unr").
     legend_on_report: ClassVar[bool] = False
@@ -369,6 +373,17 @@ class RatingSystem(ABC):
         system starts from it; ``standing`` is the word of ``brought_in_standing`` (None
         when not given), ``since`` the day it is taken as current."""
         return state
+
+    def brought_in_missing(
+        self, *, rating: float | None, games: int, standing: str | None = None
+    ) -> str | None:
+        """What a rating brought in lacks for this system to start from it, in words
+        ("the games played before it"); None when nothing is (or no rating is brought in).
+        ``brought_in`` followed by ``prepare`` keeps the rating exactly when this is None:
+        without it the player would start as new, the figure dropped."""
+        if rating is not None and self.brought_in_needs_games and not games:
+            return "the games played before it"
+        return None
 
     @classmethod
     def list_params(cls, params: Mapping[str, object], time_class: str) -> dict[str, object]:

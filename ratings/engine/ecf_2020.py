@@ -285,6 +285,8 @@ class Ecf2020(RatingSystem):
     # -- the player's standing -----------------------------------------------------------
 
     brought_in_standing = "category"
+    # A category weighs the games behind the figure: with none, a new player.
+    brought_in_needs_games = True
     reads_rapid_list = True
     period_reach = "performance"
 

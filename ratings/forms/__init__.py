@@ -16,7 +16,7 @@ from .calculator import (
     member_label,
 )
 from .comparison import ComparisonForm, MemberChoiceForm
-from .csv_upload import CsvUploadForm
+from .csv_upload import CsvUploadForm, MembersConfirmForm
 from .events import EntriesForm, EntryRemoveForm, EventForm, resolve_players
 from .grid import (
     GRID_CHOICES,
@@ -34,6 +34,7 @@ from .members import (
     SubscriptionForm,
     change_reason_field,
     initial_rating_help,
+    refuse_a_dropped_rating,
     whole_initial_rating,
 )
 from .paste import (
@@ -90,6 +91,7 @@ __all__ = [
     "MemberChoiceForm",
     "MemberForm",
     "MemberPickField",
+    "MembersConfirmForm",
     "Pairing",
     "PairingForm",
     "PasteRoundForm",
@@ -111,6 +113,7 @@ __all__ = [
     "paste_unknown_result",
     "paste_versus",
     "read_spaced_result",
+    "refuse_a_dropped_rating",
     "resolve_players",
     "season_from_value",
     "short_name",

@@ -8,7 +8,8 @@ from typing import Any, cast
 from django import forms
 from django.core.exceptions import ValidationError
 
-from ..models import Member
+from ..models import ClubSettings, Member
+from ..rules.brought_in import brought_in_problem
 
 # Calculator -----------------------------------------------------------------------------
 
@@ -116,6 +117,12 @@ class CalculatorPlayerForm(PicksMembers):
             self.add_error("rating", "Choose a member or type a rating, not both.")
         elif rating is not None and data.get("games") is None:
             self.add_error("games", "Say how many rated games the rating is based on.")
+        elif rating is not None and "games" not in self.errors:
+            # A rating the club's system would take for a new player's is refused, not
+            # worked out as if no rating had been typed.
+            fields = {"initial_rating": rating, "initial_games": data["games"]}
+            if problem := brought_in_problem(ClubSettings.load().engine(), fields):
+                self.add_error("games", problem)
         return data
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django import forms
+
+from ..services.audit import REASON_LENGTH
 
 
 class CsvUploadForm(forms.Form):
@@ -34,3 +39,48 @@ class CsvUploadForm(forms.Form):
         if "\x00" in self.cleaned_data["text"][:1000]:
             raise forms.ValidationError("This is not a CSV file (it holds binary data).")
         return upload
+
+
+class MembersConfirmForm(forms.Form):
+    """Confirming a members file. Where it takes payments back (a line's "arrears" for a
+    member who has paid this season), the reason for removing them, as the member page's
+    "Remove" asks: required then, and kept in the audit trail with each payment.
+
+    ``listed`` carries the payments the preview listed: if the record has changed since
+    (another officer recorded or removed one), confirming is refused until the officer has
+    seen the new list.
+    """
+
+    listed = forms.CharField(required=False, widget=forms.HiddenInput)
+    removal_reason = forms.CharField(
+        label="Reason for removing these payments",
+        max_length=REASON_LENGTH,
+        required=False,
+        help_text="Kept in the audit trail with each payment removed (e.g. “refunded”).",
+    )
+
+    def __init__(self, *args, removals: Sequence[Any], **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.removals = list(removals)
+        self.fields["listed"].initial = listed_value(self.removals)
+        if self.removals:
+            self.fields["removal_reason"].required = True
+            self.fields["removal_reason"].error_messages["required"] = (
+                "Give the reason for removing these payments: nothing is saved without it."
+            )
+        else:
+            del self.fields["removal_reason"]
+
+    def clean(self) -> dict:  # type: ignore[type-arg]
+        data = super().clean()
+        if data.get("listed", "") != listed_value(self.removals):
+            raise forms.ValidationError(
+                "The payments this file would remove have changed since the preview "
+                "(another officer's change): check the list below and confirm again."
+            )
+        return data
+
+
+def listed_value(removals: Sequence[Any]) -> str:
+    """The payments a preview listed, as the confirm form carries them: their ids."""
+    return ",".join(str(r.subscription.pk) for r in removals)

@@ -19,6 +19,7 @@ from ..models import (
     number_taken,
     suggested_member_number,
 )
+from ..rules.brought_in import BROUGHT_IN_FIELDS, brought_in_problem
 from ..services.audit import REASON_LENGTH
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -45,6 +46,35 @@ def whole_initial_rating(initial: dict) -> None:  # type: ignore[type-arg]
 
 
 # -- members ----------------------------------------------------------------------------
+
+
+def ask_what_the_system_reads(
+    form: forms.ModelForm,  # type: ignore[type-arg]
+    *,
+    games_always: bool = False,
+) -> None:
+    """Keep on ``form`` only what the club's system reads with a rating brought in: the
+    games where it needs them (acf-1993, ecf-2020; ``games_always``: the member's own
+    form, which shows them whatever the system), its own standing word (acf-1993's
+    status, ecf-2020's category; a switch of system keeps the other in the record)."""
+    system = ClubSettings.load().engine()
+    if not (games_always or system.brought_in_needs_games):
+        del form.fields["initial_games"]
+    for kind, name in BROUGHT_IN_STANDING_FIELDS.items():
+        if kind != system.brought_in_standing and name in form.fields:
+            del form.fields[name]
+
+
+def refuse_a_dropped_rating(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+    """A rating brought in that the club's system would drop (a new player's start
+    instead) is refused at the field, naming what it lacks: kept or refused, never
+    dropped. Fields the form does not show are the record's."""
+    if "initial_rating" in form.errors:
+        return
+    fields = {name: getattr(form.instance, name) for name in BROUGHT_IN_FIELDS}
+    fields.update({k: v for k, v in form.cleaned_data.items() if k in fields})
+    if problem := brought_in_problem(ClubSettings.load().engine(), fields):
+        form.add_error("initial_rating", problem)
 
 
 PAID_TONIGHT_HELP = (
@@ -95,12 +125,7 @@ class MemberForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
         whole_initial_rating(self.initial)
-        # Only the club's system's own word for a rating brought in (a switch of system
-        # keeps the other in the record).
-        reads = ClubSettings.load().engine().brought_in_standing
-        for kind, name in BROUGHT_IN_STANDING_FIELDS.items():
-            if kind != reads:
-                del self.fields[name]
+        ask_what_the_system_reads(self, games_always=True)
         if self.instance.pk is None:
             self.fields["paid_tonight"] = paid_tonight_field()
             if not self.is_bound:
@@ -124,6 +149,7 @@ class MemberForm(forms.ModelForm):
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
         refuse_paying_guest(self)
+        refuse_a_dropped_rating(self)
         return data
 
 
@@ -151,16 +177,26 @@ class QuickMemberForm(forms.ModelForm):
 
     class Meta:
         model = Member
-        fields = ["name", "member_number", "is_guest", "initial_rating"]
+        # The games and standing asked only where the club's system reads them.
+        fields = ["name", "member_number", "is_guest", *BROUGHT_IN_FIELDS]
+        error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
+        ask_what_the_system_reads(self)
+        if "initial_games" in self.fields:
+            # A newcomer without a rating has no games to give: blank is none.
+            self.fields["initial_games"].required = False
         self.fields["paid_tonight"] = paid_tonight_field()
+
+    def clean_initial_games(self) -> int:
+        return self.cleaned_data.get("initial_games") or 0
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
         refuse_paying_guest(self)
+        refuse_a_dropped_rating(self)
         return data
 
     def clean_member_number(self) -> str:

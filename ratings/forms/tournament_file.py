@@ -15,8 +15,9 @@ from ..formats.tournament_files import (
     event_time_class_and_why,
     file_size_problem,
 )
-from ..models import Event, Member, name_problem, rules
+from ..models import ClubSettings, Event, Member, name_problem, rules
 from ..presentation.counts import count_phrase
+from ..rules.brought_in import brought_in_problem
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.tournament_imports import match_players
 from .members import DATE
@@ -150,6 +151,19 @@ class TrfConfirmForm(forms.Form):
         )
         self.matches = self._match(tournament.players)
         self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)
+        self.system = ClubSettings.load().engine()
+        if self.system.brought_in_needs_games:
+            # A file gives a rating's figure, never the games behind it, which this system
+            # needs to start from it (without them the player would start as new).
+            self.fields["ratings_games"] = forms.IntegerField(
+                label="Rated games behind the file's ratings",
+                required=False,
+                min_value=0,
+                max_value=rules.MAX_GAMES,
+                help_text=f"The club's system ({self.system.title}) keeps a rating brought in "
+                "only with the games played before it: the new players start from the "
+                "file's ratings with this many games each.",
+            )
         # An open most of whose players are not the club's (an external event some members
         # played in): the others are guests by default, not dozens of new members.
         external = len(self.matches) * 2 < len(tournament.players)
@@ -253,6 +267,22 @@ class TrfConfirmForm(forms.Form):
                     f"{holder.name}'s ({holder.member_number}): one FIDE id is one person. "
                     "Choose that member, or correct the id in the file.",
                 )
+            if (
+                choice in ("new", "guest")
+                and player.rating is not None
+                and data.get("use_ratings")
+                and "ratings_games" not in self.errors
+            ):
+                fields = {
+                    "initial_rating": player.rating,
+                    "initial_games": data.get("ratings_games"),
+                }
+                if problem := brought_in_problem(self.system, fields):
+                    self.add_error(
+                        "ratings_games",
+                        f"{problem} Here: the games behind the file's ratings, or untick "
+                        "“Start the new members and guests from the file's ratings”.",
+                    )
             if (
                 choice in ("new", "guest")
                 and player.rating is not None

@@ -17,6 +17,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
+from ..rules.brought_in import STANDING_FIELDS
 from ..rules.time_classes import STANDARD
 from . import rules
 from .club import Season
@@ -111,8 +112,8 @@ class Membership(models.TextChoices):
 
 
 #: The member field holding each word a system reads with a rating brought in (the
-#: engine's ``RatingSystem.brought_in_standing``).
-BROUGHT_IN_STANDING_FIELDS = {"status": "initial_acf_status", "category": "initial_ecf_category"}
+#: engine's ``RatingSystem.brought_in_standing``), written once in ``rules.brought_in``.
+BROUGHT_IN_STANDING_FIELDS = STANDING_FIELDS
 
 #: The highest initial rating a member may be given (``rules.MAX_RATING``).
 MAX_INITIAL_RATING = rules.MAX_RATING

@@ -2,9 +2,14 @@
 and their membership this season recorded, all or nothing.
 
 The file is read by ``formats.members_csv``; ``members_check`` adds what the record says
-of it (a FIDE id another member holds) and saves nothing; ``members_import`` saves a file
-with no problems in one transaction, or raises ``ImportRefused``. Shared by the
-``import_members`` command and the officer's upload page.
+of it (a FIDE id another member holds) and saves nothing; ``payments_removed`` lists the
+payments its "arrears" would take back; ``members_import`` saves a file with no problems
+in one transaction, or raises ``ImportRefused``. Shared by the ``import_members`` command
+and the officer's upload page.
+
+Nothing recorded is removed without asking: a payment the file takes back is listed at the
+preview, and removed only with the officer's reason, as the member page's "Remove" does
+(``services.subscription_remove``: the audit trail keeps the payment, who and why).
 """
 
 from __future__ import annotations
@@ -20,9 +25,24 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from .. import services
-from ..formats.members_csv import ImportRefused, MemberRow, Problem, members_read
-from ..models import Member, Membership, RatingChange, RatingRun, Season, Subscription
+from ..formats.members_csv import (
+    MEMBER_RATING_COLUMNS,
+    ImportRefused,
+    MemberRow,
+    Problem,
+    members_read,
+)
+from ..models import (
+    ClubSettings,
+    Member,
+    Membership,
+    RatingChange,
+    RatingRun,
+    Season,
+    Subscription,
+)
 from ..presentation.counts import count_phrase
+from ..rules.brought_in import BLANK, BROUGHT_IN_FIELDS, STANDING_FIELDS, brought_in_problem
 
 
 @dataclass
@@ -50,11 +70,89 @@ class MembersReport:
         return text
 
 
+@dataclass(frozen=True)
+class PaymentRemoved:
+    """A payment a members file would take back: its line said "arrears" for a member
+    who has paid for the season."""
+
+    line: int
+    name: str
+    subscription: Subscription
+
+    def __str__(self) -> str:
+        payment = f"the {self.subscription.season.name} payment"
+        if self.subscription.amount is not None:
+            payment += f" of {self.subscription.amount}"
+        return f"{self.name}: {payment} would be removed"
+
+
+class RemovalUnexplained(ImportRefused):
+    """The file would take payments back and no reason was given: nothing was saved."""
+
+    def __init__(self, removals: Sequence[PaymentRemoved]) -> None:
+        self.removals = list(removals)
+        super().__init__(
+            [
+                Problem(r.line, "membership", f"{r}; give the reason for removing it")
+                for r in self.removals
+            ]
+        )
+
+
+def payments_removed(
+    rows: Sequence[MemberRow], *, today: dt.date | None = None
+) -> list[PaymentRemoved]:
+    """The payments importing ``rows`` on ``today`` would remove: this season's, of the
+    members the file says are in arrears (earlier seasons stay). Reads one query."""
+    today = today or timezone.localdate()
+    arrears = {r.number.lower(): r for r in rows if r.membership == Membership.ARREARS}
+    if not arrears:
+        return []
+    found = (
+        Subscription.objects.filter(season__start__lte=today, season__end__gte=today)
+        .annotate(number_lower=Lower("member__member_number"))
+        .filter(number_lower__in=arrears)
+        .select_related("season", "member")
+    )
+    removals = [
+        PaymentRemoved(line=arrears[s.number_lower].line, name=s.member.name, subscription=s)
+        for s in found
+    ]
+    return sorted(removals, key=lambda r: r.line)
+
+
 def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     """Every member row of a file and every problem in it (nothing is saved)."""
     rows, problems = members_read(data)
     problems += _fide_ids_held(rows)
+    problems += _ratings_dropped(rows)
+    problems.sort(key=lambda p: p.line)
     return rows, problems
+
+
+def _ratings_dropped(rows: list[MemberRow]) -> list[Problem]:
+    """A rating brought in the club's system would drop (acf-1993's or ecf-2020's without
+    the games behind it): refused at its line, naming the column to fill. A member's
+    recorded games and standing count where the file leaves their columns out."""
+    system = ClubSettings.load().engine()
+    touching = [r for r in rows if any(name in r.fields for name in BROUGHT_IN_FIELDS)]
+    if not touching:
+        return []
+    existing = members_any_case([r.number for r in touching])
+    columns = {field: column for column, field in MEMBER_RATING_COLUMNS.items()}
+    problems = []
+    for row in touching:
+        member = existing.get(row.number.lower())
+        fields = {n: getattr(member, n) for n in BROUGHT_IN_FIELDS} if member else dict(BLANK)
+        fields.update({n: v for n, v in row.fields.items() if n in BROUGHT_IN_FIELDS})
+        if problem := brought_in_problem(system, fields):
+            asked = ["games"]
+            if system.brought_in_standing:
+                asked.append(columns[STANDING_FIELDS[system.brought_in_standing]])
+            problems.append(
+                Problem(row.line, "rating", f"{problem} In the file: {' or '.join(asked)}.")
+            )
+    return problems
 
 
 def _fide_ids_held(rows: list[MemberRow]) -> list[Problem]:
@@ -101,21 +199,30 @@ def members_any_case(numbers: Sequence[str]) -> dict[str, Member]:
 
 
 def members_import(
-    *, data: bytes | str, user: Any = None, today: dt.date | None = None
+    *,
+    data: bytes | str,
+    user: Any = None,
+    today: dt.date | None = None,
+    removal_reason: str = "",
 ) -> MembersReport:
     """Add or update the members of a file and record their membership this season.
 
     ``financial`` records a paid subscription for the current season; ``arrears``
-    removes the current season's subscription (earlier seasons stay); ``guest`` makes
-    the player a guest. A change that moves ratings (guest status, date of birth,
-    gender, title of a rated member) re-rates everything.
+    removes the current season's subscription (earlier seasons stay), only with
+    ``removal_reason`` (refused, ``RemovalUnexplained``, without one: nothing saved);
+    ``guest`` makes the player a guest. A change that moves ratings (guest status, date
+    of birth, gender, title of a rated member) re-rates everything.
     """
     rows, problems = members_check(data)
     if problems:
         raise ImportRefused(problems)
     today = today or timezone.localdate()
+    removal_reason = removal_reason.strip()
     report = MembersReport()
     with transaction.atomic():
+        removals = payments_removed(rows, today=today)
+        if removals and not removal_reason:
+            raise RemovalUnexplained(removals)
         # Members and payments are written past the model layer (no signals): every public
         # page may show them, and the published lists' figures are counted again.
         services.public_pages_changed()
@@ -161,7 +268,6 @@ def members_import(
         financial = [
             members[r.number.lower()] for r in rows if r.membership == Membership.FINANCIAL
         ]
-        arrears = [members[r.number.lower()] for r in rows if r.membership == Membership.ARREARS]
         paid = set(
             Subscription.objects.filter(season=season, member__in=financial).values_list(
                 "member_id", flat=True
@@ -177,9 +283,13 @@ def members_import(
             default_user=user,
             default_change_reason=reason,
         )
-        # Deleted one by one (a handful at most) so the audit trail records each.
-        for subscription in Subscription.objects.filter(season=season, member__in=arrears):
-            subscription.delete()
+        # Taken back one by one as the member page takes one back, so the audit trail
+        # records each with the officer's reason. Those listed above are all there are:
+        # read in this transaction, the season the one covering ``today``.
+        for removal in removals:
+            services.subscription_remove(
+                subscription=removal.subscription, user=user, reason=removal_reason
+            )
             report.subscriptions_removed += 1
         # Counted as the members page will show them today: the file's members financial,
         # in arrears (a member, no season paid, whether or not the file said "arrears")

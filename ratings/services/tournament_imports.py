@@ -29,6 +29,7 @@ from ..models import (
     rules,
 )
 from ..presentation.counts import count_phrase
+from ..rules.brought_in import brought_in_problem
 from ..rules.names import SUFFIXES, given_surname
 
 # -- players of tournament files --------------------------------------------------------
@@ -180,6 +181,7 @@ def files_import(
     as_guests: bool = False,
     dry_run: bool = False,
     user: Any = None,
+    ratings_games: int | None = None,
 ) -> FilesReport:
     """Import events read from tournament files, complete and rated, all or nothing.
 
@@ -187,13 +189,18 @@ def files_import(
     who match no one stop the import unless ``create_missing`` (new members) or
     ``as_guests`` (new guests). An event already recorded (same name, start and end) is
     left alone and said so. ``problems`` are those found reading the files: any problem
-    raises ``FilesRefused`` listing them all, nothing saved.
+    raises ``FilesRefused`` listing them all, nothing saved. A new player starts from the
+    file's rating with ``ratings_games`` games behind it; a rating the club's system would
+    drop without them (acf-1993, ecf-2020) is a problem naming what is missing.
     """
     problems = list(problems)
     report = FilesReport(dry_run=dry_run)
     todo: list[tuple[FileEvent, dict[int, Member | None]]] = []
     seen: dict[tuple[str, dt.date, dt.date], str] = {}
     rating_field = Member._meta.get_field("initial_rating")
+    system = ClubSettings.load().engine()
+    if ratings_games is not None and (problem := rules.games_problem(ratings_games)):
+        problems.append(f"--ratings-games {ratings_games}: {problem}")
     for event in events:
         key = (event.name, event.start, event.end)
         existing = Event.objects.filter(
@@ -242,6 +249,13 @@ def files_import(
                             f"{event.source}, {player.where}: {player.name}'s rating "
                             f"{player.rating}: {' '.join(error.messages)}"
                         )
+                    brought = {"initial_rating": player.rating, "initial_games": ratings_games}
+                    if dropped := brought_in_problem(system, brought):
+                        problems.append(
+                            f"{event.source}, {player.where}: {player.name}'s rating "
+                            f"{player.rating}: {dropped} Give --ratings-games N (the games "
+                            "behind the file's ratings)."
+                        )
                 continue
             if member.pk in twice:
                 other = twice[member.pk]
@@ -281,6 +295,7 @@ def files_import(
                     title=player.title if player.title in TITLES else "",
                     gender={"m": "M", "w": "F", "f": "F"}.get(player.sex.lower(), ""),
                     initial_rating=player.rating,
+                    initial_games=(ratings_games or 0) if player.rating is not None else 0,
                 )
         report.games += sum(_is_rated_game(g[3], g[2]) for g in event.games)
         report.unplayed += sum(not _is_rated_game(g[3], g[2]) for g in event.games)

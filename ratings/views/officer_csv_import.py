@@ -4,6 +4,7 @@ the officer confirms: the flow of the TRF import, on the readers of the import c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -11,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from ..formats import members_csv, results_csv
-from ..forms import CsvUploadForm
+from ..forms import CsvUploadForm, MembersConfirmForm
 from ..models import Member
 from ..services import member_imports, result_imports
 from .common import officer_required, progress_or
@@ -75,24 +76,27 @@ def members_preview(request: HttpRequest) -> HttpResponse:
     stored = _stored(request, "members")
     if not stored:
         return redirect(KINDS["members"]["upload"])
-    if request.method == "POST":
+    rows, problems = member_imports.members_check(stored["text"])
+    # The payments the file would take back, listed and confirmed with a reason.
+    removals = [] if problems else member_imports.payments_removed(rows)
+    form = MembersConfirmForm(
+        request.POST if request.method == "POST" else None, removals=removals
+    )
+    if request.method == "POST" and not problems and form.is_valid():
         try:
-            report = member_imports.members_import(data=stored["text"], user=request.user)
+            report = member_imports.members_import(
+                data=stored["text"],
+                user=request.user,
+                removal_reason=form.cleaned_data.get("removal_reason", ""),
+            )
         except members_csv.ImportRefused as refused:
             # The record changed since the preview (another officer): show the problems.
-            return _members_page(request, stored, problems=refused.problems)
-        del request.session[KINDS["members"]["session"]]
-        messages.success(request, f"{stored['filename']} imported: {report}")
-        return progress_or(report.run, redirect("ratings:officer-members"))
-    return _members_page(request, stored)
-
-
-def _members_page(
-    request: HttpRequest, stored: dict[str, str], problems: Any = None
-) -> HttpResponse:
-    rows, found = member_imports.members_check(stored["text"])
-    problems = problems or found
-    lines = [] if problems else member_changes(rows)
+            problems = refused.problems
+        else:
+            del request.session[KINDS["members"]["session"]]
+            messages.success(request, f"{stored['filename']} imported: {report}")
+            return progress_or(report.run, redirect("ratings:officer-members"))
+    lines = [] if problems else member_changes(rows, removals)
     return render(
         request,
         "ratings/officer/csv_members_preview.html",
@@ -100,6 +104,8 @@ def _members_page(
             "filename": stored["filename"],
             "problems": problems,
             "lines": lines,
+            "removals": removals,
+            "form": form,
             "new": sum(1 for line in lines if line["member"] is None),
             "updated": sum(1 for line in lines if line["member"] is not None and line["changes"]),
             **KINDS["members"],
@@ -123,10 +129,14 @@ FIELD_WORDS = {
 }
 
 
-def member_changes(rows: list[members_csv.MemberRow]) -> list[dict[str, Any]]:
+def member_changes(
+    rows: list[members_csv.MemberRow], removals: Sequence[member_imports.PaymentRemoved] = ()
+) -> list[dict[str, Any]]:
     """Each row of a members file with the member it updates (or None: a new member) and
-    what it changes, "field: before → after"; one query for the whole file."""
+    what it changes, "field: before → after", and a payment it takes back (a change,
+    never "unchanged"); one query for the whole file."""
     existing = member_imports.members_any_case([r.number for r in rows])
+    removed = {r.line: r for r in removals}
     lines = []
     for row in rows:
         member: Member | None = existing.get(row.number.lower())
@@ -136,6 +146,8 @@ def member_changes(rows: list[members_csv.MemberRow]) -> list[dict[str, Any]]:
                 old = getattr(member, field)
                 if old != value:
                     changes.append(f"{FIELD_WORDS[field]}: {_shown(old)} → {_shown(value)}")
+        if row.line in removed:
+            changes.append(str(removed[row.line]))
         lines.append(
             {
                 "row": row,

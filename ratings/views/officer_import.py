@@ -140,6 +140,8 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
             title=player.title if player.title in TITLES else "",
             gender={"m": "M", "w": "F", "f": "F"}.get(player.sex, ""),
             initial_rating=player.rating if data["use_ratings"] else None,
+            # The games the club's system needs behind a rating brought in (the form asks).
+            initial_games=(data.get("ratings_games") or 0) if data["use_ratings"] else 0,
         )
     games = [(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()]
     # Paid on the night: on the published list from this event on.

@@ -126,7 +126,11 @@ def test_financial_twice_keeps_one_subscription(write, alice, current_season):
 def test_arrears_removes_only_the_current_seasons_subscription(write, alice, current_season):
     last = Season.for_day(current_season.start - dt.timedelta(days=1))
     paid_up(alice, last, current_season)
-    run("import_members", write("id,name,membership\nA1,Alice Archer,arrears\n"))
+    run(
+        "import_members",
+        write("id,name,membership\nA1,Alice Archer,arrears\n"),
+        "--removal-reason=left the club",
+    )
     assert list(alice.subscriptions.values_list("season", flat=True)) == [last.pk]
     assert not Member.objects.published().filter(pk=alice.pk).exists()
 

@@ -31,6 +31,13 @@ class Command(BaseCommand):
             action="store_true",
             help="players who match no member become new members",
         )
+        parser.add_argument(
+            "--ratings-games",
+            type=int,
+            metavar="N",
+            help="the rated games behind the file's ratings, for the new players who start "
+            "from them: needed where the club's system reads them (acf-1993, ecf-2020)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
@@ -43,4 +50,5 @@ class Command(BaseCommand):
             problems=problems,
             create_missing=options["create_missing"],
             dry_run=options["dry_run"],
+            ratings_games=options["ratings_games"],
         )

@@ -31,6 +31,13 @@ class Command(BaseCommand):
             help="YYYY-MM-DD: the start date of a file that gives none (no 042 line, no "
             "round dates); a file's own date is kept",
         )
+        parser.add_argument(
+            "--ratings-games",
+            type=int,
+            metavar="N",
+            help="the rated games behind the file's ratings, for the new players who start "
+            "from them: needed where the club's system reads them (acf-1993, ecf-2020)",
+        )
         missing = parser.add_mutually_exclusive_group()
         missing.add_argument(
             "--create-missing",
@@ -58,6 +65,7 @@ class Command(BaseCommand):
             create_missing=options["create_missing"],
             as_guests=options["as_guests"],
             dry_run=options["dry_run"],
+            ratings_games=options["ratings_games"],
         )
 
 
