@@ -209,6 +209,14 @@ class Event(models.Model):
     players: models.ManyToManyField[Member, Any] = models.ManyToManyField(
         Member, through="Entry", related_name="events"
     )
+    #: Why games already recorded in another event were recorded here again (the officer's
+    #: words, asked for at the import or the completion: ``rules.duplicates``).
+    duplicate_reason = models.TextField(
+        "why its games are recorded again",
+        blank=True,
+        max_length=500,
+        help_text="Given when games already recorded in another event are recorded here too.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 

@@ -336,6 +336,11 @@ def trf_import(
         for record in (event, *players.values()):
             if record.pk is None and who is not None:
                 record._history_user = who  # type: ignore[attr-defined]
+        if event.duplicate_reason:
+            # The event's history says why its games are recorded twice.
+            event._change_reason = reason_kept(  # type: ignore[attr-defined]
+                f"games recorded again: {event.duplicate_reason}"
+            )
         event.save()
         new = [m for m in players.values() if m.pk is None]
         for member in new:

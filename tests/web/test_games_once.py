@@ -1,0 +1,202 @@
+"""Every game once: games already recorded in another event are found at every preview,
+naming that event, and saved again only with the officer's reason, kept with the event."""
+
+import datetime as dt
+import io
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from ratings.models import Event, Game
+from ratings.rules.duplicates import RecordedGame, compare, fingerprint
+
+from ..conftest import TRF_FILES
+
+pytestmark = pytest.mark.django_db
+
+GROS = TRF_FILES / "gros-open-2010.trf"
+PGN = Path(__file__).resolve().parent.parent / "data" / "pgn"
+DAY = dt.date(2026, 3, 10)
+REASON = "The second section file holds the first section games, checked with the arbiter."
+
+
+# -- the rule --------------------------------------------------------------------------
+
+
+def recorded(*games, event=1, start=DAY, end=DAY):
+    return [
+        RecordedGame(event=event, name="Club night", start=start, end=end, print=fingerprint(**g))
+        for g in games
+    ]
+
+
+def test_a_game_with_the_colours_swapped_and_the_result_turned_is_the_same_game():
+    white_won = fingerprint(round=1, white=7, black=3, result="1-0")
+    assert white_won == fingerprint(round=1, white=3, black=7, result="0-1")
+    assert white_won != fingerprint(round=1, white=3, black=7, result="1-0")
+
+
+def test_a_game_matches_only_on_overlapping_dates_and_in_the_same_round():
+    game = {"round": 2, "white": 1, "black": 2, "result": "1/2-1/2"}
+    coming = [fingerprint(**game)]
+    assert compare(games=coming, start=DAY, end=DAY, recorded=recorded(game)).matched == 1
+    later = DAY + dt.timedelta(days=1)
+    assert compare(games=coming, start=later, end=later, recorded=recorded(game)).matched == 0
+    other_round = {**game, "round": 3}
+    assert compare(games=coming, start=DAY, end=DAY, recorded=recorded(other_round)).matched == 0
+
+
+def test_one_coincidental_game_among_many_is_shown_but_is_not_a_duplicate():
+    coming = [fingerprint(round=1, white=i, black=i + 100, result="1-0") for i in range(1, 11)]
+    held = recorded({"round": 1, "white": 1, "black": 101, "result": "1-0"})
+    found = compare(games=coming, start=DAY, end=DAY, recorded=held)
+    assert found.found and found.matched == 1 and not found.is_duplicate
+
+
+def test_three_matching_games_or_half_of_them_are_a_duplicate():
+    coming = [fingerprint(round=1, white=i, black=i + 100, result="1-0") for i in range(1, 21)]
+    held = recorded(
+        *({"round": 1, "white": i, "black": i + 100, "result": "1-0"} for i in (1, 2, 3))
+    )
+    assert compare(games=coming, start=DAY, end=DAY, recorded=held).is_duplicate
+    two = coming[:4]
+    half = recorded(*({"round": 1, "white": i, "black": i + 100, "result": "1-0"} for i in (1, 2)))
+    assert compare(games=two, start=DAY, end=DAY, recorded=half).is_duplicate
+
+
+def test_a_game_twice_in_one_event_matches_a_recorded_game_once():
+    game = {"round": 1, "white": 1, "black": 2, "result": "1-0"}
+    found = compare(
+        games=[fingerprint(**game), fingerprint(**game)],
+        start=DAY,
+        end=DAY,
+        recorded=recorded(game),
+    )
+    assert found.matched == 1 and found.overlaps[0].games == 1
+
+
+# -- a TRF on the web ------------------------------------------------------------------
+
+
+def upload_trf(client, path=GROS):
+    return client.post(
+        reverse("ratings:officer-import"), {"file": SimpleUploadedFile("t.trf", path.read_bytes())}
+    )
+
+
+def confirm(client, **changes):
+    preview = client.get(reverse("ratings:officer-import-preview"))
+    form = preview.context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    data.update(rated="on", **changes)
+    return client.post(reverse("ratings:officer-import-preview"), data)
+
+
+def test_a_trf_uploaded_again_renamed_is_flagged_at_the_preview_naming_the_first(
+    officer_client,
+):
+    upload_trf(officer_client)
+    confirm(officer_client)
+    first = Event.objects.get()
+    upload_trf(officer_client)
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "These games are already recorded" in page
+    assert reverse("ratings:officer-event", args=[first.pk]) in page
+    assert first.name in page
+
+
+def test_a_trf_confirmed_again_without_a_reason_is_refused_at_the_field_and_saves_nothing(
+    officer_client,
+):
+    upload_trf(officer_client)
+    confirm(officer_client)
+    games = Game.objects.count()
+    upload_trf(officer_client)
+    response = confirm(officer_client, name="Gros open, second section")
+    assert response.status_code == 200
+    assert response.context["form"].errors["duplicate_reason"]
+    assert "rename" not in " ".join(response.context["form"].errors["duplicate_reason"])
+    assert Event.objects.count() == 1 and Game.objects.count() == games
+
+
+def test_a_trf_confirmed_again_with_a_reason_is_saved_and_keeps_the_reason(officer_client):
+    upload_trf(officer_client)
+    confirm(officer_client)
+    upload_trf(officer_client)
+    response = confirm(officer_client, name="Gros open, second section", duplicate_reason=REASON)
+    assert response.status_code == 302
+    second = Event.objects.get(name="Gros open, second section")
+    assert second.duplicate_reason == REASON
+    assert second.history.first().duplicate_reason == REASON
+    page = officer_client.get(reverse("ratings:officer-event", args=[second.pk]))
+    assert REASON in page.content.decode()
+
+
+def test_the_same_games_in_a_pgn_file_are_flagged_at_its_preview_and_need_a_reason(
+    officer_client,
+):
+    upload_trf(officer_client)
+    confirm(officer_client)
+    first = Event.objects.get()
+    games = Game.objects.count()
+    officer_client.post(
+        reverse("ratings:officer-import"),
+        {"file": SimpleUploadedFile("t.pgn", (PGN / "two-tournaments-from-trf.pgn").read_bytes())},
+    )
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "These games are already recorded" in page
+    assert reverse("ratings:officer-event", args=[first.pk]) in page
+    response = confirm(officer_client, name="Gros from the PGN")
+    assert response.context["form"].errors["duplicate_reason"]
+    assert Event.objects.count() == 1 and Game.objects.count() == games
+    response = confirm(officer_client, name="Gros from the PGN", duplicate_reason=REASON)
+    assert Event.objects.get(name="Gros from the PGN").duplicate_reason == REASON
+
+
+# -- the commands ----------------------------------------------------------------------
+
+
+def renamed_copy(tmp_path, path=GROS, name="Gros open, second section"):
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = [f"012 {name}\n" if line.startswith("012") else line for line in lines]
+    copy = tmp_path / "renamed.trf"
+    copy.write_text("".join(lines), encoding="utf-8")
+    return copy
+
+
+def test_import_trf_refuses_a_renamed_file_of_games_recorded_without_a_reason(tmp_path):
+    call_command("import_trf", str(GROS), "--create-missing", stdout=io.StringIO())
+    games = Game.objects.count()
+    with pytest.raises(CommandError) as error:
+        call_command("import_trf", str(renamed_copy(tmp_path)), stdout=io.StringIO())
+    assert "--duplicate-reason" in str(error.value)
+    assert "XX Open Internacional de Gros" in str(error.value)
+    assert Event.objects.count() == 1 and Game.objects.count() == games
+
+
+def test_import_trf_with_a_reason_records_them_again_and_keeps_the_reason(tmp_path):
+    call_command("import_trf", str(GROS), "--create-missing", stdout=io.StringIO())
+    call_command(
+        "import_trf",
+        str(renamed_copy(tmp_path)),
+        "--duplicate-reason",
+        REASON,
+        stdout=io.StringIO(),
+    )
+    assert Event.objects.get(name="Gros open, second section").duplicate_reason == REASON
+
+
+def test_import_pgn_refuses_games_recorded_from_a_trf_without_a_reason():
+    call_command("import_trf", str(GROS), "--create-missing", stdout=io.StringIO())
+    with pytest.raises(CommandError) as error:
+        call_command(
+            "import_pgn",
+            str(PGN / "two-tournaments-from-trf.pgn"),
+            "--create-missing",
+            stdout=io.StringIO(),
+        )
+    assert "--duplicate-reason" in str(error.value)
+    assert Event.objects.count() == 1
