@@ -200,3 +200,61 @@ def test_import_pgn_refuses_games_recorded_from_a_trf_without_a_reason():
         )
     assert "--duplicate-reason" in str(error.value)
     assert Event.objects.count() == 1
+
+
+# -- a results file --------------------------------------------------------------------
+
+# The club night's two games again, one written from the other side (Bob with white).
+RESULTS_AGAIN = (
+    "event,date,round,white,black,result\n"
+    "Tuesday games,2026-03-02,1,B2,A1,0-1\n"
+    "Tuesday games,2026-03-02,1,C3,D4,1/2-1/2\n"
+)
+
+
+@pytest.fixture
+def club_night(rated_event, alice, bob, carol, dave):
+    return rated_event([(1, alice, bob, "1-0"), (1, carol, dave, "1/2-1/2")])
+
+
+def upload_results(client, text=RESULTS_AGAIN):
+    return client.post(
+        reverse("ratings:officer-import-results"),
+        {"file": SimpleUploadedFile("results.csv", text.encode())},
+    )
+
+
+def test_a_results_file_of_games_recorded_is_flagged_at_the_preview(officer_client, club_night):
+    upload_results(officer_client)
+    page = officer_client.get(reverse("ratings:officer-import-results-preview"))
+    text = page.content.decode()
+    assert "These games are already recorded" in text
+    assert reverse("ratings:officer-event", args=[club_night.pk]) in text
+
+
+def test_a_results_file_of_games_recorded_is_refused_without_a_reason(officer_client, club_night):
+    upload_results(officer_client)
+    response = officer_client.post(reverse("ratings:officer-import-results-preview"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["duplicate_reason"]
+    assert Event.objects.count() == 1
+
+
+def test_a_results_file_of_games_recorded_is_saved_with_a_reason_kept(officer_client, club_night):
+    upload_results(officer_client)
+    response = officer_client.post(
+        reverse("ratings:officer-import-results-preview"), {"duplicate_reason": REASON}
+    )
+    assert response.status_code == 302
+    assert Event.objects.get(name="Tuesday games").duplicate_reason == REASON
+
+
+def test_import_results_refuses_games_recorded_without_a_reason(tmp_path, club_night):
+    path = tmp_path / "results.csv"
+    path.write_text(RESULTS_AGAIN)
+    with pytest.raises(CommandError) as error:
+        call_command("import_results", str(path), stdout=io.StringIO())
+    assert "Club night" in str(error.value) and "line 2" in str(error.value)
+    assert Event.objects.count() == 1
+    call_command("import_results", str(path), "--duplicate-reason", REASON, stdout=io.StringIO())
+    assert Event.objects.get(name="Tuesday games").duplicate_reason == REASON
