@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..models import Event, Game
 from ..rules.duplicates import NONE_FOUND, Duplicates, RecordedGame, compare, fingerprint
+from .audit import reason_kept
 
 #: A game coming in as the comparison reads it: (round, white's member id, black's member
 #: id or None for a bye, result). Players new to the club (no id yet) have no games.
@@ -112,3 +113,17 @@ def duplicate_reason_problem(found: Duplicates, reason: str) -> str | None:
             "are to be recorded again."
         )
     return None
+
+
+def event_duplicate_reason_keep(*, event: Event, reason: str, user: object = None) -> None:
+    """Keep with ``event`` the officer's reason for recording games already recorded
+    elsewhere (added to any reason it keeps already); its history says so too."""
+    reason = reason.strip()
+    if not reason or reason in event.duplicate_reason:
+        return
+    kept = f"{event.duplicate_reason}\n{reason}" if event.duplicate_reason else reason
+    event.duplicate_reason = kept[: Event._meta.get_field("duplicate_reason").max_length]
+    event._change_reason = reason_kept(f"games recorded again: {reason}")  # type: ignore[attr-defined]
+    if getattr(user, "is_authenticated", False):  # a command's change names no one
+        event._history_user = user  # type: ignore[attr-defined]
+    event.save(update_fields=["duplicate_reason"])

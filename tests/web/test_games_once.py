@@ -10,10 +10,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from ratings.models import Event, Game
+from ratings.models import Entry, Event, Game
 from ratings.rules.duplicates import RecordedGame, compare, fingerprint
 
 from ..conftest import TRF_FILES
+from ..factories import EventFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -258,3 +259,86 @@ def test_import_results_refuses_games_recorded_without_a_reason(tmp_path, club_n
     assert Event.objects.count() == 1
     call_command("import_results", str(path), "--duplicate-reason", REASON, stdout=io.StringIO())
     assert Event.objects.get(name="Tuesday games").duplicate_reason == REASON
+
+
+# -- a pasted round --------------------------------------------------------------------
+
+
+@pytest.fixture
+def second_event(club_night, alice, bob, carol, dave):
+    event = EventFactory(name="Tuesday games", rounds=1)
+    for member in (alice, bob, carol, dave):
+        Entry.objects.create(event=event, member=member)
+    return event
+
+
+def paste(client, event, **more):
+    url = reverse("ratings:officer-round-paste", args=[event.pk])
+    return client.post(url, {"round": 1, "text": "B2 - A1 0-1\nC3 - D4 ½-½", **more})
+
+
+def test_a_pasted_round_of_games_recorded_is_flagged_at_its_preview(
+    officer_client, club_night, second_event
+):
+    page = paste(officer_client, second_event, preview="1").content.decode()
+    assert "These games are already recorded" in page
+    assert reverse("ratings:officer-event", args=[club_night.pk]) in page
+
+
+def test_a_pasted_round_of_games_recorded_is_saved_only_with_a_reason(
+    officer_client, club_night, second_event
+):
+    response = paste(officer_client, second_event, save="1")
+    assert response.context["form"].errors["duplicate_reason"]
+    assert not second_event.games.exists()
+    response = paste(officer_client, second_event, save="1", duplicate_reason=REASON)
+    assert response.status_code == 302
+    assert second_event.games.count() == 2
+    second_event.refresh_from_db()
+    assert second_event.duplicate_reason == REASON
+    assert second_event.history.first().history_change_reason.startswith("games recorded again")
+
+
+# -- completing an event ---------------------------------------------------------------
+
+
+@pytest.fixture
+def entered_again(second_event, alice, bob, carol, dave):
+    """The club night's games entered in another event of the same day."""
+    Game.objects.create(event=second_event, round=1, white=bob, black=alice, result="0-1")
+    Game.objects.create(event=second_event, round=1, white=carol, black=dave, result="1/2-1/2")
+    return second_event
+
+
+def complete_url(event):
+    return reverse("ratings:officer-event-complete", args=[event.pk])
+
+
+def test_completing_an_event_of_games_recorded_warns_naming_the_other_event(
+    officer_client, club_night, entered_again
+):
+    page = officer_client.get(complete_url(entered_again)).content.decode()
+    assert "These games are already recorded" in page
+    assert reverse("ratings:officer-event", args=[club_night.pk]) in page
+
+
+def test_completing_an_event_of_games_recorded_needs_a_reason(
+    officer_client, club_night, entered_again
+):
+    response = officer_client.post(complete_url(entered_again))
+    assert response.context["form"].errors["duplicate_reason"]
+    entered_again.refresh_from_db()
+    assert not entered_again.is_complete and not entered_again.rating_changes.exists()
+    officer_client.post(complete_url(entered_again), {"duplicate_reason": REASON})
+    entered_again.refresh_from_db()
+    assert entered_again.is_complete and entered_again.duplicate_reason == REASON
+
+
+def test_an_event_keeping_a_reason_already_is_completed_without_asking_again(
+    officer_client, club_night, entered_again
+):
+    entered_again.duplicate_reason = REASON
+    entered_again.save()
+    officer_client.post(complete_url(entered_again))
+    entered_again.refresh_from_db()
+    assert entered_again.is_complete
