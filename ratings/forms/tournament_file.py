@@ -162,8 +162,10 @@ class TrfConfirmForm(forms.Form):
         )
         self.matches = self._match(tournament.players)
         # Games already recorded elsewhere, as the file's players are matched: shown at
-        # the preview; checked again at the confirmation with the officer's choices.
-        self.duplicates = self._duplicates({r: m.pk for r, m in self.matches.items()})
+        # the preview; at the confirmation, found with the officer's choices (``clean``).
+        self.duplicates = NONE_FOUND
+        if not self.is_bound:
+            self.duplicates = self._duplicates({r: m.pk for r, m in self.matches.items()})
         self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)
         # An open most of whose players are not the club's (an external event some members
         # played in): the others are guests by default, not dozens of new members.
