@@ -9,6 +9,7 @@ from ratings.models import Event, Game, RatingChange
 from ..conftest import TRF_FILES
 from ..factories import officer_user
 from .conftest import screenshot
+from .test_accessibility import Findings, check
 from .test_officer_workflow import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,12 +45,16 @@ def test_a_trf_imported_twice_renamed_is_caught_and_its_games_rated_once(page):
         f"/officer/events/{first.pk}/"
     )
     screenshot(page, "import-preview-duplicate-desktop")
+    findings = Findings()  # the warning and the reason asked pass axe as every page does
+    check(page, "import preview, games recorded", findings)
     page.get_by_label("Name").fill("Mai 5 Plus 0, renamed")
     with page.expect_navigation():
         page.get_by_role("button", name="Import: create the event").click()
     reason = page.get_by_label("Why these games are to be recorded again")
     assert reason.get_attribute("aria-invalid") == "true"
     assert page.locator(".invalid-feedback").get_by_text("Open that event").is_visible()
+    check(page, "import refused, no reason", findings)
+    assert findings.count() == 0, findings.report()
     # Nothing saved: one event, its games once, each player's rating changed once.
     assert Event.objects.count() == 1 and Game.objects.count() == games
     per_member = RatingChange.objects.values("member").annotate(n=Count("pk"))
