@@ -4,6 +4,8 @@ completion; the TRF and PGN import asks it on its own form."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from ..rules.duplicates import Duplicates
@@ -18,7 +20,7 @@ class DuplicateReasonForm(forms.Form):
         help_text="Kept with the event and in its history.",
     )
 
-    def __init__(self, *args, duplicates: list[Duplicates], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, duplicates: list[Duplicates], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.duplicates = [d for d in duplicates if d.is_duplicate]
 

@@ -149,7 +149,8 @@ class PasteRoundForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         """The round's games already recorded in another event (``rules.duplicates``): shown
         on the preview; saved only with a reason, unless the event keeps one already."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         number, pairings = data.get("round"), data.get("text")
         if not (number and pairings):
             return data

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from ratings.models import Entry, Event, Game
 from ratings.rules.duplicates import RecordedGame, compare, fingerprint
+from ratings.services.duplicates import EventIn, duplicates_find
 
 from ..conftest import TRF_FILES
 from ..factories import EventFactory
@@ -339,6 +340,20 @@ def test_an_event_keeping_a_reason_already_is_completed_without_asking_again(
 ):
     entered_again.duplicate_reason = REASON
     entered_again.save()
+    page = officer_client.get(complete_url(entered_again))
+    assert REASON in page.content.decode()
+    assert "duplicate_reason" not in page.content.decode()  # not asked again
     officer_client.post(complete_url(entered_again))
     entered_again.refresh_from_db()
     assert entered_again.is_complete
+
+
+def test_the_games_of_every_event_coming_in_are_compared_in_one_query(
+    club_night, alice, bob, carol, dave, django_assert_num_queries
+):
+    day = club_night.start_date
+    games = [(1, bob.pk, alice.pk, "0-1"), (1, carol.pk, dave.pk, "1/2-1/2")]
+    events = [EventIn(start=day, end=day, games=games * 50) for _ in range(20)]
+    with django_assert_num_queries(1):
+        found = duplicates_find(events=events)
+    assert [f.matched for f in found] == [2] * 20
