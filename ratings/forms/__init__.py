@@ -17,6 +17,7 @@ from .calculator import (
 )
 from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm, MembersConfirmForm
+from .duplicates import DuplicateReasonForm
 from .events import EntriesForm, EntryRemoveForm, EventForm, resolve_players
 from .grid import (
     GRID_CHOICES,
@@ -82,6 +83,7 @@ __all__ = [
     "CalculatorPlayerForm",
     "ComparisonForm",
     "CsvUploadForm",
+    "DuplicateReasonForm",
     "EntriesForm",
     "EntryRemoveForm",
     "EventForm",

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 
 from ..models import Event, Game, Member
 from ..presentation.counts import count_phrase
+from ..rules.duplicates import NONE_FOUND
 from ..rules.results import SPELLINGS, allowed_results, read_result
+from ..services.duplicates import duplicate_reason_problem, duplicates_of
 from .events import resolve_players
 from .results import Pairing
 
@@ -125,6 +127,14 @@ class PasteRoundForm(forms.Form):
         "-/-; a game scored but not rated: 1-0 nr, ½-½ nr, 0-1 nr); "
         "a bye as: name bye, name half-bye or name zero-bye.",
     )
+    duplicate_reason = forms.CharField(
+        label="Why these games are to be recorded again",
+        required=False,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Asked only when the round's games are already recorded in another event "
+        "(see above): kept with the event and in its history.",
+    )
 
     def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -134,6 +144,28 @@ class PasteRoundForm(forms.Form):
         )
         cast(forms.IntegerField, self.fields["round"]).max_value = event.rounds
         self.fields["round"].widget.attrs["max"] = event.rounds
+        self.duplicates = NONE_FOUND
+
+    def clean(self) -> dict[str, Any]:
+        """The round's games already recorded in another event (``rules.duplicates``): shown
+        on the preview; saved only with a reason, unless the event keeps one already."""
+        super().clean()
+        data = self.cleaned_data
+        number, pairings = data.get("round"), data.get("text")
+        if not (number and pairings):
+            return data
+        self.duplicates = duplicates_of(
+            start=self.event.start_date,
+            end=self.event.end_date,
+            games=[
+                (number, p.white.pk, p.black.pk if p.black else None, p.result) for p in pairings
+            ],
+            event=self.event.pk,
+        )
+        reason = data.get("duplicate_reason", "") or self.event.duplicate_reason
+        if "save" in self.data and (problem := duplicate_reason_problem(self.duplicates, reason)):
+            self.add_error("duplicate_reason", problem)
+        return data
 
     def clean_round(self) -> int:
         number = self.cleaned_data["round"]

@@ -18,7 +18,9 @@ from ..formats.tournament_files import (
 from ..models import ClubSettings, Event, Member, name_problem, rules
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
+from ..rules.duplicates import NONE_FOUND, Duplicates
 from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..services.duplicates import duplicate_reason_problem, duplicates_of
 from ..services.tournament_imports import match_players
 from .members import DATE
 
@@ -124,6 +126,16 @@ class TrfConfirmForm(forms.Form):
         initial=False,
     )
 
+    duplicate_reason = forms.CharField(
+        label="Why these games are to be recorded again",
+        required=False,
+        initial="",
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Asked only when the file's games are already recorded in another event "
+        "(see above): kept with the event and in its history.",
+    )
+
     #: The most players the box's words name with the rating it would use.
     RATINGS_NAMED = 8
 
@@ -150,6 +162,11 @@ class TrfConfirmForm(forms.Form):
             "Read as {}: {}. Change it if wrong.", time_class, why
         )
         self.matches = self._match(tournament.players)
+        # Games already recorded elsewhere, as the file's players are matched: shown at
+        # the preview; at the confirmation, found with the officer's choices (``clean``).
+        self.duplicates = NONE_FOUND
+        if not self.is_bound:
+            self.duplicates = self._duplicates({r: m.pk for r, m in self.matches.items()})
         self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)
         self.system = ClubSettings.load().engine()
         if self.system.brought_in_needs_games:
@@ -220,6 +237,27 @@ class TrfConfirmForm(forms.Form):
         ``import_trf`` and ``import_pgn`` commands)."""
         return match_players((p.rank, p.name, p.fide_id) for p in players)
 
+    def _duplicates(self, members: dict[int, int]) -> Duplicates:
+        """The file's games (players as ``members``: rank to member id) already recorded in
+        another event (``rules.duplicates``)."""
+        start = self.cleaned_data_or_none("start_date") or self.tournament.start
+        end = self.cleaned_data_or_none("end_date") or self.tournament.end or start
+        if start is None:
+            return NONE_FOUND
+        games = [
+            (
+                g.round,
+                members.get(g.white),
+                members.get(g.black) if g.black is not None else None,
+                g.result,
+            )
+            for g in self.tournament.games()
+        ]
+        return duplicates_of(start=start, end=max(start, end), games=games)
+
+    def cleaned_data_or_none(self, field: str) -> Any:
+        return getattr(self, "cleaned_data", {}).get(field)
+
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"]
         problem = name_problem(name)
@@ -243,14 +281,8 @@ class TrfConfirmForm(forms.Form):
             )
             if problem and "start_date" not in self.errors:
                 self.add_error("start_date", problem)
-        name = data.get("name")
-        if name and start and Event.objects.filter(name=name, start_date=start).exists():
-            self.add_error(
-                "name",
-                f"{name} starting {start:%d %b %Y} is already recorded: importing it again "
-                "would record its games twice. Delete that event first, or rename this one.",
-            )
         self._hand_matches(data)
+        self._check_duplicates(data)
         chosen = [v for k, v in data.items() if k.startswith("p") and v and v.isdigit()]
         twice = {v for v in chosen if chosen.count(v) > 1}
         rating_field = Member._meta.get_field("initial_rating")
@@ -300,6 +332,27 @@ class TrfConfirmForm(forms.Form):
                         "choose the member this player is.",
                     )
         return data
+
+    def _check_duplicates(self, data: dict) -> None:  # type: ignore[type-arg]
+        """Games already recorded in another event are saved again only with a reason;
+        so is an event of the same name and start as one recorded."""
+        reason = data.get("duplicate_reason", "")
+        chosen = {p.rank: data.get(f"p{p.rank}", "") for p in self.tournament.players}
+        members = {rank: int(c) for rank, c in chosen.items() if c and c.isdigit()}
+        self.duplicates = self._duplicates(members)
+        if problem := duplicate_reason_problem(self.duplicates, reason):
+            self.add_error("duplicate_reason", problem)
+            return
+        name, start = data.get("name"), data.get("start_date")
+        same = (
+            Event.objects.filter(name=name, start_date=start).first() if name and start else None
+        )
+        if same is not None and not reason.strip():
+            self.add_error(
+                "duplicate_reason",
+                f"“{same.name}” starting {start:%d %b %Y} is already recorded. Open it to "
+                "check its games, or say here why this file is to be recorded again.",
+            )
 
     def _hand_matches(self, data: dict) -> None:  # type: ignore[type-arg]
         """A member typed beside a player wins over the list's choice."""

@@ -217,6 +217,14 @@ class Event(models.Model):
         related_name="directed_events",
         help_text="Who may enter this event's players and results (tournament directors).",
     )
+    #: Why games already recorded in another event were recorded here again (the officer's
+    #: words, asked for at the import or the completion: ``rules.duplicates``).
+    duplicate_reason = models.TextField(
+        "why its games are recorded again",
+        blank=True,
+        max_length=500,
+        help_text="Given when games already recorded in another event are recorded here too.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 

@@ -32,6 +32,7 @@ from .chain import (
     rerate_scope,
     states_before,
 )
+from .duplicates import event_duplicate_reason_keep
 from .list_figures import list_figures_forget
 from .members import member_states_create
 from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
@@ -74,17 +75,23 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     return mine, rerate_scope(start=event, system=system, time_class=rating_list)
 
 
-def event_complete(*, event: Event, user: Any = None) -> RatingRun | None:
+def event_complete(
+    *, event: Event, user: Any = None, duplicate_reason: str = ""
+) -> RatingRun | None:
     """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
 
     Per-event systems rate it at once. Period systems rate it when its period closes
     (or at once, if the event belongs to a period already closed: a late event).
     Returns the rating run, or None when the event waits for its period.
+    ``duplicate_reason``: why its games, already recorded in another event, are rated
+    here too (``rules.duplicates``; the completion's form asks), kept with the event.
     """
     problem = rules.complete_problem(event)
     if problem:
         raise rules.RecordRefused(problem)
     with transaction.atomic():
+        if duplicate_reason.strip():
+            event_duplicate_reason_keep(event=event, reason=duplicate_reason, user=user)
         event.status = Event.Status.COMPLETE
         event.save(update_fields=["status"])
         rating_list = list_of(event.time_class)
@@ -188,6 +195,7 @@ def games_replace(
     user: Any = None,
     reason: str = "",
     version: str | None = None,
+    duplicate_reason: str = "",
 ) -> RatingRun | None:
     """Make the games of ``rounds`` (None: every round) ``games``, atomically.
 
@@ -204,7 +212,8 @@ def games_replace(
     an event still to start, a player against themselves or twice in a round, a round the
     event does not have. ``version``: the results as the officer's page showed them
     (``results_version``); if those rounds changed since, ``ResultsChanged`` and nothing
-    saved.
+    saved. ``duplicate_reason``: why games already recorded in another event are entered
+    here too (``rules.duplicates``), kept with the event.
     """
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -221,6 +230,8 @@ def games_replace(
         # One save of an event's results at a time: a second officer saving the same
         # round waits, then finds the first one's games and matches them, not pairs anew.
         Event.objects.select_for_update().filter(pk=event.pk).first()
+        if duplicate_reason.strip():
+            event_duplicate_reason_keep(event=event, reason=duplicate_reason, user=user)
         if version is not None:
             results_unchanged_check(
                 event=event, version=version, rounds=rounds, pairs_only=pairs_only
@@ -336,6 +347,11 @@ def trf_import(
         for record in (event, *players.values()):
             if record.pk is None and who is not None:
                 record._history_user = who  # type: ignore[attr-defined]
+        if event.duplicate_reason:
+            # The event's history says why its games are recorded twice.
+            event._change_reason = reason_kept(  # type: ignore[attr-defined]
+                f"games recorded again: {event.duplicate_reason}"
+            )
         event.save()
         new = [m for m in players.values() if m.pk is None]
         for member in new:

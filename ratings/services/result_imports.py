@@ -25,6 +25,8 @@ from ..formats.members_csv import (
 from ..formats.results_csv import ImportedEvent, result_ids, results_read
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingRun
 from ..presentation.counts import count_phrase
+from ..rules.duplicates import Duplicates
+from .duplicates import EventIn, duplicates_find
 from .member_imports import numbers_in_any_case
 
 
@@ -63,16 +65,43 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
             Problem(
                 first_line[name],
                 "event",
-                f"an event called {name!r} already exists: delete it in the admin "
-                "or rename the event in the file",
+                f"an event called {name!r} is already recorded: a results file adds new "
+                "events, never games to one recorded. Open that event and enter its games "
+                "there, or leave its lines out of the file",
             )
         )
     problems.sort(key=lambda p: p.line)
     return events, problems
 
 
-def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
+def results_duplicates(events: list[ImportedEvent]) -> list[Duplicates]:
+    """Each event's games already recorded in another event (``rules.duplicates``): two
+    queries for the whole file (the members' ids, the games that could match)."""
+    numbers = {p for e in events for r in e.rows for p in (r.white, r.black) if p}
+    ids = dict(Member.objects.filter(member_number__in=numbers).values_list("member_number", "pk"))
+    return duplicates_find(
+        events=[
+            EventIn(
+                start=e.start,
+                end=e.end,
+                games=[
+                    (r.round, ids.get(r.white), ids.get(r.black) if r.black else None, r.result)
+                    for r in e.rows
+                ],
+            )
+            for e in events
+        ]
+    )
+
+
+def results_import(
+    *, data: bytes | str, user: Any = None, duplicate_reason: str = ""
+) -> ResultsReport:
     """Create the events of a file, complete, and rate them in date order.
+
+    An event whose games are already recorded in another event is refused (at its first
+    line) unless ``duplicate_reason`` says why they are recorded again; the reason is
+    kept with each such event.
 
     One re-rate from the earliest imported event rates them all (period systems: after
     closing every past period with events; the current period waits for the officer).
@@ -80,6 +109,22 @@ def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
     events, problems = results_check(data)
     if problems:
         raise ImportRefused(problems)
+    duplicates = results_duplicates(events)
+    duplicate_reason = duplicate_reason.strip()
+    if not duplicate_reason:
+        refused = [
+            Problem(
+                min(r.line for r in e.rows),
+                "event",
+                f"{found.words()} Open that event to check it, or give a reason to record "
+                "these games again.",
+            )
+            for e, found in zip(events, duplicates, strict=True)
+            if found.is_duplicate
+        ]
+        if refused:
+            raise ImportRefused(refused)
+    again = {e.name for e, found in zip(events, duplicates, strict=True) if found.is_duplicate}
     reason = "import_results"
     with transaction.atomic():
         created = bulk_create_with_history(
@@ -91,6 +136,7 @@ def results_import(*, data: bytes | str, user: Any = None) -> ResultsReport:
                     rounds=e.rounds,
                     status=Event.Status.COMPLETE,
                     rated=True,
+                    duplicate_reason=duplicate_reason if e.name in again else "",
                 )
                 for e in events
             ],

@@ -30,7 +30,9 @@ from ..models import (
 )
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
+from ..rules.duplicates import Duplicates
 from ..rules.names import SUFFIXES, given_surname
+from .duplicates import EventIn, duplicates_find
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -182,6 +184,7 @@ def files_import(
     dry_run: bool = False,
     user: Any = None,
     ratings_games: int | None = None,
+    duplicate_reason: str = "",
 ) -> FilesReport:
     """Import events read from tournament files, complete and rated, all or nothing.
 
@@ -192,6 +195,10 @@ def files_import(
     raises ``FilesRefused`` listing them all, nothing saved. A new player starts from the
     file's rating with ``ratings_games`` games behind it; a rating the club's system would
     drop without them (acf-1993, ecf-2020) is a problem naming what is missing.
+
+    An event whose games are already recorded in another event (``rules.duplicates``, one
+    query for every file) is refused unless ``duplicate_reason`` says why they are to be
+    recorded again; the reason is kept with each such event. Fewer matches are notes.
     """
     problems = list(problems)
     report = FilesReport(dry_run=dry_run)
@@ -275,9 +282,17 @@ def files_import(
                     f"{other.name} ({other.where}) and matches no member: which is which?"
                 )
         todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
+    duplicates = _duplicates(todo)
+    for (event, _), found in zip(todo, duplicates, strict=True):
+        if found.is_duplicate and not duplicate_reason.strip():
+            problems.append(
+                f"{event.source}: {found.words()} Check that event; to record these games "
+                'again all the same, say why with --duplicate-reason "...".'
+            )
+        elif found.found:
+            report.notes.append(f"{event.source}: {found.words()}")
     if problems:
         raise FilesRefused(problems)
-    # Players new here, by name, across the files: one new member each.
     # Players new here, by FIDE id (one id, one person, whatever each file calls them),
     # else by name, across the files: one new member each.
     new_members: dict[str, Member] = {}
@@ -310,7 +325,7 @@ def files_import(
         member.member_number = next(numbers)
     with transaction.atomic():
         saved = []
-        for event, matched in todo:
+        for (event, matched), found in zip(todo, duplicates, strict=True):
             players = {p.key: matched[p.key] or new_members[_new_key(p)] for p in event.players}
             record = Event(
                 name=event.name,
@@ -322,6 +337,7 @@ def files_import(
                 time_class=event.time_class or event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
                 rated=event.rated,
+                duplicate_reason=duplicate_reason.strip() if found.is_duplicate else "",
             )
             saved.append(
                 services.trf_import(event=record, games=event.games, players=players, user=user)
@@ -335,6 +351,29 @@ def files_import(
             reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",
         )
     return report
+
+
+def _duplicates(todo: Sequence[tuple[FileEvent, dict[Any, Member | None]]]) -> list[Duplicates]:
+    """Each event's games already recorded in another event, as its players are matched
+    (players new to the club have no games yet), in one query."""
+
+    def member_id(matched: dict[Any, Member | None], key: Any) -> int | None:
+        member = matched.get(key)
+        return member.pk if member is not None else None
+
+    return duplicates_find(
+        events=[
+            EventIn(
+                start=event.start,
+                end=event.end,
+                games=[
+                    (r, member_id(matched, w), member_id(matched, b), result)
+                    for r, w, b, result, _ in event.games
+                ],
+            )
+            for event, matched in todo
+        ]
+    )
 
 
 def _new_key(player: FilePlayer) -> str:

@@ -12,8 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from ..formats import members_csv, results_csv
-from ..forms import CsvUploadForm, MembersConfirmForm
+from ..forms import CsvUploadForm, DuplicateReasonForm, MembersConfirmForm
 from ..models import Member
+from ..rules.duplicates import Duplicates
 from ..services import member_imports, result_imports
 from .common import officer_required, progress_or
 
@@ -179,16 +180,23 @@ def results_preview(request: HttpRequest) -> HttpResponse:
     if not stored:
         return redirect(KINDS["results"]["upload"])
     problems: Any = None
-    if request.method == "POST":
+    events, found = result_imports.results_check(stored["text"])
+    duplicates = [] if found else result_imports.results_duplicates(events)
+    bound = request.POST if request.method == "POST" else None
+    form = DuplicateReasonForm(bound, duplicates=duplicates)
+    if request.method == "POST" and form.is_valid():
         try:
-            report = result_imports.results_import(data=stored["text"], user=request.user)
+            report = result_imports.results_import(
+                data=stored["text"],
+                user=request.user,
+                duplicate_reason=form.cleaned_data["duplicate_reason"],
+            )
         except members_csv.ImportRefused as refused:
             problems = refused.problems
         else:
             del request.session[KINDS["results"]["session"]]
             messages.success(request, f"{stored['filename']} imported: {report}")
             return progress_or(report.run, redirect("ratings:officer-events"))
-    events, found = result_imports.results_check(stored["text"])
     problems = problems or found
     return render(
         request,
@@ -196,13 +204,17 @@ def results_preview(request: HttpRequest) -> HttpResponse:
         {
             "filename": stored["filename"],
             "problems": problems,
-            "events": [] if problems else [_event_line(e) for e in events],
+            "events": []
+            if problems
+            else [_event_line(e, d) for e, d in zip(events, duplicates, strict=True)],
+            "form": form,
+            "again": any(d.is_duplicate for d in duplicates),
             **KINDS["results"],
         },
     )
 
 
-def _event_line(event: results_csv.ImportedEvent) -> dict[str, Any]:
+def _event_line(event: results_csv.ImportedEvent, duplicates: Duplicates) -> dict[str, Any]:
     players = {p for r in event.rows for p in (r.white, r.black) if p}
     return {
         "name": event.name,
@@ -211,4 +223,5 @@ def _event_line(event: results_csv.ImportedEvent) -> dict[str, Any]:
         "rounds": event.rounds,
         "games": len(event.rows),
         "players": len(players),
+        "duplicates": duplicates,
     }

@@ -117,6 +117,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
         time_control=tournament.time_control[:40],
         time_class=data["time_class"],
         rated=data["rated"],
+        duplicate_reason=data["duplicate_reason"].strip(),
     )
     choices = form.choices()
     new = [p for p in tournament.players if choices[p.rank] in ("new", "guest")]

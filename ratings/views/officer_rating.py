@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from .. import services
+from ..forms.duplicates import DuplicateReasonForm
 from ..forms.publications import PublicationNoteForm
 from ..models import (
     ClubSettings,
@@ -26,6 +27,7 @@ from ..pages import events as pages
 from ..presentation.counts import count_phrase
 from ..rules.rating_lists import classes_of, event_list_system, list_query
 from ..rules.time_classes import STANDARD
+from ..services.duplicates import duplicates_of_event
 from .common import officer_required, rating_list_of
 
 # -- rating -----------------------------------------------------------------------------
@@ -39,8 +41,21 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
     if problem := rules.complete_problem(event):
         messages.error(request, problem)
         return redirect("ratings:officer-event", pk=event.pk)
-    if request.method == "POST":
-        run = services.event_complete(event=event, user=request.user)
+    # Games already recorded in another event: shown, and (unless the event keeps a
+    # reason already) rated only with the officer's reason.
+    duplicates = duplicates_of_event(event)
+    form = DuplicateReasonForm(
+        request.POST if request.method == "POST" else None,
+        duplicates=[] if event.duplicate_reason else [duplicates],
+    )
+    if request.method == "POST" and form.is_valid():
+        run = services.event_complete(
+            event=event,
+            user=request.user,
+            duplicate_reason=form.cleaned_data["duplicate_reason"]
+            if duplicates.is_duplicate
+            else "",
+        )
         if run is not None and run.status != RatingRun.Status.DONE:
             messages.info(request, f"{event.name} is complete: rating it in the background.")
             return redirect("ratings:run", pk=run.pk)
@@ -59,7 +74,16 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{event.name} is complete.")
         return redirect("ratings:officer-event", pk=event.pk)
-    return render(request, "ratings/officer/complete.html", pages.complete_preview(event=event))
+    return render(
+        request,
+        "ratings/officer/complete.html",
+        {
+            **pages.complete_preview(event=event),
+            "duplicates": duplicates,
+            "form": form,
+            "reason_needed": duplicates.is_duplicate and not event.duplicate_reason,
+        },
+    )
 
 
 @officer_required

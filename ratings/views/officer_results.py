@@ -248,6 +248,9 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
                     user=request.user,
                     reason=request.POST.get(CHANGE_REASON, ""),
                     version=request.POST.get(VERSION),
+                    duplicate_reason=form.cleaned_data["duplicate_reason"]
+                    if form.duplicates.is_duplicate
+                    else "",
                 )
             except services.ResultsChanged as refused:
                 conflict = _conflict(event, refused)

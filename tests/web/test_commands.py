@@ -301,7 +301,8 @@ def test_an_event_already_in_the_database_is_refused(write, alice, bob):
     error = refused(
         "import_results", write(RESULTS_HEADER + "Club night,2026-03-03,1,B2,A1,1-0\n")
     )
-    assert "line 2, event: an event called 'Club night' already exists" in error
+    assert "line 2, event: an event called 'Club night' is already recorded" in error
+    assert "rename" not in error
     assert Game.objects.count() == 1
 
 

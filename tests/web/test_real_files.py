@@ -150,7 +150,8 @@ def round_trip(event: Event, tmp_path: Path) -> Event:
     path.write_text(event_to_trf(event), encoding="utf-8")
     Event.objects.filter(pk=event.pk).update(name=f"{event.name} (first import)")
     members = Member.objects.count()
-    out = run("import_trf", str(path))
+    # The same games again: recorded twice only with a reason ("Every game once").
+    out = run("import_trf", str(path), "--duplicate-reason", "the export read back")
     assert "(0 new)" in out
     assert Member.objects.count() == members
     return Event.objects.exclude(pk=event.pk).get()

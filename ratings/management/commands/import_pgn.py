@@ -27,6 +27,13 @@ class Command(BaseCommand):
         parser.add_argument("--event", metavar="NAME", help="every game in this one event")
         parser.add_argument("--dry-run", action="store_true", help="check and count only")
         parser.add_argument(
+            "--duplicate-reason",
+            default="",
+            metavar="WHY",
+            help="why games already recorded in another event are to be recorded again "
+            "(kept with the event); without it such a file is refused",
+        )
+        parser.add_argument(
             "--create-missing",
             action="store_true",
             help="players who match no member become new members",
@@ -51,4 +58,5 @@ class Command(BaseCommand):
             create_missing=options["create_missing"],
             dry_run=options["dry_run"],
             ratings_games=options["ratings_games"],
+            duplicate_reason=options["duplicate_reason"],
         )

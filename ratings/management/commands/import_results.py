@@ -22,11 +22,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="the CSV file")
+        parser.add_argument(
+            "--duplicate-reason",
+            default="",
+            metavar="WHY",
+            help="why games already recorded in another event are to be recorded again "
+            "(kept with the event); without it such a file is refused",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         data = read_file(options["file"])
         try:
-            report = results_import(data=data)
+            report = results_import(data=data, duplicate_reason=options["duplicate_reason"])
         except ImportRefused as refused:
             raise CommandError(str(refused)) from None
         self.stdout.write(self.style.SUCCESS(str(report)))

@@ -26,6 +26,13 @@ class Command(BaseCommand):
         parser.add_argument("files", nargs="+", type=Path, help="the TRF files")
         parser.add_argument("--dry-run", action="store_true", help="check and count only")
         parser.add_argument(
+            "--duplicate-reason",
+            default="",
+            metavar="WHY",
+            help="why games already recorded in another event are to be recorded again "
+            "(kept with the event); without it such a file is refused",
+        )
+        parser.add_argument(
             "--date",
             type=iso_date,
             help="YYYY-MM-DD: the start date of a file that gives none (no 042 line, no "
@@ -66,6 +73,7 @@ class Command(BaseCommand):
             as_guests=options["as_guests"],
             dry_run=options["dry_run"],
             ratings_games=options["ratings_games"],
+            duplicate_reason=options["duplicate_reason"],
         )
 
 
