@@ -19,6 +19,8 @@ from ..models import (
     number_taken,
     suggested_member_number,
 )
+from ..models.members import CONSENT_NEEDS_EMAIL
+from ..rules.mail import mail_kind_choices
 from ..services.audit import REASON_LENGTH
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -69,8 +71,27 @@ def refuse_paying_guest(form: forms.Form) -> None:
         )
 
 
+def mail_wanted_field() -> forms.MultipleChoiceField:
+    """The kinds of club mail a member asks for, one box each (``rules.mail.MAIL_KINDS``)."""
+    return forms.MultipleChoiceField(
+        label="Messages wanted",
+        choices=mail_kind_choices(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Sent only while their consent to club mail is recorded.",
+    )
+
+
 class MemberForm(forms.ModelForm):
     """A member's details; a new member's form can also record this season paid."""
+
+    mail_consent = forms.BooleanField(
+        label="Consents to club mail",
+        required=False,
+        help_text="Tick when the member has agreed to be sent club mail (kept with the date); "
+        "untick when they withdraw it.",
+    )
+    mail_wanted = mail_wanted_field()
 
     class Meta:
         model = Member
@@ -87,6 +108,10 @@ class MemberForm(forms.ModelForm):
             "initial_games",
             "initial_acf_status",
             "initial_ecf_category",
+            "email",
+            "mail_consent",
+            "mail_consent_how",
+            "mail_wanted",
         ]
         widgets = {"born": DATE}
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
@@ -95,6 +120,7 @@ class MemberForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
         whole_initial_rating(self.initial)
+        self.fields["mail_consent"].initial = self.instance.mail_consent_at is not None
         # Only the club's system's own word for a rating brought in (a switch of system
         # keeps the other in the record).
         reads = ClubSettings.load().engine().brought_in_standing
@@ -124,7 +150,25 @@ class MemberForm(forms.ModelForm):
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
         refuse_paying_guest(self)
+        consent_settled(self, data)
         return data
+
+
+def consent_settled(form: forms.ModelForm, data: dict) -> None:  # type: ignore[type-arg]
+    """The member's consent as the box says: given now (its date kept while it stands),
+    or withdrawn (date and how cleared). Consent needs an address to send to."""
+    member = form.instance
+    if not data.get("mail_consent"):
+        member.mail_consent_at = None
+        data["mail_consent_how"] = ""
+        return
+    if not data.get("email"):
+        if "email" not in form.errors:
+            form.add_error("mail_consent", CONSENT_NEEDS_EMAIL)
+        return
+    # How it was given is the model's to ask (``mail_problems``), as the admin asks it.
+    if member.mail_consent_at is None:
+        member.mail_consent_at = timezone.now()
 
 
 def initial_rating_help() -> str:

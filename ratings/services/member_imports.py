@@ -54,7 +54,28 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     """Every member row of a file and every problem in it (nothing is saved)."""
     rows, problems = members_read(data)
     problems += _fide_ids_held(rows)
+    problems += _consented_addresses_cleared(rows)
     return rows, problems
+
+
+def _consented_addresses_cleared(rows: list[MemberRow]) -> list[Problem]:
+    """An empty email cell for a member whose consent to club mail is recorded: their
+    consent needs an address, so it is withdrawn on their record first, not by a file."""
+    cleared = [row for row in rows if row.fields.get("email", None) == ""]
+    if not cleared:
+        return []
+    consented = members_any_case([row.number for row in cleared])
+    return [
+        Problem(
+            row.line,
+            "email",
+            f"clears the address of {member.name}, who consented to club mail: "
+            "withdraw their consent on their record first",
+        )
+        for row in cleared
+        if (member := consented.get(row.number.lower())) is not None
+        and member.mail_consent_at is not None
+    ]
 
 
 def _fide_ids_held(rows: list[MemberRow]) -> list[Problem]:
