@@ -76,6 +76,17 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
     return next(iter(found), None)
 
 
+#: What a number no member has answers, and a member kept off public pages alike.
+NO_SUCH_MEMBER = "No member has that number."
+
+
+def member_shown(*, member: Member, viewer: Viewer, club: ClubSettings | None = None) -> bool:
+    """Whether ``viewer`` may learn this number is someone's: not when the club keeps the
+    member off public pages (nor a merged record of one, whose redirect would say so)."""
+    target = member.merged_into or member
+    return publication.shown_on_public_pages(target, viewer=viewer, club=club)
+
+
 def member_page(
     *,
     member: Member,
