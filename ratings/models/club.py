@@ -76,8 +76,8 @@ class ClubSettings(models.Model):
         "names, numbers, games and scores are public and their ratings are withheld, as is "
         "every figure worked from one (a published opponent's expected score against them, an "
         "average opponent that counts them); but a published opponent's own rating change is "
-        "public, so a reader who knows the system can still work out roughly what an "
-        "unpublished member's rating was from a game between them. Keep them off: public "
+        "public, so a reader who knows the system can still work out an unpublished "
+        "member's rating from a game between them. Keep them off: public "
         'pages, exports and the API call each of them "Unpublished player", with no number '
         "and no member page (their number answers as one that does not exist), so no "
         "rating change can be tied to them. The officer's pages show everyone either way.",

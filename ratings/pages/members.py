@@ -304,9 +304,9 @@ def game_lines(
             opponent = (
                 opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
             )
-            # An opponent's rating is theirs: not shown while they are not published. The
-            # member's own working (expected score, the game's change) is theirs to check,
-            # shown in full as on the event's report (docs/rating-systems.md).
+            # An opponent's rating is theirs: not shown while they are not published, nor
+            # the expected score against them, which gives it back. The game's change is
+            # the member's own, shown as on the event's report (``withhold_unpublished``).
             visible = officer or (opponent is not None and opponent.is_published)  # type: ignore[attr-defined]
             game_change = services.game_line_change(line=line)
             lines.append(
@@ -320,7 +320,7 @@ def game_lines(
                     ),
                     "opponent_rating": line.get("opponent_rating") if visible else None,
                     "score": line.get("score"),
-                    "expected": line.get("expected"),
+                    "expected": line.get("expected") if visible else None,
                     # Tenths, as shown: a change of 0.04 is "0", not a green "+0".
                     "change": (round(game_change, 1) + 0.0 if game_change is not None else None),
                     "hidden": not visible,
