@@ -48,7 +48,9 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
         .first()
     )
     # Kept off public pages: answered as a number no one has, before any redirect.
-    if member is None or not pages.member_shown(member=member, viewer=request.user, club=club_of(request)):
+    if member is None or not pages.member_shown(
+        member=member, viewer=request.user, club=club_of(request)
+    ):
         raise Http404(pages.NO_SUCH_MEMBER)
     if member.merged_into_id:
         return redirect(

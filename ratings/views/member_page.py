@@ -21,7 +21,9 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     member = pages.member_found(number=number, rating_list=rating_list)
     # A member the club keeps off public pages answers as a number no one has, before any
     # redirect (its case, a merge) could tell the reader the number is someone's.
-    if member is None or not pages.member_shown(member=member, viewer=request.user, club=club_of(request)):
+    if member is None or not pages.member_shown(
+        member=member, viewer=request.user, club=club_of(request)
+    ):
         raise Http404(pages.NO_SUCH_MEMBER)
     if member.merged_into_id:
         return redirect(member.merged_into)
