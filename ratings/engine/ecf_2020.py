@@ -247,6 +247,7 @@ class Ecf2020(RatingSystem):
 
     brought_in_standing = "category"
     reads_rapid_list = True
+    reads_player_details = frozenset(("born", "title"))
     period_reach = "performance"
 
     def legend(self) -> tuple[Marker, ...]:

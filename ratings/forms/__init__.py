@@ -29,6 +29,7 @@ from .grid import (
 from .members import (
     CHANGE_REASON,
     DATE,
+    MemberEraseForm,
     MemberForm,
     QuickMemberForm,
     SubscriptionForm,
@@ -88,6 +89,7 @@ __all__ = [
     "GridForm",
     "GridRow",
     "MemberChoiceForm",
+    "MemberEraseForm",
     "MemberForm",
     "MemberPickField",
     "Pairing",

@@ -294,3 +294,18 @@ def season_chosen(season: Season | None, new_start: dt.date | None) -> Season:
         return Season.for_day(new_start)
     assert season is not None
     return season
+
+
+class MemberEraseForm(forms.Form):
+    """Erasing a member at their request: the reason is kept with the erasure."""
+
+    reason = forms.CharField(
+        label="Reason",
+        max_length=REASON_LENGTH,
+        help_text="Kept in the history with the erasure (e.g. “asked to be removed, 3 May”).",
+    )
+    confirm = forms.BooleanField(
+        label="I understand this cannot be undone",
+        help_text="Their name and personal details are removed from the record and its "
+        "history for good; their games and ratings stay.",
+    )

@@ -73,6 +73,7 @@ from .list_figures import (
     list_figures_kept,
     list_figures_refresh,
 )
+from .member_privacy import EraseRefused, erase_kept, member_erase
 from .members import (
     BROUGHT_IN_FIELDS,
     MEMBER_RATING_FIELDS,
@@ -147,6 +148,7 @@ __all__ = [
     "PAID_ON_JOINING",
     "PERIOD_RATING_FIELDS",
     "AuditLine",
+    "EraseRefused",
     "MergeRefused",
     "PeriodRefused",
     "Position",
@@ -167,6 +169,7 @@ __all__ = [
     "engine_events",
     "entries_add",
     "entry_remove",
+    "erase_kept",
     "event_breakdowns",
     "event_changed",
     "event_changes_derive",
@@ -189,6 +192,7 @@ __all__ = [
     "list_publish",
     "list_size",
     "member_changed",
+    "member_erase",
     "member_initial_state",
     "member_merge",
     "member_rerate_start",

@@ -211,6 +211,10 @@ EXPECTED: dict[str, str] = {
     "ratings:officer-member-add": OFFICER,
     "ratings:officer-member": OFFICER,
     "ratings:officer-member-subscribe": OFFICER_POST,
+    # Everything held about a member (downloads: GET only) and erasing them.
+    "ratings:officer-member-data-json": "login login 403 403 ok 405 ok 405",
+    "ratings:officer-member-data-csv": "login login 403 403 ok 405 ok 405",
+    "ratings:officer-member-erase": OFFICER,
     "ratings:officer-events": OFFICER,
     "ratings:officer-event-add": OFFICER,
     "ratings:officer-event": OFFICER,
