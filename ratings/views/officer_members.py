@@ -251,7 +251,8 @@ def member_erase(request: HttpRequest, pk: int) -> HttpResponse:
         except services.EraseRefused as refused:
             form.add_error(None, str(refused))
         else:
-            messages.success(request, f"{member.name} erased: now {erased.name}.")
+            # Not their old name: the message waits in the session until shown.
+            messages.success(request, f"Member erased: now {erased.name}.")
             return redirect("ratings:officer-member", pk=member.pk)
     kept = sorted(services.erase_kept(club=ClubSettings.load()))
     labels = [str(Member._meta.get_field(name).verbose_name) for name in kept]
