@@ -87,6 +87,21 @@ urlpatterns = [
     path("officer/members/add/", officer_members.member_add, name="officer-member-add"),
     path("officer/members/<int:pk>/", officer_members.member_edit, name="officer-member"),
     path(
+        "officer/members/<int:pk>/held.json",
+        officer_members.member_data_json,
+        name="officer-member-data-json",
+    ),
+    path(
+        "officer/members/<int:pk>/held.csv",
+        officer_members.member_data_csv,
+        name="officer-member-data-csv",
+    ),
+    path(
+        "officer/members/<int:pk>/erase/",
+        officer_members.member_erase,
+        name="officer-member-erase",
+    ),
+    path(
         "officer/members/<int:pk>/subscribe/",
         officer_members.member_subscribe,
         name="officer-member-subscribe",

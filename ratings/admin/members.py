@@ -12,6 +12,7 @@ from django.utils.formats import date_format
 
 from .. import services
 from ..forms import refuse_a_dropped_rating, whole_initial_rating
+from ..forms.members import mail_wanted_field
 from ..models import (
     Member,
     Season,
@@ -59,7 +60,10 @@ class MergedFilter(admin.SimpleListFilter):
 
 class MemberAdminForm(ReasonForm):
     """A member's record with a reason for the change; a whole initial rating shown as
-    the officer's form shows it (1400, not 1400.0)."""
+    the officer's form shows it (1400, not 1400.0); the messages wanted as boxes, one a
+    kind of club mail."""
+
+    mail_wanted = mail_wanted_field()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -85,7 +89,7 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
     ]
     list_display_links = ["member_number", "name"]
     list_filter = [MergedFilter, "is_guest", "gender", "region", "title"]
-    search_fields = ["name", "member_number", "fide_id"]
+    search_fields = ["name", "member_number", "fide_id", "email"]
     # Only the merge action may set it: it moves the games and re-rates in one step.
     readonly_fields = ["merged_into"]
     date_hierarchy = "created"

@@ -42,7 +42,9 @@ def _member(number: str, time_class: str = STANDARD) -> Member:
 def _shown(member: Member) -> None:
     """The member's answer as the public reads their page (the answer is cached for all):
     not found while the club keeps them off public pages."""
-    if not shown_on_public_pages(member, viewer=AnonymousUser()):
+    # Asked before any redirect (the number's case, a merge), which would say the number
+    # is someone's; a merged record answers as the member it joined.
+    if not shown_on_public_pages(member.merged_into or member, viewer=AnonymousUser()):
         raise Http404  # as an unknown number answers
 
 
@@ -69,9 +71,9 @@ def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "st
     """A member by their number, their rating and published ratings on one list
     (``time_class``); a merged record redirects to the member it joined."""
     member = _member(number, time_class)
+    _shown(member)
     if moved := _elsewhere(request, member, number, "member"):
         return moved
-    _shown(member)
     published = is_published(member)
     state = getattr(member, "rating_state", None)
     rating = None
@@ -124,9 +126,9 @@ def member_history(
     """The member's rated events on one list (``time_class``), newest first: the figures of
     their page's table."""
     member = _member(number, time_class)
+    _shown(member)
     if moved := _elsewhere(request, member, number, "member-history"):
         return moved
-    _shown(member)
     published = is_published(member)
     rows, place = page_of(pages.rating_changes(member=member, rating_list=time_class), paging)
     results = [pages.rating_change(row, published=published) for row in rows]

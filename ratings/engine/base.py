@@ -286,6 +286,10 @@ class RatingSystem(ABC):
     #: Whether the standard list reads the player's own rapid rating (ecf-2020's rapid
     #: standing-in for a new player), when the club keeps a rapid list on this system.
     reads_rapid_list: ClassVar[bool] = False
+    #: The player's own details a system rates with besides their games (ecf-2020: a new
+    #: player's dummy rating from their age and title): erasing a member keeps these,
+    #: so that no other member's rating moves.
+    reads_player_details: ClassVar[frozenset[str]] = frozenset()
     #: How far a changed state reaches within one of a period system's periods, for the
     #: ripple that rates again only what a correction can change: "opponents" (a player
     #: is rated from their own state and their opponents' ratings as the period opened:

@@ -288,6 +288,7 @@ class Ecf2020(RatingSystem):
     # A category weighs the games behind the figure: with none, a new player.
     brought_in_needs_games = True
     reads_rapid_list = True
+    reads_player_details = frozenset(("born", "title"))
     period_reach = "performance"
 
     def legend(self) -> tuple[Marker, ...]:

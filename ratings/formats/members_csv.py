@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.utils import timezone
 
 from ..engine.codec import TITLES
@@ -36,6 +38,7 @@ MEMBER_COLUMNS = (
     "games",
     "acf_status",
     "ecf_category",
+    "email",
 )
 #: A rating brought in: the columns and the member fields they fill.
 MEMBER_RATING_COLUMNS = {
@@ -314,6 +317,16 @@ def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 12):
                 problems.append(Problem(line, "fide_id", f"{fide_id!r} is not a FIDE id (digits)"))
             fields["fide_id"] = fide_id
+        if "email" in row:
+            # An address only: consent to club mail is the member's own word, recorded on
+            # their record, never taken from a file.
+            email = row["email"]
+            try:
+                if email:
+                    validate_email(email)
+            except ValidationError:
+                problems.append(Problem(line, "email", f"{email!r} is not an email address"))
+            fields["email"] = email
         _rating_columns(row, line, fields, problems)
         membership = row.get("membership", "").lower()
         if membership and membership not in MEMBERSHIPS:

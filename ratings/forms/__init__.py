@@ -30,6 +30,7 @@ from .grid import (
 from .members import (
     CHANGE_REASON,
     DATE,
+    MemberEraseForm,
     MemberForm,
     QuickMemberForm,
     SubscriptionForm,
@@ -91,6 +92,7 @@ __all__ = [
     "GridForm",
     "GridRow",
     "MemberChoiceForm",
+    "MemberEraseForm",
     "MemberForm",
     "MemberPickField",
     "MembersConfirmForm",

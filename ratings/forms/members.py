@@ -19,7 +19,9 @@ from ..models import (
     number_taken,
     suggested_member_number,
 )
+from ..models.members import CONSENT_NEEDS_EMAIL
 from ..rules.brought_in import BROUGHT_IN_FIELDS, brought_in_problem
+from ..rules.mail import mail_kind_choices
 from ..services.audit import REASON_LENGTH
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -99,8 +101,27 @@ def refuse_paying_guest(form: forms.Form) -> None:
         )
 
 
+def mail_wanted_field() -> forms.MultipleChoiceField:
+    """The kinds of club mail a member asks for, one box each (``rules.mail.MAIL_KINDS``)."""
+    return forms.MultipleChoiceField(
+        label="Messages wanted",
+        choices=mail_kind_choices(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Sent only while their consent to club mail is recorded.",
+    )
+
+
 class MemberForm(forms.ModelForm):
     """A member's details; a new member's form can also record this season paid."""
+
+    mail_consent = forms.BooleanField(
+        label="Consents to club mail",
+        required=False,
+        help_text="Tick when the member has agreed to be sent club mail (kept with the date); "
+        "untick when they withdraw it.",
+    )
+    mail_wanted = mail_wanted_field()
 
     class Meta:
         model = Member
@@ -117,6 +138,10 @@ class MemberForm(forms.ModelForm):
             "initial_games",
             "initial_acf_status",
             "initial_ecf_category",
+            "email",
+            "mail_consent",
+            "mail_consent_how",
+            "mail_wanted",
         ]
         widgets = {"born": DATE}
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
@@ -125,6 +150,7 @@ class MemberForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["initial_rating"].help_text = initial_rating_help()
         whole_initial_rating(self.initial)
+        self.fields["mail_consent"].initial = self.instance.mail_consent_at is not None
         ask_what_the_system_reads(self, games_always=True)
         if self.instance.pk is None:
             self.fields["paid_tonight"] = paid_tonight_field()
@@ -150,7 +176,25 @@ class MemberForm(forms.ModelForm):
         data = super().clean()
         refuse_paying_guest(self)
         refuse_a_dropped_rating(self)
+        consent_settled(self, data)
         return data
+
+
+def consent_settled(form: forms.ModelForm, data: dict) -> None:  # type: ignore[type-arg]
+    """The member's consent as the box says: given now (its date kept while it stands),
+    or withdrawn (date and how cleared). Consent needs an address to send to."""
+    member = form.instance
+    if not data.get("mail_consent"):
+        member.mail_consent_at = None
+        data["mail_consent_how"] = ""
+        return
+    if not data.get("email"):
+        if "email" not in form.errors:
+            form.add_error("mail_consent", CONSENT_NEEDS_EMAIL)
+        return
+    # How it was given is the model's to ask (``mail_problems``), as the admin asks it.
+    if member.mail_consent_at is None:
+        member.mail_consent_at = timezone.now()
 
 
 def initial_rating_help() -> str:
@@ -286,3 +330,18 @@ def season_chosen(season: Season | None, new_start: dt.date | None) -> Season:
         return Season.for_day(new_start)
     assert season is not None
     return season
+
+
+class MemberEraseForm(forms.Form):
+    """Erasing a member at their request: the reason is kept with the erasure."""
+
+    reason = forms.CharField(
+        label="Reason",
+        max_length=REASON_LENGTH,
+        help_text="Kept in the history with the erasure (e.g. “asked to be removed, 3 May”).",
+    )
+    confirm = forms.BooleanField(
+        label="I understand this cannot be undone",
+        help_text="Their name and personal details are removed from the record and its "
+        "history for good; their games and ratings stay.",
+    )

@@ -74,9 +74,14 @@ class ClubSettings(models.Model):
         choices=Unpublished.choices,
         default=Unpublished.NAMED,
         help_text="Members not on the published list (in arrears, guests). Name them: their "
-        "names, numbers and scores are public, their ratings are not. Keep them off: public "
+        "names, numbers, games and scores are public and their ratings are withheld, as is "
+        "every figure worked from one (a published opponent's expected score against them, an "
+        "average opponent that counts them); but a published opponent's own rating change is "
+        "public, so a reader who knows the system can still work out an unpublished "
+        "member's rating from a game between them. Keep them off: public "
         'pages, exports and the API call each of them "Unpublished player", with no number '
-        "and no member page. The officer's pages show everyone either way.",
+        "and no member page (their number answers as one that does not exist), so no "
+        "rating change can be tied to them. The officer's pages show everyone either way.",
     )
     # What a federation's rating officer needs in a tournament report file's header
     # (FIDE's TRF lines 022, 032, 102, 112): the club's, for every event it exports.

@@ -136,6 +136,20 @@ def standing_problems(
     return problems
 
 
+class MailConsent(models.TextChoices):
+    """How a member gave their consent to club mail: kept with when, so the club can say."""
+
+    IN_PERSON = "in_person", "in person"
+    SIGNED_FORM = "signed_form", "signed form"
+    BY_EMAIL = "by_email", "by email"
+    ONLINE = "online", "online"
+
+
+#: Why a member's consent cannot be recorded without an address (the form, the admin and
+#: the database say it alike).
+CONSENT_NEEDS_EMAIL = "Consent to club mail needs an email address to send to."
+
+
 class Member(models.Model):
     class Gender(models.TextChoices):
         MALE = "M", "Male"
@@ -202,6 +216,29 @@ class Member(models.Model):
         choices=[("full", "Full"), ("partial", "Partial")],
         help_text="ecf-2020 only: the category of the rating brought in (blank: from its games).",
     )
+    # Club mail (``ratings.rules.mail``): an address, the member's consent (when and how:
+    # withdrawn, it is cleared) and the kinds of message they want, as the keys of
+    # ``MAIL_KINDS``, so a new kind is a line of data and no migration.
+    email = models.EmailField("email", blank=True)
+    mail_consent_at = models.DateTimeField(
+        "consent to club mail given",
+        null=True,
+        blank=True,
+        help_text="When the member agreed to club mail (blank: no consent, no mail).",
+    )
+    mail_consent_how = models.CharField(
+        "consent given",
+        max_length=12,
+        blank=True,
+        choices=MailConsent.choices,
+        help_text="How the member gave their consent.",
+    )
+    mail_wanted = models.JSONField(
+        "messages wanted",
+        default=list,
+        blank=True,
+        help_text="The kinds of club mail the member asked for.",
+    )
     merged_into = models.ForeignKey(
         "self",
         null=True,
@@ -256,6 +293,11 @@ class Member(models.Model):
                 name="fide_id_one_member",
                 violation_error_message="Another member has this FIDE id.",
             ),
+            models.CheckConstraint(
+                condition=Q(mail_consent_at__isnull=True) | ~Q(email=""),
+                name="member_mail_consent_needs_email",
+                violation_error_message=CONSENT_NEEDS_EMAIL,
+            ),
         ]
 
     def __str__(self) -> str:
@@ -281,6 +323,7 @@ class Member(models.Model):
             self.initial_acf_status,
             self.initial_ecf_category,
         )
+        problems.update(mail_problems(self))
         if problems:
             raise ValidationError(problems)
 
@@ -314,6 +357,25 @@ class Member(models.Model):
 
     def age_on(self, day: dt.date) -> int | None:
         return age_on(self.born, day)
+
+
+def mail_problems(member: Member) -> dict[str, str]:
+    """What is wrong with a member's club mail details, by field: consent needs an address
+    and says how it was given; the messages wanted are kinds the club sends."""
+    from ..rules.mail import MAIL_KIND_KEYS, unknown_mail_kinds
+
+    problems = {}
+    if member.mail_consent_at is not None and not member.email:
+        problems["email"] = CONSENT_NEEDS_EMAIL
+    if member.mail_consent_at is not None and not member.mail_consent_how:
+        problems["mail_consent_how"] = "Say how the member gave their consent."
+    elif member.mail_consent_at is None and member.mail_consent_how:
+        problems["mail_consent_how"] = "No consent is recorded: leave how it was given blank."
+    if unknown := unknown_mail_kinds(member.mail_wanted):
+        problems["mail_wanted"] = (
+            f"Not a kind of club mail: {', '.join(unknown)} (kinds: {', '.join(MAIL_KIND_KEYS)})."
+        )
+    return problems
 
 
 def age_on(born: dt.date | None, day: dt.date) -> int | None:

@@ -90,6 +90,9 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                 "width": 4 + len(columns) + has_expected + has_change,
                 "detail": breakdown,
                 "breakdown": explain.breakdown_items(breakdown),
+                # Each item's key, so a figure that gives a withheld rating away is known
+                # by it (``publication.withhold_unpublished``).
+                "breakdown_keys": explain.breakdown_keys(breakdown),
                 "played": len(rated),
                 "score": sum(g["score"] for g in rated),
                 "expected": (

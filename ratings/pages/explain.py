@@ -119,15 +119,18 @@ def detail_text(value: object) -> str:
     return str(value)
 
 
+def breakdown_keys(detail: Mapping[str, Any]) -> list[str]:
+    """The keys of a change's detail ``breakdown_items`` shows, in its order."""
+    keys = sorted(detail, key=lambda key: _DETAIL_ORDER.get(key, len(_DETAIL_ORDER)))
+    return [
+        key for key in keys if isinstance(detail[key], int | float | str | None) and key != "games"
+    ]
+
+
 def breakdown_items(detail: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A change's detail as (label, text) pairs, in the order of ``DETAIL_LABELS``; lists
     and dicts (the game lines) are not figures."""
-    keys = sorted(detail, key=lambda key: _DETAIL_ORDER.get(key, len(_DETAIL_ORDER)))
-    return [
-        (detail_label(key), detail_text(detail[key]))
-        for key in keys
-        if isinstance(detail[key], int | float | str | None) and key != "games"
-    ]
+    return [(detail_label(key), detail_text(detail[key])) for key in breakdown_keys(detail)]
 
 
 def line_columns(lines: Sequence[Mapping[str, Any]], detail: Mapping[str, Any]) -> list[str]:

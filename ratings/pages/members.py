@@ -76,6 +76,17 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
     return next(iter(found), None)
 
 
+#: What a number no member has answers, and a member kept off public pages alike.
+NO_SUCH_MEMBER = "No member has that number."
+
+
+def member_shown(*, member: Member, viewer: Viewer, club: ClubSettings | None = None) -> bool:
+    """Whether ``viewer`` may learn this number is someone's: not when the club keeps the
+    member off public pages (nor a merged record of one, whose redirect would say so)."""
+    target = member.merged_into or member
+    return publication.shown_on_public_pages(target, viewer=viewer, club=club)
+
+
 def member_page(
     *,
     member: Member,
@@ -293,9 +304,9 @@ def game_lines(
             opponent = (
                 opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
             )
-            # An opponent's rating is theirs: not shown while they are not published. The
-            # member's own working (expected score, the game's change) is theirs to check,
-            # shown in full as on the event's report (docs/rating-systems.md).
+            # An opponent's rating is theirs: not shown while they are not published, nor
+            # the expected score against them, which gives it back. The game's change is
+            # the member's own, shown as on the event's report (``withhold_unpublished``).
             visible = officer or (opponent is not None and opponent.is_published)  # type: ignore[attr-defined]
             game_change = services.game_line_change(line=line)
             lines.append(
@@ -309,7 +320,7 @@ def game_lines(
                     ),
                     "opponent_rating": line.get("opponent_rating") if visible else None,
                     "score": line.get("score"),
-                    "expected": line.get("expected"),
+                    "expected": line.get("expected") if visible else None,
                     # Tenths, as shown: a change of 0.04 is "0", not a green "+0".
                     "change": (round(game_change, 1) + 0.0 if game_change is not None else None),
                     "hidden": not visible,

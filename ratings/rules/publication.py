@@ -247,6 +247,22 @@ def reason(member: Member) -> str:
 #: Game-line figures that are the opponent's rating itself, however the system names it.
 OPPONENT_RATING_KEYS = frozenset(("opponent_rating", "held_from"))
 
+#: Game-line figures worked from the opponent's rating, from which it is worked back:
+#: st-charles' shift ((theirs - own) / 25), ecf-2020's difference and its offset.
+OPPONENT_DERIVED_LINE_KEYS = OPPONENT_RATING_KEYS | {"shift", "d", "d_offset"}
+
+#: A change's figures (the engine's breakdown keys) summed or averaged over the
+#: opponents' ratings: with one withheld among them, the others shown give it back
+#: ("Average opponent 1798.33" beside two shown ratings, nz-club-elo's "Expected").
+#: Shown as withheld, not worked over the published opponents alone, so a figure on a
+#: page is always the one the engine used (docs/architecture.md, "Who sees what").
+OPPONENT_DERIVED_DETAIL = frozenset(
+    ("expected", "avg_opp", "AR", "D", "D_table", "P", "Se", "Rp", "pass1_avg_opp", "sum_offsets")
+)
+
+#: What a page shows in place of a figure that would give a withheld rating away.
+WITHHELD = "withheld"
+
 
 def withhold_unpublished(
     rows: list[dict[str, Any]], event: Event, *, user: AbstractBaseUser | AnonymousUser
@@ -255,9 +271,11 @@ def withhold_unpublished(
 
     Members in arrears and guests played, so their names stay, but not their ratings.
     An officer sees every rating; the unpublished ones are marked. The public sees none
-    of them: not their own figures, nor their rating on an opponent's game lines. A
-    published player's working is shown whole (expected score, each game's change, the
-    breakdown), all but the unpublished opponent's rating itself.
+    of them: not their own figures, nor their rating on an opponent's game lines, nor a
+    figure it is worked back from: the expected score of a game against them, a line's
+    shift or difference, and the change's figures over the opponents (average opponent,
+    expected score in all) once one of them is withheld. A published player's own
+    figures (before, after, each game's change) stay: they are theirs to check.
     """
     shown = published_players(event)
     officer = sees_every_rating(user)
@@ -266,18 +284,30 @@ def withhold_unpublished(
         is_shown = member is not None and member.pk in shown
         row["unpublished"] = officer and not is_shown
         if officer or is_shown:
+            met_withheld = False
             for game in row["games"]:
                 opponent = game["opponent"]
                 if not officer and (opponent is None or opponent.pk not in shown):
+                    met_withheld = True
                     game["opponent_rating"] = None
+                    game["expected"] = None
                     # A line's own figure that is the opponent's rating (acf-1993's
-                    # rating held from before the 336 rule) goes with it.
+                    # rating held from before the 336 rule) or is worked from it goes
+                    # with it.
                     game["extra"] = [
-                        "–" if key in OPPONENT_RATING_KEYS else text
+                        "–" if key in OPPONENT_DERIVED_LINE_KEYS else text
                         for key, text in zip(
                             game.get("extra_keys", ()), game["extra"], strict=True
                         )
                     ]
+            if met_withheld:
+                row["expected"] = None
+                row["breakdown"] = [
+                    (label, WITHHELD if key in OPPONENT_DERIVED_DETAIL else text)
+                    for key, (label, text) in zip(
+                        row.get("breakdown_keys", ()), row["breakdown"], strict=True
+                    )
+                ]
             continue
         row.update(
             hidden=True,

@@ -74,6 +74,7 @@ from .list_figures import (
     list_figures_kept,
     list_figures_refresh,
 )
+from .member_privacy import EraseRefused, erase_kept, member_erase
 from .members import (
     BROUGHT_IN_FIELDS,
     MEMBER_RATING_FIELDS,
@@ -154,6 +155,7 @@ __all__ = [
     "PAID_ON_JOINING",
     "PERIOD_RATING_FIELDS",
     "AuditLine",
+    "EraseRefused",
     "MergeRefused",
     "PeriodRefused",
     "Position",
@@ -175,6 +177,7 @@ __all__ = [
     "engine_events",
     "entries_add",
     "entry_remove",
+    "erase_kept",
     "event_breakdowns",
     "event_changed",
     "event_changes_derive",
@@ -198,6 +201,7 @@ __all__ = [
     "list_size",
     "mail_send",
     "member_changed",
+    "member_erase",
     "member_initial_state",
     "member_merge",
     "member_rerate_start",

@@ -126,6 +126,7 @@ def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     rows, problems = members_read(data)
     problems += _fide_ids_held(rows)
     problems += _ratings_dropped(rows)
+    problems += _consented_addresses_cleared(rows)
     problems.sort(key=lambda p: p.line)
     return rows, problems
 
@@ -153,6 +154,26 @@ def _ratings_dropped(rows: list[MemberRow]) -> list[Problem]:
                 Problem(row.line, "rating", f"{problem} In the file: {' or '.join(asked)}.")
             )
     return problems
+
+
+def _consented_addresses_cleared(rows: list[MemberRow]) -> list[Problem]:
+    """An empty email cell for a member whose consent to club mail is recorded: their
+    consent needs an address, so it is withdrawn on their record first, not by a file."""
+    cleared = [row for row in rows if row.fields.get("email", None) == ""]
+    if not cleared:
+        return []
+    consented = members_any_case([row.number for row in cleared])
+    return [
+        Problem(
+            row.line,
+            "email",
+            f"clears the address of {member.name}, who consented to club mail: "
+            "withdraw their consent on their record first",
+        )
+        for row in cleared
+        if (member := consented.get(row.number.lower())) is not None
+        and member.mail_consent_at is not None
+    ]
 
 
 def _fide_ids_held(rows: list[MemberRow]) -> list[Problem]:

@@ -41,10 +41,17 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     """Every event of the member, newest first, with each rated game as the member page
     lists it; the public gets only a published member's (the page shows the others'
     events but no rating, so there is no history to give)."""
-    member = get_object_or_404(
-        publication.annotate(Member.objects.with_financial()).select_related("merged_into"),
-        member_number__iexact=number,
+    member = (
+        publication.annotate(Member.objects.with_financial())
+        .select_related("merged_into")
+        .filter(member_number__iexact=number)
+        .first()
     )
+    # Kept off public pages: answered as a number no one has, before any redirect.
+    if member is None or not pages.member_shown(
+        member=member, viewer=request.user, club=club_of(request)
+    ):
+        raise Http404(pages.NO_SUCH_MEMBER)
     if member.merged_into_id:
         return redirect(
             reverse("ratings:member-history-csv", args=[member.merged_into.member_number])

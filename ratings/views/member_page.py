@@ -19,8 +19,12 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
     a page at a time with the page's games."""
     rating_list = rating_list_of(request)
     member = pages.member_found(number=number, rating_list=rating_list)
-    if member is None:
-        raise Http404("No member has that number.")
+    # A member the club keeps off public pages answers as a number no one has, before any
+    # redirect (its case, a merge) could tell the reader the number is someone's.
+    if member is None or not pages.member_shown(
+        member=member, viewer=request.user, club=club_of(request)
+    ):
+        raise Http404(pages.NO_SUCH_MEMBER)
     if member.merged_into_id:
         return redirect(member.merged_into)
     if member.member_number != number:
@@ -33,7 +37,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         page_number=request.GET.get("page"),
     )
     if context is None:  # the club keeps this unpublished member off public pages
-        raise Http404("No member has that number.")
+        raise Http404(pages.NO_SUCH_MEMBER)
     officer = is_officer(request)
     context["membership"] = str(member.membership_on().label) if officer else ""
     state = context["state"]

@@ -127,6 +127,7 @@ FIELD_WORDS = {
     "initial_games": "games brought in",
     "initial_acf_status": "ACF status",
     "initial_ecf_category": "ECF category",
+    "email": "email",
 }
 
 

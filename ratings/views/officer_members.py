@@ -5,18 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import (
     Count,
     Q,
 )
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
 from ..forms import (
     CHANGE_REASON,
+    MemberEraseForm,
     MemberForm,
     SubscriptionForm,
 )
@@ -27,6 +29,7 @@ from ..models import (
     RatingRun,
     Season,
 )
+from ..pages import member_record
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerMemberTable,
@@ -44,6 +47,7 @@ from .common import (
     record_version_shown,
     refuse_unless,
     rerated,
+    rows_csv,
     saved_unless_changed,
     subscriptions_required,
     warn_of_namesakes,
@@ -236,3 +240,59 @@ def member_subscribe(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # -- TRF import -------------------------------------------------------------------------
+
+
+# -- everything held about a member, and erasing one ----------------------------------------
+
+
+def _held_filename(member: Member, ext: str) -> str:
+    # By number, not name: the file is the member's, and a name may not fit a file name.
+    return f"member-{member.member_number}-held.{ext}"
+
+
+@officer_required
+@require_GET
+def member_data_json(request: HttpRequest, pk: int) -> HttpResponse:
+    """Everything held about the member, as JSON, to give them."""
+    member = get_object_or_404(Member, pk=pk)
+    response = JsonResponse(
+        member_record.member_held_json(member=member),
+        encoder=DjangoJSONEncoder,
+        json_dumps_params={"indent": 2, "ensure_ascii": False},
+    )
+    response["Content-Disposition"] = f'attachment; filename="{_held_filename(member, "json")}"'
+    return response
+
+
+@officer_required
+@require_GET
+def member_data_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Everything held about the member, as CSV: one field a line."""
+    member = get_object_or_404(Member, pk=pk)
+    rows = [member_record.HELD_CSV, *member_record.member_held_rows(member=member)]
+    return rows_csv(rows, _held_filename(member, "csv"))
+
+
+@officer_required
+def member_erase(request: HttpRequest, pk: int) -> HttpResponse:
+    """Erase a member at their request, once the officer confirms and says why."""
+    member = get_object_or_404(Member, pk=pk)
+    form = MemberEraseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            erased = services.member_erase(
+                member=member, reason=form.cleaned_data["reason"], by=request.user
+            )
+        except services.EraseRefused as refused:
+            form.add_error(None, str(refused))
+        else:
+            # Not their old name: the message waits in the session until shown.
+            messages.success(request, f"Member erased: now {erased.name}.")
+            return redirect("ratings:officer-member", pk=member.pk)
+    kept = sorted(services.erase_kept(club=ClubSettings.load()))
+    labels = [str(Member._meta.get_field(name).verbose_name) for name in kept]
+    return render(
+        request,
+        "ratings/officer/member_erase.html",
+        {"member": member, "form": form, "kept": labels},
+    )

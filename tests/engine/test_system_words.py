@@ -131,3 +131,42 @@ def test_the_engine_imports_no_django() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_only_ecf_rates_with_a_players_age_and_title() -> None:
+    details = {
+        s: cls.reads_player_details for s, cls in SYSTEMS.items() if cls.reads_player_details
+    }
+    assert details == {"ecf-2020": frozenset({"born", "title"})}
+
+
+@pytest.mark.parametrize("system_id", sorted(SYSTEMS))
+def test_a_system_rates_alike_without_the_details_it_does_not_read(system_id: str) -> None:
+    """What an erased member loses (``services.member_erase``) moves nobody's rating,
+    but for the details the system says it reads, which the erasure keeps."""
+    from ratings.engine.base import Event, Game
+
+    system = SYSTEMS[system_id]()
+    events = [
+        Event(
+            "e1",
+            date(2026, 3, 2),
+            (Game("jr", "a", 1.0, 1), Game("b", "jr", 0.5, 2), Game("a", "b", 0.0, 3)),
+            period="2026-03",
+        )
+    ]
+    players = [PlayerState(id="a", rating=1600, games=40), PlayerState(id="b", rating=1450)]
+
+    def ratings(**details: object) -> list[tuple[str, float | None]]:
+        junior = PlayerState(id="jr", gender="F", **details)  # type: ignore[arg-type]
+        result = system.rate([*players, junior], events)
+        return sorted((p.id, p.rating) for p in result.players)
+
+    kept = {
+        name: value
+        for name, value in (("born", date(2015, 6, 1)), ("title", "WFM"))
+        if name in system.reads_player_details
+    }
+    assert ratings(born=date(2015, 6, 1), title="WFM") == ratings(**kept)
+    if kept:  # and what it says it reads does move ratings: the erasure must keep it
+        assert ratings(**kept) != ratings()

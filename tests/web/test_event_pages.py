@@ -170,16 +170,16 @@ def test_the_report_withholds_an_unpublished_opponents_rating_from_the_game_line
     assert [g["opponent_rating"] for g in alice["games"]] == [None, None]
 
 
-def test_a_published_players_working_is_shown_in_full_against_an_unpublished_opponent(
+def test_a_published_players_changes_stay_against_an_unpublished_opponent_not_the_expected(
     client, mixed
 ):
-    # Alice's working is hers to check: her expected score and each game's change stay,
-    # only Bob's and Gus's ratings themselves are withheld.
+    # Alice's own changes are hers to check; the expected scores against Bob and Gus
+    # give their ratings back, so they are withheld with them (test_member_privacy).
     rows = client.get(reverse("ratings:event-report", args=[mixed.pk])).context["rows"]
     alice = next(r for r in rows if r["member"].name == "Alice Archer")
-    assert None not in [g["expected"] for g in alice["games"]]
     assert None not in [g["change"] for g in alice["games"]]
-    assert alice["expected"] is not None
+    assert [g["expected"] for g in alice["games"]] == [None, None]
+    assert alice["expected"] is None
 
 
 def test_the_report_page_withholds_only_the_unpublished_opponents_rating(client, mixed):
@@ -322,14 +322,15 @@ def test_the_public_sees_a_players_whole_breakdown_against_an_unpublished_oppone
     assert shown["Score (Sa)"] == "1"
 
 
-def test_the_public_sees_a_games_own_figures_against_an_unpublished_opponent(
+def test_the_public_sees_no_shift_against_an_unpublished_opponent_but_the_rule(
     client, alice_beats_bob, bob
 ):
+    # st-charles' shift is (their rating - own) / 25: it gives Bob's rating back.
     event = alice_beats_bob("st-charles")
     bob.subscriptions.all().delete()
     rows, _ = rows_of(client, event)
     game = rows["Alice Archer"]["games"][0]
-    assert game["extra"] == ["-4", "formula"]
+    assert game["extra"] == ["–", "formula"]
     assert game["opponent_rating"] is None
 
 

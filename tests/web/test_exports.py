@@ -59,11 +59,14 @@ def test_a_members_history_has_a_row_for_each_rated_game_newest_first(client, se
     assert rows[1]["Rating before"] and rows[1]["Rating after"]
 
 
-def test_the_history_withholds_an_unpublished_opponents_rating_alone(client, season_of_alice):
-    # The member's own working (expected score, change) is theirs, as on the report.
+def test_the_history_withholds_an_unpublished_opponents_rating_and_the_expected_score(
+    client, season_of_alice
+):
+    # The expected score against them gives their rating back; the change is the member's
+    # own, as on the report.
     april, march = rows_of(history(client, season_of_alice))
     assert march["Opponent rating"] == ""
-    assert march["Expected"] == "0.5" and march["Change"]
+    assert march["Expected"] == "" and march["Change"]
     assert april["Opponent rating"] and april["Expected"] and april["Change"]
 
 

@@ -247,6 +247,10 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-member-add": OFFICER,
     "ratings:officer-member": four(OFFICER, treasurer="ok 403"),
     "ratings:officer-member-subscribe": four(OFFICER_POST, treasurer="405 ok"),
+    # Everything held about a member (downloads: GET only) and erasing them.
+    "ratings:officer-member-data-json": "login login 403 403 ok 405 ok 405",
+    "ratings:officer-member-data-csv": "login login 403 403 ok 405 ok 405",
+    "ratings:officer-member-erase": OFFICER,
     "ratings:officer-events": OFFICER,
     "ratings:officer-event-add": OFFICER,
     # The draft event's players and results: its director's too (another event's: 403,

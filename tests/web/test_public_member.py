@@ -103,16 +103,16 @@ def test_an_unpublished_opponents_rating_is_not_shown_on_a_published_members_pag
     assert game["opponent_rating"] is None
 
 
-def test_a_published_members_working_is_shown_in_full_against_a_hidden_opponent(
+def test_a_published_members_change_is_shown_against_a_hidden_opponent_but_not_the_expected(
     client, rated_event, current_season, alice, bob
 ):
-    # Alice's expected score and change are her own working, as on the event's report;
-    # only Bob's rating, his own, is withheld.
+    # Alice's change is her own, as on the event's report; Bob's rating is withheld, and
+    # with it the expected score against him, which gives it back.
     paid_up(alice, current_season)
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     response = page_of(client, alice)
     (game,) = response.context["games"]
-    assert (game["expected"], game["change"], game["hidden"]) == (0.5, 16.0, True)
+    assert (game["expected"], game["change"], game["hidden"]) == (None, 16.0, True)
     assert game["opponent_rating"] is None
 
 

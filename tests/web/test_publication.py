@@ -331,11 +331,60 @@ def test_kept_off_no_public_page_names_or_numbers_an_unpublished_member(client, 
         assert not shown, f"{url}?{query} shows their ratings {shown}"
 
 
+def expected_against_them(event: Event) -> set[str]:
+    """The expected scores of games against Bob and Gus, as a page prints them ("0.42"),
+    but those a game between published players also has (a page may print that one)."""
+    from ratings.pages import events as event_pages
+
+    system = ClubSettings.load().engine()
+    hidden = set(
+        Member.objects.filter(member_number__in=["B2", "G1"]).values_list("pk", flat=True)
+    )
+    against: dict[bool, set[str]] = {True: set(), False: set()}
+    for change in event_pages.saved_changes(event, system=system):
+        for line in change["breakdown"].get("games", []):
+            if line.get("expected") is not None and str(line.get("opponent", "")).isdigit():
+                withheld = int(line["opponent"]) in hidden or change["player"] in hidden
+                against[withheld].add(f"{float(line['expected']):.2f}")
+    return against[True] - against[False]
+
+
 def test_named_no_public_page_shows_an_unpublished_members_rating(client, each_system):
     hidden = figures(*Member.objects.filter(member_number__in=["B2", "G1"]))
+    # The expected score of a game against them gives their rating back (1315 with an
+    # expected 0.42 gives 1369 to within 2): withheld with it.
+    hidden |= expected_against_them(each_system)
     seen: set[str] = set()
     for url, query, text in crawl(client, each_system):
         shown = {f for f in hidden if shows(text, f)}
         assert not shown, f"{url}?{query} shows their ratings {shown}"
         seen |= named(text) - set(query.values())
     assert seen == set(UNPUBLISHED)  # named, as the club chose
+
+
+#: A number no member has: what an unpublished member's number must answer like.
+NO_ONES_NUMBER = "ZZ999"
+
+
+def member_urls(number: str) -> list[str]:
+    """Every public page and API operation that takes a member's number, for ``number``."""
+    urls = [
+        reverse(f"ratings:{pattern.name}", kwargs={"number": number})
+        for pattern in public_patterns()
+        if list(pattern.pattern.converters) == ["number"]
+    ]
+    urls += [path.replace("{number}", number) for path in api_paths() if "{number}" in path]
+    return urls
+
+
+def test_kept_off_no_unpublished_number_answers_unlike_a_number_no_one_has(client, night):
+    choose(ClubSettings.Unpublished.KEPT_OFF)
+
+    def answer(url: str) -> tuple[int, str]:
+        response = client.get(url)
+        return response.status_code, body(response)
+
+    nobody = [answer(url) for url in member_urls(NO_ONES_NUMBER)]
+    assert len(nobody) >= 4 and {status for status, _ in nobody} == {404}
+    for number in ("B2", "b2", "G1", "g1"):
+        assert [answer(url) for url in member_urls(number)] == nobody, number
