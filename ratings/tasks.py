@@ -10,8 +10,8 @@ from typing import Any
 from django_tasks import task
 
 from . import services
-from .middleware import club_time_zone_activate
 from .models import RatingRun
+from .models.club import club_time_zone_activate
 
 
 @task()

@@ -13,12 +13,11 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 
-from ..context_processors import club
+from ..context_processors import club, rating_lists_kept
 from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, Member, RatingRun
 from ..presentation.counts import count_phrase
 from ..rules import publication
-from ..rules.rating_lists import lists_kept
 from ..rules.time_classes import STANDARD
 
 PER_PAGE = 50
@@ -28,13 +27,6 @@ def club_of(request: HttpRequest) -> ClubSettings:
     """The club's settings, read once a request (the context processor reads these too)."""
     club(request)
     return request._club_settings  # type: ignore[attr-defined]
-
-
-def rating_lists_kept(request: HttpRequest) -> list[str]:
-    """The lists the club keeps, read once a request."""
-    if not hasattr(request, "_rating_lists"):
-        request._rating_lists = lists_kept()  # type: ignore[attr-defined]
-    return request._rating_lists  # type: ignore[attr-defined]
 
 
 def rating_list_of(request: HttpRequest) -> str:
