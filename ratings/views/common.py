@@ -13,6 +13,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 
+from .. import services
 from ..context_processors import club, rating_lists_kept
 from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, Member, RatingRun
@@ -71,8 +72,6 @@ def record_version_shown(request: HttpRequest, record: Any) -> str:
     form with errors, a confirmation), or the record as it stands (the page opened now)."""
     if request.method == "POST" and RECORD_VERSION in request.POST:
         return request.POST[RECORD_VERSION]
-    from .. import services
-
     return services.record_version(record=record)
 
 
@@ -82,8 +81,6 @@ def saved_unless_changed(
     """``save()`` in one transaction with the check that ``record`` is still as its form
     showed it (``RECORD_VERSION``): (True, what it returned, {}) once saved; refused,
     (False, None, what the page shows: who changed it and when, and the version now)."""
-    from .. import services
-
     try:
         with transaction.atomic():
             if RECORD_VERSION in request.POST:
@@ -134,8 +131,6 @@ def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
     the officer's message adds."""
     if not form.cleaned_data.get("paid_tonight"):
         return ""
-    from .. import services
-
     subscription = services.subscription_on_joining(member=member, user=request.user)
     return f", paid for {subscription.season}"
 
