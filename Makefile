@@ -46,13 +46,17 @@ restore: $(STAMP)
 	$(PY) manage.py restore $(FROM)
 	$(PY) manage.py migrate --noinput
 
+# The tests in parallel (pytest-xdist): a worker per core, each with its own test database
+# (test_gw0, test_gw1, ...) and, for the browser tests, its own live server.
+# `make test PYTEST_WORKERS=0` runs them in one process (a debugger, a print).
+PYTEST_WORKERS ?= auto
 test: $(STAMP) browser
 	$(PY) manage.py makemigrations --check --dry-run >/dev/null
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # Everything but the browser tests, for a quick loop.
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
 
 # Debian's Chromium for the browser tests (Playwright never downloads a browser here).
 browser:
@@ -61,6 +65,7 @@ browser:
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
 format: $(STAMP)

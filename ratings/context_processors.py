@@ -3,7 +3,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from .models import ClubSettings
-from .rules.rating_lists import list_name
+from .rules.rating_lists import list_name, lists_kept
 
 
 def club(request: HttpRequest) -> dict[str, Any]:
@@ -13,11 +13,17 @@ def club(request: HttpRequest) -> dict[str, Any]:
     return {"club": request._club_settings}  # type: ignore[attr-defined]
 
 
+def rating_lists_kept(request: HttpRequest) -> list[str]:
+    """The lists the club keeps, read once a request (the views ask it too)."""
+    if not hasattr(request, "_rating_lists"):
+        request._rating_lists = lists_kept()  # type: ignore[attr-defined]
+    return request._rating_lists  # type: ignore[attr-defined]
+
+
 def rating_lists(request: HttpRequest) -> dict[str, Any]:
     """The lists the club keeps: a tab each, where it keeps more than one. (The list a
     page shows, ``rating_list``, is the view's to say: a processor's value would override
     the view's.)"""
-    from .views.common import rating_lists_kept
 
     def lists() -> list[tuple[str, str]]:
         return [(tc, list_name(tc)) for tc in rating_lists_kept(request)]

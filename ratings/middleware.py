@@ -3,14 +3,13 @@ financial) and the re-rate policy's part (someone is waiting on the page)."""
 
 from __future__ import annotations
 
-import zoneinfo
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from .context_processors import club
-from .models import ClubSettings
+from .models.club import club_time_zone_activate
 from .services import rerates_for_a_page
 
 
@@ -26,16 +25,6 @@ def rerate_policy(
             return get_response(request)
 
     return middleware
-
-
-def club_time_zone_activate(settings: ClubSettings | None = None) -> None:
-    """Make the club's time zone (``ClubSettings.time_zone``) the current one; empty, or a
-    zone the server no longer knows: the server's ``TIME_ZONE``."""
-    zone = (settings or ClubSettings.load()).time_zone
-    try:
-        timezone.activate(zoneinfo.ZoneInfo(zone)) if zone else timezone.deactivate()
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        timezone.deactivate()
 
 
 class ClubTimeZoneMiddleware:

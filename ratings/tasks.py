@@ -11,8 +11,9 @@ from typing import Any
 from django_tasks import task
 
 from . import services
-from .middleware import club_time_zone_activate
-from .models import RatingRun
+from .models import Comparison, RatingRun
+from .models.club import club_time_zone_activate
+from .services.compare import comparison_run
 
 
 @task()
@@ -34,9 +35,6 @@ def rerate_in_background(
 @task()
 def compare_in_background(*, comparison_pk: int) -> int:
     """Run the queued comparison of systems ``comparison_pk`` (services/compare.py)."""
-    from .models import Comparison
-    from .services.compare import comparison_run
-
     club_time_zone_activate()
     comparison = Comparison.objects.get(pk=comparison_pk)
     if comparison.status != Comparison.Status.QUEUED:

@@ -32,6 +32,16 @@ def _fast_and_in_process(settings):
 
 
 @pytest.fixture(autouse=True)
+def _a_quiet_machine(monkeypatch):
+    """The re-rate policy weighs the machine's load (``runs.machine_load``): beside other
+    tests (pytest-xdist's workers, a browser, the next engineer's run) a page's re-rate
+    would go to the background by chance. A test of the policy sets the load it means."""
+    from ratings.services import runs
+
+    monkeypatch.setattr(runs.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+
+
+@pytest.fixture(autouse=True)
 def _no_pages_kept_from_another_test():
     """Each test's public pages rendered afresh: the cache (each process's memory) outlives
     the test's database, whose rollback may give the pages' version again."""

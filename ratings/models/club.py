@@ -8,6 +8,7 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
@@ -152,6 +153,18 @@ class ClubSettings(models.Model):
         end = dt.date(year + 1, month, 1) - dt.timedelta(days=1)
         name = str(year) if month == 1 else f"{year}/{str(year + 1)[-2:]}"
         return name, start, end
+
+
+def club_time_zone_activate(settings: ClubSettings | None = None) -> None:
+    """Make the club's time zone (``ClubSettings.time_zone``) the current one; empty, or a
+    zone the server no longer knows: the server's ``TIME_ZONE``. Here, beside the setting,
+    so that the middleware (each request) and the worker's tasks (each run) both reach it
+    from below them."""
+    zone = (settings or ClubSettings.load()).time_zone
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(zone)) if zone else timezone.deactivate()
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        timezone.deactivate()
 
 
 class RatingList(models.Model):

@@ -30,7 +30,6 @@ from itertools import groupby
 from typing import Any
 
 from ..engine import EventResult, PlayerState, RatingSystem
-from ..engine.base import RatingSystem as BaseSystem
 from ..engine.codec import state_to_dict
 from ..models import Event, Member, RatingChange
 from ..presentation.counts import count_phrase
@@ -43,7 +42,10 @@ from .chain import (
     rating_key,
     state_from_json,
 )
-from .ripple import Stored, _engine_event, _event_games, _stored_rows
+from .rapid_standing import rapid_ratings_set
+from .rerate_chain import AFTER_ALL, Chain, event_batches, period_opening_moves
+from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
+from .ripple_reads import Stored, engine_event, games_of, stored_rows_of
 
 #: A member's standing as the walk knows it: their state (a PlayerState, or a stored row)
 #: and the walk's index of the period it is from (below 0: before the walk's first).
@@ -72,11 +74,6 @@ def period_ripple_possible(
     return False
 
 
-def period_opening_moves(system: RatingSystem) -> bool:
-    """Whether the system's period opening ever changes a state (acf-1993's reset)."""
-    return type(system).period_opening is not BaseSystem.period_opening
-
-
 def period_ripple_rerate(
     *,
     scope: RerateScope,
@@ -89,10 +86,6 @@ def period_ripple_rerate(
     Returns the events and games rated, or None (nothing written) where the ripple
     cannot tell who the change reaches: take the full road then.
     """
-    from .rapid_standing import rapid_ratings_set
-    from .rerate_chain import AFTER_ALL, Chain, event_batches
-    from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
-
     assert scope.key is not None
     period_of = system.period_of
     previous = (
@@ -160,8 +153,8 @@ def period_ripple_rerate(
         return {pk: brought(known[pk], index) for pk in load(member_ids)}
 
     for batch in event_batches(scope.events, system):
-        stored_rows = _stored_rows(batch)
-        event_games = _event_games(batch)
+        stored_rows = stored_rows_of(batch)
+        event_games = games_of(batch)
         for _, group in groupby(batch, key=lambda e: period_of(e.end_date)):
             events = list(group)
             index += 1
@@ -217,7 +210,7 @@ def period_ripple_rerate(
                 states.update(
                     rapid_ratings_set(states=states, key=rating_key(events[0]), member_ids=rated)
                 )
-            inputs = [_engine_event(e, games[e.pk]) for e in events]
+            inputs = [engine_event(e, games[e.pk]) for e in events]
             result = system.rate(list(states.values()), inputs)
             after = {int(state.id): state for state in result.players if int(state.id) in reached}
             if index > 0:  # the rest keep their rows, and say where they are

@@ -39,7 +39,6 @@ from .chain import (
     rateable_events,
     rating_key,
 )
-from .period_ripple import period_opening_moves
 from .rapid_standing import holds_rapid, rapid_feeds_standard, rapid_ratings_set
 from .rerate_rows import (
     CHANGE_COLUMNS,
@@ -81,6 +80,11 @@ def event_batches(events: Sequence[Event], system: RatingSystem) -> Iterator[lis
         label = here
     if batch:
         yield batch
+
+
+def period_opening_moves(system: RatingSystem) -> bool:
+    """Whether the system's period opening ever changes a state (acf-1993's reset)."""
+    return type(system).period_opening is not RatingSystem.period_opening
 
 
 class Chain:

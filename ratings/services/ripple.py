@@ -27,11 +27,9 @@ from typing import Any
 
 from django.db import connection
 
-from ..engine import Event as EngineEvent
-from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
-from ..models import Event, Game, Member, RatingChange
+from ..models import Event, Member, RatingChange
 from ..presentation.counts import count_phrase
 from .chain import (
     Position,
@@ -39,15 +37,14 @@ from .chain import (
     member_initial_state,
     state_from_json,
 )
+from .rerate_chain import AFTER_ALL, Chain, event_batches
+from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
+from .ripple_reads import Stored, engine_event, games_of, stored_rows_of
 
 #: Rewritten events' rows flushed at a time (their deletes and inserts).
 FLUSH_EVENTS = 200
 #: Events whose new faces are looked up along with one event's.
 LOOK_AHEAD = 25
-
-#: A member's stored row of one event: its state after (JSON, read as text) and its
-#: figures as shown before and after.
-Stored = tuple[Any, str, str]
 
 
 def ripple_possible(*, scope: RerateScope, system: RatingSystem, changed: Event | None) -> bool:
@@ -61,31 +58,6 @@ def ripple_possible(*, scope: RerateScope, system: RatingSystem, changed: Event 
     )
 
 
-def _stored_rows(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
-    """The stored rows of ``events``: event pk -> member pk -> (state after, shown before,
-    shown after).
-
-    The states stay JSON text (decoded only for the few the ripple compares), read down
-    the (event, member) index.
-    """
-    from .rerate_rows import chunks
-
-    state = "state_after::text" if connection.vendor == "postgresql" else "state_after"
-    out: dict[int, dict[int, Stored]] = {e.pk: {} for e in events}
-    with connection.cursor() as cursor:
-        for chunk in chunks([e.pk for e in events]):
-            marks = ", ".join(["%s"] * len(chunk))
-            cursor.execute(
-                f"SELECT event_id, member_id, {state}, display_before, display_after "
-                "FROM ratings_ratingchange "
-                f"WHERE event_id IN ({marks})",
-                list(chunk),
-            )
-            for event_id, member_id, text, before, after in cursor.fetchall():
-                out[event_id][member_id] = (text, before, after)
-    return out
-
-
 def _states_at_start(
     key: Position, system: RatingSystem, member_ids: set[int], time_class: str
 ) -> dict[int, PlayerState]:
@@ -96,8 +68,6 @@ def _states_at_start(
     ORM's compiling of a correlated subquery, or making a member of every row, would cost
     more than the lookups themselves. Only members with no row before read the member.
     """
-    from .rerate_rows import chunks
-
     end, start, pk = (
         connection.ops.adapt_datefield_value(key[0]),
         connection.ops.adapt_datefield_value(key[1]),
@@ -129,45 +99,10 @@ def _states_at_start(
     return found
 
 
-def _event_games(events: Sequence[Event]) -> dict[int, list[tuple[int, int, str, int]]]:
-    """Each event's played games as plain rows (white, black, result, round), in the order
-    the engine takes them: most events only show who played, so no engine games yet.
-
-    Plain SQL: the ripple asks this for a few events at a time as it reaches them, and the
-    ORM's compiling of the query cost more than reading their games."""
-    from .rerate_rows import chunks
-
-    by_event: dict[int, list[tuple[int, int, str, int]]] = {e.pk: [] for e in events}
-    played = sorted(Game.PLAYED)
-    with connection.cursor() as cursor:
-        for chunk in chunks([e.pk for e in events]):
-            cursor.execute(
-                f"SELECT event_id, white_id, black_id, result, round FROM {Game._meta.db_table} "
-                f"WHERE event_id IN ({', '.join(['%s'] * len(chunk))}) "
-                f"AND result IN ({', '.join(['%s'] * len(played))}) AND black_id IS NOT NULL "
-                "ORDER BY event_id, round, board, id",
-                [*chunk, *played],
-            )
-            for event_id, white, black, result, round_ in cursor.fetchall():
-                by_event[event_id].append((white, black, result, round_))
-    return by_event
-
-
-def _engine_event(event: Event, games: list[tuple[int, int, str, int]]) -> EngineEvent:
-    points = {result: score for result, (score, _) in Game.POINTS.items()}
-    return EngineEvent(
-        id=str(event.pk),
-        date=event.end_date,
-        games=tuple(EngineGame(str(w), str(b), points[r], n) for w, b, r, n in games),
-    )
-
-
 def _event_members(events: Sequence[Event]) -> dict[int, set[int]]:
     """Who has a stored row in each of ``events``: event pk -> member pks. Two integers a
     row, read down the (event, member) index alone: what the walk needs of an event out of
     its reach (most of them), without its games or states."""
-    from .rerate_rows import chunks
-
     out: dict[int, set[int]] = {e.pk: set() for e in events}
     with connection.cursor() as cursor:
         for chunk in chunks([e.pk for e in events]):
@@ -184,9 +119,7 @@ def _event_members(events: Sequence[Event]) -> dict[int, set[int]]:
 
 def _rows_of(pairs: set[tuple[int, int]]) -> dict[tuple[int, int], Stored]:
     """The stored rows of these (event pk, member pk) pairs, in one statement a chunk of
-    events: the rows a few events' players last had (``_stored_rows``' columns)."""
-    from .rerate_rows import chunks
-
+    events: the rows a few events' players last had (``stored_rows_of``' columns)."""
     state = "state_after::text" if connection.vendor == "postgresql" else "state_after"
     events = sorted({event for event, _ in pairs})
     members = sorted({member for _, member in pairs})
@@ -224,8 +157,6 @@ def ripple_rerate(
     time. A reached event's games and rows are read when it is reached, with the rows its
     unchanged players last had (in an event passed, ``where``).
     """
-    from .rerate_chain import AFTER_ALL, Chain, event_batches
-    from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
     assert scope.key is not None
     walk = Chain(system, scope.key, time_class)  # builds the rows; ``walk.last``: rows it writes
@@ -275,8 +206,8 @@ def ripple_rerate(
                     for later in batch[index + 1 : index + LOOK_AHEAD]
                     if not changed.keys().isdisjoint(members_of[later.pk])
                 ]
-                games_ahead.update(_event_games(likely))
-                rows_ahead.update(_stored_rows(likely))
+                games_ahead.update(games_of(likely))
+                rows_ahead.update(stored_rows_of(likely))
             games = games_ahead.pop(event.pk)
             stored = rows_ahead.pop(event.pk)
             players = {pk for game in games for pk in game[:2]}
@@ -317,7 +248,7 @@ def ripple_rerate(
                 at_start.update(_states_at_start(scope.key, system, wanted, time_class))
             for pk in missing:
                 states[str(pk)] = at_start[pk]
-            event_input = _engine_event(event, games)
+            event_input = engine_event(event, games)
             result = system.rate([states[str(pk)] for pk in players], [event_input])
             after = {int(state.id): state for state in result.players}
             for pk in everyone:

@@ -15,12 +15,12 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 
-from ..context_processors import club
+from .. import services
+from ..context_processors import club, rating_lists_kept
 from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, Member, RatingRun
 from ..presentation.counts import count_phrase
 from ..rules import access, publication
-from ..rules.rating_lists import lists_kept
 from ..rules.roles import ADMINISTRATOR, DIRECTOR, OFFICER, ROLES, TREASURER
 from ..rules.time_classes import STANDARD
 
@@ -31,13 +31,6 @@ def club_of(request: HttpRequest) -> ClubSettings:
     """The club's settings, read once a request (the context processor reads these too)."""
     club(request)
     return request._club_settings  # type: ignore[attr-defined]
-
-
-def rating_lists_kept(request: HttpRequest) -> list[str]:
-    """The lists the club keeps, read once a request."""
-    if not hasattr(request, "_rating_lists"):
-        request._rating_lists = lists_kept()  # type: ignore[attr-defined]
-    return request._rating_lists  # type: ignore[attr-defined]
 
 
 def rating_list_of(request: HttpRequest) -> str:
@@ -82,8 +75,6 @@ def record_version_shown(request: HttpRequest, record: Any) -> str:
     form with errors, a confirmation), or the record as it stands (the page opened now)."""
     if request.method == "POST" and RECORD_VERSION in request.POST:
         return request.POST[RECORD_VERSION]
-    from .. import services
-
     return services.record_version(record=record)
 
 
@@ -93,8 +84,6 @@ def saved_unless_changed(
     """``save()`` in one transaction with the check that ``record`` is still as its form
     showed it (``RECORD_VERSION``): (True, what it returned, {}) once saved; refused,
     (False, None, what the page shows: who changed it and when, and the version now)."""
-    from .. import services
-
     try:
         with transaction.atomic():
             if RECORD_VERSION in request.POST:
@@ -204,8 +193,6 @@ def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
     the officer's message adds."""
     if not form.cleaned_data.get("paid_tonight"):
         return ""
-    from .. import services
-
     subscription = services.subscription_on_joining(member=member, user=request.user)
     return f", paid for {subscription.season}"
 

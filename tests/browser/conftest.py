@@ -98,8 +98,10 @@ def phone_page(browser, live_server):
 
 
 def screenshot(page, name: str) -> Path:
-    """Keep a full-page screenshot in screenshots/ (gitignored) to look at."""
+    """Keep a full-page screenshot in screenshots/ (gitignored) to look at. Transitions
+    are taken at their end (Playwright runs them to completion), so no test sleeps
+    through one to see its last frame."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path

@@ -104,7 +104,6 @@ def test_the_progress_page_follows_a_background_run_to_the_end(page, phone_page,
     assert page.get_by_text("Done", exact=True).is_visible()
     assert page.locator("[data-field=events_rated]").inner_text() == "300"
     assert bar.get_attribute("aria-valuenow") == "100"
-    page.wait_for_timeout(800)  # Bootstrap animates the bar's width
     screenshot(page, "run-progress-done-desktop")
     phone_page.goto("/officer/runs/")
     screenshot(phone_page, "runs-phone")
