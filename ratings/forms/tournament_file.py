@@ -35,6 +35,7 @@ class TrfUploadForm(forms.Form):
         label="One event for every game (PGN only)",
         max_length=120,
         required=False,
+        validators=[rules.validate_text],
         help_text="Left empty, a PGN file gives one event for each Event and Site of its games.",
     )
 

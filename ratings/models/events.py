@@ -183,7 +183,7 @@ class Event(models.Model):
         DRAFT = "draft", "Entering results"
         COMPLETE = "complete", "Complete"
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[rules.validate_text])
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.SWISS)
     start_date = models.DateField()
     end_date = models.DateField()
@@ -191,7 +191,10 @@ class Event(models.Model):
         default=1, validators=[MinValueValidator(1), MaxValueValidator(rules.MAX_ROUNDS)]
     )
     time_control = models.CharField(
-        max_length=40, blank=True, help_text="e.g. 60+30, G/90, 25 min rapid"
+        max_length=40,
+        blank=True,
+        validators=[rules.validate_text],
+        help_text="e.g. 60+30, G/90, 25 min rapid",
     )
     #: Standard, rapid or blitz: the class the rating bodies keep apart. The database's
     #: own default too, so bulk writers that name no class (generate_history) get standard.

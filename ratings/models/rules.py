@@ -55,6 +55,27 @@ def _day(day: dt.date) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
+# -- free text ----------------------------------------------------------------------------
+
+
+def validate_text(value: str) -> None:
+    """A field's validator for free text of one line (a region, a time control, a reason):
+    no control or invisible character (``rules.text.text_problem``)."""
+    from ..rules.text import text_problem
+
+    if problem := text_problem(value):
+        raise ValidationError(problem, code="hidden_characters")
+
+
+def validate_lines(value: str) -> None:
+    """As ``validate_text``, for a text of several lines (a note): line breaks and tabs
+    allowed."""
+    from ..rules.text import text_problem
+
+    if problem := text_problem(value, lines=True):
+        raise ValidationError(problem, code="hidden_characters")
+
+
 # -- members ------------------------------------------------------------------------------
 
 
