@@ -23,7 +23,7 @@ from ..models import (
 from ..presentation.counts import count_phrase
 from ..rules import results
 from ..rules.names import is_bye_placeholder
-from ..rules.text import text_problem
+from ..rules.text import EVENT_NAME_LENGTH, cut, text_problem
 from ..rules.time_classes import STANDARD, time_class_and_why
 from .trf import player_title, shared_fide_ids
 
@@ -42,19 +42,6 @@ def file_size_problem(source: str, size: int) -> str | None:
         f"{source}: the file is {size / 1_000_000:.1f} MB: a tournament file may be at most "
         f"{MAX_FILE_BYTES // 1_000_000} MB (is it the right file? A PGN of many events can "
         "be split into several files)"
-    )
-
-
-#: The longest event name the record keeps (``Event.name``'s column).
-EVENT_NAME_LENGTH = Event._meta.get_field("name").max_length or 120
-
-
-def name_cut(name: str) -> str:
-    """What the preview and the commands say of a file's event name too long to keep."""
-    return (
-        f"the event's name is {len(name)} characters: it is kept to its first "
-        f"{EVENT_NAME_LENGTH}, {name[:EVENT_NAME_LENGTH]!r} (rename it after the import if "
-        "that reads badly)"
     )
 
 
@@ -154,8 +141,6 @@ def trf_event(
         # A pairing engine's file often names no tournament: the file's name does.
         tournament.name = Path(source).stem.replace("_", " ").strip() or "Imported tournament"
         notes.append(f'{source}: no tournament name (line 012): named "{tournament.name}"')
-    if len(tournament.name) > EVENT_NAME_LENGTH:
-        notes.append(f"{source}: {name_cut(tournament.name)}")
     if problems:
         return None, problems
     assert tournament.start is not None
@@ -274,11 +259,8 @@ def pgn_events(
         # One Event at several Sites is several events: the site tells them apart.
         label = name if sites.count(name) == 1 else f"{name} ({site or '?'})"
         rounds = max(g[3] or 1 for g in games)
-        cut = (
-            [f"{source}, event {label!r}: {name_cut(label)}"]
-            if len(label) > EVENT_NAME_LENGTH
-            else []
-        )
+        too_long = cut("the event's name", label, EVENT_NAME_LENGTH)
+        cut_note = [f"{source}, event {label!r}: {too_long}"] if too_long else []
         event = FileEvent(
             source=f"{source}, event {label!r}",
             name=label[:EVENT_NAME_LENGTH],
@@ -287,7 +269,7 @@ def pgn_events(
             rounds=rounds,
             # One round on one night is a club night, not a Swiss.
             kind=Event.Kind.CLUB_NIGHT if rounds == 1 else Event.Kind.SWISS,
-            notes=cut
+            notes=cut_note
             + (
                 [f"{source}, event {label!r}: {notes[name, site]}"]
                 if (name, site) in notes

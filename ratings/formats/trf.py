@@ -31,7 +31,7 @@ from ..rules.results import (
     TRF_CODES,
     ZERO_BYE,
 )
-from ..rules.text import text_problem
+from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH, cut, text_problem
 
 # The result codes (FIDE Handbook C.04 Annex 2, TRF16 and TRF-2026):
 #   1 = 0   a game played: win, draw, loss (rated)
@@ -334,6 +334,8 @@ def parse(data: bytes | str) -> Tournament:
                 tournament.players.append(player)
         elif code == "012":
             tournament.name = value
+            if too_long := cut("the event's name", value, EVENT_NAME_LENGTH):
+                tournament.warnings.append(f"Line {number}: {too_long}.")
         elif code == "022":
             tournament.city = value
         elif code == "032":
@@ -349,6 +351,8 @@ def parse(data: bytes | str) -> Tournament:
             tournament.time_control = (
                 "" if value.strip().lower() in TIME_CONTROL_PLACEHOLDERS else value
             )
+            if too_long := cut("the time control", tournament.time_control, TIME_CONTROL_LENGTH):
+                tournament.warnings.append(f"Line {number}: {too_long}.")
         elif code == "XXT" and value.lower() in TIME_CLASSES:
             tournament.time_class = value.lower()
         elif code == "XXU":

@@ -17,6 +17,7 @@ from ..formats.tournament_files import (
 )
 from ..models import Event, Member, name_problem, rules
 from ..presentation.counts import count_phrase
+from ..rules.text import EVENT_NAME_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.tournament_imports import match_players
 from .members import DATE
@@ -137,7 +138,7 @@ class TrfConfirmForm(forms.Form):
         if tournament.time_class:
             time_class, why = tournament.time_class, "the file's XXT line (a club's export)"
         self.initial.update(
-            name=tournament.name[:120] or "Imported tournament",
+            name=tournament.name[:EVENT_NAME_LENGTH] or "Imported tournament",
             kind=kind,
             start_date=tournament.start,
             end_date=tournament.end or tournament.start,

@@ -18,6 +18,7 @@ from simple_history.models import HistoricalRecords
 from ..presentation.counts import count_phrase
 from ..rules import results
 from ..rules.names import name_problem
+from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..rules.time_classes import STANDARD
 from . import rules
@@ -183,7 +184,7 @@ class Event(models.Model):
         DRAFT = "draft", "Entering results"
         COMPLETE = "complete", "Complete"
 
-    name = models.CharField(max_length=120, validators=[rules.validate_text])
+    name = models.CharField(max_length=EVENT_NAME_LENGTH, validators=[rules.validate_text])
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.SWISS)
     start_date = models.DateField()
     end_date = models.DateField()
@@ -191,7 +192,7 @@ class Event(models.Model):
         default=1, validators=[MinValueValidator(1), MaxValueValidator(rules.MAX_ROUNDS)]
     )
     time_control = models.CharField(
-        max_length=40,
+        max_length=TIME_CONTROL_LENGTH,
         blank=True,
         validators=[rules.validate_text],
         help_text="e.g. 60+30, G/90, 25 min rapid",

@@ -174,3 +174,31 @@ def test_the_trf_preview_says_it_replaced_a_date_of_30_february(officer_client):
     )
     page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
     assert "The start date is taken from the round dates (line 132)" in page
+
+
+def test_a_trf_event_name_or_time_control_too_long_is_cut_and_said_by_its_line():
+    name, control = (
+        "Grandmommy's Cup " + "x" * 110,
+        "40 moves in 90 minutes, then 30 minutes, +30s",
+    )
+    data = trf_with(f"012 {name}", "012 Grandmommy's Cup").decode() + f"122 {control}\n"
+    tournament = trf.parse(data)
+    assert tournament.warnings == [
+        f"Line 1: the event's name is {len(name)} characters: it is kept to its first 120, "
+        f"{name[:120]!r} (change it after the import if that reads badly).",
+        f"Line {data.count(chr(10))}: the time control is {len(control)} characters: it is "
+        f"kept to its first 40, {control[:40]!r} (change it after the import if that reads "
+        "badly).",
+    ]
+
+
+@pytest.mark.django_db
+def test_import_trf_says_it_cut_an_event_name(tmp_path):
+    path = tmp_path / "long.trf"
+    path.write_bytes(trf_with("012 " + "Grandmommy's Cup " * 8, "012 Grandmommy's Cup"))
+    out = io.StringIO()
+    call_command("import_trf", "--create-missing", str(path), stdout=out)
+    assert "Line 1: the event's name is 135 characters: it is kept to its first 120" in (
+        out.getvalue()
+    )
+    assert len(Event.objects.get().name) == 120
