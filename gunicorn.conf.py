@@ -47,3 +47,10 @@ loglevel = os.getenv("GUNICORN_LOG_LEVEL", "info")
 forwarded_allow_ips = os.getenv("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 # The worker heartbeat in memory, not on a disk that may be slow.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# gunicorn's control socket (gunicornc) is one path for every gunicorn of a user
+# (~/.gunicorn/gunicorn.ctl): a second `make serve` on the machine would take it from the
+# first. None unless GUNICORN_CONTROL_SOCKET names this instance's own.
+_control_socket = os.getenv("GUNICORN_CONTROL_SOCKET", "").strip()
+control_socket_disable = not _control_socket
+if _control_socket:
+    control_socket = _control_socket

@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -273,19 +274,59 @@ def public_page(
     return decorate(view) if view is not None else decorate
 
 
+#: A statement that writes, and the table it writes to (quoted or not, as each database's
+#: SQL has it).
+_WRITE = re.compile(r'^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+[`"\[]?(\w+)', re.IGNORECASE)
+_VERSION_TABLE = "ratings_publicpagesversion"
+#: The app's tables that are not the record: the mail queue, and the published lists'
+#: figures (kept by the writes that move them, forgotten along with the version's move);
+#: the history kept beside each saved row is skipped too (the save itself is what
+#: counts). Outside the app (sessions, sign-in attempts, a user's last sign-in) nothing
+#: is public either.
+_NOT_PUBLIC_TABLES = frozenset({"ratings_mailmessage", "ratings_publishedlistfigures"})
+
+
+class _RecordWrites:
+    """Watches a request's statements (``connection.execute_wrapper``): ``unannounced``
+    while a write to a table of the club's record has not been followed by the version's
+    own move (a save's signal, a re-rate, a service moves it themselves)."""
+
+    def __init__(self) -> None:
+        self.unannounced = False
+
+    def __call__(self, execute: Any, sql: Any, params: Any, many: bool, context: Any) -> Any:
+        match = _WRITE.match(sql) if isinstance(sql, str) else None
+        if match is not None:
+            table = match.group(1).lower()
+            if table == _VERSION_TABLE:
+                self.unannounced = False
+            elif (
+                table.startswith("ratings_")
+                and not table.startswith("ratings_historical")
+                and table not in _NOT_PUBLIC_TABLES
+            ):
+                self.unannounced = True
+        return execute(sql, params, many, context)
+
+
 class PublicPagesChangedMiddleware:
-    """The safety net: a signed-in person's post (a form saved, an import, the admin)
-    retires the cached public pages once it has answered, whatever it wrote and however
-    (the model signals and the re-rate catch the rest, ``services.public_pages``)."""
+    """The safety net: a signed-in person's post that wrote to the club's record (a form
+    saved, an import, the admin) retires the cached public pages once it has answered,
+    however it wrote (the model signals and the re-rate catch the rest,
+    ``services.public_pages``). A post that wrote nothing of the record (a form refused,
+    the sign-in itself, a preview) leaves them: retired for nothing, every page would be
+    rendered again by its next readers at once."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        if request.method not in ("GET", "HEAD", "OPTIONS") and getattr(
-            getattr(request, "user", None), "is_authenticated", False
-        ):
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return self.get_response(request)
+        writes = _RecordWrites()
+        with connection.execute_wrapper(writes):
+            response = self.get_response(request)
+        if writes.unannounced:
             from ratings.services.public_pages import public_pages_changed
 
             try:

@@ -26,6 +26,13 @@ def client_ip(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent without its security token, or with one no longer good
+    (``CSRF_FAILURE_VIEW``): the site's own page, in its style and under its CSP, saying
+    what to do, rather than Django's bare one. Nothing was saved."""
+    return render(request, "403_csrf.html", {"reason": reason}, status=403)
+
+
 def locked_out(
     request: HttpRequest, response: Any = None, credentials: Any = None
 ) -> HttpResponse:

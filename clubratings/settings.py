@@ -51,6 +51,8 @@ if not SECRET_KEY:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if _DEVELOPMENT else "")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+# A form refused for its token (an old page, cookies blocked) gets the site's own page.
+CSRF_FAILURE_VIEW = "clubratings.security.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -92,7 +94,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # After the request's own writes: a signed-in post retires the cached public pages.
+    # After the request's own writes: a post that wrote to the record, and did not say so
+    # itself, retires the cached public pages (a refused form or the sign-in does not).
     "clubratings.cache.PublicPagesChangedMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Early, before any view reads the path or the query: control characters refused.

@@ -24,6 +24,7 @@ from ..engine.codec import TITLES
 from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, Membership, rules
 from ..models.members import standing_problems
 from ..presentation.counts import count_phrase
+from ..rules.text import text_problem
 
 MEMBER_COLUMNS = (
     "id",
@@ -300,6 +301,8 @@ def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             fields["gender"] = gender
         if "region" in row:
             cell_longest(row["region"], 40, line, "region", problems)
+            if problem := text_problem(row["region"]):
+                problems.append(Problem(line, "region", problem))
             fields["region"] = row["region"]
         if "title" in row:
             title = row["title"].upper()

@@ -23,6 +23,7 @@ from ..models import (
 from ..presentation.counts import count_phrase
 from ..rules import results
 from ..rules.names import is_bye_placeholder
+from ..rules.text import EVENT_NAME_LENGTH, cut, text_problem
 from ..rules.time_classes import STANDARD, time_class_and_why
 from .trf import player_title, shared_fide_ids
 
@@ -133,7 +134,9 @@ def trf_event(
             f"{source}: no start date (line 042, or the round dates of line 132): "
             "give one with --date YYYY-MM-DD"
         )
-    notes = []
+    # What the reader made of the file (a date it could not read, and what it took
+    # instead): the command says it, as the web preview does.
+    notes = [f"{source}: {warning}" for warning in tournament.warnings]
     if not tournament.name:
         # A pairing engine's file often names no tournament: the file's name does.
         tournament.name = Path(source).stem.replace("_", " ").strip() or "Imported tournament"
@@ -146,7 +149,7 @@ def trf_event(
     )
     event = FileEvent(
         source=source,
-        name=tournament.name[:120],
+        name=tournament.name[:EVENT_NAME_LENGTH],
         start=tournament.start,
         end=tournament.end or tournament.start,
         rounds=tournament.rounds,
@@ -232,6 +235,9 @@ def pgn_events(
         name = event_name or headers.get("Event", "").strip()
         if not name or name == "?":
             problems.append(f"{where}: no Event header: name the event with --event")
+        for tag in ("Event", "Site"):
+            if problem := text_problem(headers.get(tag, "")):
+                problems.append(f"{where}: {tag}: {problem}")
         if len(problems) == before:
             assert day is not None
             key = (name, "" if event_name else headers.get("Site", "").strip())
@@ -253,17 +259,22 @@ def pgn_events(
         # One Event at several Sites is several events: the site tells them apart.
         label = name if sites.count(name) == 1 else f"{name} ({site or '?'})"
         rounds = max(g[3] or 1 for g in games)
+        too_long = cut("the event's name", label, EVENT_NAME_LENGTH)
+        cut_note = [f"{source}, event {label!r}: {too_long}"] if too_long else []
         event = FileEvent(
             source=f"{source}, event {label!r}",
-            name=label[:120],
+            name=label[:EVENT_NAME_LENGTH],
             start=min(g[2] for g in games),
             end=max(g[2] for g in games),
             rounds=rounds,
             # One round on one night is a club night, not a Swiss.
             kind=Event.Kind.CLUB_NIGHT if rounds == 1 else Event.Kind.SWISS,
-            notes=[f"{source}, event {label!r}: {notes[name, site]}"]
-            if (name, site) in notes
-            else [],
+            notes=cut_note
+            + (
+                [f"{source}, event {label!r}: {notes[name, site]}"]
+                if (name, site) in notes
+                else []
+            ),
         )
         keys: dict[str, FilePlayer] = {}
         playing: dict[tuple[int, str], int] = {}

@@ -31,6 +31,7 @@ from ..rules.results import (
     TRF_CODES,
     ZERO_BYE,
 )
+from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH, cut, text_problem
 
 # The result codes (FIDE Handbook C.04 Annex 2, TRF16 and TRF-2026):
 #   1 = 0   a game played: win, draw, loss (rated)
@@ -322,20 +323,27 @@ def parse(data: bytes | str) -> Tournament:
         if not line.strip() or line.startswith("#"):
             continue  # TRF-2026 comments and blank lines between records
         code, value = line[:3], line[4:].strip()
+        # A header's text (the name, the place, the time control) is kept and shown: the
+        # names' rule for hidden characters (a player line's name is checked as a name).
+        if code != "001" and (problem := text_problem(value)):
+            problems.append(f"Line {number}: {problem}")
+            continue
         if code == "001":
             player = _player(line, number, problems)
             if player is not None:
                 tournament.players.append(player)
         elif code == "012":
             tournament.name = value
+            if too_long := cut("the event's name", value, EVENT_NAME_LENGTH):
+                tournament.warnings.append(f"Line {number}: {too_long}.")
         elif code == "022":
             tournament.city = value
         elif code == "032":
             tournament.federation = value
         elif code == "042":
-            tournament.start = _header_date(value, "start", tournament.warnings)
+            tournament.start = _header_date(value, number, "start", tournament.warnings)
         elif code == "052":
-            tournament.end = _header_date(value, "end", tournament.warnings)
+            tournament.end = _header_date(value, number, "end", tournament.warnings)
         elif code == "092":
             tournament.kind = value
         elif code == "122":
@@ -343,6 +351,8 @@ def parse(data: bytes | str) -> Tournament:
             tournament.time_control = (
                 "" if value.strip().lower() in TIME_CONTROL_PLACEHOLDERS else value
             )
+            if too_long := cut("the time control", tournament.time_control, TIME_CONTROL_LENGTH):
+                tournament.warnings.append(f"Line {number}: {too_long}.")
         elif code == "XXT" and value.lower() in TIME_CLASSES:
             tournament.time_class = value.lower()
         elif code == "XXU":
@@ -356,7 +366,13 @@ def parse(data: bytes | str) -> Tournament:
                 continue
             tournament.declared_rounds = max(tournament.declared_rounds or 0, declared)
         elif code == "132":
-            tournament.round_dates = [d for d in map(parse_date, line[91:].split()) if d]
+            written = line[91:].split()
+            tournament.round_dates = [d for d in map(parse_date, written) if d]
+            tournament.warnings += [
+                f"Line {number}: the round date {text!r} is not a date: left out."
+                for text in written
+                if parse_date(text) is None
+            ]
         elif code == "013" or code == "310":
             # Team records (TRF16 013, TRF-2026 310): the team's name, then numbers.
             match = re.match(r"\d{3}\s+(?:\d+\s+)?(.+?)(\s{2,}|$)", line)
@@ -390,8 +406,16 @@ def parse(data: bytes | str) -> Tournament:
     if problems:
         raise TrfError(problems)
     if tournament.round_dates:
-        tournament.start = tournament.start or min(tournament.round_dates)
-        tournament.end = tournament.end or max(tournament.round_dates)
+        # A start or end date that could not be read (30 February) is replaced by the
+        # round dates': said beside the warning that it could not be read.
+        for which, first_or_last in (("start", min), ("end", max)):
+            if getattr(tournament, which) is None:
+                day = first_or_last(tournament.round_dates)
+                setattr(tournament, which, day)
+                if any(f"the {which} date" in w for w in tournament.warnings):
+                    tournament.warnings.append(
+                        f"The {which} date is taken from the round dates (line 132): {day}."
+                    )
     return tournament
 
 
@@ -482,10 +506,10 @@ def _check_pairings(players: list[Player]) -> list[str]:
     return problems
 
 
-def _header_date(value: str, which: str, warnings: list[str]) -> dt.date | None:
+def _header_date(value: str, number: int, which: str, warnings: list[str]) -> dt.date | None:
     day = parse_date(value)
     if day is None and value:
-        warnings.append(f"Could not read the {which} date {value!r}.")
+        warnings.append(f"Line {number}: could not read the {which} date {value!r}.")
     return day
 
 

@@ -17,6 +17,7 @@ from ..models import (
     Subscription,
     next_member_number,
     number_taken,
+    rules,
     suggested_member_number,
 )
 from ..models.members import CONSENT_NEEDS_EMAIL
@@ -36,6 +37,7 @@ def change_reason_field(example: str) -> forms.CharField:
         label="Reason for the change",
         max_length=REASON_LENGTH,
         required=False,
+        validators=[rules.validate_text],
         help_text=f"Kept in the history with the change, who made it and when (e.g. “{example}”).",
     )
 

@@ -16,6 +16,7 @@ REASON = forms.CharField(
     label="Reason",
     max_length=100,
     required=False,
+    validators=[rules.validate_text],
     help_text="Kept in the audit trail (e.g. “recorded against the wrong member”, “refunded”).",
 )
 

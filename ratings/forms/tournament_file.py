@@ -19,6 +19,7 @@ from ..models import ClubSettings, Event, Member, name_problem, rules
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import NONE_FOUND, Duplicates
+from ..rules.text import EVENT_NAME_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.duplicates import duplicate_reason_problem, duplicates_of
 from ..services.tournament_imports import match_players
@@ -38,6 +39,7 @@ class TrfUploadForm(forms.Form):
         label="One event for every game (PGN only)",
         max_length=120,
         required=False,
+        validators=[rules.validate_text],
         help_text="Left empty, a PGN file gives one event for each Event and Site of its games.",
     )
 
@@ -149,7 +151,7 @@ class TrfConfirmForm(forms.Form):
         if tournament.time_class:
             time_class, why = tournament.time_class, "the file's XXT line (a club's export)"
         self.initial.update(
-            name=tournament.name[:120] or "Imported tournament",
+            name=tournament.name[:EVENT_NAME_LENGTH] or "Imported tournament",
             kind=kind,
             start_date=tournament.start,
             end_date=tournament.end or tournament.start,

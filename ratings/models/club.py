@@ -14,6 +14,7 @@ from simple_history.models import HistoricalRecords
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
 from ..rules.roles import PERMISSIONS
 from ..rules.time_classes import BLITZ, RAPID, STANDARD
+from . import rules
 
 
 def time_zones() -> list[str]:
@@ -34,7 +35,9 @@ SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
 class ClubSettings(models.Model):
     """The club's one row of settings; ``ClubSettings.load()`` always returns it."""
 
-    name = models.CharField(max_length=120, default="Our Chess Club")
+    name = models.CharField(
+        max_length=120, default="Our Chess Club", validators=[rules.validate_text]
+    )
     rating_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM)
     system_params = models.JSONField(
         "system parameters",
@@ -86,7 +89,12 @@ class ClubSettings(models.Model):
     )
     # What a federation's rating officer needs in a tournament report file's header
     # (FIDE's TRF lines 022, 032, 102, 112): the club's, for every event it exports.
-    city = models.CharField(max_length=60, blank=True, help_text="Where the club plays (TRF 022).")
+    city = models.CharField(
+        max_length=60,
+        blank=True,
+        validators=[rules.validate_text],
+        help_text="Where the club plays (TRF 022).",
+    )
     federation = models.CharField(
         max_length=3,
         blank=True,
@@ -94,10 +102,15 @@ class ClubSettings(models.Model):
         help_text="The club's federation, FIDE's three letters (TRF 032).",
     )
     chief_arbiter = models.CharField(
-        max_length=60, blank=True, help_text="The chief arbiter, with a FIDE id if any (TRF 102)."
+        max_length=60,
+        blank=True,
+        validators=[rules.validate_text],
+        help_text="The chief arbiter, with a FIDE id if any (TRF 102).",
     )
     deputy_arbiters = models.TextField(
-        blank=True, help_text="Deputy arbiters, one a line (TRF 112, one line each)."
+        blank=True,
+        validators=[rules.validate_lines],
+        help_text="Deputy arbiters, one a line (TRF 112, one line each).",
     )
     mail_from = models.EmailField(
         "mail sender",

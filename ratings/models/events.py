@@ -18,6 +18,7 @@ from simple_history.models import HistoricalRecords
 from ..presentation.counts import count_phrase
 from ..rules import results
 from ..rules.names import name_problem
+from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..rules.time_classes import STANDARD
 from . import rules
@@ -183,7 +184,7 @@ class Event(models.Model):
         DRAFT = "draft", "Entering results"
         COMPLETE = "complete", "Complete"
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=EVENT_NAME_LENGTH, validators=[rules.validate_text])
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.SWISS)
     start_date = models.DateField()
     end_date = models.DateField()
@@ -191,7 +192,10 @@ class Event(models.Model):
         default=1, validators=[MinValueValidator(1), MaxValueValidator(rules.MAX_ROUNDS)]
     )
     time_control = models.CharField(
-        max_length=40, blank=True, help_text="e.g. 60+30, G/90, 25 min rapid"
+        max_length=TIME_CONTROL_LENGTH,
+        blank=True,
+        validators=[rules.validate_text],
+        help_text="e.g. 60+30, G/90, 25 min rapid",
     )
     #: Standard, rapid or blitz: the class the rating bodies keep apart. The database's
     #: own default too, so bulk writers that name no class (generate_history) get standard.

@@ -164,7 +164,13 @@ class Member(models.Model):
     name = models.CharField(max_length=120, db_index=True)
     born = models.DateField("date of birth", null=True, blank=True)
     gender = models.CharField(max_length=1, choices=Gender.choices, blank=True)
-    region = models.CharField("region / state", max_length=40, blank=True, db_index=True)
+    region = models.CharField(
+        "region / state",
+        max_length=40,
+        blank=True,
+        db_index=True,
+        validators=[rules.validate_text],
+    )
     title = models.CharField(
         "FIDE title", max_length=3, blank=True, choices=[(t, t) for t in TITLES]
     )

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..rules.time_classes import STANDARD
+from . import rules
 from .club import SYSTEM_CHOICES
 from .events import RatingPeriod
 from .members import Member
@@ -27,7 +28,7 @@ class Publication(models.Model):
     slug = models.SlugField(max_length=20, unique=True)
     day = models.DateField(db_index=True)
     published_at = models.DateTimeField(default=timezone.now)
-    note = models.TextField(blank=True)
+    note = models.TextField(blank=True, validators=[rules.validate_lines])
     published_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -36,7 +37,7 @@ class Publication(models.Model):
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     #: The list published (``rules/rating_lists.py``): standard, or rapid or blitz on their own.
     time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
-    basis = models.CharField(max_length=200, blank=True)
+    basis = models.CharField(max_length=200, blank=True, validators=[rules.validate_text])
     #: The system's parameters the figures were rated with (None: published before they
     #: were kept), so the changes between two lists can say the settings changed.
     params = models.JSONField(null=True, blank=True)

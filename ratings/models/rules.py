@@ -55,6 +55,27 @@ def _day(day: dt.date) -> str:
     return f"{day.day} {day:%b %Y}"
 
 
+# -- free text ----------------------------------------------------------------------------
+
+
+def validate_text(value: str) -> None:
+    """A field's validator for free text of one line (a region, a time control, a reason):
+    no control or invisible character (``rules.text.text_problem``)."""
+    from ..rules.text import text_problem
+
+    if problem := text_problem(value):
+        raise ValidationError(problem, code="hidden_characters")
+
+
+def validate_lines(value: str) -> None:
+    """As ``validate_text``, for a text of several lines (a note): line breaks and tabs
+    allowed."""
+    from ..rules.text import text_problem
+
+    if problem := text_problem(value, lines=True):
+        raise ValidationError(problem, code="hidden_characters")
+
+
 # -- members ------------------------------------------------------------------------------
 
 
@@ -262,6 +283,7 @@ def record_problems(limit: int = 20) -> list[str]:
     for member in Member.objects.only("pk", "name").iterator():
         if problem := member_name_problem(member.name):
             found.append(f"member {member.pk} ({member.name!r}): {problem}")
+    found += _free_text_problems()
     for subscription in Subscription.objects.only("pk", "paid_on", "amount"):
         if problem := paid_on_problem(subscription.paid_on) or amount_problem(subscription.amount):
             found.append(f"payment {subscription.pk}: {problem}")
@@ -275,3 +297,30 @@ def record_problems(limit: int = 20) -> list[str]:
                 "not entered in the event."
             )
     return found[:limit]
+
+
+def _free_text_problems() -> list[str]:
+    """Every free-text field holding a control or invisible character: the fields that
+    carry ``validate_text`` or ``validate_lines``, one query a model."""
+    from ..rules.text import text_problem
+    from .club import ClubSettings
+    from .events import Event
+    from .members import Member
+    from .publications import Publication
+
+    found = []
+    for model in (Member, Event, Publication, ClubSettings):
+        fields = [
+            field
+            for field in model._meta.concrete_fields
+            if validate_text in field.validators or validate_lines in field.validators
+        ]
+        rows = model.objects.values_list("pk", *(field.attname for field in fields))
+        for pk, *values in rows.iterator():
+            for field, value in zip(fields, values, strict=True):
+                lines = validate_lines in field.validators
+                if value and (problem := text_problem(value, lines=lines)):
+                    found.append(
+                        f"{model._meta.verbose_name} {pk}, {field.verbose_name}: {problem}"
+                    )
+    return found

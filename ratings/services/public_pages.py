@@ -3,8 +3,9 @@
 ``public_pages_changed`` is the one place a change to what the public reads is told to
 the cache: the re-rate calls it, and ``ratings.signals`` calls it on every save or delete
 of the club's records (a member, a payment, an event, a game, a publication, the club's
-settings); a signed-in person's form post calls it too, for the writes that go past the
-model layer (bulk imports).
+settings); a post that wrote to the record without calling it calls it too, once it
+has answered (``clubratings.cache.PublicPagesChangedMiddleware``: the writes that go past
+the model layer), and a post that wrote nothing of it (a refused form, the sign-in) not.
 
 Inside a transaction the bump is written in that transaction, so it becomes visible
 with the change itself: no reader sees the new data under the old number and keeps it.

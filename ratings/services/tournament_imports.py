@@ -32,6 +32,7 @@ from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
 from ..rules.names import SUFFIXES, given_surname
+from ..rules.text import TIME_CONTROL_LENGTH
 from .duplicates import EventIn, duplicates_find
 
 # -- players of tournament files --------------------------------------------------------
@@ -333,7 +334,7 @@ def files_import(
                 start_date=event.start,
                 end_date=event.end,
                 rounds=min(max(event.rounds, 1), 99),
-                time_control=event.time_control[:40],
+                time_control=event.time_control[:TIME_CONTROL_LENGTH],
                 time_class=event.time_class or event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
                 rated=event.rated,

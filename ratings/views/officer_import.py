@@ -23,6 +23,7 @@ from ..models import (
 )
 from ..presentation.counts import count_phrase
 from ..rules.names import given_surname
+from ..rules.text import TIME_CONTROL_LENGTH
 from .common import officer_required
 
 SESSION_KEY = "officer-trf-import"
@@ -114,7 +115,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
         start_date=data["start_date"],
         end_date=data["end_date"],
         rounds=max(tournament.rounds, 1),
-        time_control=tournament.time_control[:40],
+        time_control=tournament.time_control[:TIME_CONTROL_LENGTH],
         time_class=data["time_class"],
         rated=data["rated"],
         duplicate_reason=data["duplicate_reason"].strip(),

@@ -204,3 +204,25 @@ def test_the_first_run_page_passes_axe_at_both_widths(browser, live_server) -> N
     check(page, "POST /start/", findings)
     context.close()
     assert findings.count() == 0, findings.report()
+
+
+def test_the_csrf_failure_page_passes_axe_at_both_widths(browser, live_server) -> None:
+    """The site's own page for a form sent without its token (an old tab, cookies
+    blocked): no URL of its own, so the matrix never opens it."""
+    context = browser.new_context(base_url=live_server.url)
+    page = context.new_page()
+    findings = Findings()
+    page.goto("/accounts/login/")
+    with page.expect_navigation() as answer:
+        page.evaluate(
+            """() => {
+              document.querySelectorAll('input[name=csrfmiddlewaretoken]')
+                .forEach((input) => input.remove());
+              document.querySelector('form[method=post]').submit();
+            }"""
+        )
+    assert answer.value.status == 403
+    assert page.get_by_role("heading", name="The form could not be sent").count() == 1
+    check(page, "POST /accounts/login/ without its token", findings)
+    context.close()
+    assert findings.count() == 0, findings.report()

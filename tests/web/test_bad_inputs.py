@@ -92,6 +92,13 @@ MEMBER_CASES = {
         "control",
     ),
     "name too long": ({"name": "E" * 121}, "name", "at most 120"),
+    "region with a control character": ({"region": "North\x1b[2J"}, "region", "control"),
+    "region with a line break": ({"region": "North\nSouth"}, "region", "control"),
+    "region that overrides the text direction": (
+        {"region": "\u202eNorth"},
+        "region",
+        "invisible characters (here U+202E)",
+    ),
     "number taken (another case)": ({"member_number": "a1"}, "member_number", "Another member"),
     "number with a space": ({"member_number": "E 5"}, "member_number", "Letters, digits"),
     "number with a NUL": ({"member_number": "E\x005"}, "member_number", "Null characters"),
@@ -159,6 +166,16 @@ EVENT_CASES = {
     "rounds huge": ({"rounds": HUGE}, "rounds", "less than or equal to 99"),
     "rounds a fraction": ({"rounds": "2.5"}, "rounds", "whole number"),
     "time control too long": ({"time_control": "x" * 41}, "time_control", "at most 40"),
+    "time control with a control character": (
+        {"time_control": "G/15\x07"},
+        "time_control",
+        "control",
+    ),
+    "time control that overrides the text direction": (
+        {"time_control": "G/\u202e51"},
+        "time_control",
+        "invisible characters (here U+202E)",
+    ),
 }
 
 

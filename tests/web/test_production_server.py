@@ -25,6 +25,7 @@ def gunicorn_settings(monkeypatch, **env: str) -> dict:
         "GUNICORN_TIMEOUT",
         "GUNICORN_GRACEFUL_TIMEOUT",
         "PORT",
+        "GUNICORN_CONTROL_SOCKET",
     ):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -55,6 +56,47 @@ def test_gunicorn_settings_come_from_the_environment(monkeypatch):
     assert (conf["workers"], conf["threads"]) == (3, 2)
     assert (conf["timeout"], conf["graceful_timeout"]) == (60, 10)
     assert conf["bind"] == "127.0.0.1:8123"
+
+
+def test_gunicorn_opens_no_control_socket_by_default(monkeypatch):
+    """gunicorn's default control socket is one path for all its instances of a user
+    (~/.gunicorn/gunicorn.ctl): a second `make serve` would take it from the first."""
+    conf = gunicorn_settings(monkeypatch)
+    assert conf["control_socket_disable"] is True
+    assert "control_socket" not in conf
+
+
+def test_an_instance_given_its_own_control_socket_opens_that_one(monkeypatch, tmp_path):
+    path = str(tmp_path / "club.ctl")
+    conf = gunicorn_settings(monkeypatch, GUNICORN_CONTROL_SOCKET=path)
+    assert conf["control_socket_disable"] is False
+    assert conf["control_socket"] == path
+
+
+def test_gunicorn_itself_reads_the_control_socket_settings(tmp_path):
+    """The settings' names are gunicorn's own (27: ``control_socket``,
+    ``control_socket_disable``), as its --print-config shows them taken."""
+
+    def printed(**env: str) -> dict[str, str]:
+        environ = {k: v for k, v in os.environ.items() if k != "GUNICORN_CONTROL_SOCKET"}
+        out = subprocess.run(
+            [str(VENV_BIN / "gunicorn"), "-c", "gunicorn.conf.py", "--print-config"],
+            cwd=ROOT,
+            env={**environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout
+        pairs = (line.split("=", 1) for line in out.splitlines() if "=" in line)
+        return {key.strip(): value.strip() for key, value in pairs}
+
+    assert printed()["control_socket_disable"] == "True"
+    own = printed(GUNICORN_CONTROL_SOCKET=str(tmp_path / "club.ctl"))
+    assert (own["control_socket_disable"], own["control_socket"]) == (
+        "False",
+        str(tmp_path / "club.ctl"),
+    )
 
 
 def _setting(name: str, **env: str) -> str:

@@ -667,6 +667,22 @@ def test_a_club_document_breaking_a_rule_is_refused_by_import_club(tmp_path, ali
     assert not Member.objects.exists()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_club_document_with_hidden_characters_in_a_region_is_refused_by_import_club(
+    tmp_path, alice, bob
+):
+    path = tmp_path / "club.json"
+    call_command("export_club", str(path), stdout=io.StringIO())
+    document = json.loads(path.read_text())
+    for row in document["tables"]["ratings.member"]:
+        row["fields"]["region"] = "\u202eNorth"
+    path.write_text(json.dumps(document))
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError, match=r"region / state: .*U\+202E"):
+        call_command("import_club", str(path), "--no-check", stdout=io.StringIO())
+    assert not Member.objects.exists()
+
+
 def test_a_game_added_in_the_admin_enters_its_players(admin_client, record, alice):
     newcomer = MemberFactory(member_number="N1", name="Nina Newcomer")
     _admin_game(admin_client, record["played"], newcomer, alice, round_=2)

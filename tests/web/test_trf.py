@@ -128,7 +128,7 @@ def test_an_unreadable_date_is_a_warning_not_an_error():
         "042 last spring\n" + LINE.format(name="A") + "\n" + OTHER.format(name="B")
     )
     assert tournament.start is None
-    assert tournament.warnings == ["Could not read the start date 'last spring'."]
+    assert tournament.warnings == ["Line 1: could not read the start date 'last spring'."]
 
 
 # -- result codes (FIDE Handbook C.04 Annex 2: TRF16 and TRF-2026) ----------------------
