@@ -49,7 +49,11 @@ class PublicationTable(tables.Table):
     rank = tables.Column("#", order_by=("position",), attrs=STRENGTH)
     name = tables.Column("Name", accessor="member__name")
     rating = tables.Column(
-        "Rating", accessor="display", order_by=("unrated", "-rating_value", "member__name")
+        "Rating",
+        accessor="display",
+        order_by=("unrated", "-rating_value", "member__name"),
+        # Highest first is this column's ascending order: its aria-sort says "descending".
+        attrs={"th": {"class": "highest-first"}},
     )
     games = tables.Column("Games", attrs=NUMBER)
     change = tables.Column("Change", empty_values=(), orderable=False, attrs=NUMBER)

@@ -24,6 +24,9 @@ WIDE_NUMBER = {
 }
 #: Columns whose natural order is strongest first: their arrows point down.
 STRENGTH = {"th": {"class": "rating by-strength"}, "td": {"class": "rating"}}
+#: A rating column: strongest first is its numbers highest first, which its header's
+#: aria-sort says as "descending" (templates/django_tables2/bootstrap5.html).
+HIGHEST_FIRST = {"th": {"class": "rating by-strength highest-first"}, "td": {"class": "rating"}}
 
 
 def change_html(value: float | None) -> str:
@@ -61,7 +64,7 @@ _STATE_COLUMNS = {"rating": "display", "games": "games", "last_played": "last_pl
 class RatingListTable(tables.Table):
     rank = tables.Column("#", order_by=("unrated", "-rating_value", "name"), attrs=STRENGTH)
     name = tables.Column("Name", linkify=True)
-    rating = tables.Column("Rating", accessor="rating_state__display", attrs=STRENGTH)
+    rating = tables.Column("Rating", accessor="rating_state__display", attrs=HIGHEST_FIRST)
     games = tables.Column("Games", accessor="rating_state__games", attrs=NUMBER)
     last_change = tables.Column("Last change", attrs=NUMBER)
     region = tables.Column("Region", attrs=WIDE)
@@ -285,7 +288,9 @@ class OfficerMemberTable(tables.Table):
 
     name = tables.Column("Name", linkify=("ratings:officer-member", {"pk": tables.A("pk")}))
     member_number = tables.Column("Number")
-    rating = tables.Column("Rating", accessor="rating_state__display", default="–", attrs=STRENGTH)
+    rating = tables.Column(
+        "Rating", accessor="rating_state__display", default="–", attrs=HIGHEST_FIRST
+    )
     today = tables.Column("Today", empty_values=(), orderable=False)
 
     class Meta:

@@ -16,11 +16,15 @@
     bar.style.width = run.progress + "%";
     bar.textContent = run.progress + "%";
     meter.setAttribute("aria-valuenow", run.progress);
-    field("message").textContent = run.message;
-    var badge = document.createElement("span");
-    badge.className = "badge " + (BADGES[run.status] || "text-bg-warning");
-    badge.textContent = run.status_display;
-    field("status").replaceChildren(badge);
+    // The status line is a live region: written only when it changes, so that a screen
+    // reader announces the news, not the same words every second.
+    if (field("message").textContent !== run.message) { field("message").textContent = run.message; }
+    if (field("status").textContent.trim() !== run.status_display) {
+      var badge = document.createElement("span");
+      badge.className = "badge " + (BADGES[run.status] || "text-bg-warning");
+      badge.textContent = run.status_display;
+      field("status").replaceChildren(badge);
+    }
     field("events_rated").textContent = run.events_rated;
     field("games_rated").textContent = run.games_rated;
     field("stalled").classList.toggle("d-none", !run.stalled);

@@ -20,6 +20,22 @@ document.addEventListener("click", function (event) {
   toggler.setAttribute("aria-expanded", open ? "true" : "false");
 });
 
+// Escape closes the open menu (as a menu is expected to close), and the focus goes back
+// to the menu button when it was inside the menu, so that it is not lost on a hidden link.
+document.addEventListener("keydown", function (event) {
+  if (event.key !== "Escape") {
+    return;
+  }
+  document.querySelectorAll("[data-menu-toggle][aria-expanded=true]").forEach(function (toggler) {
+    var menu = document.getElementById(toggler.getAttribute("aria-controls"));
+    menu.classList.remove("show");
+    toggler.setAttribute("aria-expanded", "false");
+    if (menu.contains(document.activeElement)) {
+      toggler.focus();
+    }
+  });
+});
+
 // A form that came back with errors: its error summary takes the focus, so that a screen
 // reader reads what to correct first and the keyboard goes on from there to the fields.
 document.addEventListener("DOMContentLoaded", function () {

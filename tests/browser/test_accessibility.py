@@ -1,4 +1,4 @@
-"""WCAG 2.1 AA on every page: axe-core checks every URL of the site (the permission
+"""WCAG 2.2 AA on every page: axe-core checks every URL of the site (the permission
 matrix's list) at 1280 and at 390 px, as a visitor, a tournament director, a treasurer,
 an officer and the administrator,
 each form both empty and answered with its errors (an empty POST).
@@ -29,12 +29,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WIDTHS = (1280, 390)
 
-#: What axe checks: WCAG 2.0 and 2.1, levels A and AA, and the best practices the issue
-#: names (headings in order, landmarks, a page's one main heading).
+#: What axe checks: WCAG 2.0, 2.1 and 2.2, levels A and AA (2.2's: target size), and the
+#: best practices the issue names (headings in order, landmarks, a page's one main heading).
 AXE_OPTIONS = {
     "runOnly": {
         "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
     },
     "resultTypes": ["violations"],
 }

@@ -225,6 +225,15 @@ def test_a_queued_comparison_shows_its_progress_bar(officer_client, history):
     assert b"Waiting for the worker" in page.content
 
 
+def test_a_comparison_in_progress_announces_its_status_to_a_screen_reader(officer_client, history):
+    comparison = compare.comparison_start(params=None)
+    page = officer_client.get(reverse("ratings:compare-detail", args=[comparison.pk]))
+    assert (
+        b'<p role="status" aria-live="polite" aria-atomic="true"><span data-field="status">'
+        in page.content
+    )
+
+
 def test_the_command_compares_now_and_prints_the_measures(history):
     from io import StringIO
 

@@ -74,6 +74,13 @@ def test_a_run_page_shows_what_it_did(officer_client, season_of_games):
     assert "12</span> games" in page
 
 
+def test_a_run_page_announces_its_status_to_a_screen_reader(officer_client, season_of_games):
+    run = RatingRun.objects.latest("pk")
+    page = officer_client.get(reverse("ratings:run", args=[run.pk])).content.decode()
+    live = '<p role="status" aria-live="polite" aria-atomic="true" class="mb-3">'
+    assert live + '<span data-field="status">' in page
+
+
 def test_the_status_view_gives_progress_as_json(officer_client, season_of_games):
     run = RatingRun.objects.latest("pk")
     data = officer_client.get(reverse("ratings:run-status", args=[run.pk])).json()
