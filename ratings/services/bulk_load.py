@@ -33,6 +33,7 @@ class fast_writes:
 
 
 def insert(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    fields, rows = with_defaults(model, fields, rows)
     quote = connection.ops.quote_name
     table = quote(model._meta.db_table)
     columns = ", ".join(quote(column(model, f)) for f in fields)
@@ -54,6 +55,27 @@ def insert(model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]
             cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", chunk)
     finally:
         cursor.close()
+
+
+def with_defaults(
+    model: type[Model], fields: Sequence[str], rows: list[tuple[Any, ...]]
+) -> tuple[Sequence[str], list[tuple[Any, ...]]]:
+    """The rows with every column they leave out that cannot be NULL given its default
+    (an empty text, a list), as the model layer would save it: a field added to the
+    record later needs no change to the generators that write past the model layer."""
+    given = {column(model, f) for f in fields}
+    missing = [
+        f
+        for f in model._meta.concrete_fields
+        if f.column not in given
+        and not f.null
+        and not f.primary_key
+        and (f.has_default() or f.empty_strings_allowed)
+    ]
+    if not missing:
+        return fields, rows
+    extra = tuple(f.get_db_prep_save(f.get_default(), connection) for f in missing)
+    return [*fields, *(f.attname for f in missing)], [row + extra for row in rows]
 
 
 def column(model: type[Model], attname: str) -> str:

@@ -545,7 +545,9 @@ class Bench:
         # What the officer's browser sends back: the page's choices as they stand (the
         # matches it proposes), read here outside the timing.
         form = TrfConfirmForm(tournament=trf.parse(text))
-        data = {name: form[name].value() for name in form.fields}
+        # An empty box is sent as "", as a browser sends it.
+        values = {name: form[name].value() for name in form.fields}
+        data = {name: "" if value is None else value for name, value in values.items()}
         data["rated"] = "on"
         clock = time.perf_counter()
         response = self.client.post(preview, data)
