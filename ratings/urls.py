@@ -25,6 +25,7 @@ from .views import (
     officer_rating,
     officer_results,
     officer_subscriptions,
+    people,
     publications,
     reports,
     runs,
@@ -83,6 +84,14 @@ urlpatterns = [
     path("officer/ratings/", lists.officer_list, name="officer-ratings"),
     # The club's settings: the officer reads them, the administrator changes them.
     path("officer/settings/", club_settings.club_settings, name="officer-settings"),
+    # The club's logins: the administrator's.
+    path("officer/people/", people.people, name="officer-people"),
+    path("officer/people/<int:pk>/", people.person, name="officer-person"),
+    path(
+        "officer/people/<int:pk>/remove/",
+        people.person_remove_view,
+        name="officer-person-remove",
+    ),
     path("officer/members/", officer_members.member_list, name="officer-members"),
     path("officer/members/add/", officer_members.member_add, name="officer-member-add"),
     path("officer/members/<int:pk>/", officer_members.member_edit, name="officer-member"),

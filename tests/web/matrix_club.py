@@ -300,6 +300,9 @@ def url_for(pattern: Pattern, club: Club) -> str:
             "pk": club.published[0].pk,
             "subscription": club.objects["ratings_subscription"].pk,
         },
+        "ratings:officer-person": {"pk": club.users["member"].pk},  # type: ignore[union-attr]
+        "ratings:officer-person-remove": {"pk": club.users["member"].pk},  # type: ignore[union-attr]
+        "invitation_accept": {"uidb64": "MQ", "token": "no-such-token"},
         "ratings:compare-detail": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-status": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-publish": {"pk": club.objects["ratings_comparison"].pk},
