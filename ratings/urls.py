@@ -138,6 +138,13 @@ urlpatterns = [
         officer_rating.event_complete,
         name="officer-event-complete",
     ),
+    # Its stage: the director submits it; the officer rates it (complete) or sends it back.
+    path("officer/events/<int:pk>/submit/", officer_events.event_submit, name="officer-event-submit"),
+    path(
+        "officer/events/<int:pk>/send-back/",
+        officer_rating.event_send_back,
+        name="officer-event-send-back",
+    ),
     path("officer/events/<int:pk>/trf/", officer_import.event_trf, name="officer-event-trf"),
     path("officer/periods/", officer_rating.period_list, name="officer-periods"),
     path(

@@ -17,7 +17,7 @@ from .calculator import (
 )
 from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm, MembersConfirmForm
-from .events import EntriesForm, EntryRemoveForm, EventForm, resolve_players
+from .events import EntriesForm, EntryRemoveForm, EventForm, SendBackForm, resolve_players
 from .grid import (
     GRID_CHOICES,
     MIRRORED,
@@ -85,6 +85,7 @@ __all__ = [
     "EntriesForm",
     "EntryRemoveForm",
     "EventForm",
+    "SendBackForm",
     "GridCell",
     "GridForm",
     "GridRow",

@@ -74,19 +74,25 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     return mine, rerate_scope(start=event, system=system, time_class=rating_list)
 
 
-def event_complete(*, event: Event, user: Any = None) -> RatingRun | None:
+def event_complete(
+    *, event: Event, user: Any = None, base_url: str = ""
+) -> RatingRun | None:
     """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
 
     Per-event systems rate it at once. Period systems rate it when its period closes
     (or at once, if the event belongs to a period already closed: a late event).
-    Returns the rating run, or None when the event waits for its period.
+    Returns the rating run, or None when the event waits for its period. Its directors
+    are told by mail (links from ``base_url``, the site's address).
     """
     problem = rules.complete_problem(event)
     if problem:
         raise rules.RecordRefused(problem)
+    from .event_stages import event_rated_tell
+
     with transaction.atomic():
         event.status = Event.Status.COMPLETE
         event.save(update_fields=["status"])
+        event_rated_tell(event=event, user=user, base_url=base_url)
         rating_list = list_of(event.time_class)
         if not event.rated or rating_list is None:
             return None

@@ -286,6 +286,8 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:officer-grid": {"pk": club.draft.pk},
         "ratings:officer-event-complete": {"pk": club.draft.pk},
         "ratings:officer-event-trf": {"pk": club.event.pk},
+        "ratings:officer-event-submit": {"pk": club.draft.pk},
+        "ratings:officer-event-send-back": {"pk": club.draft.pk},
         "ratings:officer-period-close": {"label": "2026-Q1"},
         "ratings:event-report": {"pk": club.event.pk},
         "ratings:event-crosstable": {"pk": club.event.pk},

@@ -265,6 +265,9 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-round-paste": four(OFFICER, director="ok ok"),
     "ratings:officer-grid": four(OFFICER, director="ok ok"),
     "ratings:officer-event-complete": OFFICER,
+    # An event's stage: its director (or the officer) submits it; the officer sends it back.
+    "ratings:officer-event-submit": four(OFFICER_POST, director="405 ok"),
+    "ratings:officer-event-send-back": OFFICER,
     "ratings:officer-event-trf": OFFICER,
     "ratings:officer-periods": OFFICER,
     # The club rates with nz-club-elo, which has no periods: 404 once the officer is let in.
