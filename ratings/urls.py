@@ -139,7 +139,9 @@ urlpatterns = [
         name="officer-event-complete",
     ),
     # Its stage: the director submits it; the officer rates it (complete) or sends it back.
-    path("officer/events/<int:pk>/submit/", officer_events.event_submit, name="officer-event-submit"),
+    path(
+        "officer/events/<int:pk>/submit/", officer_events.event_submit, name="officer-event-submit"
+    ),
     path(
         "officer/events/<int:pk>/send-back/",
         officer_rating.event_send_back,

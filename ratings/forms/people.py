@@ -38,7 +38,9 @@ class PersonRolesForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("events") and DIRECTOR not in data.get("roles", []):
-            self.add_error("events", "Events are directed by a tournament director: tick the role too.")
+            self.add_error(
+                "events", "Events are directed by a tournament director: tick the role too."
+            )
         return data
 
 

@@ -222,17 +222,29 @@ class Event(models.Model):
     # each step and when are kept so every event page can say so.
     submitted_at = models.DateTimeField(null=True, blank=True)
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     #: How many times it was submitted: each submission's mails have their own key.
     submissions = models.PositiveSmallIntegerField(default=0)
     rated_at = models.DateTimeField(null=True, blank=True)
     rated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     sent_back_at = models.DateTimeField(null=True, blank=True)
     sent_back_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     sent_back_note = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)

@@ -30,7 +30,7 @@ def people_rows() -> list[dict[str, Any]]:
         {
             "user": user,
             "roles": [ROLES[role].title for role in roles_held(user)],
-            "events": list(user.directed_events.all()),  # type: ignore[attr-defined]
+            "events": list(user.directed_events.all()),
             "invited": not user.has_usable_password() and user.last_login is None,
         }
         for user in users

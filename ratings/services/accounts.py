@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Any
-
-import hashlib
 
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission, User
@@ -26,11 +25,11 @@ __all__ = [
     "OFFICER",
     "OFFICERS_GROUP",
     "TREASURER",
+    "PersonRefused",
     "administrator_create",
     "event_directors_set",
     "officer_create",
     "officers_group_ensure",
-    "PersonRefused",
     "person_invite",
     "person_remove",
     "person_roles_set",
@@ -146,8 +145,13 @@ def _administrators() -> Any:
     )
 
 
-def _last_administrator(user: User) -> bool:
-    return not _administrators().exclude(pk=user.pk).exists()
+def _is_last_administrator(user: User) -> bool:
+    """``user`` is an active administrator, and no other login is."""
+    administrators = _administrators()
+    return (
+        administrators.filter(pk=user.pk).exists()
+        and not administrators.exclude(pk=user.pk).exists()
+    )
 
 
 @transaction.atomic
@@ -161,18 +165,17 @@ def person_roles_set(*, user: User, roles: Iterable[str], events: Iterable[Any] 
     unknown = set(roles) - set(ROLES)
     if unknown:
         raise PersonRefused(f"No such role: {', '.join(sorted(unknown))}.")
-    if ADMINISTRATOR not in wanted and user.is_active and _administrators().filter(pk=user.pk):
-        if _last_administrator(user):
-            raise PersonRefused(
-                "This is the club's last administrator: give the role to someone else first."
-            )
+    if ADMINISTRATOR not in wanted and _is_last_administrator(user):
+        raise PersonRefused(
+            "This is the club's last administrator: give the role to someone else first."
+        )
     groups = [_role_group_ensure(ROLES[role]) for role in wanted]
     others = user.groups.exclude(name__in=[spec.group for spec in ROLES.values()])
     user.groups.set([*others, *groups])
     user.is_staff = any(ROLES[role].staff for role in wanted)
     user.is_superuser = any(ROLES[role].superuser for role in wanted)
     user.save(update_fields=["is_staff", "is_superuser"])
-    user.directed_events.set(list(events) if DIRECTOR in wanted else [])  # type: ignore[attr-defined]
+    user.directed_events.set(list(events) if DIRECTOR in wanted else [])
     _clear_permission_cache(user)
     return user
 
@@ -239,7 +242,7 @@ def person_remove(*, user: User, removed_by: User) -> User:
     never oneself, never the club's last administrator."""
     if user.pk == removed_by.pk:
         raise PersonRefused("You cannot remove your own login.")
-    if _administrators().filter(pk=user.pk).exists() and _last_administrator(user):
+    if _is_last_administrator(user):
         raise PersonRefused("This is the club's last administrator: it cannot be removed.")
     user.is_active = False
     user.save(update_fields=["is_active"])

@@ -74,9 +74,7 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     return mine, rerate_scope(start=event, system=system, time_class=rating_list)
 
 
-def event_complete(
-    *, event: Event, user: Any = None, base_url: str = ""
-) -> RatingRun | None:
+def event_complete(*, event: Event, user: Any = None, base_url: str = "") -> RatingRun | None:
     """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
 
     Per-event systems rate it at once. Period systems rate it when its period closes
