@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 
 from ..models import Event
 from ..rules.roles import DIRECTOR, ROLES
@@ -29,11 +30,16 @@ class PersonRolesForm(forms.Form):
         help_text="Only for a tournament director.",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, person: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["events"].queryset = Event.objects.exclude(  # type: ignore[attr-defined]
-            status=Event.Status.COMPLETE
-        ).order_by("-start_date", "-pk")
+        # The events being entered, and those the person directs already (a rated one
+        # left off the choices would be taken from them on saving).
+        offered = ~Q(status=Event.Status.COMPLETE)
+        if person is not None:
+            offered |= Q(directors=person)
+        self.fields["events"].queryset = (  # type: ignore[attr-defined]
+            Event.objects.filter(offered).distinct().order_by("-start_date", "-pk")
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -45,6 +45,7 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
     user = get_object_or_404(User, pk=pk, is_active=True)
     form = PersonRolesForm(
         request.POST or None,
+        person=user,
         initial={"roles": roles_held(user), "events": list(user.directed_events.all())},
     )
     if request.method == "POST" and form.is_valid():

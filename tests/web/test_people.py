@@ -173,3 +173,15 @@ def test_a_role_taken_away_is_gone(ada):
     tess = role_give(user=User.objects.create_user("tess", password="x"), role=TREASURER)
     person_roles_set(user=tess, roles=[DIRECTOR])
     assert access.roles_of(User.objects.get(pk=tess.pk)) == [DIRECTOR]
+
+
+def test_a_directors_rated_event_stays_theirs_when_their_roles_are_saved(admin_client):
+    dora = User.objects.create_user("dora", password="x")
+    rated = EventFactory(name="Autumn open", status="complete")
+    person_roles_set(user=dora, roles=[DIRECTOR], events=[rated])
+    response = admin_client.post(
+        reverse("ratings:officer-person", args=[dora.pk]),
+        {"roles": [DIRECTOR], "events": [rated.pk]},
+    )
+    assert response.status_code == 302
+    assert list(dora.directed_events.all()) == [rated]
