@@ -32,6 +32,16 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    # An invitation (services/accounts.py ``person_invite``): the reset's token and form,
+    # on the invited person's own page; the password chosen, they log in as anyone does.
+    path(
+        "accounts/invitation/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="registration/invitation_accept.html",
+            success_url=reverse_lazy("password_reset_complete"),
+        ),
+        name="invitation_accept",
+    ),
     # One login page for officers and administrators; the admin's `next` comes along.
     path("admin/login/", RedirectView.as_view(url=reverse_lazy("login"), query_string=True)),
     path("admin/", admin.site.urls),

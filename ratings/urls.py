@@ -25,6 +25,7 @@ from .views import (
     officer_rating,
     officer_results,
     officer_subscriptions,
+    people,
     publications,
     reports,
     runs,
@@ -83,6 +84,14 @@ urlpatterns = [
     path("officer/ratings/", lists.officer_list, name="officer-ratings"),
     # The club's settings: the officer reads them, the administrator changes them.
     path("officer/settings/", club_settings.club_settings, name="officer-settings"),
+    # The club's logins: the administrator's.
+    path("officer/people/", people.people, name="officer-people"),
+    path("officer/people/<int:pk>/", people.person, name="officer-person"),
+    path(
+        "officer/people/<int:pk>/remove/",
+        people.person_remove_view,
+        name="officer-person-remove",
+    ),
     path("officer/members/", officer_members.member_list, name="officer-members"),
     path("officer/members/add/", officer_members.member_add, name="officer-member-add"),
     path("officer/members/<int:pk>/", officer_members.member_edit, name="officer-member"),
@@ -143,6 +152,15 @@ urlpatterns = [
         "officer/events/<int:pk>/complete/",
         officer_rating.event_complete,
         name="officer-event-complete",
+    ),
+    # Its stage: the director submits it; the officer rates it (complete) or sends it back.
+    path(
+        "officer/events/<int:pk>/submit/", officer_events.event_submit, name="officer-event-submit"
+    ),
+    path(
+        "officer/events/<int:pk>/send-back/",
+        officer_rating.event_send_back,
+        name="officer-event-send-back",
     ),
     path("officer/events/<int:pk>/trf/", officer_import.event_trf, name="officer-event-trf"),
     path("officer/periods/", officer_rating.period_list, name="officer-periods"),

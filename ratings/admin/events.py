@@ -180,6 +180,19 @@ class EventAdminForm(ReasonForm):
         return data
 
 
+#: Who took each step of an event's stage and when (services/event_stages.py).
+STAGE_FIELDS = (
+    "submitted_at",
+    "submitted_by",
+    "submissions",
+    "rated_at",
+    "rated_by",
+    "sent_back_at",
+    "sent_back_by",
+    "sent_back_note",
+)
+
+
 @admin.register(Event)
 class EventAdmin(RerateAdmin, AuditAdmin):
     list_display = [
@@ -217,6 +230,8 @@ class EventAdmin(RerateAdmin, AuditAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         fields = list(super().get_readonly_fields(request, obj))
+        # Its stage's steps are taken on the event's page (submitted, rated, sent back).
+        fields += [*STAGE_FIELDS]
         if obj is not None and obj.pk is not None:
             fields += ["games_here", "entries_here"]
         return fields

@@ -18,7 +18,7 @@ from .calculator import (
 from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm, MembersConfirmForm
 from .duplicates import DuplicateReasonForm
-from .events import EntriesForm, EntryRemoveForm, EventForm, resolve_players
+from .events import EntriesForm, EntryRemoveForm, EventForm, SendBackForm, resolve_players
 from .grid import (
     GRID_CHOICES,
     MIRRORED,
@@ -103,6 +103,7 @@ __all__ = [
     "RenewForm",
     "RoundFormSet",
     "SeasonPickForm",
+    "SendBackForm",
     "SubscriptionForm",
     "SubscriptionRemoveForm",
     "TrfConfirmForm",

@@ -181,3 +181,14 @@ class EntryRemoveForm(forms.Form):
     """Taking a player out of an event (entered by mistake): why goes to the history."""
 
     change_reason = change_reason_field("entered in the wrong event")
+
+
+class SendBackForm(forms.Form):
+    """The officer's note to an event's director: what needs putting right."""
+
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=2000,
+        help_text="The director reads this in their mail and on the event's page.",
+        error_messages={"required": "Say what needs doing: the director reads this note."},
+    )

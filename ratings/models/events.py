@@ -229,10 +229,44 @@ class Event(models.Model):
         max_length=500,
         help_text="Given when games already recorded in another event are recorded here too.",
     )
+    # Its stage (``stage``): entered by its director, submitted for rating, rated by the
+    # officer (``status`` complete), or sent back to its director with a note. Who did
+    # each step and when are kept so every event page can say so.
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    #: How many times it was submitted: each submission's mails have their own key.
+    submissions = models.PositiveSmallIntegerField(default=0)
+    rated_at = models.DateTimeField(null=True, blank=True)
+    rated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    sent_back_at = models.DateTimeField(null=True, blank=True)
+    sent_back_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    sent_back_note = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 
     objects = EventQuerySet.as_manager()
+
+    #: The stages an event goes through, as the pages name them.
+    DRAFT, SUBMITTED, RATED = "draft", "submitted", "rated"
+    STAGE_WORDS = {DRAFT: "Draft", SUBMITTED: "Submitted for rating", RATED: "Rated"}
 
     class Meta:
         ordering = ["-end_date", "-start_date", "-pk"]
@@ -275,6 +309,18 @@ class Event(models.Model):
             problem = rules.complete_problem(self)
             if problem:
                 raise ValidationError({"status": problem})
+
+    @property
+    def stage(self) -> str:
+        """Draft (results being entered), submitted (waiting for the officer) or rated
+        (complete: the officer rated it, or it waits for its rating period)."""
+        if self.status == self.Status.COMPLETE:
+            return self.RATED
+        return self.SUBMITTED if self.submitted_at else self.DRAFT
+
+    @property
+    def stage_word(self) -> str:
+        return self.STAGE_WORDS[self.stage]
 
     @property
     def is_complete(self) -> bool:

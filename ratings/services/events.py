@@ -76,7 +76,7 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
 
 
 def event_complete(
-    *, event: Event, user: Any = None, duplicate_reason: str = ""
+    *, event: Event, user: Any = None, duplicate_reason: str = "", base_url: str = ""
 ) -> RatingRun | None:
     """Mark ``event`` complete and rate it (and re-rate every later event) if its turn has come.
 
@@ -85,15 +85,19 @@ def event_complete(
     Returns the rating run, or None when the event waits for its period.
     ``duplicate_reason``: why its games, already recorded in another event, are rated
     here too (``rules.duplicates``; the completion's form asks), kept with the event.
+    Its directors are told by mail (links from ``base_url``, the site's address).
     """
     problem = rules.complete_problem(event)
     if problem:
         raise rules.RecordRefused(problem)
+    from .event_stages import event_rated_tell
+
     with transaction.atomic():
         if duplicate_reason.strip():
             event_duplicate_reason_keep(event=event, reason=duplicate_reason, user=user)
         event.status = Event.Status.COMPLETE
         event.save(update_fields=["status"])
+        event_rated_tell(event=event, user=user, base_url=base_url)
         rating_list = list_of(event.time_class)
         if not event.rated or rating_list is None:
             return None

@@ -17,6 +17,7 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from .. import services
 from ..forms import (
@@ -195,8 +196,25 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             ),
             "complete_refused": None if event.is_complete else rules.complete_problem(event),
             "results_refused": rules.results_too_early_problem(event),
+            "may_submit": event.stage == Event.DRAFT,
         },
     )
+
+
+@director_required
+@require_POST
+def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Its director (or the officer) says the event's results are in: the officers are told."""
+    from ..services.event_stages import StageRefused, event_submit
+
+    event = get_object_or_404(Event, pk=pk)
+    try:
+        event_submit(event=event, user=request.user, base_url=request.build_absolute_uri("/"))
+    except StageRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"{event.name} is submitted: the ratings officer is told.")
+    return redirect("ratings:officer-event", pk=pk)
 
 
 @director_required

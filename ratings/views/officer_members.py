@@ -70,13 +70,26 @@ def officer_home(request: HttpRequest) -> HttpResponse:
                 "titles": titles,
                 "directs": DIRECTOR in roles,
                 "keeps_subscriptions": TREASURER in roles,
-                "directed": _event_counts_of(request.user.directed_events.all())
+                "directed": _event_counts_of(
+                    request.user.directed_events.select_related(  # type: ignore[attr-defined]
+                        "submitted_by", "rated_by", "sent_back_by"
+                    )
+                )
                 if DIRECTOR in roles
                 else [],
             },
         )
     runs = RatingRun.objects.select_related("user", "from_event")[:8]
-    drafts = _event_counts_of(Event.objects.exclude(status=Event.Status.COMPLETE))[:20]
+    drafts = _event_counts_of(
+        Event.objects.exclude(status=Event.Status.COMPLETE).filter(submitted_at__isnull=True)
+    )[:20]
+    # Results in, waiting for the officer: each with its rating preview.
+    submitted = (
+        Event.objects.filter(submitted_at__isnull=False)
+        .exclude(status=Event.Status.COMPLETE)
+        .select_related("submitted_by")
+        .order_by("submitted_at")[:20]
+    )
     # Complete and rated by the officer, but no changes yet: a period system's wait.
     waiting = (
         Event.objects.filter(status=Event.Status.COMPLETE, rated=True, rating_changes__isnull=True)
@@ -91,6 +104,7 @@ def officer_home(request: HttpRequest) -> HttpResponse:
         {
             "runs": runs,
             "drafts": drafts,
+            "submitted": submitted,
             "waiting": waiting_rows,
             "system": system,
             "titles": titles,

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from .. import services
+from ..forms import SendBackForm
 from ..forms.duplicates import DuplicateReasonForm
 from ..forms.publications import PublicationNoteForm
 from ..models import (
@@ -55,6 +56,7 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
             duplicate_reason=form.cleaned_data["duplicate_reason"]
             if duplicates.is_duplicate
             else "",
+            base_url=request.build_absolute_uri("/"),
         )
         if run is not None and run.status != RatingRun.Status.DONE:
             messages.info(request, f"{event.name} is complete: rating it in the background.")
@@ -84,6 +86,32 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
             "reason_needed": duplicates.is_duplicate and not event.duplicate_reason,
         },
     )
+
+
+@officer_required
+def event_send_back(request: HttpRequest, pk: int) -> HttpResponse:
+    """A submitted event returned to its director, unrated, with the officer's note."""
+    from ..services.event_stages import StageRefused, event_send_back
+
+    event = get_object_or_404(Event, pk=pk)
+    if event.stage != Event.SUBMITTED:
+        messages.info(request, f"{event.name} is not waiting for rating: nothing to send back.")
+        return redirect("ratings:officer-event", pk=event.pk)
+    form = SendBackForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event_send_back(
+                event=event,
+                user=request.user,
+                note=form.cleaned_data["note"],
+                base_url=request.build_absolute_uri("/"),
+            )
+        except StageRefused as refused:
+            form.add_error("note", str(refused))
+        else:
+            messages.success(request, f"{event.name} is sent back to its director.")
+            return redirect("ratings:officer-home")
+    return render(request, "ratings/officer/send_back.html", {"event": event, "form": form})
 
 
 @officer_required

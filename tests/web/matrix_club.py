@@ -289,6 +289,8 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:officer-grid": {"pk": club.draft.pk},
         "ratings:officer-event-complete": {"pk": club.draft.pk},
         "ratings:officer-event-trf": {"pk": club.event.pk},
+        "ratings:officer-event-submit": {"pk": club.draft.pk},
+        "ratings:officer-event-send-back": {"pk": club.draft.pk},
         "ratings:officer-period-close": {"label": "2026-Q1"},
         "ratings:event-report": {"pk": club.event.pk},
         "ratings:event-crosstable": {"pk": club.event.pk},
@@ -303,6 +305,9 @@ def url_for(pattern: Pattern, club: Club) -> str:
             "pk": club.published[0].pk,
             "subscription": club.objects["ratings_subscription"].pk,
         },
+        "ratings:officer-person": {"pk": club.users["member"].pk},  # type: ignore[union-attr]
+        "ratings:officer-person-remove": {"pk": club.users["member"].pk},  # type: ignore[union-attr]
+        "invitation_accept": {"uidb64": "MQ", "token": "no-such-token"},
         "ratings:compare-detail": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-status": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-publish": {"pk": club.objects["ratings_comparison"].pk},

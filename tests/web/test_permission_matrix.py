@@ -71,6 +71,8 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "password_reset_done": "ok 405 ok 405 ok 405 ok 405",
     "password_reset_confirm": PUBLIC,
     "password_reset_complete": "ok 405 ok 405 ok 405 ok 405",
+    # An invitation's link (a link that does not work says so on its page).
+    "invitation_accept": PUBLIC,
     "admin/login/": "login login login login login login login login",
     "admin:index": STAFF,
     "admin:login": "login login login login login login login login",
@@ -240,6 +242,10 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-ratings": OFFICER,
     # The club's settings: the officer reads them, only the administrator changes them.
     "ratings:officer-settings": "login login 403 403 ok 403 ok ok",
+    # The club's logins: the administrator's alone.
+    "ratings:officer-people": "login login 403 403 403 403 ok ok",
+    "ratings:officer-person": "login login 403 403 403 403 ok ok",
+    "ratings:officer-person-remove": "login login 403 403 403 403 405 ok",
     # The home shows each role its own work (a director's events, the treasurer's members).
     "ratings:officer-home": four(OFFICER, director="ok ok", treasurer="ok ok"),
     # Members' payments: the treasurer's too; the member's record they read, not change.
@@ -263,6 +269,9 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-round-paste": four(OFFICER, director="ok ok"),
     "ratings:officer-grid": four(OFFICER, director="ok ok"),
     "ratings:officer-event-complete": OFFICER,
+    # An event's stage: its director (or the officer) submits it; the officer sends it back.
+    "ratings:officer-event-submit": four(OFFICER_POST, director="405 ok"),
+    "ratings:officer-event-send-back": OFFICER,
     "ratings:officer-event-trf": OFFICER,
     "ratings:officer-periods": OFFICER,
     # The club rates with nz-club-elo, which has no periods: 404 once the officer is let in.
