@@ -120,7 +120,7 @@ def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
                 site=site,
                 context={
                     **common,
-                    "state": member.rating_state,
+                    "state": getattr(member, "rating_state", None),
                     "season": season,
                     "paid_to": paid_to,
                 },
@@ -133,12 +133,16 @@ def withheld_members(*, publication: Publication) -> QuerySet[Member]:
     """The consenting members rated on the publication's list but left off it for want of
     a subscription covering its day (not guests, not merged records: no subscription
     would publish them)."""
-    members = Member.objects.filter(merged_into__isnull=True, is_guest=False).exclude(
-        financial(publication.day)
+    members = (
+        Member.objects.filter(
+            merged_into__isnull=True, is_guest=False, mail_consent_at__isnull=False
+        )
+        .exclude(email="")
+        .exclude(financial(publication.day))
     )
-    return reports.with_ratings(
-        _consenting(members), ranked=False, time_class=publication.time_class
-    ).filter(rating_state__rating__isnull=False)
+    rated = reports.with_ratings(members, ranked=False, time_class=publication.time_class)
+    # ``rating_state``: the FilteredRelation of ``with_state`` (django-stubs cannot see it).
+    return rated.filter(rating_state__rating__isnull=False)  # type: ignore[misc]
 
 
 def _signed(change: float | None) -> str:

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_safe
 
 from .. import services
 from ..pages import my_page as pages
@@ -54,6 +55,7 @@ def my_page_ask(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
+@require_safe
 def my_page(request: HttpRequest, token: str) -> HttpResponse:
     """The member's own page, or, for a link out of date or no one's, why and a new one."""
     try:
