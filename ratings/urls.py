@@ -18,6 +18,7 @@ from .views import (
     exports,
     lists,
     member_page,
+    my_page,
     officer_csv_import,
     officer_events,
     officer_import,
@@ -53,6 +54,10 @@ urlpatterns = [
         name="publication-changes",
     ),
     path("members/<str:number>/", public_page(member_page.member_detail), name="member"),
+    # A member's own pages: the signed link is the key (never cached, each is one member's).
+    path("me/", my_page.my_page_ask, name="my-page-ask"),
+    path("me/unsubscribe/<str:token>/", my_page.unsubscribe, name="unsubscribe"),
+    path("me/<str:token>/", my_page.my_page, name="my-page"),
     path(
         "members/<str:number>/history.csv",
         public_page(exports.member_history_csv),
@@ -95,6 +100,11 @@ urlpatterns = [
     path("officer/members/", officer_members.member_list, name="officer-members"),
     path("officer/members/add/", officer_members.member_add, name="officer-member-add"),
     path("officer/members/<int:pk>/", officer_members.member_edit, name="officer-member"),
+    path(
+        "officer/members/<int:pk>/send-link/",
+        officer_members.member_send_link,
+        name="officer-member-send-link",
+    ),
     path(
         "officer/members/<int:pk>/held.json",
         officer_members.member_data_json,

@@ -53,6 +53,7 @@ class ClubSettingsForm(forms.ModelForm):
             "chief_arbiter",
             "deputy_arbiters",
             "mail_from",
+            "subscriptions_paid_to",
         ]
         labels = {"name": "Club name", "rating_system": "Rating system"}
         help_texts = {

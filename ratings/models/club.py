@@ -118,6 +118,13 @@ class ClubSettings(models.Model):
         help_text="The address the club's mail comes from, under the club's name (e.g. "
         "ratings@ourclub.org). Empty: the server's DEFAULT_FROM_EMAIL.",
     )
+    subscriptions_paid_to = models.CharField(
+        "subscriptions paid to",
+        max_length=200,
+        blank=True,
+        help_text="Who takes a season's subscription, as a member in arrears is told it "
+        "(e.g. “the treasurer, Sam Lee, at any club night”).",
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -31,6 +31,9 @@ class MailMessage(models.Model):
     # reset) that must not outlive its sending in a log others read.
     body_text = models.TextField(blank=True)
     body_html = models.TextField(blank=True)
+    # Headers of its own (a member's message: List-Unsubscribe and List-Unsubscribe-Post,
+    # RFC 8058), sent as they are.
+    headers = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     created = models.DateTimeField(auto_now_add=True)
     sent = models.DateTimeField(null=True, blank=True)

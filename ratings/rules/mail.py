@@ -50,9 +50,15 @@ def member_may_be_mailed(member: Any, kind: str) -> bool:
     message asks (a merged record is no one's address any more)."""
     if kind not in MAIL_KIND_KEYS:
         raise ValueError(f"{kind!r} is not a kind of club mail ({', '.join(MAIL_KIND_KEYS)})")
+    return member_consents(member) and kind in (member.mail_wanted or [])
+
+
+def member_consents(member: Any) -> bool:
+    """Whether ``member`` has an address and their consent to club mail recorded: what a
+    message they ask for themselves (their "my page" link) needs, whatever kinds they
+    want."""
     return bool(
         member.email
         and member.mail_consent_at is not None
-        and kind in (member.mail_wanted or [])
         and getattr(member, "merged_into_id", None) is None
     )

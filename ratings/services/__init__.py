@@ -14,6 +14,8 @@ per member or per game.
 - ``calculator``: the public what-if.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 - ``notifications``: the club's mail, queued for the worker after commit and logged.
+- ``member_mail``: the members' mail: a published list's messages (and their preview), the
+  "my page" link, unsubscribing.
 """
 
 from ..models.breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
@@ -73,6 +75,15 @@ from .list_figures import (
     list_figures_keep,
     list_figures_kept,
     list_figures_refresh,
+)
+from .member_mail import (
+    MailPreview,
+    list_publish_telling_members,
+    member_unsubscribe,
+    my_page_link_ask,
+    my_page_link_send,
+    publication_mail_preview,
+    publication_mail_send,
 )
 from .member_privacy import EraseRefused, erase_kept, member_erase
 from .members import (
@@ -156,6 +167,7 @@ __all__ = [
     "PERIOD_RATING_FIELDS",
     "AuditLine",
     "EraseRefused",
+    "MailPreview",
     "MergeRefused",
     "PeriodRefused",
     "Position",
@@ -198,6 +210,7 @@ __all__ = [
     "list_figures_kept",
     "list_figures_refresh",
     "list_publish",
+    "list_publish_telling_members",
     "list_size",
     "mail_send",
     "member_changed",
@@ -208,12 +221,15 @@ __all__ = [
     "member_save",
     "member_states_create",
     "member_states_write",
+    "member_unsubscribe",
     "members_brought_in_delete",
     "members_merge",
     "members_with_membership",
     "merge_fills",
     "merge_problem",
     "merge_rerate_start",
+    "my_page_link_ask",
+    "my_page_link_send",
     "period_changed",
     "period_close",
     "period_close_problem",
@@ -226,6 +242,8 @@ __all__ = [
     "public_pages_changed",
     "public_pages_version",
     "publication_latest",
+    "publication_mail_preview",
+    "publication_mail_send",
     "publication_on",
     "rateable_events",
     "rateable_q",

@@ -19,7 +19,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import smtplib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from email.utils import formataddr
 from functools import partial
 from typing import Any
@@ -50,7 +51,8 @@ def mail_sender() -> str:
 
 def mail_render(*, kind: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
     """The subject (one line), plain text and HTML of a message of ``kind``."""
-    context = {"club": ClubSettings.load(), **context}
+    if "club" not in context:
+        context = {"club": ClubSettings.load(), **context}
     # A header is one line: a template's line breaks would end it early.
     subject = " ".join(render_to_string(f"mail/{kind}_subject.txt", context).split())
     text = render_to_string(f"mail/{kind}.txt", context)
@@ -58,14 +60,21 @@ def mail_render(*, kind: str, context: Mapping[str, Any]) -> tuple[str, str, str
     return subject, text, html
 
 
-def mail_send(*, kind: str, to: str, context: Mapping[str, Any], key: str) -> MailMessage | None:
+def mail_send(
+    *,
+    kind: str,
+    to: str,
+    context: Mapping[str, Any],
+    key: str,
+    headers: Mapping[str, str] | None = None,
+) -> MailMessage | None:
     """Queue the message ``kind`` to ``to`` for the worker, once for ``key``.
 
     Returns the logged message, or None when ``key`` was already asked for (nothing more
     is sent). Sent after the current transaction commits; never if it rolls back.
+    ``headers``: the message's own (a member's: how to unsubscribe in one click).
     """
-    if not 0 < len(key) <= MailMessage._meta.get_field("key").max_length:  # type: ignore[operator]
-        raise ValueError(f"a mail's key is 1 to 200 characters, got {key!r}")
+    _key_checked(key)
     if MailMessage.objects.filter(key=key).exists():
         return None
     subject, text, html = mail_render(kind=kind, context=context)
@@ -81,11 +90,80 @@ def mail_send(*, kind: str, to: str, context: Mapping[str, Any], key: str) -> Ma
                 subject=subject,
                 body_text=text,
                 body_html=html,
+                headers=dict(headers or {}),
             )
     except IntegrityError:
         return None
     transaction.on_commit(partial(mail_enqueue, message_pk=message.pk))
     return message
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One message of many asked for at once (``mail_send_many``): as ``mail_send``'s
+    arguments."""
+
+    kind: str
+    to: str
+    context: Mapping[str, Any]
+    key: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+def mail_send_many(letters: Iterable[Letter]) -> int:
+    """Queue many messages as ``mail_send`` queues one, in a few queries however many:
+    the keys already asked for read at once, the new ones written in one INSERT, handed
+    to the worker after the transaction commits. How many were queued."""
+    letters = list(letters)
+    for letter in letters:
+        _key_checked(letter.key)
+    asked = set(
+        MailMessage.objects.filter(key__in=[letter.key for letter in letters]).values_list(
+            "key", flat=True
+        )
+    )
+    sender = mail_sender()
+    club = ClubSettings.load()
+    rows: dict[str, MailMessage] = {}
+    for letter in letters:
+        if letter.key in asked or letter.key in rows:
+            continue
+        # The club read once, not once a message.
+        subject, text, html = mail_render(
+            kind=letter.kind, context={"club": club, **letter.context}
+        )
+        rows[letter.key] = MailMessage(
+            key=letter.key,
+            kind=letter.kind,
+            to=letter.to,
+            from_email=sender,
+            subject=subject,
+            body_text=text,
+            body_html=html,
+            headers=dict(letter.headers),
+        )
+    if not rows:
+        return 0
+    with transaction.atomic():
+        # Another request asking for one of the keys at once: the unique key keeps its
+        # row, and this one's is left out (read back below by key, as bulk inserts do not
+        # return their keys everywhere).
+        MailMessage.objects.bulk_create(rows.values(), ignore_conflicts=True, batch_size=500)
+    # A row another request wrote for one of these keys at once is handed over twice:
+    # ``mail_deliver`` claims a message before sending it, so it goes once.
+    mine = list(MailMessage.objects.filter(key__in=list(rows)).values_list("pk", flat=True))
+    transaction.on_commit(partial(_mail_enqueue_all, message_pks=mine))
+    return len(mine)
+
+
+def _mail_enqueue_all(*, message_pks: list[int]) -> None:
+    for pk in message_pks:
+        mail_enqueue(message_pk=pk)
+
+
+def _key_checked(key: str) -> None:
+    if not 0 < len(key) <= MailMessage._meta.get_field("key").max_length:  # type: ignore[operator]
+        raise ValueError(f"a mail's key is 1 to 200 characters, got {key!r}")
 
 
 def mail_enqueue(*, message_pk: int, delay: float = 0) -> None:
@@ -124,6 +202,7 @@ def mail_deliver(*, message_pk: int) -> str:
         body=message.body_text,
         from_email=message.from_email,
         to=[message.to],
+        headers=message.headers or None,
     )
     email.attach_alternative(message.body_html, "text/html")
     try:

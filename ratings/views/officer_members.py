@@ -253,6 +253,21 @@ def member_subscribe(request: HttpRequest, pk: int) -> HttpResponse:
     return _member_page(request, member, MemberForm(instance=member, prefix="member"), form)
 
 
+@officer_required
+@require_POST
+def member_send_link(request: HttpRequest, pk: int) -> HttpResponse:
+    """Mail the member the link to their own page (with their consent to club mail)."""
+    member = get_object_or_404(Member, pk=pk)
+    if services.my_page_link_send(member=member, site=request.build_absolute_uri("/")):
+        messages.success(request, f"The link to their page is on its way to {member.email}.")
+    else:
+        messages.error(
+            request,
+            f"No link sent: {member.name} has no address with consent to club mail recorded.",
+        )
+    return redirect("ratings:officer-member", pk=member.pk)
+
+
 # -- TRF import -------------------------------------------------------------------------
 
 

@@ -124,7 +124,8 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
         form = PublishForm(request.POST)
         if form.is_valid():
             try:
-                publication = services.list_publish(
+                publication = services.list_publish_telling_members(
+                    site=request.build_absolute_uri("/"),
                     note=form.cleaned_data["note"],
                     user=request.user,
                     period=period,
@@ -155,5 +156,8 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
             "latest": services.publication_latest(rating_list),
             "size": services.list_size(rating_list),
             "rating_list": rating_list,
+            "mail_preview": services.publication_mail_preview(
+                time_class=rating_list, site=request.build_absolute_uri("/")
+            ),
         },
     )

@@ -99,6 +99,9 @@ def build_club() -> Club:
     ]
     for member in published:
         SubscriptionFactory(member=member, season=season)
+    # An address, so that Pia's own links (my page, unsubscribing) open her pages.
+    Member.objects.filter(pk=published[0].pk).update(email="pia@example.org")
+    published[0].email = "pia@example.org"
     arrears = MemberFactory(
         member_number="X1", name="Arnold Arrears", initial_rating=2777, initial_games=40
     )
@@ -262,6 +265,8 @@ def url_for(pattern: Pattern, club: Club) -> str:
     """A concrete URL for the pattern, with the club's real objects in it."""
     from django.urls import reverse
 
+    from ratings.rules.member_links import my_page_token, unsubscribe_token
+
     key = pattern.key
     if pattern.name is None:
         return _unnamed_url(pattern, club)
@@ -277,6 +282,9 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:officer-member-data-json": {"pk": club.published[0].pk},
         "ratings:officer-member-data-csv": {"pk": club.published[0].pk},
         "ratings:officer-member-erase": {"pk": club.published[0].pk},
+        "ratings:officer-member-send-link": {"pk": club.published[0].pk},
+        "ratings:my-page": {"token": my_page_token(club.published[0])},
+        "ratings:unsubscribe": {"token": unsubscribe_token(club.published[0])},
         "ratings:officer-event": {"pk": club.draft.pk},
         "ratings:officer-event-edit": {"pk": club.draft.pk},
         "ratings:officer-event-players": {"pk": club.draft.pk},

@@ -257,6 +257,11 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-member-data-json": "login login 403 403 ok 405 ok 405",
     "ratings:officer-member-data-csv": "login login 403 403 ok 405 ok 405",
     "ratings:officer-member-erase": OFFICER,
+    "ratings:officer-member-send-link": OFFICER_POST,
+    # A member's own pages: public, their signed link the key (my page: read only).
+    "ratings:my-page-ask": PUBLIC,
+    "ratings:my-page": "ok 405 ok 405 ok 405 ok 405",
+    "ratings:unsubscribe": PUBLIC,
     "ratings:officer-events": OFFICER,
     "ratings:officer-event-add": OFFICER,
     # The draft event's players and results: its director's too (another event's: 403,
