@@ -11,7 +11,14 @@ from django.utils import timezone
 
 from ..models import ClubSettings, Member, Membership, Season
 from ..rules.mail import MAIL_KINDS
-from ..rules.member_links import EVERY_KIND, unsubscribe_token
+from ..rules.member_links import (
+    EVERY_KIND,
+    LinkBad,
+    address_matches,
+    my_page_token_read,
+    unsubscribe_token,
+    unsubscribe_token_read,
+)
 from . import members as member_pages
 
 
@@ -62,3 +69,22 @@ def kind_label(kind: str) -> str:
         if each.key == kind:
             return f"“{each.label}”"
     return "all club mail"
+
+
+def _member_of(pk: str, digest: str) -> Member:
+    member = Member.objects.filter(pk=pk).first() if pk.isdigit() else None
+    if member is None or not address_matches(member, digest):
+        raise LinkBad
+    return member
+
+
+def member_of_my_page_token(token: str) -> Member:
+    """The member whose "my page" link this is; LinkExpired or LinkBad."""
+    pk, digest = my_page_token_read(token)
+    return _member_of(pk, digest)
+
+
+def member_of_unsubscribe_token(token: str) -> tuple[Member, str]:
+    """The member and the kind of message (or EVERY_KIND) this link withdraws; LinkBad."""
+    pk, kind, digest = unsubscribe_token_read(token)
+    return _member_of(pk, digest), kind

@@ -52,17 +52,20 @@ def unsubscribe_token(member: Member, kind: str = EVERY_KIND) -> str:
     )
 
 
-def _member(pk: str, digest: str) -> Member:
-    from ..models import Member
+def address_matches(member: Member | None, digest: str) -> bool:
+    """Whether ``member`` (as the read side found them by the link's number) is still the
+    one the link was sent to: a current record with the same address."""
+    return (
+        member is not None
+        and member.merged_into_id is None
+        and bool(member.email)
+        and _address_digest(member) == digest
+    )
 
-    member = Member.objects.filter(pk=pk, merged_into__isnull=True).exclude(email="").first()
-    if member is None or _address_digest(member) != digest:
-        raise LinkBad
-    return member
 
-
-def member_of_my_page_token(token: str) -> Member:
-    """The member whose "my page" link this is; LinkExpired or LinkBad."""
+def my_page_token_read(token: str) -> tuple[str, str]:
+    """The member's number in the record and their address's digest that this "my page"
+    link carries; LinkExpired or LinkBad (``pages.my_page`` finds the member)."""
     signer = signing.TimestampSigner(salt=MY_PAGE_SALT)
     try:
         value = signer.unsign(token, max_age=dt.timedelta(days=MY_PAGE_DAYS))
@@ -71,11 +74,12 @@ def member_of_my_page_token(token: str) -> Member:
     except signing.BadSignature as bad:
         raise LinkBad from bad
     pk, _, digest = value.partition(".")
-    return _member(pk, digest)
+    return pk, digest
 
 
-def member_of_unsubscribe_token(token: str) -> tuple[Member, str]:
-    """The member and the kind of message (or EVERY_KIND) this link withdraws; LinkBad."""
+def unsubscribe_token_read(token: str) -> tuple[str, str, str]:
+    """The member's number in the record, the kind of message (or EVERY_KIND) this link
+    withdraws and their address's digest; LinkBad."""
     try:
         value = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign(token)
     except signing.BadSignature as bad:
@@ -83,4 +87,4 @@ def member_of_unsubscribe_token(token: str) -> tuple[Member, str]:
     pk, kind, digest = [*value.split(".", 2), "", ""][:3]
     if kind != EVERY_KIND and kind not in MAIL_KIND_KEYS:
         raise LinkBad
-    return _member(pk, digest), kind
+    return pk, kind, digest

@@ -17,8 +17,6 @@ from ..rules.member_links import (
     MY_PAGE_DAYS,
     LinkBad,
     LinkExpired,
-    member_of_my_page_token,
-    member_of_unsubscribe_token,
     my_page_token,
 )
 from ..rules.time_classes import STANDARD
@@ -59,7 +57,7 @@ def my_page_ask(request: HttpRequest) -> HttpResponse:
 def my_page(request: HttpRequest, token: str) -> HttpResponse:
     """The member's own page, or, for a link out of date or no one's, why and a new one."""
     try:
-        member = member_of_my_page_token(token)
+        member = pages.member_of_my_page_token(token)
     except (LinkExpired, LinkBad) as problem:
         return render(
             request,
@@ -76,7 +74,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a button to confirm (a link scanner following it stops nothing). POST: the kind
     of mail withdrawn, in that one request."""
     try:
-        member, kind = member_of_unsubscribe_token(token)
+        member, kind = pages.member_of_unsubscribe_token(token)
     except LinkBad:
         return render(request, "ratings/public/unsubscribe.html", {"bad_link": True})
     done = request.method == "POST"

@@ -36,12 +36,9 @@ from ratings.models import (
     RatingState,
 )
 from ratings.pages import reports
+from ratings.pages.my_page import member_of_my_page_token
 from ratings.rules import publication
-from ratings.rules.member_links import (
-    member_of_my_page_token,
-    my_page_token,
-    unsubscribe_token,
-)
+from ratings.rules.member_links import my_page_token, unsubscribe_token
 from ratings.urls import urlpatterns
 
 from ..factories import MemberFactory, paid_up
