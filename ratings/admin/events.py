@@ -24,6 +24,7 @@ from ..models import (
     rules,
 )
 from ..presentation.counts import count_phrase
+from .accounts import IdsOnly
 from .base import (
     AuditAdmin,
     ReadableInline,
@@ -194,7 +195,7 @@ STAGE_FIELDS = (
 
 
 @admin.register(Event)
-class EventAdmin(RerateAdmin, AuditAdmin):
+class EventAdmin(IdsOnly, RerateAdmin, AuditAdmin):
     list_display = [
         "name",
         "kind",

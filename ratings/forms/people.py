@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from ..models import Event
 from ..rules.roles import DIRECTOR, ROLES
+from .ids import IdsMultipleChoiceField
 
 ROLE_CHOICES = [(role.key, role.title) for role in ROLES.values()]
 
@@ -22,7 +23,7 @@ class PersonRolesForm(forms.Form):
         "officer keeps the record; a tournament director enters the events below; the "
         "treasurer keeps members' payments.",
     )
-    events = forms.ModelMultipleChoiceField(
+    events = IdsMultipleChoiceField(
         queryset=Event.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         required=False,

@@ -217,7 +217,7 @@ def test_a_player_with_games_is_marked_and_cannot_be_removed(
 
 def test_an_event_name_without_letters_is_refused_beside_the_field(officer_client):
     response = officer_client.post(
-        reverse("ratings:officer-event-add"), {**EVENT, "name": "\u200b\u200c"}
+        reverse("ratings:officer-event-add"), {**EVENT, "name": "-- --"}
     )
     assert "must contain letters" in response.context["form"].errors["name"][0]
     assert not Event.objects.exists()
