@@ -16,12 +16,12 @@ from .. import services
 from ..engine import SYSTEMS
 from ..formats.jsontext import BoundedJSONField, json_read
 from ..forms import CHANGE_REASON
+from ..forms.club_settings import ClubSettingsForm as ClubSettingsPageForm
 from ..models import (
     ClubSettings,
     RatingList,
     RatingRun,
 )
-from ..models.club import time_zones
 from .base import AuditAdmin, _tell_about_run
 
 # -- club settings (one row) ----------------------------------------------------------
@@ -30,26 +30,9 @@ from .base import AuditAdmin, _tell_about_run
 class ClubSettingsForm(forms.ModelForm):
     class Meta:
         model = ClubSettings
-        fields = [
-            "name",
-            "rating_system",
-            "system_params",
-            "season_start_month",
-            "time_zone",
-            "live_list_only",
-            "unpublished_members",
-            "city",
-            "federation",
-            "chief_arbiter",
-            "deputy_arbiters",
-            "mail_from",
-        ]
-        widgets = {
-            "time_zone": forms.Select(
-                choices=[("", "The server's (TIME_ZONE)")] + [(z, z) for z in time_zones()]
-            ),
-            "unpublished_members": forms.RadioSelect,
-        }
+        # The settings page's fields and widgets: one list, so the admin never lacks one.
+        fields = ClubSettingsPageForm.Meta.fields
+        widgets = ClubSettingsPageForm.Meta.widgets
 
 
 @admin.register(ClubSettings)

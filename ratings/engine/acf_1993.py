@@ -8,8 +8,8 @@ held within 336 of the player's; games against players without a usable rating d
 count; every rating used within a period is the one it opened with. The readings taken
 where the booklet is unclear or slips are in docs/rating-systems.md.
 
-One module of some 550 lines on purpose: one system's rules in one place, read against
-the booklet; its tables are data (acf_tables.py).
+One module on purpose: one system's rules in one place, read against
+the booklet; its tables are data (acf_tables.py), its settings acf_parameters.py.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
 
+from .acf_parameters import PARAMETERS
 from .acf_tables import (
-    DEFAULT_BONUS_ROWS,
     DP_BY_PERCENT,
     HIGH_BY_DIFFERENCE,
     LOW_BY_DIFFERENCE,
@@ -35,7 +35,6 @@ from .base import (
     EventResult,
     GameLine,
     Marker,
-    Parameter,
     PlayerChange,
     PlayerState,
     RatingSystem,
@@ -113,63 +112,7 @@ class Acf1993(RatingSystem):
     period_based = True
     #: Se is the whole period's, against the average opponent: no game has its own.
     per_game_expected = False
-    parameters = (
-        Parameter(
-            "k",
-            15.0,
-            "rating points a confirmed player gains per point of Sa - Se",
-            minimum=0,
-            maximum=100,
-        ),
-        Parameter(
-            "max_difference",
-            336.0,
-            "the 336 rule: an opponent's rating is held within this many points of a "
-            "confirmed player's when rating them; null = no limit",
-            minimum=0,
-            nullable=True,
-            maximum=3000,
-        ),
-        Parameter(
-            "min_score",
-            1 / 15,
-            "lowest score fraction TS / NG that earns a rating (the booklet's 6.7 %, which "
-            "it explains as 2 points from 30 games: 1/15)",
-            minimum=0,
-            maximum=1,
-        ),
-        Parameter(
-            "publish_games",
-            9,
-            "rated games before a provisional rating is published and used to rate others",
-            minimum=1,
-            maximum=1000,
-        ),
-        Parameter(
-            "confirm_games", 30, "rated games for a confirmed rating", minimum=1, maximum=1000
-        ),
-        Parameter(
-            "bonus_rows",
-            DEFAULT_BONUS_ROWS,
-            "bonus points as 'games:margin' rows: a confirmed player with at least 'games' "
-            "rated games in a tournament and Sa - Se above 'margin' gains "
-            "K * (Sa - Se - margin); empty = no bonus points",
-            longest=200,
-        ),
-        Parameter(
-            "reset_zero_score",
-            True,
-            "at the start of each period a partially-rated player whose accumulated score "
-            "is 0 starts again as a new player",
-        ),
-        Parameter(
-            "decimals",
-            2,
-            "ratings and AR are kept to this many decimal places",
-            minimum=0,
-            maximum=6,
-        ),
-    )
+    parameters = PARAMETERS
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         super().__init__(params)
