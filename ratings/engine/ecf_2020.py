@@ -240,8 +240,8 @@ class Ecf2020(RatingSystem):
         changes = []
         if lapse is not None:
             words = (
-                f"unrated from {day_words(lapse)} unless they play a rated game before "
-                "then (the rating lapses: a game after it rates them as a new player)"
+                f"unrated from {day_words(lapse)} unless a rated game is played before "
+                "then (the rating lapses: a game after it is rated as a new player's)"
             )
             changes.append(StatusChange("lapsed", words, lapse, None))
         if player.category == PARTIAL:

@@ -105,8 +105,8 @@ class NzClubElo(RatingSystem):
         if more <= 0 or p["k_established"] == p["k_new"]:
             return ()
         words = (
-            f"established after {games_words(more)}: from their next event each game moves "
-            f"their rating by up to {p['k_established']:g} points, not {p['k_new']:g}"
+            f"established after {games_words(more)}: from the next event on, each game moves "
+            f"the rating by up to {p['k_established']:g} points, not {p['k_new']:g}"
         )
         return (StatusChange("established", words, None, more),)
 

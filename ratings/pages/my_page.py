@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from ..models import ClubSettings, Member, Membership, Season
 from ..rules.mail import MAIL_KINDS
+from ..rules.status_changes import member_status_changes
 from ..rules.member_links import (
     EVERY_KIND,
     LinkBad,
@@ -32,6 +33,8 @@ def my_page(*, member: Member, club: ClubSettings, rating_list: str) -> dict[str
     )
     # A member the club keeps off public pages: their own page is all theirs.
     context = public or {"member": found, "show_rating": False, "events": []}
+    # Said once, for them alone, below ("own"), not again in the public part.
+    context.pop("status_changes", None)
     system = club.engine(rating_list)
     state = getattr(found, "rating_state", None)
     if "games" in context and state is not None:
@@ -43,6 +46,8 @@ def my_page(*, member: Member, club: ClubSettings, rating_list: str) -> dict[str
         "status": member_pages.rating_status(state.display, system, state.last_played)
         if state is not None and state.display
         else "",
+        # Theirs even while withheld: when their status changes next, as the system says.
+        "status_changes": member_status_changes(state, system, today=today),
         "withheld": not context.get("show_rating"),
         "membership": membership,
         "in_arrears": membership == Membership.ARREARS,

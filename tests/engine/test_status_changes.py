@@ -203,7 +203,7 @@ def test_ecf_2020_the_lapse_is_said_as_a_day():
     )
     (change,) = system.status_changes(member, today=TODAY)
     assert change.on == date(2027, 3, 1)
-    assert change.words.startswith("unrated from 1 March 2027 unless they play a rated game")
+    assert change.words.startswith("unrated from 1 March 2027 unless a rated game is played")
 
 
 def test_ecf_2020_a_rating_already_lapsed_has_no_day_to_come():
