@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from ..models import ClubSettings, Member, Membership, Season
 from ..rules.mail import MAIL_KINDS
-from ..rules.status_changes import member_status_changes
 from ..rules.member_links import (
     EVERY_KIND,
     LinkBad,
@@ -20,6 +19,7 @@ from ..rules.member_links import (
     unsubscribe_token,
     unsubscribe_token_read,
 )
+from ..rules.status_changes import member_status_changes
 from . import members as member_pages
 
 

@@ -74,7 +74,7 @@ def _previous(publication: Publication) -> Publication | None:
 def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
     """The messages of one publication: to each consenting member listed, their rating,
     its change since the list before and their place; to each consenting member rated
-    but in arrears, a note that their rating is kept. Two queries, however many."""
+    but in arrears, a note that their rating is kept. Three queries, however many."""
     previous = _previous(publication)
     entries = _consenting(publication.entries.select_related("member"), "member__")
     if previous is not None:
@@ -91,18 +91,18 @@ def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
         "list_name": "" if publication.time_class == STANDARD else publication.time_class,
         "publication_url": site.rstrip("/") + publication.get_absolute_url(),
     }
-    entries = [entry for entry in entries if member_may_be_mailed(entry.member, NEW_RATING)]
+    told = [entry for entry in entries if member_may_be_mailed(entry.member, NEW_RATING)]
     # Each one's status to come, as the list's system says it: one query for them all.
     system = ClubSettings.load().engine(publication.time_class)
     states = {
         state.member_id: state
         for state in RatingState.objects.filter(
             time_class=publication.time_class,
-            member_id__in=[entry.member_id for entry in entries],
+            member_id__in=[entry.member_id for entry in told],
         )
     }
     letters = []
-    for entry in entries:
+    for entry in told:
         member = entry.member
         letters.append(
             _letter(

@@ -119,9 +119,7 @@ def tell(today: dt.date, capture) -> int:
         return services.status_changes_tell(today=today, site=SITE)
 
 
-def test_a_rating_lapsing_within_the_month_is_told_once(
-    alice, django_capture_on_commit_callbacks
-):
+def test_a_rating_lapsing_within_the_month_is_told_once(alice, django_capture_on_commit_callbacks):
     alice = consenting(ecf_rated(alice))
     assert tell(TODAY, django_capture_on_commit_callbacks) == 1
     assert tell(TODAY + dt.timedelta(days=1), django_capture_on_commit_callbacks) == 0

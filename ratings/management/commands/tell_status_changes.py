@@ -1,5 +1,6 @@
 """tell_status_changes: mail each consenting member whose rating's status changes within
-the next month, once a change. Run daily (cron, docs/deployment.md); the worker sends."""
+the next month, once a change. Run daily from cron (README, "Management commands"); the
+worker sends."""
 
 from __future__ import annotations
 
