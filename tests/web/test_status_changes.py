@@ -71,6 +71,12 @@ def test_the_public_reads_no_status_to_come_of_a_withheld_rating(client, two_gam
     assert "Status to come" not in page.content.decode()
 
 
+def test_the_officer_reads_the_status_to_come_of_a_withheld_rating(officer_client, two_games):
+    carol = two_games[1]
+    page = officer_client.get(reverse("ratings:member", args=[carol.member_number]))
+    assert OFFICIAL_SOON in page.content.decode()
+
+
 def test_my_page_tells_a_withheld_member_their_status_to_come(client, two_games):
     carol = consenting(two_games[1])
     page = client.get(reverse("ratings:my-page", args=[my_page_token(carol)]))
