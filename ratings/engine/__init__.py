@@ -20,6 +20,7 @@ from .base import (
     PlayerState,
     RatingResult,
     RatingSystem,
+    StatusChange,
     rated_games,
 )
 from .ecf_2020 import Ecf2020
@@ -67,6 +68,7 @@ __all__ = [
     "PlayerState",
     "RatingResult",
     "RatingSystem",
+    "StatusChange",
     "get_system",
     "rate",
     "rated_games",

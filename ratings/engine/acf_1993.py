@@ -38,6 +38,8 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
+    StatusChange,
+    games_words,
     with_changes,
 )
 
@@ -284,6 +286,32 @@ class Acf1993(RatingSystem):
         if status == UNRATED:
             return "Unr"
         return f"{publish} R"
+
+    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+        """A partially-rated player's rating is listed (provisional, "1486p") once they
+        have ``publish_games`` rated games, and confirmed at ``confirm_games``; a confirmed
+        rating changes no more. Each is reviewed on the whole history when a period is
+        rated, and only a score of more than none, less than all and at least
+        ``min_score`` of the games earns a rating: the count is the fewest games that can
+        do it. The next period opens first (a zero score starts again as new)."""
+        state = self.period_opening(player)
+        games, publish = state.games, int(self.params["publish_games"])
+        confirm = int(self.params["confirm_games"])
+        status = state.status
+        if status is None:  # as ``display`` reads a state without one
+            status = (
+                NEW if state.rating is None else (CONFIRMED if games >= confirm else PROVISIONAL)
+            )
+        if status == CONFIRMED:
+            return ()
+        listed = status == PROVISIONAL and state.rating is not None and games >= publish
+        more = confirm - games if listed else max(1, publish - games)
+        to = CONFIRMED if games + more >= confirm else PROVISIONAL
+        share = float(self.params["min_score"])
+        words = f"a {to} rating listed after {games_words(more)}" + (
+            "" if listed else f", if they score at least {share:.1%} of the points but not all"
+        )
+        return (StatusChange(to, words + " (at the end of the rating period)", None, more),)
 
     def usable_rating(self, player: PlayerState) -> float | None:
         """The rating others are rated against: confirmed, or provisional and published."""

@@ -238,6 +238,33 @@ class Marker:
         return display.lstrip("0123456789") == self.example.lstrip("0123456789")
 
 
+@dataclass(frozen=True, slots=True)
+class StatusChange:
+    """When a member's rating status next changes, and to what: the system's own rule
+    (``RatingSystem.status_changes``), never a guess.
+
+    ``on``: the first day it has changed, unless the member plays a rated game before it
+    (ecf-2020's lapse); ``after_games``: how many more rated games change it (st-charles'
+    official rating). ``to`` is the status word it becomes, ``words`` the sentence a page
+    or a message says to the member ("official after 2 more rated games").
+    """
+
+    to: str
+    words: str
+    on: date | None = None
+    after_games: int | None = None
+
+
+def games_words(count: int) -> str:
+    """ "1 more rated game", "3 more rated games"."""
+    return f"{count} more rated game{'' if count == 1 else 's'}"
+
+
+def day_words(day: date) -> str:
+    """A day as a member reads it: "1 March 2027"."""
+    return f"{day.day} {day:%B %Y}"
+
+
 def span_name(start: date, end: date) -> str:
     """The months from ``start`` to ``end``: "July 2026", "Jul–Oct 2026", "Nov 2026–Feb 2027"."""
     if (start.year, start.month) == (end.year, end.month):
@@ -369,6 +396,16 @@ class RatingSystem(ABC):
             return "no rating yet"
         marker = self.marker_of(display)
         return marker.status if marker is not None else "rated"
+
+    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+        """When ``player``'s status next changes under this system's rules, and to what,
+        from their state after their last rated event, read on ``today``: each way it can
+        change (ecf-2020's partial rating becomes full after more games, or lapses on a
+        day without them), none where the rules change it no more (a confirmed rating, or
+        a system with one status). The next rated game is taken to fall in a later period
+        than the state's last (period systems open it first, ``period_opening``).
+        """
+        return ()
 
     def brought_in(
         self, state: PlayerState, *, standing: str | None = None, since: date | None = None

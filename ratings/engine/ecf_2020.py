@@ -40,6 +40,9 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
+    StatusChange,
+    day_words,
+    games_words,
     with_changes,
 )
 from .ecf_offsets import (
@@ -214,6 +217,39 @@ class Ecf2020(RatingSystem):
         first = self._period_start(label, ())
         window_start = months_before(first, int(self.params["activity_months"]))
         return category_at(player, window_start) != FULL
+
+    def lapses_on(self, player: PlayerState) -> date | None:
+        """The first day of the first month whose activity window opens after the
+        player's last game: from then a game rates them as a new player. None while no
+        last game is known (a rating with none counts as current)."""
+        if player.last_played is None:
+            return None
+        months = int(self.params["activity_months"])
+        return months_before(player.last_played.replace(day=1), -(months + 1))
+
+    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+        """A full or partial rating lapses on ``lapses_on`` unless its holder plays a
+        rated game before then (played after it, they are rated as a new player); a
+        partial rating is full once its games reach ``full_games``. A new player's, or one
+        lapsed already, has no change to come until they play."""
+        if player.rating is None or player.category not in (FULL, PARTIAL):
+            return ()
+        lapse = self.lapses_on(player)
+        if lapse is not None and lapse <= today:
+            return ()
+        changes = []
+        if lapse is not None:
+            words = (
+                f"unrated from {day_words(lapse)} unless a rated game is played before "
+                "then (the rating lapses: a game after it is rated as a new player's)"
+            )
+            changes.append(StatusChange("lapsed", words, lapse, None))
+        if player.category == PARTIAL:
+            more = max(1, int(self.params["full_games"]) - player.games)
+            changes.append(
+                StatusChange(FULL, f"a full rating after {games_words(more)}", None, more)
+            )
+        return tuple(changes)
 
     def display(self, player: PlayerState) -> str:
         if player.rating is None or player.category is None:

@@ -9,6 +9,7 @@ after each rated event from the ratings before it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from itertools import chain
 from operator import attrgetter
 
@@ -22,6 +23,8 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
+    StatusChange,
+    games_words,
     round_half_up,
     with_changes,
 )
@@ -90,6 +93,22 @@ class NzClubElo(RatingSystem):
 
     def legend(self) -> tuple[Marker, ...]:
         return (Marker("1516", "rated", "the member's rating; every rated game counts at once"),)
+
+    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+        """The one change the text makes as a player goes on: K 32 until they have played
+        more than ``k_games`` rated games, judged at the start of each event, then K 16 (the
+        list shows no mark for it). A guest's rating never moves: no change."""
+        if player.guest:
+            return ()
+        p = self.params
+        more = int(p["k_games"]) + 1 - player.games
+        if more <= 0 or p["k_established"] == p["k_new"]:
+            return ()
+        words = (
+            f"established after {games_words(more)}: from the next event on, each game moves "
+            f"the rating by up to {p['k_established']:g} points, not {p['k_new']:g}"
+        )
+        return (StatusChange("established", words, None, more),)
 
     def display(self, player: PlayerState) -> str:
         if player.rating is None:

@@ -12,6 +12,7 @@ the '*' marker) from 5 games. Ratings are whole numbers.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import date
 
 from .base import (
     Event,
@@ -23,6 +24,8 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
+    StatusChange,
+    games_words,
     whole,
     with_changes,
 )
@@ -147,6 +150,16 @@ class StCharles(RatingSystem):
                 f"not yet official: fewer than {games} rated game{'' if games == 1 else 's'}",
             ),
         )
+
+    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+        """Official from ``official_games`` rated games (the document's "not considered
+        official until at least 5 club games"); after that, no further status: its "not
+        very accurate until at least 10" is advice, not a rule the list shows."""
+        official = int(self.params["official_games"])
+        if player.games >= official:
+            return ()
+        more = official - player.games
+        return (StatusChange("official", f"official after {games_words(more)}", None, more),)
 
     def display(self, player: PlayerState) -> str:
         rating = player.rating

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
 from django.db.models import Case, F, Value, When
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from .. import services
 from ..engine import rated_games
@@ -27,6 +28,7 @@ from ..presentation.charts import Point, day_before, period_points, rating_histo
 from ..presentation.tables import change_html
 from ..rules import publication
 from ..rules.period_names import label_name, period_name
+from ..rules.status_changes import member_status_changes
 from . import reports
 
 Viewer = AbstractBaseUser | AnonymousUser
@@ -141,6 +143,8 @@ def member_page(
     if show_rating and state is not None:
         data.update(
             status_meaning=reports.status_of(state.display, system),
+            # When the status changes next, as the system says: shown where the rating is.
+            status_changes=member_status_changes(state, system, today=timezone.localdate()),
             rating_is_figure=figures.is_figure(state.display),
             games=(games := game_lines(page_changes, viewer=viewer, club=club)),
             # A game against an unpublished player shows no change: say why the games'

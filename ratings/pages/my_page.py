@@ -19,6 +19,7 @@ from ..rules.member_links import (
     unsubscribe_token,
     unsubscribe_token_read,
 )
+from ..rules.status_changes import member_status_changes
 from . import members as member_pages
 
 
@@ -32,6 +33,8 @@ def my_page(*, member: Member, club: ClubSettings, rating_list: str) -> dict[str
     )
     # A member the club keeps off public pages: their own page is all theirs.
     context = public or {"member": found, "show_rating": False, "events": []}
+    # Said once, for them alone, below ("own"), not again in the public part.
+    context.pop("status_changes", None)
     system = club.engine(rating_list)
     state = getattr(found, "rating_state", None)
     if "games" in context and state is not None:
@@ -43,6 +46,8 @@ def my_page(*, member: Member, club: ClubSettings, rating_list: str) -> dict[str
         "status": member_pages.rating_status(state.display, system, state.last_played)
         if state is not None and state.display
         else "",
+        # Theirs even while withheld: when their status changes next, as the system says.
+        "status_changes": member_status_changes(state, system, today=today),
         "withheld": not context.get("show_rating"),
         "membership": membership,
         "in_arrears": membership == Membership.ARREARS,

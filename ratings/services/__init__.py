@@ -15,7 +15,7 @@ per member or per game.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 - ``notifications``: the club's mail, queued for the worker after commit and logged.
 - ``member_mail``: the members' mail: a published list's messages (and their preview), the
-  "my page" link, unsubscribing.
+  "my page" link, unsubscribing, a member's status changing within the month.
 """
 
 from ..models.breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
@@ -84,6 +84,7 @@ from .member_mail import (
     my_page_link_send,
     publication_mail_preview,
     publication_mail_send,
+    status_changes_tell,
 )
 from .member_privacy import EraseRefused, erase_kept, member_erase
 from .members import (
@@ -272,6 +273,7 @@ __all__ = [
     "runs_take_over",
     "state_from_json",
     "states_before",
+    "status_changes_tell",
     "subscription_audit",
     "subscription_on_joining",
     "subscription_record",

@@ -9,6 +9,7 @@ member's page, where their preferences are. ``site``: the address the links star
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,12 +17,14 @@ from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.urls import reverse
 
-from ..models import ClubSettings, Member, Publication, Season
+from ..models import ClubSettings, Member, Publication, RatingState, Season
 from ..pages import reports
 from ..presentation.figures import shown_change
-from ..rules.mail import NEW_RATING, member_consents, member_may_be_mailed
+from ..rules.mail import NEW_RATING, STATUS_CHANGE, member_consents, member_may_be_mailed
 from ..rules.member_links import EVERY_KIND, MY_PAGE_DAYS, my_page_token, unsubscribe_token
 from ..rules.publication import financial
+from ..rules.rating_lists import lists_kept
+from ..rules.status_changes import member_status_changes, status_mail_key, told_ahead
 from ..rules.time_classes import STANDARD
 from .notifications import Letter, mail_render, mail_send, mail_send_many
 from .publishing import PublishRefused, list_publish
@@ -30,6 +33,8 @@ from .publishing import PublishRefused, list_publish
 LIST_PUBLISHED = "list_published"
 RATING_WITHHELD = "rating_withheld"
 MY_PAGE_LINK = "my_page_link"
+#: A member's status changing within the next month (``status_changes_tell``).
+STATUS_CHANGED = "status_changed"
 
 
 def member_urls(*, member: Member, site: str, kind: str = EVERY_KIND) -> dict[str, str]:
@@ -69,7 +74,7 @@ def _previous(publication: Publication) -> Publication | None:
 def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
     """The messages of one publication: to each consenting member listed, their rating,
     its change since the list before and their place; to each consenting member rated
-    but in arrears, a note that their rating is kept. Two queries, however many."""
+    but in arrears, a note that their rating is kept. Three queries, however many."""
     previous = _previous(publication)
     entries = _consenting(publication.entries.select_related("member"), "member__")
     if previous is not None:
@@ -86,11 +91,19 @@ def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
         "list_name": "" if publication.time_class == STANDARD else publication.time_class,
         "publication_url": site.rstrip("/") + publication.get_absolute_url(),
     }
+    told = [entry for entry in entries if member_may_be_mailed(entry.member, NEW_RATING)]
+    # Each one's status to come, as the list's system says it: one query for them all.
+    system = ClubSettings.load().engine(publication.time_class)
+    states = {
+        state.member_id: state
+        for state in RatingState.objects.filter(
+            time_class=publication.time_class,
+            member_id__in=[entry.member_id for entry in told],
+        )
+    }
     letters = []
-    for entry in entries:
+    for entry in told:
         member = entry.member
-        if not member_may_be_mailed(member, NEW_RATING):
-            continue
         letters.append(
             _letter(
                 kind=LIST_PUBLISHED,
@@ -103,6 +116,9 @@ def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
                     "old_display": getattr(entry, "old_display", None),
                     "change": _signed(
                         shown_change(getattr(entry, "old_display", None), entry.display)
+                    ),
+                    "status_changes": member_status_changes(
+                        states.get(member.pk), system, today=publication.day
                     ),
                 },
             )
@@ -269,3 +285,56 @@ def member_unsubscribe(*, member: Member, kind: str) -> None:
     if wanted != (member.mail_wanted or []):
         member.mail_wanted = wanted
         member.save(update_fields=["mail_wanted"])
+
+
+def status_change_letters(*, today: dt.date, site: str) -> list[Letter]:
+    """The messages telling consenting members their status changes within the next month
+    (``told_ahead``), one a change, on each list the club keeps: a query a list."""
+    club = ClubSettings.load()
+    letters = []
+    for time_class in lists_kept():
+        system = club.engine(time_class)
+        states = (
+            RatingState.objects.filter(
+                time_class=time_class,
+                member__merged_into__isnull=True,
+                member__mail_consent_at__isnull=False,
+            )
+            .exclude(member__email="")
+            .select_related("member")
+            .order_by("member__name", "member_id")
+        )
+        for state in states:
+            member = state.member
+            if not member_may_be_mailed(member, STATUS_CHANGE):
+                continue
+            for change in member_status_changes(state, system, today=today):
+                if not told_ahead(change, today=today):
+                    continue
+                urls = member_urls(member=member, site=site, kind=STATUS_CHANGE)
+                letters.append(
+                    Letter(
+                        kind=STATUS_CHANGED,
+                        to=member.email,
+                        key=status_mail_key(
+                            member_pk=member.pk, time_class=time_class, change=change
+                        ),
+                        context={
+                            "member": member,
+                            "state": state,
+                            "change": change,
+                            "status": system.status_word(state.display),
+                            "list_name": "" if time_class == STANDARD else time_class,
+                            **urls,
+                        },
+                        headers=unsubscribe_headers(urls["unsubscribe_url"]),
+                    )
+                )
+    return letters
+
+
+def status_changes_tell(*, today: dt.date, site: str) -> int:
+    """Queue the status messages due on ``today`` (``status_change_letters``); each change
+    is told once, however often this runs (its key names the member, list, status and
+    day). How many were queued."""
+    return mail_send_many(status_change_letters(today=today, site=site))
