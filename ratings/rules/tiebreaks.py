@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from . import results as vocabulary
+
 #: Every tie-break the club offers, by its C.07 acronym, and its name in full.
 NAMES: dict[str, str] = {
     "BH/C1": "Buchholz Cut-1",
@@ -127,6 +129,18 @@ class Result:
     white_points: float
     black_points: float
     played: bool
+
+
+def results_of(games: Iterable[tuple[int, Hashable, Hashable | None, str]]) -> list[Result]:
+    """The games as the tie-breaks read them, from (round, white, black, result code) rows:
+    a game scored but not rated was played (both players were there); a forfeit and a bye
+    were not."""
+    found = []
+    for round_, white, black, result in games:
+        white_points, black_points = vocabulary.POINTS[result]
+        played = result in vocabulary.PLAYED or result in vocabulary.UNRATED
+        found.append(Result(round_, white, black, white_points, black_points, played))
+    return found
 
 
 @dataclass(frozen=True)
