@@ -302,9 +302,7 @@ def event_crosstable(
     unpublished = {pk for pk, change in changes.items() if change and pk not in shown}
     hidden = set() if officer else unpublished
     # The average rating of opponents reads only the ratings this reader may see.
-    ratings = {
-        pk: change.before for pk, change in changes.items() if change and pk not in hidden
-    }
+    ratings = {pk: change.before for pk, change in changes.items() if change and pk not in hidden}
     standing = standings.event_standing(event, players, games, ratings=ratings)
     by_pk = {m.pk: m for m in players}
     players = [by_pk[pk] for pk in standing.order]

@@ -47,7 +47,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from . import results as vocabulary
 
@@ -85,6 +85,9 @@ SWISS_DEFAULT = ("BH/C1", "BH", "SB")
 ROUND_ROBIN_DEFAULT = ("DE", "SB", "WIN")
 #: At most so many tie-breaks an event (a crosstable has room for them).
 MAX_TIE_BREAKS = 5
+
+#: A player, as the caller keys them (a member's id, a starting rank).
+K = TypeVar("K", bound=Hashable)
 
 WIN_POINTS = 1.0
 DRAW_POINTS = 0.5
@@ -159,14 +162,14 @@ _ABSENT = _Round(None, 0.0, False)
 
 
 @dataclass
-class Standing:
+class Standing(Generic[K]):
     """The players in order (``order``), each one's place (``places``: "2=" when shared)
     and each tie-break's figure (``figures[code][player]``, None where it has none)."""
 
-    order: list[Hashable]
-    places: dict[Hashable, str]
-    points: dict[Hashable, float]
-    figures: dict[str, dict[Hashable, Any]]
+    order: list[K]
+    places: dict[K, str]
+    points: dict[K, float]
+    figures: dict[str, dict[K, Any]]
 
 
 class _Event:
@@ -249,8 +252,7 @@ def _buchholz(event: _Event, code: str) -> dict[Hashable, float]:
     low = 1 if modifier in ("C1", "M1") else 0
     high = 1 if modifier == "M1" else 0
     return {
-        p: _cut(event.contributions(p), low=low, high=high, sb=name == "SB")
-        for p in event.players
+        p: _cut(event.contributions(p), low=low, high=high, sb=name == "SB") for p in event.players
     }
 
 
@@ -265,9 +267,7 @@ def _wins(event: _Event, *, over_the_board: bool) -> dict[Hashable, int]:
     }
 
 
-def _average_rating(
-    event: _Event, ratings: Mapping[Hashable, float | None]
-) -> dict[Hashable, int | None]:
+def _average_rating(event: _Event, ratings: dict[Any, float | None]) -> dict[Any, int | None]:
     out: dict[Hashable, int | None] = {}
     for p in event.players:
         met = [
@@ -330,14 +330,14 @@ def _direct_encounter(
 
 
 def standing(
-    players: Sequence[Hashable],
+    players: Sequence[K],
     results: Iterable[Result],
     codes: Sequence[str],
     *,
     round_robin: bool,
-    ratings: Mapping[Hashable, float | None] | None = None,
+    ratings: Mapping[K, float | None] | None = None,
     rounds: int | None = None,
-) -> Standing:
+) -> Standing[K]:
     """The players ranked by points, then by ``codes`` in turn; those level on all of them
     share a place (and keep the order ``players`` gives them, e.g. by name).
 
@@ -345,19 +345,19 @@ def standing(
     a player has no result in is one they missed.
     """
     event = _Event(players, results, round_robin=round_robin, rounds=rounds)
-    figures: dict[str, dict[Hashable, Any]] = {}
+    figures: dict[str, dict[Any, Any]] = {}
     for code in codes:
         if code == "DE":
             figures[code] = {}
         elif code in ("WIN", "WON"):
             figures[code] = _wins(event, over_the_board=code == "WON")
         elif code == "ARO":
-            figures[code] = _average_rating(event, ratings or {})
+            figures[code] = _average_rating(event, dict(ratings or {}))
         else:
             figures[code] = _buchholz(event, code)
-    groups = _split(event.players, lambda p: event.points[p])
+    groups: list[list[Any]] = _split(event.players, lambda p: event.points[p])
     for code in codes:
-        refined: list[list[Hashable]] = []
+        refined: list[list[Any]] = []
         for group in groups:
             if len(group) < 2:
                 refined.append(group)
@@ -366,8 +366,8 @@ def standing(
             else:
                 refined += _split(group, lambda p, c=code: _sortable(figures[c].get(p)))
         groups = refined
-    order: list[Hashable] = []
-    places: dict[Hashable, str] = {}
+    order: list[K] = []
+    places: dict[K, str] = {}
     for group in groups:
         place = len(order) + 1
         for p in group:

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.formats.trf_export import event_to_trf
-from ratings.pages import events as pages
 from ratings.models import Event, Game
+from ratings.pages import events as pages
 
 from ..factories import EventFactory, GameFactory, MemberFactory
 

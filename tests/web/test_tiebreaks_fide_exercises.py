@@ -24,9 +24,7 @@ SWISS_9 = TRF_FILES / "held-swiss-9.trf"
 ROUND_ROBIN = TRF_FILES / "held-round-robin.trf"
 
 
-def standing(
-    path: Path, codes: list[str], *, round_robin: bool = False
-) -> tiebreaks.Standing:
+def standing(path: Path, codes: list[str], *, round_robin: bool = False) -> tiebreaks.Standing:
     """The file's players (by starting rank) ranked by points, then ``codes``."""
     tournament = trf.parse(path.read_bytes())
     games = [
