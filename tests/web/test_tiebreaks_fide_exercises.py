@@ -115,6 +115,14 @@ def test_cut_1_leaves_out_a_voluntarily_unplayed_round_first() -> None:
     assert figures(SWISS_5, "BH/C1")[9] == 7.5
 
 
+def test_median_buchholz_leaves_out_the_lowest_and_the_highest_opponent() -> None:
+    """Not among the exercises: worked from the Buchholz parts above. Bruno's opponents
+    scored 1, 1½, 3½, 3½, 3½ (BH 13): without 1 and one 3½, 8.5. David's half-point bye
+    (his dummy, 3½) is cut first as the lowest, then one 3½ as the highest: 15 - 7 = 8."""
+    found = figures(SWISS_5, "BH/M1")
+    assert (found[2], found[4]) == (8.5, 8.0)
+
+
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
