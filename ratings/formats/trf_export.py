@@ -27,7 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..models import ClubSettings, Event, Game, Member
-from ..rules import results
+from ..rules import results, tiebreaks
 from ..rules.names import fide_name
 
 #: TRF result codes for (white, black) of each result, and of the byes (written with
@@ -152,6 +152,31 @@ def trf_header(event: Event, members: list[Member], rounds: int) -> list[str]:
     return header
 
 
+def tie_break_lines(event: Event) -> list[str]:
+    """The event's tie-breaks as TRF-2026 names them: ``202`` those that break a tie on
+    points, ``212`` the whole order of the standings (the points first)."""
+    codes = " ".join(event.tie_break_codes)
+    return [f"202 {codes}", f"212 PTS {codes}"]
+
+
+def _places(event: Event, members: list[Member], games: list[Game]) -> dict[int, int]:
+    """Each player's place: by points, then the event's tie-breaks, then starting rank."""
+    entered = {m.pk for m in members}
+    standing = tiebreaks.standing(
+        [m.pk for m in members],
+        tiebreaks.results_of(
+            (g.round, g.white_id, g.black_id, g.result)
+            for g in games
+            if g.white_id in entered and (g.black_id is None or g.black_id in entered)
+        ),
+        event.tie_break_codes,
+        round_robin=event.kind == Event.Kind.ROUND_ROBIN,
+        ratings={m.pk: m.initial_rating for m in members},
+        rounds=max((g.round for g in games), default=0),
+    )
+    return {pk: i for i, pk in enumerate(standing.order, start=1)}
+
+
 def event_to_trf(event: Event) -> str:
     """The event as a TRF16 file (LF line ends; encode it as UTF-8)."""
     members = starting_order(event)
@@ -179,9 +204,8 @@ def event_to_trf(event: Event) -> str:
         known = game.colours_known
         slots[white][index] = _Slot(rank[black], "w" if known else "-", white_code)
         slots[black][index] = _Slot(rank[white], "b" if known else "-", black_code)
-    standing = sorted(members, key=lambda m: (-points[m.pk], rank[m.pk]))
-    place = {m.pk: i for i, m in enumerate(standing, start=1)}
-    header = trf_header(event, members, rounds)
+    place = _places(event, members, games)
+    header = trf_header(event, members, rounds) + tie_break_lines(event)
     lines = header + [
         _player_line(rank[m.pk], m, points[m.pk], place[m.pk], slots[m.pk]) for m in members
     ]

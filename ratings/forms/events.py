@@ -29,9 +29,14 @@ class EventForm(forms.ModelForm):
             "rounds",
             "time_control",
             "time_class",
+            "tie_breaks",
             "rated",
         ]
-        widgets = {"start_date": DATE, "end_date": DATE}
+        widgets = {
+            "start_date": DATE,
+            "end_date": DATE,
+            "tie_breaks": forms.TextInput(attrs={"placeholder": "the kind's default"}),
+        }
         help_texts = {
             "rated": "Untick for a friendly or casual event: games kept, not rated.",
             "end_date": "Leave blank for an event of one day (a club night).",

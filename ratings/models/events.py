@@ -16,7 +16,7 @@ from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
 from ..presentation.counts import count_phrase
-from ..rules import results
+from ..rules import results, tiebreaks
 from ..rules.names import name_problem
 from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
@@ -208,6 +208,19 @@ class Event(models.Model):
         help_text="FIDE's classes by the time for 60 moves: blitz 10 minutes or less, "
         "rapid under 60, standard 60 or more.",
     )
+    #: How players level on points are ranked: FIDE's acronyms (C.07) in order, e.g.
+    #: "BH/C1,BH,SB"; blank for the default of the event's kind (``tie_break_codes``).
+    tie_breaks = models.CharField(
+        max_length=60,
+        blank=True,
+        default="",
+        db_default="",
+        validators=[rules.validate_tie_breaks],
+        help_text="In order, commas between: BH/C1 (Buchholz Cut-1), BH (Buchholz), "
+        "BH/M1 (Median Buchholz), SB (Sonneborn-Berger), SB/C1, DE (direct encounter), "
+        "WIN (wins), WON (games won), ARO (average rating of opponents). Blank: BH/C1, BH, "
+        "SB for a Swiss or club night; DE, SB, WIN for a round robin.",
+    )
     rated = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     players: models.ManyToManyField[Member, Any] = models.ManyToManyField(
@@ -299,6 +312,9 @@ class Event(models.Model):
             raise ValidationError({"name": problem})
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError({"end_date": "An event cannot end before it starts."})
+        codes, problem = tiebreaks.read_codes(self.tie_breaks)
+        if not problem:
+            self.tie_breaks = tiebreaks.codes_text(codes)  # as the club writes them
         for field in ("start_date", "end_date"):
             day = getattr(self, field)
             problem = event_date_problem(day) if day is not None else None
@@ -309,6 +325,14 @@ class Event(models.Model):
             problem = rules.complete_problem(self)
             if problem:
                 raise ValidationError({"status": problem})
+
+    @property
+    def tie_break_codes(self) -> tuple[str, ...]:
+        """The event's tie-breaks in order: its own, or its kind's default."""
+        codes, problem = tiebreaks.read_codes(self.tie_breaks)
+        if codes and not problem:
+            return codes
+        return tiebreaks.default_codes(round_robin=self.kind == self.Kind.ROUND_ROBIN)
 
     @property
     def stage(self) -> str:

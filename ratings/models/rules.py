@@ -67,6 +67,15 @@ def validate_text(value: str) -> None:
         raise ValidationError(problem, code="hidden_characters")
 
 
+def validate_tie_breaks(value: str) -> None:
+    """An event's tie-breaks: the known codes, each once (``rules.tiebreaks.read_codes``)."""
+    from ..rules.tiebreaks import read_codes
+
+    _codes, problem = read_codes(value)
+    if problem:
+        raise ValidationError(problem, code="tie_breaks")
+
+
 def validate_lines(value: str) -> None:
     """As ``validate_text``, for a text of several lines (a note): line breaks and tabs
     allowed."""

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from ..models import Event, Game, Member
-from ..rules import results
+from ..rules import results, tiebreaks
 
 
 def event_scores(event: Event) -> tuple[dict[int, float], dict[int, int]]:
@@ -44,6 +44,37 @@ def shared_places(members: Sequence[Member], points: dict[int, float]) -> list[s
             place = index
         places.append(f"{place}=" if sharing[score] > 1 else str(place))
     return places
+
+
+def event_standing(
+    event: Event,
+    players: Sequence[Member],
+    games: Sequence[Game],
+    *,
+    ratings: dict[int, float | None] | None = None,
+) -> tiebreaks.Standing:
+    """The players ranked by points, then by the event's tie-breaks (those level on all of
+    them by name), from games already read: no query of its own. ``ratings``: the
+    opponents' ratings the reader may see, for the average rating of opponents."""
+    by_name = sorted(players, key=lambda m: m.name)
+    return tiebreaks.standing(
+        [m.pk for m in by_name],
+        tiebreaks.results_of((g.round, g.white_id, g.black_id, g.result) for g in games),
+        event.tie_break_codes,
+        round_robin=event.kind == Event.Kind.ROUND_ROBIN,
+        ratings=ratings,
+        rounds=max((g.round for g in games), default=0),
+    )
+
+
+def tie_break_figure(code: str, value: object) -> str:
+    """A tie-break's figure as the crosstable writes it: points as they fall (12.5, 9.75),
+    counts and ratings whole, nothing where there is none."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def crosstable_cells(

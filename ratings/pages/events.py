@@ -20,7 +20,7 @@ from ..engine import RatingSystem
 from ..models import ClubSettings, Event, Member, RatingChange, RatingPeriod
 from ..presentation import figures
 from ..presentation.tables import change_html
-from ..rules import publication
+from ..rules import publication, tiebreaks
 from ..rules.rating_lists import event_list_system
 from . import crosstable as standings
 from . import explain, reports
@@ -286,34 +286,45 @@ def _keep_off(rows: list[dict[str, Any]], *, viewer: Viewer, club: ClubSettings 
 def event_crosstable(
     *, event: Event, viewer: Viewer, club: ClubSettings | None = None
 ) -> dict[str, Any]:
-    """The crosstable's rows as the page (and its CSV) shows them to this reader."""
+    """The crosstable's rows as the page (and its CSV) shows them to this reader: the
+    players by points, then by the event's tie-breaks, each tie-break a column."""
     officer = publication.sees_every_rating(viewer)
     players = list(
         Member.objects.filter(entries__event=event).prefetch_related(
             Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
         )
     )
-    points, _games = standings.event_scores(event)
-    players = standings.by_points(players, points)
-    cells = standings.crosstable_cells(players, event.games.all(), event)
+    games = list(event.games.all())
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
     shown = publication.published_players(event)
+    changes = {m.pk: next(iter(m.rating_changes.all()), None) for m in players}
+    unpublished = {pk for pk, change in changes.items() if change and pk not in shown}
+    hidden = set() if officer else unpublished
+    # The average rating of opponents reads only the ratings this reader may see.
+    ratings = {pk: change.before for pk, change in changes.items() if change and pk not in hidden}
+    standing = standings.event_standing(event, players, games, ratings=ratings)
+    by_pk = {m.pk: m for m in players}
+    players = [by_pk[pk] for pk in standing.order]
+    cells = standings.crosstable_cells(players, games, event)
+    codes = event.tie_break_codes
     kept_off = publication.kept_off([member.pk for member in players], viewer=viewer, club=club)
     rows = []
     for place, (member, row_cells) in enumerate(zip(players, cells, strict=True), start=1):
-        change = next(iter(member.rating_changes.all()), None)
-        unpublished = change is not None and member.pk not in shown
-        hidden = unpublished and not officer
+        change = changes[member.pk]
         rows.append(
             {
                 "place": place,
                 "member": publication.as_shown(member, kept_off),
-                "points": points.get(member.pk, 0),
-                "rating": change.display_after if change and not hidden else "",
-                "hidden": hidden,
-                "unpublished": unpublished and officer,
+                "points": standing.points.get(member.pk, 0),
+                "rating": change.display_after if change and member.pk not in hidden else "",
+                "hidden": member.pk in hidden,
+                "unpublished": member.pk in unpublished and officer,
                 "cells": row_cells,
+                "tie_breaks": [
+                    standings.tie_break_figure(code, standing.figures[code].get(member.pk))
+                    for code in codes
+                ],
             }
         )
     grid = standings.is_grid(event)
@@ -322,6 +333,10 @@ def event_crosstable(
         "rows": rows,
         "grid": grid,
         "columns": range(1, (len(players) if grid else event.rounds) + 1),
+        "tie_breaks": [
+            {"code": code, "head": tiebreaks.HEADS[code], "name": tiebreaks.NAMES[code]}
+            for code in codes
+        ],
     }
 
 

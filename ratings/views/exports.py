@@ -72,7 +72,8 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
     officer = is_officer(request)
     table = event_pages.event_crosstable(event=event, viewer=request.user)
     columns = [str(n) if table["grid"] else f"R{n}" for n in table["columns"]]
-    header = ["#", "Player", "Member number", "Rating", "Marker", *columns, "Points"]
+    tie_breaks = [tb["head"] for tb in table["tie_breaks"]]
+    header = ["#", "Player", "Member number", "Rating", "Marker", *columns, "Points", *tie_breaks]
     if officer:
         header.insert(5, "Published?")
     rows = []
@@ -82,7 +83,7 @@ def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
         line += figures.rating_and_marker(row["rating"])
         if officer:
             line.append("no" if row["unpublished"] else "yes")
-        rows.append([*line, *row["cells"], f"{row['points']:g}"])
+        rows.append([*line, *row["cells"], f"{row['points']:g}", *row["tie_breaks"]])
     return _csv_response(
         f"{slugify(event.name) or f'event-{event.pk}'}-crosstable.csv", header, rows
     )
