@@ -20,6 +20,7 @@ from .views import (
     member_page,
     my_page,
     officer_csv_import,
+    officer_fide,
     officer_events,
     officer_import,
     officer_members,
@@ -201,6 +202,10 @@ urlpatterns = [
         "officer/import/results/preview/",
         officer_csv_import.results_preview,
         name="officer-import-results-preview",
+    ),
+    path("officer/import/fide/", officer_fide.fide_upload, name="officer-fide"),
+    path(
+        "officer/import/fide/preview/", officer_fide.fide_preview, name="officer-fide-preview"
     ),
     path("officer/runs/", runs.run_list, name="runs"),
     path("officer/runs/<int:pk>/", runs.run_detail, name="run"),

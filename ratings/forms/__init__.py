@@ -18,6 +18,7 @@ from .calculator import (
 from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm, MembersConfirmForm
 from .duplicates import DuplicateReasonForm
+from .fide import FideListForm
 from .events import EntriesForm, EntryRemoveForm, EventForm, SendBackForm, resolve_players
 from .grid import (
     GRID_CHOICES,
@@ -85,6 +86,7 @@ __all__ = [
     "ComparisonForm",
     "CsvUploadForm",
     "DuplicateReasonForm",
+    "FideListForm",
     "EntriesForm",
     "EntryRemoveForm",
     "EventForm",

@@ -54,6 +54,11 @@ class FideLine:
         """The time controls whose rating the list changes."""
         return [k for k, rating in self.player.ratings.items() if self.before.get(k) != rating]
 
+    @property
+    def figures(self) -> list[tuple[str, int | None, int | None]]:
+        """Each time control the list rates: what was held, what the list says."""
+        return [(k, self.before.get(k), rating) for k, rating in self.player.ratings.items()]
+
 
 @dataclass
 class FideListPreview:
@@ -137,15 +142,33 @@ def fide_list_check(
     preview.problems += month_problems
     if not found.kinds:
         return preview
-    preview.members = _lines(found.players, club)
-    on_list = {p.fide_id for p in found.players}
+    _fill(preview, found.players, club)
+    return preview
+
+
+def fide_list_kept(
+    *, players: Sequence[FidePlayer], kinds: Sequence[str], month: dt.date, lines: int = 0
+) -> FideListPreview:
+    """The preview of players read before (kept between the preview and its confirmation)
+    against the record as it stands now."""
+    preview = FideListPreview(kinds=tuple(kinds), month=month, lines=lines)
+    _fill(preview, players, _club_ids())
+    return preview
+
+
+def _fill(
+    preview: FideListPreview,
+    players: Sequence[FidePlayer],
+    club: dict[str, list[tuple[int, str, str]]],
+) -> None:
+    preview.members = _lines(players, club)
+    on_list = {p.fide_id for p in players}
     preview.not_on_list = sorted(
         (name, number, fide_id)
         for fide_id, members in club.items()
         if fide_id not in on_list
         for _, name, number in members
     )
-    return preview
 
 
 def _lines(players: Iterable[FidePlayer], club: dict[str, list[tuple[int, str, str]]]) -> list[FideLine]:
