@@ -28,6 +28,7 @@ from ..presentation.tables import change_html
 from ..rules import publication
 from ..rules.period_names import label_name, period_name
 from . import reports
+from .fide import fide_figures
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -137,6 +138,8 @@ def member_page(
         "system": system,
         "officer": officer,
         "rating_list": rating_list,
+        # FIDE's list is public, but beside a withheld club rating it would say too much.
+        "fide": fide_figures(member) if show_rating else None,
     }
     if show_rating and state is not None:
         data.update(

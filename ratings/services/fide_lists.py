@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..formats.fide_list import FideList, FidePlayer, fide_list_open, fide_list_read, kind_of_name
-from ..models import ClubSettings, FideRating, Member
+from ..models import FideRating, Member
 from ..presentation.counts import count_phrase
 from .public_pages import public_pages_changed
 
@@ -232,7 +232,8 @@ def fide_ratings_save(
             row.updated = now
         FideRating.objects.bulk_update(updated, fields, batch_size=500)
         report.linked = len(lines)
-        if ClubSettings.load().fide_on_list and report.changed:
+        if lines:
+            # Members' pages show FIDE's ratings, and the list may (``fide_on_list``).
             public_pages_changed()
     return report
 
