@@ -20,8 +20,8 @@ from .views import (
     member_page,
     my_page,
     officer_csv_import,
-    officer_fide,
     officer_events,
+    officer_fide,
     officer_import,
     officer_members,
     officer_rating,
@@ -204,9 +204,7 @@ urlpatterns = [
         name="officer-import-results-preview",
     ),
     path("officer/import/fide/", officer_fide.fide_upload, name="officer-fide"),
-    path(
-        "officer/import/fide/preview/", officer_fide.fide_preview, name="officer-fide-preview"
-    ),
+    path("officer/import/fide/preview/", officer_fide.fide_preview, name="officer-fide-preview"),
     path("officer/runs/", runs.run_list, name="runs"),
     path("officer/runs/<int:pk>/", runs.run_detail, name="run"),
     path("officer/runs/<int:pk>/status/", runs.run_status, name="run-status"),

@@ -18,8 +18,8 @@ from .calculator import (
 from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm, MembersConfirmForm
 from .duplicates import DuplicateReasonForm
-from .fide import FideListForm
 from .events import EntriesForm, EntryRemoveForm, EventForm, SendBackForm, resolve_players
+from .fide import FideListForm
 from .grid import (
     GRID_CHOICES,
     MIRRORED,
@@ -86,10 +86,10 @@ __all__ = [
     "ComparisonForm",
     "CsvUploadForm",
     "DuplicateReasonForm",
-    "FideListForm",
     "EntriesForm",
     "EntryRemoveForm",
     "EventForm",
+    "FideListForm",
     "GridCell",
     "GridForm",
     "GridRow",

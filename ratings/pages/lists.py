@@ -26,8 +26,8 @@ from ..presentation.tables import OfficerRatingTable, RatingListTable
 from ..rules.publication import published_members
 from ..rules.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
-from .fide import fide_ratings_of
 from . import publications, reports
+from .fide import fide_ratings_of
 
 PER_PAGE = 50
 

@@ -75,7 +75,7 @@ class PublicationTable(tables.Table):
     ) -> None:
         self.publication = publication
         self.previous = publication.previous()
-        excluded = () if fide else ("fide",)
+        excluded: tuple[str, ...] = () if fide else ("fide",)
         if self.previous is None:
             excluded += ("change",)
         kwargs["exclude"] = excluded

@@ -25,6 +25,9 @@ from ..models import FideRating, Member
 from ..presentation.counts import count_phrase
 from .public_pages import public_pages_changed
 
+#: The club's members by FIDE id: each one's primary key, name and number.
+ClubIds = dict[str, list[tuple[int, str, str]]]
+
 #: What a list says of a player besides the ratings, kept on ``FideRating`` as it is.
 _DETAILS = ("name", "federation", "title", "women_title", "born", "inactive")
 
@@ -99,9 +102,9 @@ class FideListReport:
         )
 
 
-def _club_ids() -> dict[str, list[tuple[int, str, str]]]:
+def _club_ids() -> ClubIds:
     """The club's members by FIDE id (without leading zeros): one query."""
-    by_id: dict[str, list[tuple[int, str, str]]] = {}
+    by_id: ClubIds = {}
     rows = Member.objects.active().exclude(fide_id="")
     for pk, name, number, fide_id in rows.values_list("pk", "name", "member_number", "fide_id"):
         by_id.setdefault(fide_id.lstrip("0"), []).append((pk, name, number))
@@ -159,7 +162,7 @@ def fide_list_kept(
 def _fill(
     preview: FideListPreview,
     players: Sequence[FidePlayer],
-    club: dict[str, list[tuple[int, str, str]]],
+    club: ClubIds,
 ) -> None:
     preview.members = _lines(players, club)
     on_list = {p.fide_id for p in players}
@@ -171,7 +174,7 @@ def _fill(
     )
 
 
-def _lines(players: Iterable[FidePlayer], club: dict[str, list[tuple[int, str, str]]]) -> list[FideLine]:
+def _lines(players: Iterable[FidePlayer], club: ClubIds) -> list[FideLine]:
     players = list(players)
     held = {
         row.member_id: row
@@ -214,7 +217,8 @@ def fide_ratings_save(
             row.member_id: row
             for row in FideRating.objects.filter(member_id__in=[line.member_id for line in lines])
         }
-        made, updated = [], []
+        made: list[FideRating] = []
+        updated: list[FideRating] = []
         for line in lines:
             row = held.get(line.member_id) or FideRating(member_id=line.member_id)
             row.fide_id = line.player.fide_id

@@ -16,7 +16,9 @@ def list_month(text: str) -> dt.date:
     try:
         return dt.datetime.strptime(text, "%Y-%m").date()
     except ValueError:
-        raise CommandError(f"--month {text}: give the list's month as YYYY-MM, e.g. 2026-11") from None
+        raise CommandError(
+            f"--month {text}: give the list's month as YYYY-MM, e.g. 2026-11"
+        ) from None
 
 
 class Command(BaseCommand):
