@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings.models import FideRating
+from ratings.services import member_erase
 from ratings.services.fide_lists import (
     FideListRefused,
     fide_list_check,
@@ -142,3 +143,10 @@ def test_the_command_asks_which_list_a_single_list_is(tmp_path):
     with pytest.raises(CommandError, match="does not say which"):
         call_command("import_fide_list", str(renamed))
     call_command("import_fide_list", str(renamed), "--kind", "standard", stdout=io.StringIO())
+
+
+def test_erasing_a_member_removes_what_fides_list_said_of_them(officer):
+    aroha = MemberFactory(name="Aroha Tane", fide_id="4100018")
+    import_list(COMBINED, month=NOVEMBER)
+    member_erase(member=aroha, reason="asked to be forgotten", by=officer)
+    assert not FideRating.objects.exists()
