@@ -9,7 +9,9 @@ line is one of tests/data/fide/players_list_foa.txt's with a new FIDE id.
 import sys
 from pathlib import Path
 
-SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "fide" / "players_list_foa.txt"
+SAMPLE = (
+    Path(__file__).resolve().parent.parent / "tests" / "data" / "fide" / "players_list_foa.txt"
+)
 
 
 def main() -> None:

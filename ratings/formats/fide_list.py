@@ -29,6 +29,7 @@ import zipfile
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import IO
+from xml.etree.ElementTree import ParseError, iterparse
 
 from ..engine.codec import TITLES
 
@@ -69,7 +70,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
+        # An XML list's player is named by its place instead (line 0).
+        return f"line {self.line}: {self.message}" if self.line else self.message
 
 
 @dataclass(frozen=True)
@@ -134,10 +136,10 @@ def fide_list_open(stream: IO[bytes]) -> tuple[IO[bytes], str | None]:
         archive = zipfile.ZipFile(stream)
     except zipfile.BadZipFile:
         raise ValueError("The zip file cannot be opened: download it from FIDE again.") from None
-    texts = [n for n in archive.namelist() if n.lower().endswith(".txt")]
+    texts = [n for n in archive.namelist() if n.lower().endswith((".txt", ".xml"))]
     if len(texts) != 1:
         raise ValueError(
-            "The zip file should hold one .txt list (FIDE's TXT download), "
+            "The zip file should hold one list, .txt or .xml, as FIDE's downloads do, "
             f"but holds {len(texts)}: unzip it and upload the list itself."
         )
     return archive.open(texts[0]), texts[0]
@@ -286,6 +288,110 @@ def fide_list_read(
                 games=games,
             )
         )
+    return result
+
+
+#: The XML list's element for each time control's rating and games: a single list's are
+#: ``rating`` and ``games`` whatever it rates, the combined list's standard ones too.
+_XML_COMBINED = {
+    STANDARD: ("rating", "games"),
+    RAPID: ("rapid_rating", "rapid_games"),
+    BLITZ: ("blitz_rating", "blitz_games"),
+}
+
+
+def fide_list_is_xml(stream: IO[bytes]) -> bool:
+    """Whether the list is FIDE's XML download (``<playerslist>``) rather than its TXT."""
+    start = stream.read(64)
+    stream.seek(0)
+    return start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
+def fide_list_read_xml(
+    stream: IO[bytes], *, kind: str | None = None, wanted: Collection[str] | None = None
+) -> FideList:
+    """Read FIDE's XML list (``<playerslist>`` of ``<player>``: fideid, name, country,
+    sex, title, w_title, o_title, foa_title, rating, games, k, [rapid_ and blitz_ ones in
+    the combined list,] birthday, flag), streaming, as ``fide_list_read`` reads the TXT.
+    Its elements carry no month. A bad player is named by its place and FIDE id. (Expat
+    refuses entity expansion bombs itself, and ElementTree fetches no external entity.)"""
+    result = FideList()
+    wanted_ids = None if wanted is None else set(wanted)
+    columns: dict[str, tuple[str, str]] | None = None
+    number = 0
+    try:
+        events = iterparse(stream, events=("start", "end"))
+        _, root = next(events)
+        for event, element in events:
+            if event == "start" or element.tag != "player":
+                continue
+            # The players read are dropped from the tree: a whole list is 856 MB.
+            root.clear()
+            number += 1
+            if columns is None:
+                if element.find("rapid_rating") is not None:
+                    columns = dict(_XML_COMBINED)
+                elif kind in KINDS:
+                    columns = {kind: ("rating", "games")}
+                else:
+                    result.problem(
+                        1,
+                        "this is one time control's list, and it does not say which: name the "
+                        "file standard_, rapid_ or blitz_rating_list.xml as FIDE does, or say "
+                        "which list it is",
+                    )
+                    return result
+                result.kinds = tuple(columns)
+            where = f"player {number}"
+            fide_id = (element.findtext("fideid") or "").strip()
+            if not fide_id.isdigit():
+                element.clear()
+                result.problem(0, f"{where}: the fideid “{fide_id}” is not digits")
+                continue
+            result.lines += 1
+            fide_id = fide_id.lstrip("0")
+            if wanted_ids is not None and fide_id not in wanted_ids:
+                element.clear()
+                continue
+            values = {child.tag: (child.text or "").strip() for child in element}
+            element.clear()
+            ratings: dict[str, int | None] = {}
+            games: dict[str, int] = {}
+            bad = False
+            for each, (rating_tag, games_tag) in columns.items():
+                rating, played = values.get(rating_tag, ""), values.get(games_tag, "") or "0"
+                if (rating and not rating.isdigit()) or not played.isdigit():
+                    result.problem(
+                        0, f"{where} (FIDE id {fide_id}): the {each} rating or games is no number"
+                    )
+                    bad = True
+                ratings[each] = _number(rating) or None
+                games[each] = _number(played) or 0
+            born = values.get("birthday", "")
+            if bad or (born and not born.isdigit()):
+                if not bad:
+                    result.problem(
+                        0, f"{where} (FIDE id {fide_id}): the birthday “{born}” is no year"
+                    )
+                continue
+            result.players.append(
+                FidePlayer(
+                    line=number,
+                    fide_id=fide_id,
+                    name=values.get("name", ""),
+                    federation=values.get("country", ""),
+                    title=_title(values.get("title", "")),
+                    women_title=_title(values.get("w_title", "")),
+                    born=_number(born) or None,
+                    inactive="i" in values.get("flag", "").lower(),
+                    ratings=ratings,
+                    games=games,
+                )
+            )
+    except ParseError as error:
+        line = error.position[0] if error.position else 1
+        # ParseError's text ends with where it is ("mismatched tag: line 5, column 2").
+        result.problem(line, f"the XML cannot be read: {str(error).split(':')[0]}")
     return result
 
 

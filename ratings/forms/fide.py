@@ -12,7 +12,7 @@ from ..formats.fide_list import KINDS
 class FideListForm(forms.Form):
     file = forms.FileField(
         label="FIDE's list",
-        help_text="As downloaded from ratings.fide.com/download_lists.phtml, TXT format: "
+        help_text="As downloaded from ratings.fide.com/download_lists.phtml, TXT or XML: "
         "the combined players_list_foa.txt, or standard_, rapid_ or blitz_rating_list.txt, "
         "zipped or not.",
     )

@@ -20,7 +20,15 @@ from typing import IO, Any
 from django.db import transaction
 from django.utils import timezone
 
-from ..formats.fide_list import FideList, FidePlayer, fide_list_open, fide_list_read, kind_of_name
+from ..formats.fide_list import (
+    FideList,
+    FidePlayer,
+    fide_list_is_xml,
+    fide_list_open,
+    fide_list_read,
+    fide_list_read_xml,
+    kind_of_name,
+)
 from ..models import FideRating, Member
 from ..presentation.counts import count_phrase
 from .public_pages import public_pages_changed
@@ -138,7 +146,8 @@ def fide_list_check(
         return FideListPreview(problems=[str(error)])
     kind = kind or kind_of_name(inner_name or "") or kind_of_name(filename)
     club = _club_ids()
-    found = fide_list_read(text, kind=kind, wanted=club.keys())
+    read = fide_list_read_xml if fide_list_is_xml(text) else fide_list_read
+    found = read(text, kind=kind, wanted=club.keys())
     preview = FideListPreview(kinds=found.kinds, lines=found.lines)
     preview.problems = found.problem_lines()
     preview.month, month_problems = _month(found, month)

@@ -8,11 +8,19 @@ import io
 import zipfile
 from pathlib import Path
 
-from ratings.formats.fide_list import fide_list_open, fide_list_read, fide_list_text, kind_of_name
+from ratings.formats.fide_list import (
+    fide_list_is_xml,
+    fide_list_open,
+    fide_list_read,
+    fide_list_read_xml,
+    fide_list_text,
+    kind_of_name,
+)
 
 FIDE_FILES = Path(__file__).resolve().parent.parent / "data" / "fide"
 COMBINED = FIDE_FILES / "players_list_foa.txt"
 STANDARD = FIDE_FILES / "standard_rating_list.txt"
+XML = FIDE_FILES / "players_list_xml_foa.xml"
 HEADER = COMBINED.read_text().splitlines()[0]
 
 
@@ -142,3 +150,66 @@ def test_a_2mb_slice_of_the_list_is_read_whole():
     found = fide_list_read(sliced)
     assert found.problems == []
     assert len(found.players) == found.lines == len(sliced) - 1
+
+
+def read_xml(data: bytes, **options):
+    return fide_list_read_xml(io.BytesIO(data), **options)
+
+
+def test_the_xml_list_gives_the_same_players_as_the_txt():
+    found = read_xml(XML.read_bytes())
+    txt = read(COMBINED, wanted={"4100018", "4100034", "4100042"})
+    assert found.kinds == txt.kinds
+    assert [
+        (
+            p.fide_id,
+            p.name,
+            p.federation,
+            p.title,
+            p.women_title,
+            p.born,
+            p.inactive,
+            p.ratings,
+            p.games,
+        )
+        for p in found.players
+    ] == [
+        (
+            p.fide_id,
+            p.name,
+            p.federation,
+            p.title,
+            p.women_title,
+            p.born,
+            p.inactive,
+            p.ratings,
+            p.games,
+        )
+        for p in txt.players
+    ]
+
+
+def test_the_xml_list_is_told_from_the_txt():
+    with XML.open("rb") as xml, COMBINED.open("rb") as txt:
+        assert fide_list_is_xml(xml)
+        assert not fide_list_is_xml(txt)
+
+
+def test_a_single_xml_list_rates_its_own_time_control():
+    data = XML.read_bytes().replace(b"<rapid_rating>", b"<x>").replace(b"</rapid_rating>", b"</x>")
+    found = read_xml(data, kind="blitz", wanted={"4100034"})
+    assert found.kinds == ("blitz",)
+    assert found.players[0].ratings == {"blitz": 1850}
+
+
+def test_a_bad_xml_player_is_named_by_its_place_and_id():
+    data = XML.read_bytes().replace(b"<rating>1850</rating>", b"<rating>18S0</rating>")
+    found = read_xml(data)
+    assert found.problem_lines() == [
+        "player 2 (FIDE id 4100034): the standard rating or games is no number"
+    ]
+
+
+def test_broken_xml_is_named_by_its_line():
+    found = read_xml(XML.read_bytes().replace(b"</player>\n<player>", b"\n<player>", 1))
+    assert found.problem_lines()[-1] == "line 5: the XML cannot be read: mismatched tag"

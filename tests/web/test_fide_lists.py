@@ -150,3 +150,10 @@ def test_erasing_a_member_removes_what_fides_list_said_of_them(officer):
     import_list(COMBINED, month=NOVEMBER)
     member_erase(member=aroha, reason="asked to be forgotten", by=officer)
     assert not FideRating.objects.exists()
+
+
+def test_the_command_reads_fides_xml_list_too():
+    liam = MemberFactory(name="Liam Brennan", fide_id="4100034")
+    out = io.StringIO()
+    call_command("import_fide_list", str(FIDE_FILES / "players_list_xml_foa.xml"), stdout=out)
+    assert FideRating.objects.get(member=liam).blitz == 1795

@@ -24,13 +24,13 @@ def list_month(text: str) -> dt.date:
 class Command(BaseCommand):
     help = (
         "Read FIDE's rating list as FIDE publishes it (ratings.fide.com/download_lists.phtml, "
-        "TXT: players_list_foa.txt, or standard_, rapid_ or blitz_rating_list.txt, or its "
-        "zip) and keep the FIDE ratings, titles and federations of the members whose FIDE id "
-        "is on it. A file with any bad line is refused whole."
+        "TXT or XML: players_list_foa.txt, or standard_, rapid_ or blitz_rating_list.txt, "
+        "or its zip) and keep the FIDE ratings, titles and federations of the members whose "
+        "FIDE id is on it. A file with any bad line is refused whole."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path, help="FIDE's list (.txt or .zip)")
+        parser.add_argument("file", type=Path, help="FIDE's list (.txt, .xml or their .zip)")
         parser.add_argument(
             "--kind",
             choices=KINDS,
