@@ -11,8 +11,9 @@ from ..models import FIDE_KINDS, FideRating, Member
 def fide_figures(member: Member) -> dict[str, Any] | None:
     """What FIDE's list (as the club last read it) says of a member, to show beside the
     club's rating: each of FIDE's ratings with its list's month, title, federation."""
-    row = FideRating.objects.filter(member=member).first()
-    if row is None:
+    try:
+        row = member.fide_rating  # read with the member by ``member_found``
+    except FideRating.DoesNotExist:
         return None
     return {
         "fide_id": row.fide_id,

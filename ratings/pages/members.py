@@ -71,7 +71,7 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
     found = (
         publication.annotate(by_number.with_financial(among=them), among=them)
         .with_state(rating_list)
-        .select_related("rating_state", "merged_into")  # type: ignore[misc]  # with_state's FilteredRelation
+        .select_related("rating_state", "merged_into", "fide_rating")  # type: ignore[misc]  # with_state's FilteredRelation
         .order_by()[:1]
     )
     return next(iter(found), None)
