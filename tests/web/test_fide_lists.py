@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -157,3 +158,14 @@ def test_the_command_reads_fides_xml_list_too():
     out = io.StringIO()
     call_command("import_fide_list", str(FIDE_FILES / "players_list_xml_foa.xml"), stdout=out)
     assert FideRating.objects.get(member=liam).blitz == 1795
+
+
+def test_the_zip_fide_publishes_is_read_with_the_name_inside_it():
+    liam = MemberFactory(name="Liam Brennan", fide_id="4100034")
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.write(STANDARD, "standard_nov26frl.txt")
+    packed.seek(0)
+    report = fide_list_import(stream=packed, filename="download.zip")
+    assert (report.kinds, report.month) == (("standard",), NOVEMBER)
+    assert FideRating.objects.get(member=liam).standard == 1862
