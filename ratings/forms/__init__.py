@@ -19,6 +19,7 @@ from .comparison import ComparisonForm, MemberChoiceForm
 from .csv_upload import CsvUploadForm, MembersConfirmForm
 from .duplicates import DuplicateReasonForm
 from .events import EntriesForm, EntryRemoveForm, EventForm, SendBackForm, resolve_players
+from .fide import FideListForm
 from .grid import (
     GRID_CHOICES,
     MIRRORED,
@@ -88,6 +89,7 @@ __all__ = [
     "EntriesForm",
     "EntryRemoveForm",
     "EventForm",
+    "FideListForm",
     "GridCell",
     "GridForm",
     "GridRow",

@@ -47,6 +47,7 @@ class ClubSettingsForm(forms.ModelForm):
             "season_start_month",
             "time_zone",
             "live_list_only",
+            "fide_on_list",
             "unpublished_members",
             "city",
             "federation",

@@ -12,6 +12,8 @@ from django.utils import timezone
 from ..models import (
     BROUGHT_IN_STANDING_FIELDS,
     ClubSettings,
+    Entry,
+    FideRating,
     Member,
     Season,
     Subscription,
@@ -167,6 +169,7 @@ class MemberForm(forms.ModelForm):
             self.fields[CHANGE_REASON] = change_reason_field(
                 "rating brought in from the wrong list"
             )
+            offer_fide_rating(self)
 
     def clean_member_number(self) -> str:
         number = self.cleaned_data["member_number"]
@@ -197,6 +200,37 @@ def consent_settled(form: forms.ModelForm, data: dict) -> None:  # type: ignore[
     # How it was given is the model's to ask (``mail_problems``), as the admin asks it.
     if member.mail_consent_at is None:
         member.mail_consent_at = timezone.now()
+
+
+def offer_fide_rating(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+    """A member yet to play here, with no rating brought in, whom FIDE's list rates: their
+    FIDE standard rating is offered as the rating they bring in, with where it comes from
+    ("FIDE standard 1850, list of 2026-11"), where the club's system can start from the
+    figure alone; where it needs more (the games before it), the note says so and nothing
+    is filled in. Only offered: the officer saves it or not."""
+    member = form.instance
+    fide = FideRating.objects.filter(member=member).first()
+    if (
+        form.is_bound
+        or fide is None
+        or fide.standard is None
+        or fide.standard_month is None
+        or member.initial_rating is not None
+        or Entry.objects.filter(member=member).exists()
+    ):
+        return
+    system = ClubSettings.load().engine()
+    source = f"FIDE standard {fide.standard}, list of {fide.standard_month:%Y-%m}"
+    field = form.fields["initial_rating"]
+    missing = system.brought_in_missing(rating=fide.standard, games=0)
+    if missing is None:
+        form.initial["initial_rating"] = fide.standard
+        field.help_text = f"Offered from FIDE's list: {source}. {field.help_text}"
+    else:
+        field.help_text = (
+            f"{source}: the club's system ({system.title}) keeps it only with {missing}. "
+            f"{field.help_text}"
+        )
 
 
 def initial_rating_help() -> str:

@@ -17,6 +17,7 @@ from .events import (
     RatingPeriod,
     event_date_problem,
 )
+from .fide import FIDE_KINDS, FideRating
 from .mail import MailMessage
 from .members import (
     BROUGHT_IN_STANDING_FIELDS,
@@ -40,6 +41,7 @@ __all__ = [
     "BROUGHT_IN_STANDING_FIELDS",
     "EARLIEST_DATE",
     "EVENT_DAYS_AHEAD",
+    "FIDE_KINDS",
     "MAX_INITIAL_RATING",
     "SYSTEM_CHOICES",
     "USABLE",
@@ -49,6 +51,7 @@ __all__ = [
     "Entry",
     "Event",
     "EventQuerySet",
+    "FideRating",
     "Game",
     "JSONText",
     "MailConsent",

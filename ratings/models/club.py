@@ -64,6 +64,13 @@ class ClubSettings(models.Model):
         "live ratings and no publications.",
     )
 
+    fide_on_list = models.BooleanField(
+        "FIDE ratings on the published list",
+        default=False,
+        help_text="Show each member's FIDE rating (from FIDE's list the officer last "
+        "uploaded) as a column beside the club's rating on the published list.",
+    )
+
     class Unpublished(models.TextChoices):
         """How members whose ratings are not published (in arrears, guests) appear on the
         public pages: the rule asks only that their ratings are withheld, but a club may not

@@ -27,6 +27,7 @@ from ..rules.publication import published_members
 from ..rules.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
 from . import publications, reports
+from .fide import fide_ratings_of
 
 PER_PAGE = 50
 
@@ -107,7 +108,10 @@ def rating_list_page(
     # ``ListPaginator`` counts the list and reads the page's rows: the whole list in its
     # rating order from the nearer end of the rating index, any other list or order by
     # one read of the list's order, the page's members then by primary key.
-    table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
+    table = table_class(
+        reports.with_ratings(filters.qs, ranked=False, time_class=rating_list),
+        exclude=() if club.fide_on_list else ("fide",),
+    )
     # The whole published list unfiltered is its own ranking (the paginator's one read of
     # it places the rows); any other list reads the published ratings once more.
     table.ranking = PublishedRanking(time_class=rating_list) if everyone or filtered else None
@@ -118,6 +122,10 @@ def rating_list_page(
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
+    if club.fide_on_list:
+        table.fide_ratings = fide_ratings_of(
+            [row.record.pk for row in table.paginated_rows], rating_list
+        )
     export = query.copy()
     export["_export"] = "csv"
     return {

@@ -30,6 +30,7 @@ from ..rules import publication
 from ..rules.period_names import label_name, period_name
 from ..rules.status_changes import member_status_changes
 from . import reports
+from .fide import fide_figures
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -72,7 +73,7 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
     found = (
         publication.annotate(by_number.with_financial(among=them), among=them)
         .with_state(rating_list)
-        .select_related("rating_state", "merged_into")  # type: ignore[misc]  # with_state's FilteredRelation
+        .select_related("rating_state", "merged_into", "fide_rating")  # type: ignore[misc]  # with_state's FilteredRelation
         .order_by()[:1]
     )
     return next(iter(found), None)
@@ -139,6 +140,8 @@ def member_page(
         "system": system,
         "officer": officer,
         "rating_list": rating_list,
+        # FIDE's list is public, but beside a withheld club rating it would say too much.
+        "fide": fide_figures(member) if show_rating else None,
     }
     if show_rating and state is not None:
         data.update(

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from ..models import Publication, PublicationEntry
 from ..presentation.figures import shown_change
 from ..presentation.tables import NUMBER, STRENGTH, WIDE, change_html, rows_html
+from .fide import fide_ratings_of
 from .reports import age_group_of, year_start
 
 
@@ -60,6 +61,8 @@ class PublicationTable(tables.Table):
     region = tables.Column("Region", accessor="member__region", attrs=WIDE)
     age = tables.Column("Junior", empty_values=(), orderable=False, attrs=WIDE)
     last_played = tables.Column("Last played", attrs=WIDE)
+    # Where the club chooses (``ClubSettings.fide_on_list``): FIDE's rating as last read.
+    fide = tables.Column("FIDE", empty_values=(), orderable=False, attrs=NUMBER)
 
     class Meta:
         template_name = "ratings/public/_list_table.html"
@@ -67,11 +70,16 @@ class PublicationTable(tables.Table):
         orderable = True
         empty_text = "No member matches."
 
-    def __init__(self, *args: Any, publication: Publication, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, publication: Publication, fide: bool = False, **kwargs: Any
+    ) -> None:
         self.publication = publication
         self.previous = publication.previous()
+        excluded: tuple[str, ...] = () if fide else ("fide",)
         if self.previous is None:
-            kwargs["exclude"] = ("change",)
+            excluded += ("change",)
+        kwargs["exclude"] = excluded
+        self.fide_ratings: dict[int, int | None] = {}
         super().__init__(*args, **kwargs)
 
     def order_rating(self, queryset: QuerySet[Any], is_descending: bool) -> tuple[Any, bool]:
@@ -92,6 +100,10 @@ class PublicationTable(tables.Table):
         """The page's rows for ``_list_table.html``: each row's class and its cells."""
         rows = list(self.paginated_rows)
         before = self._before([row.record for row in rows])
+        if "fide" in self.columns.names():
+            self.fide_ratings = fide_ratings_of(
+                [row.record.member_id for row in rows], self.publication.time_class
+            )
         start = year_start(self.publication.day)
         columns = [(b.name, mark_safe(b.attrs["td"].as_html())) for b in self.columns]
         out = []
@@ -138,4 +150,6 @@ class PublicationTable(tables.Table):
             return age_group_of(member.born, start)
         if name == "last_played":
             return date_format(entry.last_played) if entry.last_played else "—"
+        if name == "fide":
+            return self.fide_ratings.get(entry.member_id) or "—"
         return ""

@@ -110,7 +110,7 @@ def publication_list(
     (``query``: the reader's filters, order and page). ``request``: for the table's own
     links to the reader's sort and page, as django-tables2 builds them."""
     filters = publication_entries(publication=publication, query=query)
-    table = PublicationTable(filters.qs, publication=publication)
+    table = PublicationTable(filters.qs, publication=publication, fide=club.fide_on_list)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
     export = query.copy()
     export["_export"] = "csv"

@@ -71,7 +71,12 @@ class RatingListTable(tables.Table):
     # Rendered for everyone, so no birth date and an adult both show blank (not "—").
     age = tables.Column("Junior", accessor="born", orderable=False, attrs=WIDE, empty_values=())
     last_played = tables.Column("Last played", accessor="rating_state__last_played", attrs=WIDE)
+    # Only where the club chooses (``ClubSettings.fide_on_list``): ``rating_list_page``
+    # excludes it otherwise, and reads the page's FIDE ratings into ``fide_ratings``.
+    fide = tables.Column("FIDE", orderable=False, attrs=NUMBER, empty_values=(None,))
 
+    #: Each member's FIDE rating on the list shown, by member id, for the page's rows.
+    fide_ratings: dict[int, int | None] | None = None
     #: The rating list shown (``rating_list_page`` sets it): ``ListPaginator`` reads its
     #: first and last pages down that list's rating index.
     time_class: str | None = None
@@ -120,6 +125,8 @@ class RatingListTable(tables.Table):
             return None if state is None else getattr(state, _STATE_COLUMNS[name])
         if name == "age":
             return record.born
+        if name == "fide":
+            return (self.fide_ratings or {}).get(record.pk)
         return getattr(record, name, None)
 
     def _render_cell(self, name: str, record: Member, value: Any) -> Any:

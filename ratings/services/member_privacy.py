@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from ..models import ClubSettings, Member, number_taken
+from ..models import ClubSettings, FideRating, Member, number_taken
 from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .public_pages import public_pages_changed
@@ -81,6 +81,11 @@ def member_erase(*, member: Member, reason: str, by: Any) -> Member:
             dup = {"name": former_name(duplicate), "member_number": former_number(duplicate)}
             duplicate.history.all().update(**dup, **cleared)
             Member.objects.filter(pk=duplicate.pk).update(**dup, **cleared)
+        # FIDE's list as read for them (their name as FIDE writes it, birth year): the
+        # list is read again by FIDE id, which is erased.
+        FideRating.objects.filter(
+            member__in=[member, *Member.objects.filter(merged_into=member)]
+        ).delete()
         for name, value in {**replaced, **cleared}.items():
             setattr(member, name, value)
         member._change_reason = reason_kept(f"Erased: {reason}")  # type: ignore[attr-defined]

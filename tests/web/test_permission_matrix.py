@@ -345,6 +345,8 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-import-register-preview": OFFICER,
     "ratings:officer-import-results": OFFICER,
     "ratings:officer-import-results-preview": OFFICER,
+    "ratings:officer-fide": OFFICER,
+    "ratings:officer-fide-preview": OFFICER,
     "ratings:compare": OFFICER,
     "ratings:compare-detail": OFFICER,
     "ratings:compare-status": OFFICER,
