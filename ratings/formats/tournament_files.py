@@ -481,6 +481,8 @@ def pgn_events(
 #: A PGN Round tag that gives no round: missing, the standard's "?" (unknown), chess.com's
 #: and lichess's "-" (not in a round).
 NO_ROUND = frozenset({"", "?", "-", "*"})
+#: An Event tag that names no event: missing, or the standard's "?".
+NO_EVENT = frozenset({"", "?"})
 
 
 def _place_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> str | None:
@@ -531,7 +533,13 @@ def _sides(headers: Any) -> list[str]:
 def _renumber_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> None:
     """Games of several events put in one (``--event``): their rounds, in date order, become
     the one event's rounds 1, 2, 3... (one event's own rounds are kept)."""
-    origin = {(h.get("Event", ""), h.get("Site", "")) for _n, h, _d, _r, _res in games}
+    # A game without an Event tag (a broadcast's export names the event once, or never)
+    # is of no other event.
+    origin = {
+        (h.get("Event", ""), h.get("Site", ""))
+        for _n, h, _d, _r, _res in games
+        if h.get("Event", "").strip() not in NO_EVENT
+    }
     if len(origin) < 2:
         return
     first: dict[tuple[str, str, int | None], dt.date] = {}
