@@ -46,7 +46,7 @@ def is_pgn(filename: str, data: bytes) -> bool:
     return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[")
 
 
-def pgn_tournaments(data: bytes, *, event_name: str = "") -> list[PgnTournament]:
+def pgn_tournaments(data: bytes, *, event_name: str = "") -> list[trf.Tournament]:
     """Each event of a PGN file as a ``trf.Tournament``; ``trf.TrfError`` listing every
     problem (by game number) when any game cannot be imported."""
     events, problems = pgn_events("The file", data, event_name=event_name.strip() or None)
@@ -74,8 +74,10 @@ def _tournament(event: FileEvent) -> PgnTournament:
         player.points = sum(trf.CODE_POINTS[r.code] for r in player.results)
     return PgnTournament(
         file_games=sorted(
-            (trf.TrfGame(round_, white, black, result, colours and black is not None)
-             for round_, white, black, result, colours in event.games),
+            (
+                trf.TrfGame(round_, white, black, result, colours and black is not None)
+                for round_, white, black, result, colours in event.games
+            ),
             key=lambda g: (g.round, g.white),
         ),
         time_control=event.time_control,

@@ -215,9 +215,7 @@ def _dated_notes(hows: list[str]) -> list[str]:
         "EventDate": "dated by the EventDate tag (no Date tag)",
         "--date": "gave no date: dated by the date given (--date)",
     }
-    return [
-        f"{count_phrase(hows.count(how), 'game')} {said[how]}" for how in said if how in hows
-    ]
+    return [f"{count_phrase(hows.count(how), 'game')} {said[how]}" for how in said if how in hows]
 
 
 #: A game's own address as its Site (Lichess, chess.com): not a place.
@@ -281,10 +279,7 @@ def _join_sites(groups: dict[tuple[str, str], list[Any]]) -> dict[tuple[str, str
                 joined.setdefault(key, [key[1] or "?"]).append(other[1] or "?")
                 changed = True
     return {
-        key: (
-            f"its games at {len(sites)} Sites ({'; '.join(sites)}) share players: "
-            "one event"
-        )
+        key: (f"its games at {len(sites)} Sites ({'; '.join(sites)}) share players: one event")
         for key, sites in joined.items()
     }
 
@@ -436,13 +431,13 @@ def pgn_events(
                     )
                 other = names[1] if colour == "White" else names[0]
                 opponent = None if is_bye_placeholder(other) else other
-                first, before = playing.setdefault((round_, player_name), (number, opponent))
+                first, met = playing.setdefault((round_, player_name), (number, opponent))
                 if first != number:
-                    if opponent is None or before != opponent:
+                    if opponent is None or met != opponent:
                         problems.append(
                             f"{source}, game {number}: {player_name} already plays round "
                             f"{round_} of {label!r} in game {first}"
-                            + (f", against {before}" if before else "")
+                            + (f", against {met}" if met else "")
                             + ": a player meets one opponent a round (several games "
                             "against the same one are a match)"
                         )

@@ -126,7 +126,7 @@ def _moves_and_minutes(found: re.Match[str]) -> tuple[int, float, bool]:
     a, a_unit, a_moves, b, b_unit = found.groups()
     first, second = int(a), int(b)
     b_moves = bool(b_unit) and b_unit.startswith(_MOVE_WORDS)
-    if b_moves or a_unit and not a_moves:
+    if b_moves or (a_unit and not a_moves):
         moves_first = False
     elif a_moves or b_unit:
         moves_first = True

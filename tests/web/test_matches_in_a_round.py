@@ -4,8 +4,11 @@ game on every path that checks the rule."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from ratings import services
 from ratings.models import Event, Game, RatingChange, rules
@@ -37,7 +40,9 @@ def test_a_second_game_of_a_match_passes_the_games_own_check():
 
 def test_a_game_against_a_second_opponent_in_the_round_is_still_refused():
     first = GameFactory(round=2)
-    other = Game(event=first.event, round=2, white=first.white, black=MemberFactory(), result="1-0")
+    other = Game(
+        event=first.event, round=2, white=first.white, black=MemberFactory(), result="1-0"
+    )
     with pytest.raises(ValidationError, match="has two games in round 2"):
         other.full_clean()
 
@@ -56,3 +61,45 @@ def test_a_match_entered_as_a_round_is_saved_and_rated_game_by_game():
     assert event.status == Event.Status.COMPLETE
     assert event.games.count() == 3
     assert RatingChange.objects.get(event=event, member=ana).played == 3
+
+
+def _meet(alice, bob, carol, dave) -> Event:
+    """An NSCL-style meet: one round, everyone entered."""
+    event = EventFactory(name="League meet", start_date=dt.date(2026, 3, 2), rounds=1)
+    for member in (alice, bob, carol, dave):
+        event.entries.create(member=member)
+    return event
+
+
+def test_a_match_entered_on_the_round_page_is_saved_board_by_board(
+    officer_client, alice, bob, carol, dave
+):
+    event = _meet(alice, bob, carol, dave)
+    rows = [(alice, bob, "1-0"), (bob, alice, "1/2-1/2"), (carol, dave, "0-1")]
+    data = {"g-TOTAL_FORMS": str(len(rows)), "g-INITIAL_FORMS": "0"}
+    for i, (white, black, result) in enumerate(rows):
+        data |= {f"g-{i}-white": white.pk, f"g-{i}-black": black.pk, f"g-{i}-result": result}
+    officer_client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
+    assert event.games.filter(round=1).count() == 3
+
+
+def test_a_match_pasted_as_a_round_is_saved_line_by_line(officer_client, alice, bob, carol, dave):
+    event = _meet(alice, bob, carol, dave)
+    text = "A1 - B2 1-0\nB2 - A1 1/2-1/2\nA1 - B2 0-1\nC3 - D4 1-0"
+    officer_client.post(
+        reverse("ratings:officer-round-paste", args=[event.pk]),
+        {"round": 1, "text": text, "save": "1"},
+    )
+    assert event.games.filter(round=1).count() == 4
+
+
+def test_a_player_pasted_against_a_second_opponent_is_still_refused(
+    officer_client, alice, bob, carol, dave
+):
+    event = _meet(alice, bob, carol, dave)
+    page = officer_client.post(
+        reverse("ratings:officer-round-paste", args=[event.pk]),
+        {"round": 1, "text": "A1 - B2 1-0\nA1 - C3 0-1", "save": "1"},
+    )
+    assert "Alice Archer is already paired on line 1" in page.content.decode()
+    assert not event.games.exists()

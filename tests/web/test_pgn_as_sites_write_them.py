@@ -158,9 +158,10 @@ def test_the_web_import_keeps_every_game_of_a_match(officer_client, tmp_path):
     preview = reverse("ratings:officer-import-preview")
     data = knockout_round(tmp_path).read_bytes()
     upload = SimpleUploadedFile("knockout.pgn", data)
-    assert officer_client.post(reverse("ratings:officer-import"), {"file": upload})[
-        "Location"
-    ] == preview
+    assert (
+        officer_client.post(reverse("ratings:officer-import"), {"file": upload})["Location"]
+        == preview
+    )
     form = officer_client.get(preview).context["form"]
     choices = {name: form[name].value() for name in form.fields} | {"rated": "on"}
     officer_client.post(preview, choices)
@@ -179,9 +180,15 @@ def test_the_web_import_keeps_every_game_of_a_match(officer_client, tmp_path):
 def test_games_whose_site_is_the_games_url_are_one_event_by_their_event(tmp_path):
     path = write(
         tmp_path,
-        game("ana_t", "ben_c", "1-0", Event="Rated blitz game", Site="https://lichess.org/AbCd1234"),
-        game("ben_c", "ana_t", "0-1", Event="Rated blitz game", Site="https://lichess.org/EfGh5678"),
-        game("cara_d", "ana_t", "1-0", Event="Rated blitz game", Site="https://lichess.org/IjKl9012"),
+        game(
+            "ana_t", "ben_c", "1-0", Event="Rated blitz game", Site="https://lichess.org/AbCd1234"
+        ),
+        game(
+            "ben_c", "ana_t", "0-1", Event="Rated blitz game", Site="https://lichess.org/EfGh5678"
+        ),
+        game(
+            "cara_d", "ana_t", "1-0", Event="Rated blitz game", Site="https://lichess.org/IjKl9012"
+        ),
     )
     events, problems = pgn_events("games.pgn", path.read_bytes())
     assert problems == []

@@ -61,7 +61,9 @@ def test_a_lichess_broadcast_dated_by_utcdate_alone_imports_with_its_dates(tmp_p
     expected = tags_say(UZCHESS)
     days = sorted(tags["UTCDate"] for tags in tag_blocks(UZCHESS))
     assert not any("Date" in tags for tags in tag_blocks(UZCHESS))
-    out = run("import_pgn", "--create-missing", "--event", "UzChess Cup Masters 2025", str(UZCHESS))
+    out = run(
+        "import_pgn", "--create-missing", "--event", "UzChess Cup Masters 2025", str(UZCHESS)
+    )
     event = Event.objects.get()
     assert recorded(event) == expected
     assert (event.start_date.strftime("%Y.%m.%d"), event.end_date.strftime("%Y.%m.%d")) == (

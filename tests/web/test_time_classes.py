@@ -88,14 +88,12 @@ def test_the_time_control_wins_over_the_name_and_says_why():
         ("90/40+30", "90 minutes for the first 40 moves, then 30 minutes = 120 minutes"),
         (
             "40/90+30/30",
-            "90 minutes for the first 40 moves, then 30 minutes, + 60 × 30 seconds = 150 "
-            "minutes",
+            "90 minutes for the first 40 moves, then 30 minutes, + 60 × 30 seconds = 150 minutes",
         ),
         ("15 min. + 10 s.", "15 minutes + 60 × 10 seconds = 25 minutes"),
         (
             "5400/40+30:1800+30",
-            "90 minutes for the first 40 moves, then 30 minutes, + 60 × 30 seconds = 150 "
-            "minutes",
+            "90 minutes for the first 40 moves, then 30 minutes, + 60 × 30 seconds = 150 minutes",
         ),
     ],
 )
