@@ -231,9 +231,9 @@ def _games_apart(text: str) -> str:
     A file of tags only (a broadcast exported without its moves) has one blank line, or
     none, between games; python-chess takes a blank line among tags as part of one
     game's tags, so 605 games read as one. Each game of tags only is given the
-    standard's empty movetext, the marker ``*``, before the next game's tags (a blank
-    line after its tags, or a tag it already has, begins the next game); the games'
-    results are their Result tags still."""
+    standard's empty movetext, the marker ``*``, before the next game's tags (a tag it
+    already has, or a blank line once it has its White and Black, begins the next
+    game); the games' results are their Result tags still."""
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     names: set[str] = set()
@@ -242,7 +242,9 @@ def _games_apart(text: str) -> str:
     for line in lines:
         tag = _TAG_LINE.match(line)
         if tag is not None:
-            if tags_only and (gap or tag[1] in names):
+            # A tag the game already has, or a blank line after a game's players: the
+            # next game's tags (ChessBase leaves a blank line among one game's tags).
+            if tags_only and (tag[1] in names or (gap and {"White", "Black"} <= names)):
                 out.append("*\n\n")
                 names = set()
             tags_only, gap = True, False

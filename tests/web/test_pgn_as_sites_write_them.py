@@ -238,3 +238,16 @@ def test_import_trf_says_what_it_read_the_time_control_as(tmp_path):
     event, _problems = trf_event(str(path), path.read_bytes())
     assert event is not None
     assert any("time control 90/40+30 read as standard" in note for note in event.notes)
+
+
+def test_a_blank_line_among_one_games_tags_keeps_them_one_game(tmp_path):
+    path = write(
+        tmp_path,
+        # As ChessBase writes it: a blank line after the Event tag.
+        '[Event "Eastvale Open"]\n\n[Site "Eastvale"]\n[Date "2025.10.07"]\n[Round "1"]\n'
+        '[White "Ana Tuilagi"]\n[Black "Ben Carter"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n',
+        game("Cara Diaz", "Dan Evans", "0-1", Round="1"),
+    )
+    events, problems = pgn_events("games.pgn", path.read_bytes())
+    assert problems == []
+    assert [(e.name, len(e.games)) for e in events] == [("Eastvale Open", 2)]
