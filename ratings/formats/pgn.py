@@ -6,6 +6,8 @@ the TRF import's own.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ..models import Event
 from ..rules import results
 from . import trf
@@ -21,6 +23,20 @@ CODES = {
 
 #: A bye's TRF code (no opponent), from the club's result for it.
 BYE_CODES = {results.BYE: "F", results.HALF_BYE: "H", results.ZERO_BYE: "Z"}
+
+
+@dataclass
+class PgnTournament(trf.Tournament):
+    """A PGN event as a ``trf.Tournament`` that keeps its games as the file gives them.
+
+    A TRF gives a player one result a round, and ``trf.Tournament.games`` reads each
+    pair once a round; a PGN's match (a knockout's games ``4.1``, ``4.2`` between the
+    same two players, a league meet's) is several games of one round, each kept."""
+
+    file_games: list[trf.TrfGame] = field(default_factory=list)
+
+    def games(self) -> list[trf.TrfGame]:
+        return list(self.file_games)
 
 
 def is_pgn(filename: str, data: bytes) -> bool:
@@ -39,7 +55,7 @@ def pgn_tournaments(data: bytes, *, event_name: str = "") -> list[trf.Tournament
     return [_tournament(event) for event in events]
 
 
-def _tournament(event: FileEvent) -> trf.Tournament:
+def _tournament(event: FileEvent) -> PgnTournament:
     players = {
         p.key: trf.Player(
             rank=p.key, name=p.name, title=p.title, rating=p.rating, fide_id=p.fide_id, line=p.line
@@ -56,7 +72,15 @@ def _tournament(event: FileEvent) -> trf.Tournament:
     for player in players.values():
         player.results.sort(key=lambda r: r.round)
         player.points = sum(trf.CODE_POINTS[r.code] for r in player.results)
-    return trf.Tournament(
+    return PgnTournament(
+        file_games=sorted(
+            (
+                trf.TrfGame(round_, white, black, result, colours and black is not None)
+                for round_, white, black, result, colours in event.games
+            ),
+            key=lambda g: (g.round, g.white),
+        ),
+        time_control=event.time_control,
         name=event.name,
         start=event.start,
         end=event.end,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,10 +165,27 @@ def trf_event(
         games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
         notes=notes,
     )
+    if note := time_control_note(event):
+        event.notes.append(note)
     return event, []
 
 
 PGN_RESULTS = results.PGN
+
+
+def time_control_note(event: FileEvent) -> str | None:
+    """What the file's time control was read as, for the officer ("time control
+    90/40+30 read as standard: ..."); None when the file gives none or says its class
+    outright (a TRF's XXT)."""
+    if not event.time_control or event.time_class:
+        return None
+    found = time_class_and_why(event.time_control, "")
+    if found is None:
+        return (
+            f"{event.source}: time control {event.time_control!r} gives no class "
+            "(standard, rapid, blitz): the event's name decides, else standard"
+        )
+    return f"{event.source}: time control {event.time_control} read as {found[0]}: {found[1]}"
 
 
 def _pgn_date(text: str) -> dt.date | None:
@@ -177,13 +195,110 @@ def _pgn_date(text: str) -> dt.date | None:
         return None
 
 
+#: The tags that date a game, in the order they are taken: the standard's Date, then
+#: Lichess's UTCDate (its database's games carry no Date), then the event's start.
+_DATE_TAGS = ("Date", "UTCDate", "EventDate")
+
+
+def _game_date(headers: Any, given: dt.date | None) -> tuple[dt.date | None, str]:
+    """A game's date and, when not its Date tag, what gave it ("UTCDate", "--date")."""
+    for tag in _DATE_TAGS:
+        if (day := _pgn_date(headers.get(tag, ""))) is not None:
+            return day, "" if tag == "Date" else tag
+    return given, "--date" if given is not None else ""
+
+
+def _dated_notes(hows: list[str]) -> list[str]:
+    """How the event's games without a Date were dated, one note a way."""
+    said = {
+        "UTCDate": "dated by the UTCDate tag (no Date tag)",
+        "EventDate": "dated by the EventDate tag (no Date tag)",
+        "--date": "gave no date: dated by the date given (--date)",
+    }
+    return [f"{count_phrase(hows.count(how), 'game')} {said[how]}" for how in said if how in hows]
+
+
+#: A game's own address as its Site (Lichess, chess.com): not a place.
+_GAME_URL = re.compile(r"https?://", re.IGNORECASE)
+
+#: A tag pair's line: ``[Name "value"]``.
+_TAG_LINE = re.compile(r'\[([A-Za-z0-9_]+)\s+"')
+
+
+def _games_apart(text: str) -> str:
+    """PGN text with each game's tags apart from the next game's.
+
+    A file of tags only (a broadcast exported without its moves) has one blank line, or
+    none, between games; python-chess takes a blank line among tags as part of one
+    game's tags, so 605 games read as one. Each game of tags only is given the
+    standard's empty movetext, the marker ``*``, before the next game's tags (a tag it
+    already has, or a blank line once it has its White and Black, begins the next
+    game); the games' results are their Result tags still."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    names: set[str] = set()
+    tags_only = False  # since the last movetext, only tags (and blank lines)
+    gap = False  # a blank line after those tags
+    for line in lines:
+        tag = _TAG_LINE.match(line)
+        if tag is not None:
+            # A tag the game already has, or a blank line after a game's players: the
+            # next game's tags (ChessBase leaves a blank line among one game's tags).
+            if tags_only and (tag[1] in names or (gap and {"White", "Black"} <= names)):
+                out.append("*\n\n")
+                names = set()
+            tags_only, gap = True, False
+            names.add(tag[1])
+        elif not line.strip():
+            gap = tags_only
+        elif not line.startswith(("%", ";")):  # movetext (escape and comment lines aside)
+            tags_only, gap, names = False, False, set()
+        out.append(line if line.endswith(("\n", "\r")) else line + "\n")
+    return "".join(out)
+
+
+def _most_common(values: Any) -> str:
+    counted: dict[str, int] = {}
+    for value in values:
+        if value and value not in {"?", "-"}:
+            counted[value] = counted.get(value, 0) + 1
+    return max(counted, key=lambda v: counted[v]) if counted else ""
+
+
+def _join_sites(groups: dict[tuple[str, str], list[Any]]) -> dict[tuple[str, str], str]:
+    """One Event at several Sites that share players is one event at several halls (a
+    broadcast's Site per room): their groups joined, in place, into the first; what
+    was joined, by the group kept. Sites with no player in common stay apart."""
+    joined: dict[tuple[str, str], list[str]] = {}
+    players = {key: {n for g in games for n in _sides(g[1])} for key, games in groups.items()}
+    changed = True
+    while changed:  # until no two groups of one Event share a player
+        changed = False
+        for key, other in [(k, o) for k in groups for o in groups if k < o and k[0] == o[0]]:
+            if key in groups and other in groups and players[key] & players[other]:
+                groups[key] += groups.pop(other)
+                players[key] |= players.pop(other)
+                joined.setdefault(key, [key[1] or "?"]).append(other[1] or "?")
+                changed = True
+    return {
+        key: (f"its games at {len(sites)} Sites ({'; '.join(sites)}) share players: one event")
+        for key, sites in joined.items()
+    }
+
+
 def pgn_events(
-    source: str, data: bytes, *, event_name: str | None = None
+    source: str, data: bytes, *, event_name: str | None = None, date: dt.date | None = None
 ) -> tuple[list[FileEvent], list[str]]:
     """The events of a PGN file, from its games' headers only (python-chess's
     ``read_headers``: the moves are skipped, so big files are quick): one event per
     Event and Site (its dates spanning its games'), or all in ``event_name``. Problems
-    name the game by its number in the file."""
+    name the game by its number in the file.
+
+    A game's date is its Date, else its UTCDate (Lichess's database writes no Date),
+    else its EventDate, else ``date`` (``import_pgn --date``), each said in the event's
+    notes. Games between the same two players in one round (a knockout's ``4.1``,
+    ``4.2``; a league meet) are a match, kept; a player against two opponents in one
+    round is refused."""
     import chess.pgn
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -194,8 +309,9 @@ def pgn_events(
         text = data.decode("latin-1")  # PGN's own character set (the standard's 4.1)
     if "\x00" in text:
         return [], [f"{source}: holds NUL characters: not a text file"]
-    stream = io.StringIO(text)
+    stream = io.StringIO(_games_apart(text))
     problems: list[str] = []
+    dated_by: dict[int, str] = {}  # games dated otherwise than by their Date tag
     groups: dict[tuple[str, str], list[tuple[int, Any, dt.date, int | None, str]]] = {}
     number = 0
     untagged: list[str] = []
@@ -217,9 +333,14 @@ def pgn_events(
             problems.append(f"{where}: no result (*): finish or remove the game")
         elif result not in PGN_RESULTS:
             problems.append(f"{where}: {result!r} is not a result (1-0, 0-1, 1/2-1/2)")
-        day = _pgn_date(headers.get("Date", "")) or _pgn_date(headers.get("EventDate", ""))
+        day, how = _game_date(headers, date)
+        if how:
+            dated_by[number] = how
         if day is None:
-            problems.append(f"{where}: no date (Date {headers.get('Date', '')!r})")
+            problems.append(
+                f"{where}: no date (Date {headers.get('Date', '')!r}, no UTCDate or "
+                "EventDate): give the games' date (import_pgn --date YYYY-MM-DD)"
+            )
         elif problem := event_date_problem(day):
             problems.append(f"{where}: {problem}")
         round_text = headers.get("Round", "").strip().split(".")[0]
@@ -240,7 +361,10 @@ def pgn_events(
                 problems.append(f"{where}: {tag}: {problem}")
         if len(problems) == before:
             assert day is not None
-            key = (name, "" if event_name else headers.get("Site", "").strip())
+            site = headers.get("Site", "").strip()
+            # A site's URL of each game (a Lichess or chess.com export) names the game,
+            # not where the event was: the Event alone groups them.
+            key = (name, "" if event_name or _GAME_URL.match(site) else site)
             groups.setdefault(key, []).append((number, headers, day, round_, PGN_RESULTS[result]))
     if number == len(untagged):
         problems.append(f"{source}: no games: not a PGN file")
@@ -248,6 +372,7 @@ def pgn_events(
         problems += untagged
     events = []
     notes: dict[tuple[str, str], str] = {}
+    joined = _join_sites(groups)
     for key, games in groups.items():
         if note := _place_rounds(games):
             notes[key] = note
@@ -261,23 +386,27 @@ def pgn_events(
         rounds = max(g[3] or 1 for g in games)
         too_long = cut("the event's name", label, EVENT_NAME_LENGTH)
         cut_note = [f"{source}, event {label!r}: {too_long}"] if too_long else []
+        where_event = f"{source}, event {label!r}"
         event = FileEvent(
-            source=f"{source}, event {label!r}",
+            source=where_event,
             name=label[:EVENT_NAME_LENGTH],
             start=min(g[2] for g in games),
             end=max(g[2] for g in games),
             rounds=rounds,
             # One round on one night is a club night, not a Swiss.
             kind=Event.Kind.CLUB_NIGHT if rounds == 1 else Event.Kind.SWISS,
+            time_control=_most_common(g[1].get("TimeControl", "").strip() for g in games),
             notes=cut_note
-            + (
-                [f"{source}, event {label!r}: {notes[name, site]}"]
-                if (name, site) in notes
-                else []
-            ),
+            + ([f"{where_event}: {joined[name, site]}"] if (name, site) in joined else [])
+            + ([f"{where_event}: {notes[name, site]}"] if (name, site) in notes else [])
+            + [
+                f"{where_event}: {note}"
+                for note in _dated_notes([dated_by[g[0]] for g in games if g[0] in dated_by])
+            ],
         )
         keys: dict[str, FilePlayer] = {}
-        playing: dict[tuple[int, str], int] = {}
+        playing: dict[tuple[int, str], tuple[int, str | None]] = {}
+        matches: set[tuple[int, frozenset[str]]] = set()
         for number, headers, _day, placed, result in games:
             round_ = placed or 1
             names = [headers[colour].strip() for colour in ("White", "Black")]
@@ -302,12 +431,20 @@ def pgn_events(
                         line=number,
                         where=f"game {number}",
                     )
-                first = playing.setdefault((round_, player_name), number)
+                other = names[1] if colour == "White" else names[0]
+                opponent = None if is_bye_placeholder(other) else other
+                first, met = playing.setdefault((round_, player_name), (number, opponent))
                 if first != number:
-                    problems.append(
-                        f"{source}, game {number}: {player_name} already plays round "
-                        f"{round_} of {label!r} in game {first}"
-                    )
+                    if opponent is None or met != opponent:
+                        problems.append(
+                            f"{source}, game {number}: {player_name} already plays round "
+                            f"{round_} of {label!r} in game {first}"
+                            + (f", against {met}" if met else "")
+                            + ": a player meets one opponent a round (several games "
+                            "against the same one are a match)"
+                        )
+                    else:  # the same two players again: a match's next game
+                        matches.add((round_, frozenset(names)))
                 sides.append(player.key)
             if sides[0] is None or sides[1] is None:
                 # A game against the bye placeholder: the player's bye, of their points.
@@ -319,6 +456,16 @@ def pgn_events(
                 continue
             event.games.append((round_, sides[0], sides[1], result, True))
         event.players = list(keys.values())
+        if matches:
+            in_rounds = sorted({r for r, _pair in matches})
+            event.notes.append(
+                f"{where_event}: {count_phrase(len(matches), 'match', 'matches')} (several "
+                "games between the same two players in one round, as a knockout or a "
+                f"league meet plays them) in round{'s' if len(in_rounds) > 1 else ''} "
+                f"{', '.join(map(str, in_rounds))}: each game kept and rated"
+            )
+        if note := time_control_note(event):
+            event.notes.append(note)
         problems += [
             f"{source}, {second.where}: {second.name} has FIDE id {fide_id}, as has "
             f"{first.name} ({first.where}): one FIDE id is one person; correct one of them"
@@ -331,6 +478,8 @@ def pgn_events(
 #: A PGN Round tag that gives no round: missing, the standard's "?" (unknown), chess.com's
 #: and lichess's "-" (not in a round).
 NO_ROUND = frozenset({"", "?", "-", "*"})
+#: An Event tag that names no event: missing, or the standard's "?".
+NO_EVENT = frozenset({"", "?"})
 
 
 def _place_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> str | None:
@@ -381,7 +530,13 @@ def _sides(headers: Any) -> list[str]:
 def _renumber_rounds(games: list[tuple[int, Any, dt.date, int | None, str]]) -> None:
     """Games of several events put in one (``--event``): their rounds, in date order, become
     the one event's rounds 1, 2, 3... (one event's own rounds are kept)."""
-    origin = {(h.get("Event", ""), h.get("Site", "")) for _n, h, _d, _r, _res in games}
+    # A game without an Event tag (a broadcast's export names the event once, or never)
+    # is of no other event.
+    origin = {
+        (h.get("Event", ""), h.get("Site", ""))
+        for _n, h, _d, _r, _res in games
+        if h.get("Event", "").strip() not in NO_EVENT
+    }
     if len(origin) < 2:
         return
     first: dict[tuple[str, str, int | None], dt.date] = {}

@@ -176,7 +176,7 @@ class PasteRoundForm(forms.Form):
     def clean_text(self) -> list[Pairing]:
         pairings: list[Pairing] = []
         problems: list[str] = []
-        paired: dict[int, int] = {}
+        paired: dict[int, tuple[int, Member | None]] = {}
         for number, line in enumerate(self.cleaned_data["text"].splitlines(), start=1):
             if not line.strip():
                 continue
@@ -218,15 +218,15 @@ class PasteRoundForm(forms.Form):
             if black is not None and result in Game.BYES:
                 problems.append(f"Line {number}: a bye has one player only.")
                 continue
-            for member in (white, black):
+            for member, opponent in ((white, black), (black, white)):
                 if member is None:
                     continue
-                if member.pk in paired:
+                # Several games against the same opponent are a match, allowed.
+                line, met = paired.setdefault(member.pk, (number, opponent))
+                if line != number and (opponent is None or met != opponent):
                     problems.append(
-                        f"Line {number}: {member.name} is already paired on line "
-                        f"{paired[member.pk]}."
+                        f"Line {number}: {member.name} is already paired on line {line}."
                     )
-                paired.setdefault(member.pk, number)
             pairings.append(Pairing(len(pairings) + 1, white, black, result))
         if problems:
             raise ValidationError(problems)

@@ -106,19 +106,21 @@ class BaseRoundFormSet(forms.BaseFormSet):
 
     def clean(self) -> None:
         # Checked whatever else is wrong on the page, so every problem shows at once.
-        seen: dict[int, int] = {}
+        # A player meets one opponent a round; several boards between the same two
+        # players are a match (a league meet's games), allowed.
+        seen: dict[int, tuple[int, int | None]] = {}
         twice = False
         for number, form in enumerate(self.forms, start=1):
             data = getattr(form, "cleaned_data", {})
-            for side in ("white", "black"):
-                pk = data.get(side)
+            for side, other in (("white", "black"), ("black", "white")):
+                pk, opponent = data.get(side), data.get(other)
                 if pk is None:
                     continue
-                if pk in seen and seen[pk] != number:
+                board, met = seen.setdefault(pk, (number, opponent))
+                if board != number and (opponent is None or met != opponent):
                     name = next(m.name for m in self.players if m.pk == pk)
-                    form.add_error(side, f"{name} is already paired on board {seen[pk]}.")
+                    form.add_error(side, f"{name} is already paired on board {board}.")
                     twice = True
-                seen.setdefault(pk, number)
         if twice:
             raise ValidationError("A player is paired twice in this round.")
 

@@ -195,18 +195,22 @@ def twice_in_round_problems(
     games: Iterable[tuple[int, int | None, int | None]],
     names: dict[int, str] | None = None,
 ) -> list[str]:
-    """Each player at most once a round: the players found twice in one round among
-    ``games`` (round, white id, black id), one message each ("Ana Tuilagi has two games
-    in round 3."). ``names``: members' names by id (else looked up)."""
-    seen: set[tuple[int, int]] = set()
+    """Each player meets one opponent a round: the players found with two opponents (or
+    a bye and a game) in one round among ``games`` (round, white id, black id), one
+    message each ("Ana Tuilagi has two games in round 3."). Several games between the
+    same two players in one round are a match (a knockout's mini-match, a league meet's
+    games), allowed. ``names``: members' names by id (else looked up)."""
+    opponents: dict[tuple[int, int], int | None] = {}
     twice: dict[tuple[int, int], None] = {}
     for round_, white, black in games:
-        for player in (white, black):
+        for player, opponent in ((white, black), (black, white)):
             if player is None or round_ is None:
                 continue
-            if (round_, player) in seen:
+            if (round_, player) in opponents and (
+                opponent is None or opponents[round_, player] != opponent
+            ):
                 twice[(round_, player)] = None
-            seen.add((round_, player))
+            opponents.setdefault((round_, player), opponent)
     if not twice:
         return []
     if names is None:
@@ -214,8 +218,8 @@ def twice_in_round_problems(
 
         names = dict(Member.objects.filter(pk__in={p for _, p in twice}).values_list("pk", "name"))
     return [
-        f"{names.get(player, player)} has two games in round {round_}: a player plays at "
-        "most once a round."
+        f"{names.get(player, player)} has two games in round {round_}: a player meets one "
+        "opponent a round (several games against the same one are a match)."
         for round_, player in twice
     ]
 

@@ -66,16 +66,27 @@ _WORDS = {
 #: name the class inside a longer word too.
 _PARTS = {BLITZ: ("blitz",), RAPID: ("schnellschach",)}
 
-#: A first period given as moves in a time: "40/120", "40 moves in 90", "40/6000" (PGN's
-#: seconds).
+#: A first period given as moves and a time, either way round: "40/120", "40 moves in
+#: 90", "40/6000" (PGN's seconds), and FIDE's shorthand time first, "90/40" (90 minutes
+#: for 40 moves); then what follows it: the next period's time or the increment.
 _MOVES_IN = re.compile(
-    r"(\d{1,3})\s*(?:moves?|mv|züge|zuege|coups|jugadas)?\s*(?:/|in)\s*(\d{1,5})\s*"
-    r"(h\b|hours?|'|m\b|min\w*|s\b|sec\w*|\")?"
+    r"(\d{1,5})\s*(h\b|hours?|'|m\b|min\w*\.?|s\b|sec\w*\.?|\")?\s*"
+    r"(moves?|mv|züge|zuege|coups|jugadas)?\s*(?:/|in)\s*(\d{1,5})\s*"
+    r"(h\b|hours?|'|m\b|min\w*\.?|s\b|sec\w*\.?|\"|moves?|mv|züge|zuege|coups|jugadas)?"
 )
+#: After a first period: "+30" (FIDE's shorthand: the next period's minutes; PGN's
+#: seconds: the increment), ":1800" or ", 60" (the next period), "+30s" (an increment).
+_THEN = re.compile(
+    r"\s*(\+|:|,|;|\band\b|\bthen\b)\s*(\d{1,5})\s*"
+    r"(''|\"|'|h\b|m\b|min\w*\.?|s\b|sec\w*\.?)?(?:\s*(\+|/)\s*(\d{1,5}))?"
+)
+#: The numbers of moves a first period is given for (FIDE's controls and the clubs').
+_MOVE_COUNTS = frozenset({15, 16, 18, 20, 24, 25, 30, 32, 35, 36, 40, 45, 50, 60})
+_MOVE_WORDS = ("move", "mv", "züge", "zuege", "coups", "jugadas")
 #: A base time and its increment: "90+30", "90' + 30''", "25 min + 10 s", "G/90", "5 plus
 #: 0", "1h + 30s", "300+3" (PGN's seconds).
 _BASE = re.compile(
-    r"(?:^|[^\d/.])(?:g\s*/?\s*)?(\d{1,5})\s*(h\b|hours?|std\b|'|m\b|min\w*|s\b|sec\w*|\")?"
+    r"(?:^|[^\d/.])(?:g\s*/?\s*)?(\d{1,5})\s*(h\b|hours?|std\b|'|m\b|min\w*\.?|s\b|sec\w*|\")?"
     r"(?:\s*(?:\+|plus)\s*(\d{1,3})\s*(?:''|\"|'|s\b|sec\w*)?)?"
 )
 #: In a name only a time with its increment or its unit counts ("Open 2024" does not).
@@ -108,6 +119,27 @@ def _by_words(text: str) -> tuple[str, str] | None:
     return None
 
 
+def _moves_and_minutes(found: re.Match[str]) -> tuple[int, float, bool]:
+    """A first period's moves and minutes, and whether its time was in PGN's seconds.
+    Which number is the moves: the one a word says; else a usual count of moves (40)
+    beside a number that is not one; else the smaller ("40/90", "90/40")."""
+    a, a_unit, a_moves, b, b_unit = found.groups()
+    first, second = int(a), int(b)
+    b_moves = bool(b_unit) and b_unit.startswith(_MOVE_WORDS)
+    if b_moves or (a_unit and not a_moves):
+        moves_first = False
+    elif a_moves or b_unit:
+        moves_first = True
+    elif (first in _MOVE_COUNTS) != (second in _MOVE_COUNTS):
+        moves_first = first in _MOVE_COUNTS
+    else:
+        moves_first = first <= second
+    count, time, unit = (first, second, b_unit) if moves_first else (second, first, a_unit)
+    unit = None if unit and unit.startswith(_MOVE_WORDS) else unit
+    seconds = not unit and time > 240
+    return count, _minutes(time, unit), seconds
+
+
 def _time_for_sixty(text: str) -> tuple[float, str] | None:
     """Each player's minutes for 60 moves the time control gives, and how it was read."""
     text = text.casefold().replace("′", "'").replace("″", '"')
@@ -115,9 +147,36 @@ def _time_for_sixty(text: str) -> tuple[float, str] | None:
     text = re.sub(r"(\d+)\s*h\s*(\d{1,2})\b", lambda m: f"{int(m[1]) * 60 + int(m[2])}'", text)
     moves = _MOVES_IN.search(text)
     if moves is not None:
-        count, minutes = int(moves.group(1)), _minutes(int(moves.group(2)), moves.group(3))
+        count, minutes, seconds = _moves_and_minutes(moves)
+        how = f"{minutes:g} minutes for the first {count} moves"
+        total, increment, covered, pos, read_on = minutes, 0, count, moves.end(), False
+        while (then := _THEN.match(text, pos)) is not None:
+            mark, value, unit, joint, extra = then.groups()
+            in_seconds = bool(unit) and (unit.startswith("s") or unit in {"''", '"'})
+            if mark == "+" and (seconds or in_seconds):
+                # PGN's "40/5400+30", "40/90 + 30s": the increment; a period may follow.
+                increment, pos, read_on = increment or int(value), then.end(), True
+                continue
+            if covered >= 60:
+                break
+            if seconds and joint == "/" and mark == ":":  # PGN's next period "20/3000"
+                later, covered = int(extra) / 60.0, covered + int(value)
+            else:
+                # The next period ("90/40+30", "40/120, 60", PGN's ":1800") for the
+                # rest; its own "+30" or "/30" is the increment.
+                later = int(value) / 60.0 if seconds else _minutes(int(value), unit)
+                later = 0.0 if in_seconds and not seconds else later
+                covered, increment = 60, increment or int(extra or 0)
+            total += later
+            how += f", then {later:g} minutes"
+            pos, read_on = then.end(), True
+        if increment:
+            total += increment
+            how += f", + 60 × {increment} seconds"
+        if read_on:
+            return total, f"{how} = {total:g} minutes for 60 moves"
         if count >= 60 or minutes >= 60:
-            return minutes, f"{minutes:g} minutes for the first {count} moves"
+            return total, how
     base = _BASE.search(text)
     if base is None:
         return None

@@ -30,6 +30,14 @@ from ratings.rules.time_classes import time_class_and_why, time_class_of
         ("1h30 + 30s", "standard"),
         ("5 plus 0", "blitz"),
         ("Schnellschach 15 min", "rapid"),
+        # FIDE's notations, as tournament files write them.
+        ("90/40+30", "standard"),  # 90 minutes for 40 moves, then 30: not 40 for 90
+        ("120/40", "standard"),
+        ("40/90+30/30", "standard"),
+        ("15 min. + 10 s.", "rapid"),
+        ("3 min. + 2 s.", "blitz"),
+        ("5400/40+30:1800+30", "standard"),  # PGN's TimeControl, time first
+        ("20/10+5", "rapid"),  # 10 minutes for 20 moves, then 5: 15 minutes
     ],
 )
 def test_the_time_for_sixty_moves_classes_a_time_control(text, expected):
@@ -69,9 +77,28 @@ def test_the_time_control_wins_over_the_name_and_says_why():
     time_class, why = time_class_and_why("40/120, 60", "Rapid Masters") or ("", "")
     assert time_class == "standard"
     assert why == (
-        'the time control "40/120, 60": 120 minutes for the first 40 moves, standard '
-        "(60 minutes or more)"
+        'the time control "40/120, 60": 120 minutes for the first 40 moves, then 60 minutes '
+        "= 180 minutes for 60 moves, standard (60 minutes or more)"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        ("90/40+30", "90 minutes for the first 40 moves, then 30 minutes = 120 minutes"),
+        (
+            "40/90+30/30",
+            "90 minutes for the first 40 moves, then 30 minutes, + 60 × 30 seconds = 150 minutes",
+        ),
+        ("15 min. + 10 s.", "15 minutes + 60 × 10 seconds = 25 minutes"),
+        (
+            "5400/40+30:1800+30",
+            "90 minutes for the first 40 moves, then 30 minutes, + 60 × 30 seconds = 150 minutes",
+        ),
+    ],
+)
+def test_fides_notations_are_read_period_by_period_for_sixty_moves(text, how):
+    assert how + " for 60 moves" in time_class_and_why(text, "")[1]
 
 
 # -- on the event -----------------------------------------------------------------------

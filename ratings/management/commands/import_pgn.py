@@ -11,20 +11,30 @@ from ratings.formats.tournament_files import file_size_problem, pgn_events
 from ratings.services.tournament_imports import FilesRefused
 
 from .import_members import read_file
-from .import_trf import file_size, import_and_report
+from .import_trf import file_size, import_and_report, iso_date
 
 
 class Command(BaseCommand):
     help = (
-        "Import the games of a PGN file from their headers (Event, Site, Date, Round, White, "
-        "Black, Result, WhiteFideId/BlackFideId): one event per Event and Site unless "
-        "--event names one, created complete and rated, players matched to members as the "
-        "TRF import does. Any problem refuses the file whole, nothing saved."
+        "Import the games of a PGN file from their headers (Event, Site, Date or UTCDate, "
+        "Round, White, Black, Result, TimeControl, WhiteFideId/BlackFideId; a file of "
+        "headers without moves too): one event per Event and Site (a Site that is each "
+        "game's URL aside) unless --event names one, created complete and rated, players "
+        "matched to members as the TRF import does. Games between the same two players in "
+        "one round are a match, each game rated. Any problem refuses the file whole, "
+        "nothing saved."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="the PGN file")
         parser.add_argument("--event", metavar="NAME", help="every game in this one event")
+        parser.add_argument(
+            "--date",
+            type=iso_date,
+            metavar="YYYY-MM-DD",
+            help="the date of the games that give none (no Date, UTCDate or EventDate "
+            "tag); a game's own date is kept, and the command says which games took it",
+        )
         parser.add_argument("--dry-run", action="store_true", help="check and count only")
         parser.add_argument(
             "--duplicate-reason",
@@ -50,7 +60,9 @@ class Command(BaseCommand):
         path = options["file"]
         if too_big := file_size_problem(str(path), file_size(path)):
             raise CommandError(str(FilesRefused([too_big])))
-        events, problems = pgn_events(str(path), read_file(path), event_name=options["event"])
+        events, problems = pgn_events(
+            str(path), read_file(path), event_name=options["event"], date=options["date"]
+        )
         import_and_report(
             self,
             events,
