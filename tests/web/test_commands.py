@@ -239,13 +239,16 @@ def test_import_results_of_one_event_says_1_event_and_its_run_does_too(write, al
 
 
 def test_import_results_records_forfeits_but_does_not_rate_them(write, alice, bob, carol, dave):
-    text = (
-        RESULTS_HEADER + "Club night,2026-03-03,1,A1,B2,+/-\nClub night,2026-03-03,1,C3,D4,-/+\n"
+    # Round 2's game is the event's one to rate (forfeits alone are refused: nothing to rate).
+    text = RESULTS_HEADER + (
+        "Club night,2026-03-03,1,A1,B2,+/-\nClub night,2026-03-03,1,C3,D4,-/+\n"
+        "Club night,2026-03-03,2,A1,C3,1-0\n"
     )
     run("import_results", write(text))
-    results = set(Game.objects.values_list("result", flat=True))
+    results = set(Game.objects.filter(round=1).values_list("result", flat=True))
     assert results == {Game.Result.WHITE_FORFEIT_WIN, Game.Result.BLACK_FORFEIT_WIN}
-    assert not RatingChange.objects.filter(played__gt=0).exists()
+    # Bob and Dave played only the forfeits: nothing rated for them.
+    assert not RatingChange.objects.filter(member__in=[bob, dave], played__gt=0).exists()
 
 
 def test_import_results_rates_in_date_order_like_entering_them_by_hand(
