@@ -201,10 +201,23 @@ def test_every_problem_of_a_bad_member_file_is_listed(write, alice):
     assert alice.name == "Alice Archer"
 
 
-def test_a_file_that_is_not_utf8_is_refused(tmp_path):
-    path = tmp_path / "latin1.csv"
-    path.write_bytes("id,name\nR7,Jos\xe9\n".encode("latin-1"))
-    assert "not UTF-8" in refused("import_members", str(path))
+def test_a_windows_1252_members_file_is_read_as_that_and_the_command_says_so(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_bytes("id,name\nR6,Ana Tuilagi\nR7,José Álvarez\n".encode("cp1252"))
+    out = run("import_members", str(path))
+    assert "read as Windows-1252" in out
+    assert "on line 3, column 7: “R7,José Álvarez”" in out
+    assert Member.objects.get(member_number="R7").name == "José Álvarez"
+
+
+def test_a_members_file_neither_utf8_nor_windows_1252_is_refused_at_its_line(tmp_path):
+    path = tmp_path / "mixed.csv"
+    # Line 2 in UTF-8, line 3 in Windows-1252: no one reading gives both names right.
+    path.write_bytes("id,name\nR6,Zoë Ng\n".encode() + "R7,José Álvarez\n".encode("cp1252"))
+    error = refused("import_members", str(path))
+    assert "mixed.csv, line 3: the file is not UTF-8 text: column 7 holds the byte 0xE9" in error
+    assert "save the file as UTF-8 (in Excel: “CSV UTF-8 (comma delimited)”)" in error
+    assert not Member.objects.filter(member_number__in=["R6", "R7"]).exists()
 
 
 def test_a_missing_file_is_refused_by_name(tmp_path):
