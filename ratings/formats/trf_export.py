@@ -152,6 +152,10 @@ def trf_header(event: Event, members: list[Member], rounds: int) -> list[str]:
     return header
 
 
+def _coloured(slot: _Slot | None) -> bool:
+    return slot is not None and slot.colour in "wb"
+
+
 def first_colour(slots: list[list[_Slot | None]]) -> str:
     """The ``XXC`` word for the colour of round 1's top board, ``white1`` or ``black1``
     (JaVaFo's extension line, which bbpPairings reads too), from the players' slots in
@@ -161,9 +165,7 @@ def first_colour(slots: list[list[_Slot | None]]) -> str:
     by then, their colour that round, turned round for each such player ranked above
     them who has none. Nothing written yet (no games, colours not known): white."""
     rounds = max((len(s) for s in slots), default=0)
-    coloured = [
-        r for r in range(rounds) if any(s[r] is not None and s[r].colour in "wb" for s in slots)
-    ]
+    coloured = [r for r in range(rounds) if any(_coloured(s[r]) for s in slots)]
     if not coloured:
         return "white1"
     first = coloured[0]
@@ -172,7 +174,7 @@ def first_colour(slots: list[list[_Slot | None]]) -> str:
         if not any(s is not None and s.opponent for s in player[: first + 1]):
             continue  # no game by then: not in the pairings that set the colours
         slot = player[first]
-        if slot is not None and slot.colour in "wb":
+        if slot is not None and _coloured(slot):
             white = (slot.colour == "w") != (above % 2 == 1)
             return "white1" if white else "black1"
         above += 1
