@@ -85,6 +85,71 @@ class ImportRefused(Exception):
         )
 
 
+#: What a CSV saved other than as UTF-8 is told to do: the one setting that fixes it.
+SAVE_AS_UTF8 = "save the file as UTF-8 (in Excel: “CSV UTF-8 (comma delimited)”) and try again"
+#: A UTF-8 character's bytes (two to four): in a file read as Windows-1252 they would be
+#: mojibake ("JosÃ©"), so a file holding them and other bytes is neither, and refused.
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+@dataclass(frozen=True)
+class CsvText:
+    """A CSV file's bytes read as text: ``notice`` says it was not UTF-8 and what it was
+    read as (shown at the preview); ``problem`` that it could not be read (``text`` "")."""
+
+    text: str
+    notice: str = ""
+    problem: Problem | None = None
+
+
+def _line_at(data: bytes, offset: int) -> tuple[int, int, str]:
+    """The line (from 1), the column (from 1, in characters) and the line's text, of the
+    byte at ``offset``: where a spreadsheet shows it."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    end = data.find(b"\n", offset)
+    line = data[start : end if end >= 0 else len(data)].rstrip(b"\r")
+    column = len(data[start:offset].decode("utf-8", errors="replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column, line.decode("cp1252", errors="replace")
+
+
+def csv_text(data: bytes) -> CsvText:
+    """A CSV file as text: UTF-8 (with or without Excel's byte order mark); else a file
+    Excel on Windows saved as "CSV (comma delimited)", in Windows-1252, read as that and
+    said so, naming the first line that shows it so the officer can check it reads right.
+    A file that is neither (bytes Windows-1252 has no character for, a NUL, or UTF-8 mixed
+    with other bytes) is refused at its first line that is not UTF-8, with the fix."""
+    try:
+        return CsvText(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        offset = error.start
+    line, column, shown = _line_at(data, offset)
+    byte = data[offset]
+    refused = Problem(
+        line,
+        None,
+        f"the file is not UTF-8 text: column {column} holds the byte 0x{byte:02X}, which "
+        f"is not UTF-8 there; {SAVE_AS_UTF8}",
+    )
+    if b"\x00" in data or _UTF8_SEQUENCE.search(data):
+        return CsvText("", problem=refused)
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return CsvText("", problem=refused)
+    sample = shown if len(shown) <= 60 else shown[:57] + "…"
+    return CsvText(
+        text,
+        notice=(
+            "The file is not UTF-8: it was read as Windows-1252 (what Excel on Windows saves "
+            f"as “CSV (comma delimited)”). Its first letter outside plain English is on line "
+            f"{line}, column {column}: “{sample}”. Check the names read right; if they do "
+            f"not, {SAVE_AS_UTF8}."
+        ),
+    )
+
+
 @dataclass
 class Table:
     """A CSV file read: its columns and its rows (line number, cells by column)."""
@@ -99,12 +164,12 @@ def read_table(
     """Read a CSV file with a header line; header problems stop the reading there."""
     problems: list[Problem] = []
     if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            # Spreadsheets on Windows save CSV as UTF-8 only when asked to.
-            problems.append(Problem(1, None, f"the file is not UTF-8 text ({error.reason})"))
-            return Table([], []), problems
+        # Spreadsheets on Windows save CSV as UTF-8 only when asked to: read as Windows-1252
+        # then (a caller that shows the notice decodes with ``csv_text`` first).
+        read = csv_text(data)
+        if read.problem is not None:
+            return Table([], []), [read.problem]
+        data = read.text
     data = data.removeprefix("\ufeff")
     separator = _separator(data, columns)
     reader = csv.reader(io.StringIO(data, newline=""), delimiter=separator)

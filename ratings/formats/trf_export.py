@@ -177,6 +177,35 @@ def _places(event: Event, members: list[Member], games: list[Game]) -> dict[int,
     return {pk: i for i, pk in enumerate(standing.order, start=1)}
 
 
+def _coloured(slot: _Slot | None) -> bool:
+    return slot is not None and slot.colour in "wb"
+
+
+def first_colour(slots: list[list[_Slot | None]]) -> str:
+    """The ``XXC`` word for the colour of round 1's top board, ``white1`` or ``black1``
+    (JaVaFo's extension line, which bbpPairings reads too), from the players' slots in
+    starting-rank order. A pairing program pairing round 1 must be told it; later, it
+    infers it from the file as bbpPairings does and as this does here, so both agree:
+    the first round with a colour written, the first player (by rank) who played a game
+    by then, their colour that round, turned round for each such player ranked above
+    them who has none. Nothing written yet (no games, colours not known): white."""
+    rounds = max((len(s) for s in slots), default=0)
+    coloured = [r for r in range(rounds) if any(_coloured(s[r]) for s in slots)]
+    if not coloured:
+        return "white1"
+    first = coloured[0]
+    above = 0
+    for player in slots:
+        if not any(s is not None and s.opponent for s in player[: first + 1]):
+            continue  # no game by then: not in the pairings that set the colours
+        slot = player[first]
+        if slot is not None and _coloured(slot):
+            white = (slot.colour == "w") != (above % 2 == 1)
+            return "white1" if white else "black1"
+        above += 1
+    return "white1"
+
+
 def event_to_trf(event: Event) -> str:
     """The event as a TRF16 file (LF line ends; encode it as UTF-8)."""
     members = starting_order(event)
@@ -210,10 +239,13 @@ def event_to_trf(event: Event) -> str:
         _player_line(rank[m.pk], m, points[m.pk], place[m.pk], slots[m.pk]) for m in members
     ]
     # The number of rounds, as pairing programs write it (JaVaFo's XXR), so that rounds
-    # nobody has played yet are not lost; then what FIDE's lines have no word for, in the
-    # format's extension lines: the list the event is rated on (its time class, XXT) and,
-    # for an event not rated, XXU. Readers that do not know them pass them by.
+    # nobody has played yet are not lost; round 1's colour on the top board (XXC), which
+    # a pairing program needs to pair round 1 of an event with no games yet; then what
+    # FIDE's lines have no word for, in the format's extension lines: the list the event
+    # is rated on (its time class, XXT) and, for an event not rated, XXU. Readers that do
+    # not know them pass them by.
     lines.append(f"XXR {rounds}")
+    lines.append(f"XXC {first_colour([slots[m.pk] for m in members])}")
     lines.append(f"XXT {event.time_class}")
     lines.append(f"XXU {'rated' if event.rated else 'unrated'}")
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from ..formats.members_csv import csv_text
 from ..services.audit import REASON_LENGTH
 
 
@@ -27,15 +28,14 @@ class CsvUploadForm(forms.Form):
             raise forms.ValidationError(
                 f"This file is larger than {self.MAX_BYTES // 1_000_000} MB: split it in two."
             )
-        data = upload.read()
-        try:
-            # A byte order mark (Excel's "CSV UTF-8") is not part of the first column's name.
-            self.cleaned_data["text"] = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(
-                "This file is not UTF-8 text: in the spreadsheet, save it as "
-                "“CSV UTF-8 (comma delimited)”."
-            ) from None
+        # UTF-8 (a byte order mark, Excel's "CSV UTF-8", is not part of the first column's
+        # name); else Windows-1252, said at the preview; else refused at the line, with the fix.
+        read = csv_text(upload.read())
+        if read.problem is not None:
+            problem = str(read.problem)
+            raise forms.ValidationError(problem[:1].upper() + problem[1:] + ".")
+        self.cleaned_data["text"] = read.text
+        self.cleaned_data["notice"] = read.notice
         if "\x00" in self.cleaned_data["text"][:1000]:
             raise forms.ValidationError("This is not a CSV file (it holds binary data).")
         return upload

@@ -169,6 +169,28 @@ def nothing_to_rate_problem(event: Event) -> str | None:
     return None
 
 
+def imported_event_problem(name: str, *, games: int, played: int, rated: bool) -> str | None:
+    """An import (``import_trf``, ``import_pgn``, ``import_results``) records each event
+    complete, so it takes an event with results: none at all is refused, and a rated one
+    needs a game between two players to rate, as marking an event complete does.
+    ``games`` counts every game and bye of the event, ``played`` those between two
+    players that count for rating."""
+    if games == 0:
+        return (
+            f"{name} has no games: an import records each event complete, so it needs "
+            "the results. Enter an event still to be played on the officer's Events page "
+            "(or import its file on the Import page, which leaves it open) and its results "
+            "as they come."
+        )
+    if rated and played == 0:
+        return (
+            f"{name} has no game between two players to rate (only byes and forfeits): an "
+            "import records each event complete and rated. Leave it out of the import, or "
+            "enter it on the officer's Events page and untick “rated”."
+        )
+    return None
+
+
 def complete_problem(event: Event) -> str | None:
     """Whether ``event`` may be marked complete (and rated): it has started and has a game
     to rate."""

@@ -23,7 +23,7 @@ from ..formats.members_csv import (
     read_table,
 )
 from ..formats.results_csv import ImportedEvent, result_ids, results_read
-from ..models import ClubSettings, Entry, Event, Game, Member, RatingRun
+from ..models import ClubSettings, Entry, Event, Game, Member, RatingRun, rules
 from ..presentation.counts import count_phrase
 from ..rules.duplicates import Duplicates
 from .duplicates import EventIn, duplicates_find
@@ -60,6 +60,15 @@ def results_check(data: bytes | str) -> tuple[list[ImportedEvent], list[Problem]
     first_line: dict[Any, int] = {}
     for line, row in table.rows:
         first_line.setdefault(row.get("event", ""), line)
+    for event in events:
+        # Recorded complete and rated: a game between two players to rate, at least.
+        played = sum(1 for r in event.rows if r.black and r.result in Game.PLAYED)
+        if event.rows and (
+            problem := rules.imported_event_problem(
+                event.name, games=len(event.rows), played=played, rated=True
+            )
+        ):
+            problems.append(Problem(min(r.line for r in event.rows), "event", problem))
     for name in Event.objects.filter(name__in=list(first_line)).values_list("name", flat=True):
         problems.append(
             Problem(

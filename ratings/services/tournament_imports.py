@@ -237,6 +237,15 @@ def files_import(
         recorded = Event(name=event.name, start_date=event.start, end_date=event.end)
         if problem := rules.results_too_early_problem(recorded):
             problems.append(f"{event.source}: {problem}")
+        # Recorded complete: never an event without games, nor a rated one with nothing
+        # to rate (a pairing program's file before round 1, a file of byes).
+        if problem := rules.imported_event_problem(
+            event.name,
+            games=len(event.games),
+            played=sum(_is_rated_game(g[3], g[2]) for g in event.games),
+            rated=event.rated,
+        ):
+            problems.append(f"{event.source}: {problem}")
         matches = match_players((p.key, p.name, p.fide_id) for p in event.players)
         missing = [p for p in event.players if p.key not in matches]
         if missing and not (create_missing or as_guests):

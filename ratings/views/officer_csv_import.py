@@ -48,6 +48,8 @@ def _upload(request: HttpRequest, kind: str) -> HttpResponse:
         request.session[about["session"]] = {
             "text": form.cleaned_data["text"],
             "filename": form.cleaned_data["file"].name,
+            # How the file was read when not UTF-8 (Windows-1252): said on the preview.
+            "notice": form.cleaned_data["notice"],
         }
         return redirect(about["preview"])
     return render(
@@ -103,6 +105,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
         "ratings/officer/csv_members_preview.html",
         {
             "filename": stored["filename"],
+            "notice": stored.get("notice", ""),
             "problems": problems,
             "lines": lines,
             "removals": removals,
@@ -204,6 +207,7 @@ def results_preview(request: HttpRequest) -> HttpResponse:
         "ratings/officer/csv_results_preview.html",
         {
             "filename": stored["filename"],
+            "notice": stored.get("notice", ""),
             "problems": problems,
             "events": []
             if problems

@@ -201,10 +201,23 @@ def test_every_problem_of_a_bad_member_file_is_listed(write, alice):
     assert alice.name == "Alice Archer"
 
 
-def test_a_file_that_is_not_utf8_is_refused(tmp_path):
-    path = tmp_path / "latin1.csv"
-    path.write_bytes("id,name\nR7,Jos\xe9\n".encode("latin-1"))
-    assert "not UTF-8" in refused("import_members", str(path))
+def test_a_windows_1252_members_file_is_read_as_that_and_the_command_says_so(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_bytes("id,name\nR6,Ana Tuilagi\nR7,José Álvarez\n".encode("cp1252"))
+    out = run("import_members", str(path))
+    assert "read as Windows-1252" in out
+    assert "on line 3, column 7: “R7,José Álvarez”" in out
+    assert Member.objects.get(member_number="R7").name == "José Álvarez"
+
+
+def test_a_members_file_neither_utf8_nor_windows_1252_is_refused_at_its_line(tmp_path):
+    path = tmp_path / "mixed.csv"
+    # Line 2 in UTF-8, line 3 in Windows-1252: no one reading gives both names right.
+    path.write_bytes("id,name\nR6,Zoë Ng\n".encode() + "R7,José Álvarez\n".encode("cp1252"))
+    error = refused("import_members", str(path))
+    assert "mixed.csv, line 3: the file is not UTF-8 text: column 7 holds the byte 0xE9" in error
+    assert "save the file as UTF-8 (in Excel: “CSV UTF-8 (comma delimited)”)" in error
+    assert not Member.objects.filter(member_number__in=["R6", "R7"]).exists()
 
 
 def test_a_missing_file_is_refused_by_name(tmp_path):
@@ -239,13 +252,16 @@ def test_import_results_of_one_event_says_1_event_and_its_run_does_too(write, al
 
 
 def test_import_results_records_forfeits_but_does_not_rate_them(write, alice, bob, carol, dave):
-    text = (
-        RESULTS_HEADER + "Club night,2026-03-03,1,A1,B2,+/-\nClub night,2026-03-03,1,C3,D4,-/+\n"
+    # Round 2's game is the event's one to rate (forfeits alone are refused: nothing to rate).
+    text = RESULTS_HEADER + (
+        "Club night,2026-03-03,1,A1,B2,+/-\nClub night,2026-03-03,1,C3,D4,-/+\n"
+        "Club night,2026-03-03,2,A1,C3,1-0\n"
     )
     run("import_results", write(text))
-    results = set(Game.objects.values_list("result", flat=True))
+    results = set(Game.objects.filter(round=1).values_list("result", flat=True))
     assert results == {Game.Result.WHITE_FORFEIT_WIN, Game.Result.BLACK_FORFEIT_WIN}
-    assert not RatingChange.objects.filter(played__gt=0).exists()
+    # Bob and Dave played only the forfeits: nothing rated for them.
+    assert not RatingChange.objects.filter(member__in=[bob, dave], played__gt=0).exists()
 
 
 def test_import_results_rates_in_date_order_like_entering_them_by_hand(

@@ -89,9 +89,31 @@ def test_a_tab_separated_file_is_read():
     assert rows[0].fields == {"name": "Ana Tuilagi", "initial_games": 4}
 
 
-def test_a_file_that_is_not_utf8_is_refused_at_the_upload(officer_client):
-    response = upload(officer_client, "id,name\nR1,Zoë\n".encode("latin-1"))
-    assert "not UTF-8 text" in response.content.decode()
+#: A members file as Excel on Windows saves "CSV (comma delimited)": Windows-1252.
+WINDOWS_1252 = "id,name\nR1,Ana Tuilagi\nR2,José Álvarez\nR3,Zoë O’Neill\n".encode("cp1252")
+
+
+def test_a_windows_1252_file_is_read_as_that_and_the_preview_says_so(officer_client):
+    upload(officer_client, WINDOWS_1252)
+    page = preview(officer_client).content.decode()
+    assert "read as Windows-1252" in page
+    assert "on line 3, column 7: “R2,José Álvarez”" in page
+    assert "CSV UTF-8 (comma delimited)" in page  # the fix, should the names read wrong
+    confirm(officer_client)
+    names = dict(Member.objects.values_list("member_number", "name"))
+    assert names == {"R1": "Ana Tuilagi", "R2": "José Álvarez", "R3": "Zoë O’Neill"}
+
+
+def test_a_file_neither_utf8_nor_windows_1252_is_refused_at_its_line_with_the_fix(
+    officer_client,
+):
+    # Line 2 in UTF-8, line 3 in Windows-1252: no one reading gives both names right.
+    data = "id,name\nR1,Zoë Ng\n".encode() + "R2,José Álvarez\n".encode("cp1252")
+    response = upload(officer_client, data)
+    error = response.context["form"].errors["file"][0]
+    assert error.startswith("Line 3: the file is not UTF-8 text: column 7 holds the byte 0xE9")
+    assert "save the file as UTF-8 (in Excel: “CSV UTF-8 (comma delimited)”)" in error
+    assert not Member.objects.exists()
 
 
 def test_an_acf_status_is_brought_in_and_used(officer_client, club):

@@ -132,7 +132,9 @@ def played_in_text(path) -> tuple[int, int, int]:
             continue
         players += 1
         for opponent, code in re.findall(
-            r"(?<=\s)(\d{1,4}) [wWbB-] ([10=WDL])(?=\s|$)", line[91:]
+            # From column 91 (a blank): a zero-padded opponent ("0002") starts column 92.
+            r"(?<=\s)(\d{1,4}) [wWbB-] ([10=WDL])(?=\s|$)",
+            line[90:],
         ):
             if int(opponent):
                 if code in "10=":

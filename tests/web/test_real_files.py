@@ -11,7 +11,7 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from ratings.formats.trf_export import event_to_trf
 from ratings.models import Event, Game, Member
@@ -56,6 +56,9 @@ WHITE_CODE = {
     "+": results.WHITE_FORFEIT_WIN,
 }
 BYE_POINTS = {"F": 1, "U": 1, "+": 1, "1": 1, "W": 1, "H": 0.5, "=": 0.5, "D": 0.5}
+#: What each code of a player's own round scores (TRF16 and TRF-2026).
+SCORES = {"1": 1, "=": 0.5, "0": 0, "+": 1, "-": 0, "W": 1, "D": 0.5, "L": 0, "F": 1, "U": 1}
+SCORES |= {"H": 0.5, "Z": 0, " ": 0}
 BYES = {1: results.BYE, 0.5: results.HALF_BYE, 0: results.ZERO_BYE}
 #: The same game seen with the colours the other way round.
 MIRRORED = {
@@ -75,15 +78,40 @@ def game_key(round_, white, black, result, colours_known):
     return (round_, white, black, result, colours_known if black is not None else None)
 
 
-def trf_columns(path: Path):
-    """What a TRF file says, read from its columns (FIDE Handbook C.04 Annex 2): each
-    player (name as the club writes it, title), the rounds, and each game and bye."""
+def points_column(path: Path) -> tuple[int, dict[int, float], dict[int, float]]:
+    """A TRF file's player lines (how many), and each player's points twice: as its
+    points column (columns 81-84) says, and as the results of its rounds add up. Left out:
+    players whose points a TRF-2026 ``299`` line adjusts (its last field names them), and
+    a team file's (its points are the team's)."""
+    lines = trf_lines(path)
+    adjusted = {int(line.split()[-1]) for line in lines if line.startswith("299 ")}
+    team = any(line.startswith(("013", "310")) for line in lines)
+    column, results = {}, {}
+    players = [line for line in lines if line.startswith("001")]
+    for line in players:
+        rank = int(line[4:8])
+        if team or rank in adjusted or not line[80:84].strip():
+            continue
+        column[rank] = float(line[80:84])
+        rest = line.rstrip()
+        rounds = range(max(0, (len(rest) - 91 + 9) // 10))
+        results[rank] = sum(SCORES[rest[91 + 10 * i : 99 + 10 * i].ljust(8)[7]] for i in rounds)
+    return len(players), column, results
+
+
+def trf_lines(path: Path) -> list[str]:
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def trf_columns(path: Path):
+    """What a TRF file says, read from its columns (FIDE Handbook C.04 Annex 2): each
+    player (name as the club writes it, title), the rounds, and each game and bye."""
+    lines = trf_lines(path)
     players, slots, declared = {}, {}, 0
     for line in lines:
         if line.startswith(("XXR", "142")) and line[4:].strip().isdigit():
@@ -157,12 +185,37 @@ def round_trip(event: Event, tmp_path: Path) -> Event:
     return Event.objects.exclude(pk=event.pk).get()
 
 
+def recorded_points(event: Event, rank_of: dict[str, int]) -> dict[int, float]:
+    """Each player's points as the event records its games and byes, by the file's rank."""
+    points: Counter[int] = Counter()
+    for game in event.games.select_related("white", "black"):
+        white, black = Game.POINTS[game.result]
+        points[rank_of[game.white.name]] += white
+        if game.black is not None:
+            points[rank_of[game.black.name]] += black
+    return {rank: points[rank] for rank in rank_of.values()}
+
+
+@pytest.mark.parametrize("path", TRFS, ids=lambda p: p.name)
+def test_a_real_trf_files_points_column_adds_up_to_its_results(path):
+    """The check on the reading below: a file's own points column agrees with its rounds."""
+    _count, column, results = points_column(path)
+    assert column == results
+
+
 @pytest.mark.parametrize("path", TRFS, ids=lambda p: p.name)
 def test_a_real_trf_file_is_imported_as_it_is_written_and_comes_back_unchanged(path, tmp_path):
     players, games, rounds = trf_columns(path)
+    count, column, _results = points_column(path)
     run("import_trf", "--create-missing", "--date", DATE, str(path))
     event = Event.objects.get()
     assert recorded(event) == (players, games, rounds)
+    assert event.entries.count() == count  # every player line, one entry
+    lines = [line for line in trf_lines(path) if line.startswith("001")]
+    rank_of = {given_surname(line[14:47].strip()): int(line[4:8]) for line in lines}
+    if len(rank_of) == count:  # names one each: points read back by name
+        points = recorded_points(event, rank_of)
+        assert {rank: points[rank] for rank in column} == column
     rated = sum(n for key, n in games.items() if key[2] is not None and key[3] in Game.PLAYED)
     assert event.games.filter(result__in=Game.PLAYED, black__isnull=False).count() == rated
     again = round_trip(event, tmp_path)
@@ -207,5 +260,16 @@ def test_a_real_pgn_file_is_imported_as_it_is_written_and_comes_back_unchanged(p
     )
 
 
-def test_the_files_are_at_least_twelve_trf_and_four_pgn():
-    assert len(TRFS) >= 12 and len(PGNS) >= 4
+def test_a_real_pairing_programs_file_before_round_1_is_refused_by_the_import(capsys):
+    """bbpPairings' input for round 1 (players, XXR, XXC, no game): an import records an
+    event complete, so a file without results is refused, naming it, and nothing saved."""
+    path = TRF_FILES / "before-round-1" / "chesspairing-bbp-8p5r-input.trf"
+    _count, column, _results = points_column(path)
+    assert set(column.values()) == {0.0}  # no one has a point: no round played
+    with pytest.raises(CommandError, match="BBP Reference Tournament has no games"):
+        run("import_trf", "--create-missing", str(path))
+    assert not Event.objects.exists() and not Member.objects.exists()
+
+
+def test_the_files_are_at_least_seventeen_trf_and_four_pgn():
+    assert len(TRFS) >= 17 and len(PGNS) >= 4

@@ -174,6 +174,26 @@ def _file(tmp_path: Path, name: str, text: str) -> str:
     return str(path)
 
 
+def _trf_line(rank: int, name: str, rounds: str = "") -> str:
+    """A TRF16 player line (columns 1-89), then its rounds (column 92 on)."""
+    return f"001 {rank:>4}      {name:<33}{'':33} 0.0 {rank:>4}{rounds}"
+
+
+def _trf_without_games() -> str:
+    """A pairing program's file before round 1: the players, the rounds to come, no game."""
+    players = [_trf_line(1, "Newman, Nora"), _trf_line(2, "Oldham, Otto")]
+    return "\n".join(["012 Spring open", f"042 {PAST:%Y/%m/%d}", *players, "XXR 5"]) + "\n"
+
+
+def _trf_forfeits_only() -> str:
+    """A file whose one game was a forfeit: nothing between two players to rate."""
+    players = [
+        _trf_line(1, "Newman, Nora", "     2 w +"),
+        _trf_line(2, "Oldham, Otto", "     1 b -"),
+    ]
+    return "\n".join(["012 Spring open", f"042 {PAST:%Y/%m/%d}", *players]) + "\n"
+
+
 def _pgn(white: str, black: str, day: dt.date, round_: str = "1", event: str = "Cup") -> str:
     return (
         f'[Event "{event}"]\n[Site "Club"]\n[Date "{day:%Y.%m.%d}"]\n[Round "{round_}"]\n'
@@ -440,6 +460,43 @@ CASES: dict[str, tuple[str, Callable[..., str]]] = {
         NOTHING,
         lambda c, r, m, t: _service(lambda: services.event_complete(event=r["empty"])),
     ),
+    # No command makes a complete event without games: each file is refused whole.
+    "nothing/trf command, players and no games": (
+        "has no games",
+        lambda c, r, m, t: _run(
+            "import_trf", _file(t, "empty.trf", _trf_without_games()), "--create-missing"
+        ),
+    ),
+    "nothing/trf command, forfeits only": (
+        NOTHING,
+        lambda c, r, m, t: _run(
+            "import_trf", _file(t, "forfeits.trf", _trf_forfeits_only()), "--create-missing"
+        ),
+    ),
+    "nothing/results command, byes only": (
+        NOTHING,
+        lambda c, r, m, t: _run(
+            "import_results",
+            _file(t, "r.csv", f"event,date,round,white,black,result\nCup,{PAST},1,A1,,bye\n"),
+        ),
+    ),
+    "nothing/results command, forfeits only": (
+        NOTHING,
+        lambda c, r, m, t: _run(
+            "import_results",
+            _file(t, "r.csv", f"event,date,round,white,black,result\nCup,{PAST},1,A1,B2,+/-\n"),
+        ),
+    ),
+    "nothing/web results, byes only": (
+        NOTHING,
+        lambda c, r, m, t: _csv_results(
+            c, f"event,date,round,white,black,result\nCup,{PAST},1,A1,,bye\n"
+        ),
+    ),
+    "nothing/pgn command, no games": (
+        "no games",
+        lambda c, r, m, t: _run("import_pgn", _file(t, "empty.pgn", "\n")),
+    ),
     # Payments within sensible dates, amounts of 0 or more.
     "payment year 1/member page": (
         PAID_1900,
@@ -665,6 +722,21 @@ def test_a_club_document_breaking_a_rule_is_refused_by_import_club(tmp_path, ali
     with pytest.raises(CommandError, match="must contain a letter"):
         call_command("import_club", str(path), "--no-check", stdout=io.StringIO())
     assert not Member.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_club_document_with_a_complete_rated_event_without_games_is_refused_by_import_club(
+    tmp_path, alice, bob
+):
+    event = EventFactory(name="Ready made", start_date=PAST, rated=True)
+    # Past the model's rules, as a document written by hand (or by another program) can be.
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.COMPLETE)
+    path = tmp_path / "club.json"
+    call_command("export_club", str(path), stdout=io.StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError, match=NOTHING):
+        call_command("import_club", str(path), "--no-check", stdout=io.StringIO())
+    assert not Event.objects.exists()
 
 
 @pytest.mark.django_db(transaction=True)

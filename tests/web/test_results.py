@@ -88,15 +88,23 @@ def test_an_unrated_result_after_a_first_name_is_read_as_the_result(officer_clie
 
 @pytest.mark.parametrize(("spelling", "result"), GAMES)
 def test_a_results_file_takes_every_spelling(alice, bob, spelling, result):
-    text = f"event,date,round,white,black,result\nE,2026-03-03,1,A1,B2,{spelling}\n"
+    # Round 2 a rated game: an event of forfeits alone is refused (nothing to rate).
+    text = (
+        f"event,date,round,white,black,result\nE,2026-03-03,1,A1,B2,{spelling}\n"
+        "E,2026-03-03,2,B2,A1,1-0\n"
+    )
     events, problems = result_imports.results_check(text)
     assert problems == []
     assert events[0].rows[0].result == result
 
 
 @pytest.mark.parametrize(("spelling", "result"), BYES)
-def test_a_results_file_takes_every_spelling_of_a_bye(alice, spelling, result):
-    text = f"event,date,round,white,black,result\nE,2026-03-03,1,A1,,{spelling}\n"
+def test_a_results_file_takes_every_spelling_of_a_bye(alice, bob, spelling, result):
+    # Round 2 a rated game: an event of byes alone is refused (nothing to rate).
+    text = (
+        f"event,date,round,white,black,result\nE,2026-03-03,1,A1,,{spelling}\n"
+        "E,2026-03-03,2,B2,A1,1-0\n"
+    )
     events, problems = result_imports.results_check(text)
     assert problems == []
     assert events[0].rows[0].result == result

@@ -234,3 +234,69 @@ def test_the_file_is_for_officers_only(client, rated_event, alice, bob):
     assert client.get(url)["Location"] == f"/accounts/login/?next={url}"
     client.force_login(User.objects.create_user("member", password="x"))
     assert client.get(url).status_code == 403
+
+
+# -- what a pairing program needs: the rounds (XXR) and the first colour (XXC) ------------
+
+
+def _fixture(rounds: int, *members: Member) -> Event:
+    event = Event.objects.create(
+        name="Spring Swiss",
+        start_date=dt.date(2026, 3, 1),
+        end_date=dt.date(2026, 3, 29),
+        rounds=rounds,
+    )
+    for member in members:
+        event.entries.create(member=member)
+    return event
+
+
+def _extension_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(("XXR", "XXC"))]
+
+
+def test_an_event_with_no_games_yet_is_downloaded_with_its_rounds_and_first_colour(
+    officer_client, alice, bob, carol, dave
+):
+    """bbpPairings (and JaVaFo) pair round 1 from the file only when told the rounds and
+    the colour of round 1's top board."""
+    event = _fixture(5, alice, bob, carol, dave)
+    response = officer_client.get(reverse("ratings:officer-event-trf", args=[event.pk]))
+    text = response.content.decode()
+    assert _extension_lines(text) == ["XXR 5", "XXC white1"]
+    players = [line for line in text.splitlines() if line.startswith("001")]
+    assert len(players) == 4 and all(len(line) <= 89 for line in players)  # no rounds yet
+    back = trf.parse(response.content)
+    assert (len(back.players), back.rounds, back.games()) == (4, 5, [])
+
+
+def test_the_first_colour_is_the_top_seeds_colour_in_round_1(alice, bob, carol, dave):
+    for rating, member in zip((2000, 1900, 1800, 1700), (alice, bob, carol, dave), strict=True):
+        member.initial_rating = rating
+        member.save()
+    event = _fixture(5, alice, bob, carol, dave)
+    Game.objects.create(event=event, round=1, white=carol, black=alice, result="0-1")
+    Game.objects.create(event=event, round=1, white=bob, black=dave, result="1-0")
+    assert _extension_lines(event_to_trf(event)) == ["XXR 5", "XXC black1"]
+
+
+def test_the_first_colour_is_read_as_pairing_programs_read_it_when_the_top_seed_sat_out(
+    alice, bob, carol, dave
+):
+    """The top seed absent in round 1: the first colour is taken from the next player who
+    played, turned round for each player above them without one (bbpPairings' rule)."""
+    for rating, member in zip((2000, 1900, 1800, 1700), (alice, bob, carol, dave), strict=True):
+        member.initial_rating = rating
+        member.save()
+    event = _fixture(5, alice, bob, carol, dave)
+    Game.objects.create(event=event, round=1, white=bob, black=carol, result="1-0")
+    assert _extension_lines(event_to_trf(event)) == ["XXR 5", "XXC white1"]
+    # Round 1 played with colours not known by the top seed: the second seed's black in
+    # round 1 says the top board had white.
+    Game.objects.create(
+        event=event, round=1, white=alice, black=dave, result="1-0", colours_known=False
+    )
+    Game.objects.filter(white=bob).update(white=carol, black=bob)
+    assert _extension_lines(event_to_trf(event)) == ["XXR 5", "XXC white1"]
+    Game.objects.filter(white=carol).update(white=bob, black=carol)
+    assert _extension_lines(event_to_trf(event)) == ["XXR 5", "XXC black1"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.formats.members_csv import ImportRefused
+from ratings.formats.members_csv import ImportRefused, csv_text
 from ratings.services.member_imports import RemovalUnexplained, members_import
 
 
@@ -29,7 +29,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        data = read_file(options["file"])
+        data = read_text(self, options["file"])
         try:
             report = members_import(data=data, removal_reason=options["removal_reason"])
         except RemovalUnexplained as refused:
@@ -49,3 +49,14 @@ def read_file(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as error:
         raise CommandError(f"Cannot read {path}: {error.strerror}") from None
+
+
+def read_text(command: BaseCommand, path: Path) -> str:
+    """A CSV file as text (``csv_text``): one not UTF-8 is read as Windows-1252 and the
+    command says so, or refused at its line with the fix."""
+    read = csv_text(read_file(path))
+    if read.problem is not None:
+        raise CommandError(f"{path}, {read.problem}")
+    if read.notice:
+        command.stdout.write(command.style.WARNING(f"{path}: {read.notice}"))
+    return read.text

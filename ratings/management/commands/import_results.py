@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ratings.formats.members_csv import ImportRefused
 from ratings.services.result_imports import results_import
 
-from .import_members import read_file
+from .import_members import read_text
 
 
 class Command(BaseCommand):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        data = read_file(options["file"])
+        data = read_text(self, options["file"])
         try:
             report = results_import(data=data, duplicate_reason=options["duplicate_reason"])
         except ImportRefused as refused:
