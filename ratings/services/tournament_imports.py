@@ -31,23 +31,17 @@ from ..models import (
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
-from ..rules.names import SUFFIXES, given_surname
+from ..rules.names import SUFFIXES, folded, given_surname, name_key
 from ..rules.text import TIME_CONTROL_LENGTH
 from .duplicates import EventIn, duplicates_find
 
 # -- players of tournament files --------------------------------------------------------
 
 
-def name_key(name: str) -> str:
-    """A name for matching: its words in lower case, in any order, punctuation and
-    academic titles left out ("Müller,Hans,Dr." is "Hans Müller")."""
-    return " ".join(sorted(_WORD.findall(given_surname(name).casefold())))
-
-
 _WORD = re.compile(r"\w+")
 #: The words a suffix is written as however the name spelled it ("Jun." is "Jr."): the
 #: only words of a name's key that need not be in the name itself.
-_SUFFIX_WORDS = frozenset(w for s in SUFFIXES.values() for w in _WORD.findall(s.casefold()))
+_SUFFIX_WORDS = frozenset(w for s in SUFFIXES.values() for w in _WORD.findall(folded(s)))
 
 
 def _written_words(key: str) -> frozenset[str] | None:
@@ -84,7 +78,7 @@ class _NameSieve:
     def may_match(self, name: str) -> bool:
         if self.every:
             return True
-        held = set(_WORD.findall(name.casefold()))
+        held = set(_WORD.findall(folded(name)))
         return any(words <= held for word in held for words in self.by_word.get(word, ()))
 
 
@@ -92,8 +86,9 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
     """Members for a file's players, given as (key, name, FIDE id): by FIDE id first, then
     by member number (a player named by their number), then by the one member of that name.
 
-    Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
-    Azer"); a member whose FIDE id differs from the player's is another person. The web
+    Names match whatever their case, accents or order ("Mirzoev Azer", "Azer Mirzoev",
+    "MIRZOEV, Azer"; "Garcia, Rosa" and "Rosa García": ``rules.names.name_key``); a
+    member whose FIDE id differs from the player's is another person. The web
     import (``TrfConfirmForm``) and the ``import_trf``/``import_pgn`` commands share it.
 
     Only the names that can match are read apart (``name_key``, the costly part on a

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import (
     Count,
-    Q,
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,6 +27,7 @@ from ..models import (
     Member,
     RatingRun,
     Season,
+    name_search,
 )
 from ..pages import member_record
 from ..presentation.paging import table_paginate
@@ -137,7 +137,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
         Member.objects.active().with_financial().with_newcomer().select_related("rating_state")
     )
     if query:
-        members = members.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
+        members = members.filter(name_search(query))
     # How many each filter shows (with the search), so the officer sees the arrears at once.
     counts = {
         key: services.members_with_membership(members, status=key).count()
