@@ -31,7 +31,7 @@ from ..models import (
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
-from ..rules.names import SUFFIXES, folded, given_surname, name_key
+from ..rules.names import SUFFIXES, folded, given_surname, name_key, written_in_files
 from ..rules.text import TIME_CONTROL_LENGTH
 from .duplicates import EventIn, duplicates_find
 
@@ -134,6 +134,40 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
             out[key] = named[0]
     found = Member.objects.in_bulk({m.pk for m in out.values()})
     return {key: found[m.pk] for key, m in out.items() if m.pk in found}
+
+
+_FEDERATION = re.compile(r"^[A-Z]{3}$")
+_BORN = re.compile(r"^(\d{4})(?:[/.-](\d{1,2})[/.-](\d{1,2}))?$")
+
+
+def file_member_fields(*, name: str, federation: str = "", born: str = "") -> dict[str, Any]:
+    """A new member's name, federation and birth as a tournament file gives them: the name
+    as the club writes it, and the file's own form when that would not give it back
+    ("Mirzoev Azer": ``rules.names.written_in_files``); a full date of birth, or the year
+    alone when the file gives no more ("1990", "1990/00/00"); a date or year out of
+    bounds (a placeholder "0000", a year to come) is left out rather than kept wrong."""
+    fields: dict[str, Any] = {
+        "name": given_surname(name),
+        "name_in_files": written_in_files(name)[: Member._meta.get_field("name").max_length],
+    }
+    federation = federation.strip().upper()
+    if _FEDERATION.match(federation):
+        fields["federation"] = federation
+    found = _BORN.match(born.strip())
+    if found is None:
+        return fields
+    today = dt.date.today()
+    year, month, day = (int(part) if part else 0 for part in found.groups())
+    if not rules.EARLIEST_DATE.year <= year <= today.year:
+        return fields
+    fields["birth_year"] = year
+    try:
+        date = dt.date(year, month, day) if month and day else None
+    except ValueError:
+        date = None
+    if date is not None and date <= today:
+        fields["born"] = date
+    return fields
 
 
 class FilesRefused(Exception):
@@ -300,7 +334,9 @@ def files_import(
                 members.add(member.pk)
             elif _new_key(player) not in new_members:
                 new_members[_new_key(player)] = Member(
-                    name=given_surname(player.name),
+                    **file_member_fields(
+                        name=player.name, federation=player.federation, born=player.born
+                    ),
                     is_guest=as_guests and not create_missing,
                     fide_id=player.fide_id if player.fide_id.isdigit() else "",
                     title=player.title if player.title in TITLES else "",
