@@ -97,9 +97,11 @@ from .members import (
     member_states_create,
     member_states_write,
     members_merge,
+    members_possible_duplicates,
     merge_fills,
     merge_problem,
     merge_rerate_start,
+    possible_duplicates_find,
 )
 from .notifications import mail_send
 from .periods import (
@@ -224,6 +226,7 @@ __all__ = [
     "member_unsubscribe",
     "members_brought_in_delete",
     "members_merge",
+    "members_possible_duplicates",
     "members_with_membership",
     "merge_fills",
     "merge_problem",
@@ -239,6 +242,7 @@ __all__ = [
     "players_entered",
     "position_from_json",
     "position_json",
+    "possible_duplicates_find",
     "public_pages_changed",
     "public_pages_version",
     "publication_latest",

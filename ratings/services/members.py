@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from ..models import (
     ClubSettings,
@@ -19,6 +19,7 @@ from ..models import (
     RatingState,
     Subscription,
 )
+from ..rules.people import Person, PossibleDuplicate, across, possible_duplicates
 from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
@@ -302,3 +303,63 @@ def _rows_move(rows: Iterable[Any], key: str, taken: set[int], target: Member, w
         else:
             row.member = target
             row.save(update_fields=["member"])
+
+
+def possible_duplicates_find(
+    *, coming: Sequence[Person], matched: Iterable[int] = ()
+) -> list[PossibleDuplicate]:
+    """The records coming in (a file's rows, ``rules.people.Person``) that may be one person
+    with each other or with a current member (``rules.people``), in one query: only the
+    members sharing a name key or a FIDE id with one coming in are read. ``matched`` are
+    the members the file's rows already are (a members file's numbers, a tournament
+    file's matched players): the same record, not a duplicate of itself."""
+    coming = list(coming)
+    keys = {p.key for p in coming if p.key}
+    ids = {p.fide_id.lstrip("0") for p in coming if p.fide_id.strip().isdigit()} - {""}
+    if not keys and not ids:
+        return []
+    id_match = Q()
+    for fide_id in ids:  # "0123" and "123" are one id: compared without leading zeros
+        id_match |= Q(fide_id__regex=rf"^0*{fide_id}$")
+    rows = (
+        Member.objects.active()
+        .filter(Q(name_key__in=keys) | id_match)
+        .exclude(pk__in=list(matched))
+        .values_list("pk", "name", "born", "fide_id", "member_number")
+    )
+    recorded = [
+        Person(ref=pk, name=name, born=born, fide_id=fide_id, where=f"member {number}")
+        for pk, name, born, fide_id, number in rows
+    ]
+    return possible_duplicates(coming) + across(coming, recorded)
+
+
+def members_possible_duplicates() -> list[PossibleDuplicate]:
+    """The current members who may be one person (``rules.people``), for the officer's
+    members page: two queries, whatever the club's size (the names and ids held twice,
+    then those members)."""
+    twice = (
+        Member.objects.active()
+        .values("name_key")
+        .annotate(held=Count("pk"))
+        .filter(held__gt=1)
+        .values("name_key")
+    )
+    ids_twice = (
+        Member.objects.exclude(fide_id="")
+        .active()
+        .values("fide_id")
+        .annotate(held=Count("pk"))
+        .filter(held__gt=1)
+        .values("fide_id")
+    )
+    rows = (
+        Member.objects.active()
+        .filter(Q(name_key__in=twice) | Q(fide_id__in=ids_twice))
+        .order_by("name_key", "member_number")
+        .values_list("pk", "name", "born", "fide_id", "member_number")
+    )
+    return possible_duplicates(
+        Person(ref=pk, name=name, born=born, fide_id=fide_id, where=number)
+        for pk, name, born, fide_id, number in rows
+    )

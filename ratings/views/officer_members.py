@@ -155,7 +155,16 @@ def member_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ratings/officer/members.html",
-        {"table": table, "query": query, "status": status, "filters": filters},
+        {
+            "table": table,
+            "query": query,
+            "status": status,
+            "filters": filters,
+            # Records that may be one person, each pair with its way to merge (the admin's
+            # merge page, which says what keeping either record means, before any change).
+            "possible_duplicates": services.members_possible_duplicates(),
+            "can_merge": request.user.has_perm("ratings.change_member"),
+        },
     )
 
 
