@@ -32,8 +32,10 @@ from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
 from ..rules.names import SUFFIXES, folded, given_surname, name_key, written_in_files
+from ..rules.people import Person, PossibleDuplicate
 from ..rules.text import TIME_CONTROL_LENGTH
 from .duplicates import EventIn, duplicates_find
+from .members import possible_duplicates_find
 
 # -- players of tournament files --------------------------------------------------------
 
@@ -168,6 +170,25 @@ def file_member_fields(*, name: str, federation: str = "", born: str = "") -> di
     if date is not None and date <= today:
         fields["born"] = date
     return fields
+
+
+def players_possible_duplicates(
+    players: Iterable[tuple[str, str, str, str]], *, matched: Iterable[int] = ()
+) -> list[PossibleDuplicate]:
+    """A tournament file's players, given as (where, name, FIDE id, birth as written), that
+    may be one person with another of its players or with a member they were not matched
+    to (``rules.people``); ``matched`` are the members the file's players are already."""
+    coming = [
+        Person(
+            ref=where,
+            name=given_surname(name),
+            fide_id=fide_id if fide_id.strip().isdigit() else "",
+            born=file_member_fields(name=name, born=born).get("born"),
+            where=where,
+        )
+        for where, name, fide_id, born in players
+    ]
+    return possible_duplicates_find(coming=coming, matched=matched)
 
 
 class FilesRefused(Exception):
@@ -311,6 +332,13 @@ def files_import(
                     f"{event.source}, {player.where}: {player.name} has the name of "
                     f"{other.name} ({other.where}) and matches no member: which is which?"
                 )
+        report.notes += [
+            f"{event.source}: {pair}"
+            for pair in players_possible_duplicates(
+                ((p.where, p.name, p.fide_id, p.born) for p in event.players),
+                matched=[m.pk for m in matches.values()],
+            )
+        ]
         todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
     duplicates = _duplicates(todo)
     for (event, _), found in zip(todo, duplicates, strict=True):

@@ -78,3 +78,33 @@ def test_the_members_page_lists_possible_duplicates_with_a_way_to_merge(admin_cl
         {"action": "merge_members", "_selected_action": [kept.pk, other.pk]},
     )
     assert "Merge duplicate members" in merge.content.decode()
+
+
+TWO_GARCIAS = (
+    b"012 Club night\n042 2026/03/03\n"
+    b"001    1      Garcia, Rosa                      1500                 1.0    1     2 w 1\n"
+    b"001    2      GARC\xc3\x8dA Rosa                      1400                 0.0    2     1 b 0\n"
+)
+
+
+def import_preview(client, data: bytes, name: str) -> str:
+    client.post(reverse("ratings:officer-import"), {"file": SimpleUploadedFile(name, data)})
+    return html.unescape(client.get(reverse("ratings:officer-import-preview")).content.decode())
+
+
+def test_two_players_of_a_tournament_file_of_one_name_are_flagged(officer_client):
+    page = import_preview(officer_client, TWO_GARCIAS, "club.trf")
+    assert "Rosa Garcia (player 1) and Rosa García (player 2) may be one person" in page
+
+
+def test_a_pgn_player_named_like_two_members_is_flagged_with_both(officer_client):
+    MemberFactory(member_number="J1", name="José Alvarez")
+    MemberFactory(member_number="J2", name="Jose Alvarez")
+    pgn = (
+        '[Event "Club night"]\n[Site "Club"]\n[Date "2026.03.03"]\n[Round "1"]\n'
+        '[White "Alvarez, Jose"]\n[Black "Lee, Ann"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    )
+    page = import_preview(officer_client, pgn.encode(), "club.pgn")
+    assert "(player 1) and José Alvarez (member J1) may be one person" in page
+    assert "(player 1) and Jose Alvarez (member J2) may be one person" in page
+    assert "José Alvarez (member J1) and Jose Alvarez (member J2)" not in page
