@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -559,3 +560,41 @@ def next_member_numbers(prefix: str, count: int) -> list[str]:
     ]
     start = max(used, default=0) + 1
     return [f"{prefix}{n:04d}" for n in range(start, start + count)]
+
+
+class MemberMerge(models.Model):
+    """One duplicate merged into the record kept, and what the merge moved: what undoing
+    it puts back (``services.member_merge_undo``). ``moved`` holds the ids: games where
+    the duplicate was white or black, entries and subscriptions moved, those dropped
+    because the record kept had one already (their fields, to be made again), earlier
+    duplicates that pointed at this one, and the record kept's blanks the merge filled
+    (with what they held before)."""
+
+    kept = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="merges_kept")
+    removed = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="merges_removed")
+    moved = models.JSONField(default=dict)
+    merged_at = models.DateTimeField(auto_now_add=True)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-merged_at", "-pk"]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.removed.name} ({self.removed.member_number}) merged into "
+            f"{self.kept.name} ({self.kept.member_number})"
+        )

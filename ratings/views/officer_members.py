@@ -25,6 +25,7 @@ from ..models import (
     ClubSettings,
     Event,
     Member,
+    MemberMerge,
     RatingRun,
     Season,
     name_search,
@@ -237,6 +238,7 @@ def _member_page(request, member, form, subscription_form, scope=None, **conflic
             "scope": scope,
             "audit": services.subscription_audit(member=member),
             "version": record_version_shown(request, member),
+            "merges": services.member_merges_undoable(member=member),
             **conflict,
         },
     )
@@ -334,3 +336,25 @@ def member_erase(request: HttpRequest, pk: int) -> HttpResponse:
         "ratings/officer/member_erase.html",
         {"member": member, "form": form, "kept": labels},
     )
+
+
+@officer_required
+@require_POST
+def member_merge_undo(request: HttpRequest, pk: int, merge: int) -> HttpResponse:
+    """Undo a merge into this record (``services.member_merge_undo``): the duplicate back
+    with its games, entries and payments, both re-rated."""
+    done = get_object_or_404(
+        MemberMerge.objects.select_related("kept", "removed"), pk=merge, kept_id=pk
+    )
+    try:
+        run = services.member_merge_undo(merge=done, user=request.user)
+    except services.UndoRefused as refusal:
+        messages.error(request, str(refusal))
+        return redirect("ratings:officer-member", pk=pk)
+    removed = done.removed
+    messages.success(
+        request,
+        f"Merge undone: {removed.name} ({removed.member_number}) is a member again with "
+        f"their games, entries and payments{rerated(run, '; ')}.",
+    )
+    return progress_or(run, redirect("ratings:officer-member", pk=pk))
