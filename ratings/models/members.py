@@ -30,13 +30,13 @@ class MemberQuerySet(models.QuerySet["Member"]):
     # Every way members are written in bulk (imports, the demo, a tournament's newcomers)
     # keeps their ``name_key``, as ``Member.save`` does: a member missing it would be found
     # by no search and matched by no file.
-    def bulk_create(self, objs, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+    def bulk_create(self, objs, *args, **kwargs):
         objs = list(objs)
         for member in objs:
             member.name_key = name_key(member.name)
         return super().bulk_create(objs, *args, **kwargs)
 
-    def bulk_update(self, objs, fields, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+    def bulk_update(self, objs, fields, *args, **kwargs):
         objs = list(objs)
         if "name" in fields:
             for member in objs:

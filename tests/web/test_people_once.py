@@ -48,3 +48,12 @@ def test_every_member_written_in_bulk_keeps_their_name_key():
     member.name = "Zoe Nunez-Ortiz"
     Member.objects.bulk_update([member], ["name"])
     assert Member.objects.get(pk=member.pk).name_key == "nunez ortiz zoe"
+
+
+def test_the_calculator_takes_a_name_typed_without_its_accents_or_in_another_order():
+    from ratings.forms.calculator import MemberPickField
+
+    jose = MemberFactory(member_number="J1", name="José Alvarez")
+    field = MemberPickField()
+    field.queryset = Member.objects.active().with_state()
+    assert field.clean("Alvarez, Jose") == jose

@@ -81,10 +81,10 @@ def test_the_members_page_lists_possible_duplicates_with_a_way_to_merge(admin_cl
 
 
 TWO_GARCIAS = (
-    b"012 Club night\n042 2026/03/03\n"
-    b"001    1      Garcia, Rosa                      1500                 1.0    1     2 w 1\n"
-    b"001    2      GARC\xc3\x8dA Rosa                      1400                 0.0    2     1 b 0\n"
-)
+    "012 Club night\n042 2026/03/03\n"
+    "001    1      Garcia, Rosa                      1500                 1.0    1     2 w 1\n"
+    "001    2      GARCÍA Rosa                      1400                 0.0    2     1 b 0\n"
+).encode()
 
 
 def import_preview(client, data: bytes, name: str) -> str:
