@@ -128,6 +128,11 @@ def _period_words(system: Any, label: str | None) -> str | None:
 # -- members ----------------------------------------------------------------------------
 
 
+#: The possible duplicates the members page lists at once (a club brought in from several
+#: lists may hold thousands at first): the rest are counted, and come up as these merge.
+DUPLICATES_SHOWN = 100
+
+
 @subscriptions_required
 def member_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
@@ -153,6 +158,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
         )
     table_paginate(request, table, per_page=PER_PAGE)
     filters = [(key, label, counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()]
+    possible = services.members_possible_duplicates()
     return render(
         request,
         "ratings/officer/members.html",
@@ -163,7 +169,8 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "filters": filters,
             # Records that may be one person, each pair with its way to merge (the admin's
             # merge page, which says what keeping either record means, before any change).
-            "possible_duplicates": services.members_possible_duplicates(),
+            "possible_duplicates": possible[:DUPLICATES_SHOWN],
+            "more_duplicates": max(len(possible) - DUPLICATES_SHOWN, 0),
             "can_merge": request.user.has_perm("ratings.change_member"),
         },
     )

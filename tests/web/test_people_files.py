@@ -56,3 +56,21 @@ def test_a_renamed_member_is_written_with_their_new_name():
     # The file's form is the file's name: once the club corrects it, the club's is written.
     member = Member(name="Azer Mirzoev", name_in_files="Mirzoev Azer")
     assert member.name_for_files == "Mirzoev, Azer"
+
+
+def test_an_erased_member_keeps_no_trace_of_the_files_name_federation_or_birth(imported):
+    from ratings import services
+
+    azer = Member.objects.get(name="Mirzoev Azer")
+    services.member_erase(member=azer, reason="asked to be removed", by=None)
+    held = " ".join(
+        str(value)
+        for version in Member.history.filter(id=azer.pk)
+        for value in (
+            version.name_key,
+            version.name_in_files,
+            version.federation,
+            version.birth_year,
+        )
+    )
+    assert "mirzoev" not in held.casefold() and "AZE" not in held and "1990" not in held
