@@ -122,6 +122,11 @@ urlpatterns = [
         name="officer-member-erase",
     ),
     path(
+        "officer/members/<int:pk>/merges/<int:merge>/undo/",
+        officer_members.member_merge_undo,
+        name="officer-member-merge-undo",
+    ),
+    path(
         "officer/members/<int:pk>/subscribe/",
         officer_members.member_subscribe,
         name="officer-member-subscribe",

@@ -17,12 +17,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
+from simple_history.models import DeletedObject
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from .. import services
 from ..forms import CHANGE_REASON, change_reason_field
 from ..models import (
     Game,
+    Member,
     RatingChange,
     RatingRun,
     RatingState,
@@ -139,8 +141,16 @@ class ClubWordsHistory(HistoricalRecordContextHelper):
 
     def prepare_delta_change_value(self, change: Any, value: Any) -> Any:
         field = self.model._meta.get_field(change.field)
+        if isinstance(value, DeletedObject):
+            # simple-history's stand-in for a link that held no one ("Deleted member
+            # (pk=None)", a merge's "merged into" before it) or one since deleted.
+            if value.pk is None:
+                return "none"
+            return f"a {value.model._meta.verbose_name} since deleted"
         if value is None or value == "":
             return value
+        if isinstance(value, Member):  # two records of one person share a name: the number too
+            return f"{value.name} ({value.member_number})"
         if field.name == "result" and self.model is Game:
             return result_words(value)
         if getattr(field, "choices", None):

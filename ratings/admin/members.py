@@ -15,10 +15,18 @@ from ..forms import refuse_a_dropped_rating, whole_initial_rating
 from ..forms.members import mail_wanted_field
 from ..models import (
     Member,
+    MemberMerge,
     Season,
     Subscription,
 )
-from .base import AuditAdmin, ReadableInline, ReasonForm, RerateAdmin, _tell_about_run
+from .base import (
+    AuditAdmin,
+    ReadableInline,
+    ReadOnlyAdmin,
+    ReasonForm,
+    RerateAdmin,
+    _tell_about_run,
+)
 
 # -- seasons, members and subscriptions -------------------------------------------------------
 
@@ -233,3 +241,13 @@ class SubscriptionAdmin(AuditAdmin):
     autocomplete_fields = ["member", "season"]
     date_hierarchy = "paid_on"
     list_select_related = ["member", "season"]
+
+
+@admin.register(MemberMerge)
+class MemberMergeAdmin(ReadOnlyAdmin):
+    """Merges done, and what each moved: read here, undone from the kept member's page
+    ("Undo merge"), which puts everything back and re-rates."""
+
+    list_display = ["__str__", "merged_at", "merged_by", "undone_at", "undone_by"]
+    list_select_related = ["kept", "removed", "merged_by", "undone_by"]
+    list_filter = [("undone_at", admin.EmptyFieldListFilter)]

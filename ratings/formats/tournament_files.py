@@ -58,6 +58,8 @@ class FilePlayer:
     rating: int | None = None
     line: int = 0
     where: str = ""  # where the file names them, when not a line ("game 3")
+    federation: str = ""  # as the file gives it (TRF: FIDE's three letters)
+    born: str = ""  # as the file gives it: "1990/05/17", "1990", "1990/00/00"
 
     def __post_init__(self) -> None:
         self.where = self.where or f"line {self.line}"
@@ -159,7 +161,17 @@ def trf_event(
         time_class=tournament.time_class,
         rated=tournament.rated is not False,
         players=[
-            FilePlayer(p.rank, p.name, p.fide_id, p.title, p.sex, p.rating, p.line)
+            FilePlayer(
+                p.rank,
+                p.name,
+                p.fide_id,
+                p.title,
+                p.sex,
+                p.rating,
+                p.line,
+                federation=p.federation,
+                born=p.born,
+            )
             for p in tournament.players
         ],
         games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],

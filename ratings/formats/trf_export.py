@@ -2,8 +2,8 @@
 
 ``event_to_trf(event)`` gives the text a federation's or FIDE's rating officer can take,
 and that ``trf.parse`` (the import's reader) reads back as the same players, rounds,
-colours and results. What the club does not record is left blank: the federation, and
-the FIDE rating unless the member has a FIDE id and a starting rating here.
+colours and results. What the club does not record is left blank: a federation no file
+gave, and the FIDE rating unless the member has a FIDE id and a starting rating here.
 
 Choices the format leaves open, and what they cost on a round trip:
 
@@ -66,6 +66,13 @@ def _date(day: dt.date | None) -> str:
     return day.strftime("%Y/%m/%d") if day else ""
 
 
+def _born(member: Member) -> str:
+    """The date of birth, or the year alone a file gave ("1990/00/00", as files write it)."""
+    if member.born is None and member.birth_year:
+        return f"{member.birth_year}/00/00"
+    return _date(member.born)
+
+
 def _points(value: float) -> str:
     return f"{value:4.1f}"
 
@@ -81,11 +88,12 @@ def _player_line(
         f"{rank:>4}",
         SEXES.get(Member.Gender(member.gender), " ") if member.gender else " ",
         f"{member.title[:3]:>3}",
-        f"{trf_name(member.name)[:NAME_WIDTH]:<{NAME_WIDTH}}",
+        # As a file gave it ("Mirzoev Azer"), else "Surname, Given" (``Member.name_for_files``).
+        f"{member.name_for_files[:NAME_WIDTH]:<{NAME_WIDTH}}",
         f"{rating:>4}",
-        "   ",  # federation: the club does not record it
+        f"{member.federation[:3]:<3}",
         f"{member.fide_id[:11]:>11}",
-        f"{_date(member.born):<10}",
+        f"{_born(member):<10}",
         _points(points),
         f"{place:>4}",
     )

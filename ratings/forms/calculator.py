@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 
 from ..models import ClubSettings, Member
 from ..rules.brought_in import brought_in_problem
+from ..rules.names import name_key
 
 # Calculator -----------------------------------------------------------------------------
 
@@ -54,7 +55,7 @@ class MemberPickField(forms.CharField):
         found = list(members.filter(member_number__iexact=number)[:1])
         if found:
             return found[0]
-        named = list(members.filter(name__iexact=text).order_by("member_number")[:6])
+        named = list(members.filter(name_key=name_key(text)).order_by("member_number")[:6])
         if len(named) == 1:
             return named[0]
         if named:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -11,7 +13,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
 from django.utils.functional import cached_property
 
-from ..models import Event, Member
+from ..models import Event, Member, name_search
+from ..rules.names import name_key, name_words
 from ..rules.time_classes import STANDARD
 from .members import CHANGE_REASON, DATE, change_reason_field
 
@@ -112,7 +115,8 @@ def resolve_players(
 
     A member number matches exactly, else in any case (if only one member's number is
     it in another case: two are reported, never one picked); a name matches exactly,
-    else as the one name that contains it.
+    else as the one name that contains it, both whatever their case, accents or order
+    (``rules.names.name_key``: "jose alvarez" is José Alvarez).
     """
     members = list(members)
     by_exact_number = {m.member_number: m for m in members}
@@ -138,8 +142,10 @@ def resolve_players(
                 f"“{token.strip()}” could be {names}: type the number in its exact case."
             )
             continue
-        exact = [m for m in members if m.name.lower() == key]
-        close = exact or [m for m in members if key in m.name.lower()]
+        typed = name_key(token)
+        words = name_words(token)
+        exact = [m for m in members if m.name_key == typed]
+        close = exact or [m for m in members if words and all(w in m.name_key for w in words)]
         if len(close) == 1:
             found[token] = close[0]
         elif close:
@@ -168,7 +174,7 @@ class EntriesForm(forms.Form):
         candidates = Member.objects.active().filter(
             Q(member_number__in=[t.strip() for t in tokens])
             | Q(member_number__iregex=_any_of(keys))
-            | Q(name__iregex=_any_of(keys))
+            | functools.reduce(operator.or_, (name_search(t) for t in tokens), Q(pk__in=[]))
         )
         found, problems = resolve_players(tokens, candidates)
         if problems:

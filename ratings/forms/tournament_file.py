@@ -22,7 +22,7 @@ from ..rules.duplicates import NONE_FOUND, Duplicates
 from ..rules.text import EVENT_NAME_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.duplicates import duplicate_reason_problem, duplicates_of
-from ..services.tournament_imports import match_players
+from ..services.tournament_imports import match_players, players_possible_duplicates
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------
@@ -167,6 +167,11 @@ class TrfConfirmForm(forms.Form):
         # Games already recorded elsewhere, as the file's players are matched: shown at
         # the preview; at the confirmation, found with the officer's choices (``clean``).
         self.duplicates = NONE_FOUND
+        # Players who may be one person with another or with a member not matched: shown.
+        self.possible_duplicates = players_possible_duplicates(
+            ((f"player {p.rank}", p.name, p.fide_id, p.born) for p in tournament.players),
+            matched=[m.pk for m in self.matches.values()],
+        )
         if not self.is_bound:
             self.duplicates = self._duplicates({r: m.pk for r, m in self.matches.items()})
         self.fields["use_ratings"].help_text = self._ratings_offered(tournament.players)

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -18,6 +19,7 @@ from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
 from ..rules.brought_in import STANDING_FIELDS
+from ..rules.names import fide_name, given_surname, name_key, name_words
 from ..rules.time_classes import STANDARD
 from . import rules
 from .club import Season
@@ -25,6 +27,23 @@ from .rules import EARLIEST_DATE
 
 
 class MemberQuerySet(models.QuerySet["Member"]):
+    # Every way members are written in bulk (imports, the demo, a tournament's newcomers)
+    # keeps their ``name_key``, as ``Member.save`` does: a member missing it would be found
+    # by no search and matched by no file.
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for member in objs:
+            member.name_key = name_key(member.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        objs = list(objs)
+        if "name" in fields:
+            for member in objs:
+                member.name_key = name_key(member.name)
+            fields = [*fields, "name_key"]
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
     def active(self) -> MemberQuerySet:
         return self.filter(merged_into__isnull=True)
 
@@ -76,6 +95,21 @@ class MemberQuerySet(models.QuerySet["Member"]):
         from ..rules import publication
 
         return publication.published(self, day)
+
+
+def name_search(text: str, *, through: str = "") -> Q:
+    """Members whose name holds every word typed, whatever its case, accents or order, or
+    whose number is the word typed: "jose alv" and "ALVAREZ" find José Alvarez, "r1003"
+    finds R1003. ``through`` is the path to the member from the rows searched
+    ("member__")."""
+    found = Q()
+    for word in text.split():
+        named = Q()
+        for part in name_words(word):
+            named &= Q(**{f"{through}name_key__contains": part})
+        numbered = Q(**{f"{through}member_number__iexact": word})
+        found &= (named | numbered) if named else numbered
+    return found
 
 
 def newcomer_condition(time_class: str = STANDARD) -> Q:
@@ -162,7 +196,31 @@ class Member(models.Model):
         help_text="The club's own id for the member (the 'id' column of imports).",
     )
     name = models.CharField(max_length=120, db_index=True)
+    # The name without case, accents or order (``rules.names.name_key``), kept with every
+    # save: searches and the files' players find "José Alvarez" as "Jose Alvarez" in SQL.
+    name_key = models.CharField(max_length=240, db_index=True, editable=False, default="")
+    # A file's form of the name when the club's "Given Surname" would not give it back
+    # ("Mirzoev Azer", surname first without a comma): the files written take it as it came.
+    name_in_files = models.CharField(
+        "name as files write it",
+        max_length=120,
+        blank=True,
+        editable=False,
+        help_text="The name as the tournament file that brought the member in wrote it.",
+    )
     born = models.DateField("date of birth", null=True, blank=True)
+    birth_year = models.PositiveSmallIntegerField(
+        "year of birth",
+        null=True,
+        blank=True,
+        help_text="The year a tournament file gave, when it gave no full date of birth.",
+    )
+    federation = models.CharField(
+        max_length=3,
+        blank=True,
+        validators=[RegexValidator(r"^[A-Z]{3}$", "Three capital letters (FIDE's code).")],
+        help_text="The member's chess federation (FIDE's three-letter code).",
+    )
     gender = models.CharField(max_length=1, choices=Gender.choices, blank=True)
     region = models.CharField(
         "region / state",
@@ -309,8 +367,25 @@ class Member(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if key != self.name_key:
+            self.name_key = key
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("ratings:member", args=[self.member_number])
+
+    @property
+    def name_for_files(self) -> str:
+        """The name a tournament file is written with: as a file gave it, while the club's
+        name is the one that file's name was read as; else "Surname, Given"."""
+        if self.name_in_files and given_surname(self.name_in_files) == self.name:
+            return self.name_in_files
+        return fide_name(self.name)
 
     def clean(self) -> None:
         problem = rules.member_name_problem(self.name)
@@ -334,8 +409,9 @@ class Member(models.Model):
             raise ValidationError(problems)
 
     def namesakes(self) -> list[str]:
-        """The numbers of the other current members with this name, in any case."""
-        others = Member.objects.active().filter(name__iexact=self.name).exclude(pk=self.pk)
+        """The numbers of the other current members with this name, in any case, accents
+        or order (``rules.names.name_key``)."""
+        others = Member.objects.active().filter(name_key=name_key(self.name)).exclude(pk=self.pk)
         return list(others.values_list("member_number", flat=True))
 
     def is_financial_on(self, day: dt.date | None = None) -> bool:
@@ -484,3 +560,41 @@ def next_member_numbers(prefix: str, count: int) -> list[str]:
     ]
     start = max(used, default=0) + 1
     return [f"{prefix}{n:04d}" for n in range(start, start + count)]
+
+
+class MemberMerge(models.Model):
+    """One duplicate merged into the record kept, and what the merge moved: what undoing
+    it puts back (``services.member_merge_undo``). ``moved`` holds the ids: games where
+    the duplicate was white or black, entries and subscriptions moved, those dropped
+    because the record kept had one already (their fields, to be made again), earlier
+    duplicates that pointed at this one, and the record kept's blanks the merge filled
+    (with what they held before)."""
+
+    kept = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="merges_kept")
+    removed = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="merges_removed")
+    moved = models.JSONField(default=dict)
+    merged_at = models.DateTimeField(auto_now_add=True)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-merged_at", "-pk"]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.removed.name} ({self.removed.member_number}) merged into "
+            f"{self.kept.name} ({self.kept.member_number})"
+        )

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 import django_filters
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..models import Member, PublicationEntry
+from ..models import Member, PublicationEntry, name_search
 from ..pages.reports import AGE_GROUPS, born_after_for
 
 AGE_CHOICES = [(group, f"Under {limit}") for group, limit in AGE_GROUPS.items()]
@@ -41,9 +41,7 @@ class RatingListFilter(django_filters.FilterSet):
 
     def filter_name(self, queryset: QuerySet[Member], name: str, value: str) -> QuerySet[Member]:
         # Every word must match somewhere: "ali arch" finds Alice Archer.
-        for word in value.split():
-            queryset = queryset.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
-        return queryset
+        return queryset.filter(name_search(value))
 
     def filter_age(self, queryset: QuerySet[Member], name: str, value: str) -> QuerySet[Member]:
         return queryset.filter(born__gt=born_after_for(value))
@@ -92,11 +90,7 @@ class PublicationFilter(django_filters.FilterSet):
         self.filters["region"].extra["choices"] = [(r, r) for r in regions or []]
 
     def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:  # type: ignore[type-arg]
-        for word in value.split():
-            queryset = queryset.filter(
-                Q(member__name__icontains=word) | Q(member__member_number__iexact=word)
-            )
-        return queryset
+        return queryset.filter(name_search(value, through="member__"))
 
     def filter_age(self, queryset: QuerySet, name: str, value: str) -> QuerySet:  # type: ignore[type-arg]
         return queryset.filter(member__born__gt=born_after_for(value, self.day))

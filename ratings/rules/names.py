@@ -198,3 +198,42 @@ _BYE_PLACEHOLDER = re.compile(
 def is_bye_placeholder(name: str) -> bool:
     """A name that stands for no one: "spielfrei", "BYE", "Bye 2", "(frei)"."""
     return bool(_BYE_PLACEHOLDER.match(" ".join(name.split()).casefold()))
+
+
+# -- one person, however a name is written ----------------------------------------------
+
+_WORD = re.compile(r"\w+")
+
+
+def folded(text: str) -> str:
+    """``text`` without case or accents, for comparing: "José" and "JOSE" are "jose",
+    "Straße" is "strasse". Marks are taken off the letters they sit on (NFKD), so a name
+    typed without them on one keyboard finds the one written with them on another."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def name_key(name: str) -> str:
+    """Who a name says, for matching a player to a member at every door (the members file,
+    a tournament file, a pasted round, the calculator, the members page): its words without
+    case or accents, in any order, an academic title left out and a suffix read alike
+    ("Garcia, Rosa", "Rosa García" and "GARCÍA Rosa" are one key; "Müller,Hans,Dr." is
+    "Hans Müller")."""
+    return " ".join(sorted(_WORD.findall(folded(given_surname(name)))))
+
+
+def name_words(text: str) -> list[str]:
+    """The words a search typed means, folded as ``name_key`` folds a name: each is found
+    inside the key of every name that holds it ("jos alv" finds José Alvarez)."""
+    return _WORD.findall(folded(text))
+
+
+def written_in_files(file_name: str) -> str:
+    """The name a file gave a player, kept when the club's "Given Surname" would not give
+    it back: "Mirzoev Azer" (the surname first, no comma, as Swiss-Manager writes it)
+    cannot be told from a given name first, so it is written back as it came; "Mirzoev,
+    Azer" comes back by itself and needs no keeping (empty)."""
+    file_name = " ".join(file_name.split())
+    if fide_name(given_surname(file_name)) == read_name(file_name, fide_order=True).fide:
+        return ""
+    return file_name

@@ -43,6 +43,7 @@ from ..models import (
 )
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import BLANK, BROUGHT_IN_FIELDS, STANDING_FIELDS, brought_in_problem
+from ..rules.people import Person, PossibleDuplicate
 
 
 @dataclass
@@ -327,3 +328,30 @@ def members_import(
             # of members yet to play: their states alone.
             services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
     return report
+
+
+def members_file_duplicates(rows: Sequence[MemberRow]) -> list[PossibleDuplicate]:
+    """The file's rows that may be one person with another row or with a member it does
+    not number (``rules.people``): two "Ben Carter" lines born the same day, a new line
+    for "Jose Alvarez" when José Alvarez is recorded. Shown at the preview, never refused:
+    two people may share a name."""
+    existing = members_any_case([r.number for r in rows])
+    coming = []
+    for row in rows:
+        member = existing.get(row.number.lower())
+
+        def held(field: str, member: Member | None = member, row: MemberRow = row) -> Any:
+            return row.fields.get(field) or (getattr(member, field) if member else None)
+
+        coming.append(
+            Person(
+                ref=row.line,
+                name=held("name") or "",
+                born=held("born"),
+                fide_id=held("fide_id") or "",
+                where=f"line {row.line}",
+            )
+        )
+    return services.possible_duplicates_find(
+        coming=coming, matched=[m.pk for m in existing.values()]
+    )

@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from ..models import ClubSettings, FideRating, Member, number_taken
+from ..rules.names import name_key
 from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .public_pages import public_pages_changed
@@ -31,6 +32,9 @@ ERASED_FIELDS: dict[str, Any] = {
     "region": "",
     "title": "",
     "fide_id": "",
+    "name_in_files": "",
+    "birth_year": None,
+    "federation": "",
 }
 
 
@@ -73,12 +77,14 @@ def member_erase(*, member: Member, reason: str, by: Any) -> Member:
     with transaction.atomic():
         member = Member.objects.select_for_update().get(pk=member.pk)
         replaced = {"name": former_name(member), "member_number": former_number(member)}
+        replaced["name_key"] = name_key(replaced["name"])  # the key spells the name too
         # Every earlier version first: the history keeps that a change was made, by whom
         # and when, never what the member was called or how to reach them.
         member.history.all().update(**replaced, **cleared)
         # Merged duplicates of theirs are the same person under another record.
         for duplicate in Member.objects.filter(merged_into=member):
             dup = {"name": former_name(duplicate), "member_number": former_number(duplicate)}
+            dup["name_key"] = name_key(dup["name"])
             duplicate.history.all().update(**dup, **cleared)
             Member.objects.filter(pk=duplicate.pk).update(**dup, **cleared)
         # FIDE's list as read for them (their name as FIDE writes it, birth year): the

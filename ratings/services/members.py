@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
+from django.utils import timezone
 
 from ..models import (
     ClubSettings,
@@ -14,11 +17,14 @@ from ..models import (
     Event,
     Game,
     Member,
+    MemberMerge,
     RatingChange,
     RatingRun,
     RatingState,
     Subscription,
 )
+from ..presentation.counts import count_phrase
+from ..rules.people import Person, PossibleDuplicate, across, possible_duplicates
 from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
@@ -230,8 +236,16 @@ def members_merge(
             why = (
                 f"Merged {source} ({source.member_number}) into {target} ({target.member_number})"
             )
+            # What moves, kept so that the merge can be undone (``member_merge_undo``).
+            moved: dict[str, Any] = {
+                "filled": {
+                    f: _plain(getattr(target, f)) for f, (m, _) in fills.items() if m == source
+                }
+            }
             # Moved row by row with history, so the audit trail shows every game that moved.
             games = list(Game.objects.filter(Q(white=source) | Q(black=source)))
+            moved["games_white"] = [g.pk for g in games if g.white_id == source.pk]
+            moved["games_black"] = [g.pk for g in games if g.black_id == source.pk]
             for game in games:
                 if game.white_id == source.pk:
                     game.white = target
@@ -243,24 +257,29 @@ def members_merge(
             target_events = set(
                 Entry.objects.filter(member=target).values_list("event_id", flat=True)
             )
-            _rows_move(Entry.objects.filter(member=source), "event_id", target_events, target, why)
+            moved["entries"], moved["entries_dropped"] = _rows_move(
+                Entry.objects.filter(member=source), "event_id", target_events, target, why
+            )
             target_seasons = set(
                 Subscription.objects.filter(member=target).values_list("season_id", flat=True)
             )
-            _rows_move(
+            moved["subscriptions"], moved["subscriptions_dropped"] = _rows_move(
                 Subscription.objects.filter(member=source),
                 "season_id",
                 target_seasons,
                 target,
                 why,
             )
+            moved["earlier"] = []
             for earlier in Member.objects.filter(merged_into=source):
+                moved["earlier"].append(earlier.pk)
                 earlier.merged_into = target
                 earlier._change_reason = why  # type: ignore[attr-defined]
                 earlier.save(update_fields=["merged_into"])
             source.merged_into = target
             source._change_reason = why  # type: ignore[attr-defined]
             source.save(update_fields=["merged_into"])
+            MemberMerge.objects.create(kept=target, removed=source, moved=moved, merged_by=who)
         # The kept record's own audit trail says what was merged into it (and what filled
         # its blanks), in one row.
         for field, (_, value) in fills.items():
@@ -292,13 +311,223 @@ def members_merge(
         )
 
 
-def _rows_move(rows: Iterable[Any], key: str, taken: set[int], target: Member, why: str) -> None:
+def _rows_move(
+    rows: Iterable[Any], key: str, taken: set[int], target: Member, why: str
+) -> tuple[list[int], list[dict[str, Any]]]:
     """A merged record's entries (or subscriptions) moved to ``target``, one by one so the
-    audit trail keeps each with ``why``; one ``target`` already has (same ``key``) goes."""
+    audit trail keeps each with ``why``; one ``target`` already has (same ``key``) goes.
+    Returns the ids moved and the fields of those that went (an undo makes them again)."""
+    moved, dropped = [], []
     for row in rows:
         row._change_reason = why
         if getattr(row, key) in taken:
+            dropped.append(
+                {
+                    f.attname: _plain(getattr(row, f.attname))
+                    for f in row._meta.concrete_fields
+                    if f.attname not in ("id", "member_id")
+                }
+            )
             row.delete()
         else:
+            moved.append(row.pk)
             row.member = target
             row.save(update_fields=["member"])
+    return moved, dropped
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON keeps it (a date as ISO text, an amount as text)."""
+    if isinstance(value, dt.date | Decimal):
+        return str(value)
+    return value
+
+
+def possible_duplicates_find(
+    *, coming: Sequence[Person], matched: Iterable[int] = ()
+) -> list[PossibleDuplicate]:
+    """The records coming in (a file's rows, ``rules.people.Person``) that may be one person
+    with each other or with a current member (``rules.people``), in one query: only the
+    members sharing a name key or a FIDE id with one coming in are read. ``matched`` are
+    the members the file's rows already are (a members file's numbers, a tournament
+    file's matched players): the same record, not a duplicate of itself."""
+    coming = list(coming)
+    keys = {p.key for p in coming if p.key}
+    ids = {p.fide_id.lstrip("0") for p in coming if p.fide_id.strip().isdigit()} - {""}
+    if not keys and not ids:
+        return []
+    id_match = Q()
+    for fide_id in ids:  # "0123" and "123" are one id: compared without leading zeros
+        id_match |= Q(fide_id__regex=rf"^0*{fide_id}$")
+    rows = (
+        Member.objects.active()
+        .filter(Q(name_key__in=keys) | id_match)
+        .exclude(pk__in=list(matched))
+        .values_list("pk", "name", "born", "fide_id", "member_number")
+    )
+    recorded = [
+        Person(ref=pk, name=name, born=born, fide_id=fide_id, where=f"member {number}")
+        for pk, name, born, fide_id, number in rows
+    ]
+    return possible_duplicates(coming) + across(coming, recorded)
+
+
+def members_possible_duplicates() -> list[PossibleDuplicate]:
+    """The current members who may be one person (``rules.people``), for the officer's
+    members page: two queries, whatever the club's size (the names and ids held twice,
+    then those members)."""
+    twice = (
+        Member.objects.active()
+        .values("name_key")
+        .annotate(held=Count("pk"))
+        .filter(held__gt=1)
+        .values("name_key")
+    )
+    ids_twice = (
+        Member.objects.exclude(fide_id="")
+        .active()
+        .values("fide_id")
+        .annotate(held=Count("pk"))
+        .filter(held__gt=1)
+        .values("fide_id")
+    )
+    rows = (
+        Member.objects.active()
+        .filter(Q(name_key__in=twice) | Q(fide_id__in=ids_twice))
+        .order_by("name_key", "member_number")
+        .values_list("pk", "name", "born", "fide_id", "member_number")
+    )
+    return possible_duplicates(
+        Person(ref=pk, name=name, born=born, fide_id=fide_id, where=number)
+        for pk, name, born, fide_id, number in rows
+    )
+
+
+class UndoRefused(ValueError):
+    """A merge that cannot be undone as things stand; the message says why."""
+
+
+def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | None:
+    """Undo ``merge``: the duplicate is a member again with the games, entries and
+    subscriptions the merge moved (those dropped as doubles made again), the earlier
+    duplicates it held point at it again, the record kept's blanks the merge filled are
+    blank again; both are re-rated from the first event the merge re-rated.
+
+    What changed since is respected: a game since deleted or given to another player
+    stays as it is (only games still the kept record's go back)."""
+    from simple_history.utils import bulk_update_with_history
+
+    kept, removed = merge.kept, merge.removed
+    if merge.undone_at is not None:
+        raise UndoRefused(f"This merge was undone already ({merge.undone_at:%d %b %Y}).")
+    if removed.merged_into_id != kept.pk:
+        raise UndoRefused(f"{removed} ({removed.member_number}) is no longer merged into {kept}.")
+    if kept.merged_into_id is not None:
+        raise UndoRefused(
+            f"{kept} ({kept.member_number}) was itself merged into another record since: "
+            "undo that merge first."
+        )
+    moved = merge.moved
+    who = user if getattr(user, "is_authenticated", False) else None
+    why = f"Merge of {removed} ({removed.member_number}) into {kept} ({kept.member_number}) undone"
+    with transaction.atomic():
+        # The record kept's blanks first: a FIDE id filled from the duplicate is held by
+        # one member at a time.
+        filled = moved.get("filled", {})
+        restored = []
+        for field, before in filled.items():
+            if getattr(kept, field) == getattr(removed, field):  # not changed since
+                setattr(kept, field, Member._meta.get_field(field).to_python(before))
+                restored.append(field)
+        if restored:
+            kept._change_reason = why[:100]  # type: ignore[attr-defined]
+            kept.save(update_fields=restored)
+        removed.merged_into = None
+        removed._change_reason = why[:100]  # type: ignore[attr-defined]
+        removed.save(update_fields=["merged_into"])
+        for earlier in Member.objects.filter(pk__in=moved.get("earlier", []), merged_into=kept):
+            earlier.merged_into = removed
+            earlier._change_reason = why[:100]  # type: ignore[attr-defined]
+            earlier.save(update_fields=["merged_into"])
+        white, black = set(moved.get("games_white", [])), set(moved.get("games_black", []))
+        games = list(Game.objects.filter(pk__in=white | black))
+        back = []
+        for game in games:
+            if game.pk in white and game.white_id == kept.pk:
+                game.white = removed
+            if game.pk in black and game.black_id == kept.pk:
+                game.black = removed
+            back.append(game)
+        bulk_update_with_history(
+            back, Game, ["white", "black"], default_user=who, default_change_reason=why
+        )
+        _rows_back(Entry, moved.get("entries", []), moved.get("entries_dropped", []), merge, why)
+        _rows_back(
+            Subscription,
+            moved.get("subscriptions", []),
+            moved.get("subscriptions_dropped", []),
+            merge,
+            why,
+        )
+        merge.undone_at = timezone.now()
+        merge.undone_by = who
+        merge.save(update_fields=["undone_at", "undone_by"])
+        member_states_write(member_ids=[kept.pk, removed.pk])
+        keys = []
+        if (first := _first_event([removed.pk])) is not None:
+            keys.append(rating_key(first))
+        if MEMBER_RATING_FIELDS & set(restored) and (own := _first_event([kept.pk])):
+            keys.append(rating_key(own))
+        if not keys:
+            return None
+        return ratings_update(
+            start=min(keys),
+            members=[kept.pk, removed.pk],
+            user=user,
+            reason=f"{removed.name} ({removed.member_number}) taken back out of "
+            f"{kept.name} ({kept.member_number}): merge undone",
+        )
+
+
+def _rows_back(model: Any, ids: list[int], dropped: list[dict[str, Any]], merge: Any, why: str):  # type: ignore[no-untyped-def]
+    """Entries (or subscriptions) a merge moved, back to the duplicate (those still the
+    kept record's), and those it dropped made again for the duplicate (unless made since)."""
+    for row in model.objects.filter(pk__in=ids, member=merge.kept):
+        row.member = merge.removed
+        row._change_reason = why[:100]
+        row.save(update_fields=["member"])
+    for fields in dropped:
+        values = {
+            name: model._meta.get_field(name.removesuffix("_id")).to_python(value)
+            if not name.endswith("_id")
+            else value
+            for name, value in fields.items()
+        }
+        key = {k: v for k, v in values.items() if k in ("event_id", "season_id")}
+        if model.objects.filter(member=merge.removed, **key).exists():
+            continue
+        row = model(member=merge.removed, **values)
+        row._change_reason = why[:100]
+        row.save()
+
+
+def member_merges_undoable(*, member: Member) -> list[MemberMerge]:
+    """The merges into ``member`` not undone, newest first, each with ``counts``: what
+    undoing it gives back, in words ("4 games, 2 entries, 1 payment")."""
+    merges = list(
+        MemberMerge.objects.filter(kept=member, undone_at__isnull=True).select_related(
+            "removed", "merged_by"
+        )
+    )
+    for merge in merges:
+        moved = merge.moved
+        games = len(set(moved.get("games_white", [])) | set(moved.get("games_black", [])))
+        entries = len(moved.get("entries", [])) + len(moved.get("entries_dropped", []))
+        payments = len(moved.get("subscriptions", [])) + len(
+            moved.get("subscriptions_dropped", [])
+        )
+        merge.counts = (  # type: ignore[attr-defined]
+            f"{count_phrase(games, 'game')}, {count_phrase(entries, 'entry', 'entries')}, "
+            f"{count_phrase(payments, 'payment')}"
+        )
+    return merges

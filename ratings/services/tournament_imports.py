@@ -31,23 +31,19 @@ from ..models import (
 from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
-from ..rules.names import SUFFIXES, given_surname
+from ..rules.names import SUFFIXES, folded, given_surname, name_key, written_in_files
+from ..rules.people import Person, PossibleDuplicate
 from ..rules.text import TIME_CONTROL_LENGTH
 from .duplicates import EventIn, duplicates_find
+from .members import possible_duplicates_find
 
 # -- players of tournament files --------------------------------------------------------
-
-
-def name_key(name: str) -> str:
-    """A name for matching: its words in lower case, in any order, punctuation and
-    academic titles left out ("Müller,Hans,Dr." is "Hans Müller")."""
-    return " ".join(sorted(_WORD.findall(given_surname(name).casefold())))
 
 
 _WORD = re.compile(r"\w+")
 #: The words a suffix is written as however the name spelled it ("Jun." is "Jr."): the
 #: only words of a name's key that need not be in the name itself.
-_SUFFIX_WORDS = frozenset(w for s in SUFFIXES.values() for w in _WORD.findall(s.casefold()))
+_SUFFIX_WORDS = frozenset(w for s in SUFFIXES.values() for w in _WORD.findall(folded(s)))
 
 
 def _written_words(key: str) -> frozenset[str] | None:
@@ -84,7 +80,7 @@ class _NameSieve:
     def may_match(self, name: str) -> bool:
         if self.every:
             return True
-        held = set(_WORD.findall(name.casefold()))
+        held = set(_WORD.findall(folded(name)))
         return any(words <= held for word in held for words in self.by_word.get(word, ()))
 
 
@@ -92,8 +88,9 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
     """Members for a file's players, given as (key, name, FIDE id): by FIDE id first, then
     by member number (a player named by their number), then by the one member of that name.
 
-    Names match whatever their case or order ("Mirzoev Azer", "Azer Mirzoev", "MIRZOEV,
-    Azer"); a member whose FIDE id differs from the player's is another person. The web
+    Names match whatever their case, accents or order ("Mirzoev Azer", "Azer Mirzoev",
+    "MIRZOEV, Azer"; "Garcia, Rosa" and "Rosa García": ``rules.names.name_key``); a
+    member whose FIDE id differs from the player's is another person. The web
     import (``TrfConfirmForm``) and the ``import_trf``/``import_pgn`` commands share it.
 
     Only the names that can match are read apart (``name_key``, the costly part on a
@@ -139,6 +136,59 @@ def match_players(players: Iterable[tuple[Any, str, str]]) -> dict[Any, Member]:
             out[key] = named[0]
     found = Member.objects.in_bulk({m.pk for m in out.values()})
     return {key: found[m.pk] for key, m in out.items() if m.pk in found}
+
+
+_FEDERATION = re.compile(r"^[A-Z]{3}$")
+_BORN = re.compile(r"^(\d{4})(?:[/.-](\d{1,2})[/.-](\d{1,2}))?$")
+
+
+def file_member_fields(*, name: str, federation: str = "", born: str = "") -> dict[str, Any]:
+    """A new member's name, federation and birth as a tournament file gives them: the name
+    as the club writes it, and the file's own form when that would not give it back
+    ("Mirzoev Azer": ``rules.names.written_in_files``); a full date of birth, or the year
+    alone when the file gives no more ("1990", "1990/00/00"); a date or year out of
+    bounds (a placeholder "0000", a year to come) is left out rather than kept wrong."""
+    fields: dict[str, Any] = {
+        "name": given_surname(name),
+        "name_in_files": written_in_files(name)[: Member._meta.get_field("name").max_length],
+    }
+    federation = federation.strip().upper()
+    if _FEDERATION.match(federation):
+        fields["federation"] = federation
+    found = _BORN.match(born.strip())
+    if found is None:
+        return fields
+    today = dt.date.today()
+    year, month, day = (int(part) if part else 0 for part in found.groups())
+    if not rules.EARLIEST_DATE.year <= year <= today.year:
+        return fields
+    fields["birth_year"] = year
+    try:
+        date = dt.date(year, month, day) if month and day else None
+    except ValueError:
+        date = None
+    if date is not None and date <= today:
+        fields["born"] = date
+    return fields
+
+
+def players_possible_duplicates(
+    players: Iterable[tuple[str, str, str, str]], *, matched: Iterable[int] = ()
+) -> list[PossibleDuplicate]:
+    """A tournament file's players, given as (where, name, FIDE id, birth as written), that
+    may be one person with another of its players or with a member they were not matched
+    to (``rules.people``); ``matched`` are the members the file's players are already."""
+    coming = [
+        Person(
+            ref=where,
+            name=given_surname(name),
+            fide_id=fide_id if fide_id.strip().isdigit() else "",
+            born=file_member_fields(name=name, born=born).get("born"),
+            where=where,
+        )
+        for where, name, fide_id, born in players
+    ]
+    return possible_duplicates_find(coming=coming, matched=matched)
 
 
 class FilesRefused(Exception):
@@ -291,6 +341,13 @@ def files_import(
                     f"{event.source}, {player.where}: {player.name} has the name of "
                     f"{other.name} ({other.where}) and matches no member: which is which?"
                 )
+        report.notes += [
+            f"{event.source}: {pair}"
+            for pair in players_possible_duplicates(
+                ((p.where, p.name, p.fide_id, p.born) for p in event.players),
+                matched=[m.pk for m in matches.values()],
+            )
+        ]
         todo.append((event, {p.key: matches.get(p.key) for p in event.players}))
     duplicates = _duplicates(todo)
     for (event, _), found in zip(todo, duplicates, strict=True):
@@ -314,7 +371,9 @@ def files_import(
                 members.add(member.pk)
             elif _new_key(player) not in new_members:
                 new_members[_new_key(player)] = Member(
-                    name=given_surname(player.name),
+                    **file_member_fields(
+                        name=player.name, federation=player.federation, born=player.born
+                    ),
                     is_guest=as_guests and not create_missing,
                     fide_id=player.fide_id if player.fide_id.isdigit() else "",
                     title=player.title if player.title in TITLES else "",

@@ -21,6 +21,7 @@ from ..forms import (
 from ..models import (
     ClubSettings,
     Member,
+    name_search,
 )
 from ..pages import explain
 from ..presentation import figures
@@ -48,8 +49,7 @@ def member_search(request: HttpRequest) -> JsonResponse:
     if len(query) < SEARCH_MIN:
         return JsonResponse({"members": []})
     members = _calculator_members(is_officer(request))
-    for word in query.split():
-        members = members.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
+    members = members.filter(name_search(query))
     # Names that begin as typed first ("ben ch": Ben Chen before Ben Archer).
     first = Case(
         When(Q(name__istartswith=query) | Q(member_number__iexact=query), then=0), default=1

@@ -100,6 +100,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"{stored['filename']} imported: {report}")
             return progress_or(report.run, redirect("ratings:officer-members"))
     lines = [] if problems else member_changes(rows, removals)
+    # Two lines (or a line and a member) that may be one person: shown, never refused.
     return render(
         request,
         "ratings/officer/csv_members_preview.html",
@@ -109,6 +110,9 @@ def members_preview(request: HttpRequest) -> HttpResponse:
             "problems": problems,
             "lines": lines,
             "removals": removals,
+            "possible_duplicates": []
+            if problems
+            else member_imports.members_file_duplicates(rows),
             "form": form,
             "new": sum(1 for line in lines if line["member"] is None),
             "updated": sum(1 for line in lines if line["member"] is not None and line["changes"]),

@@ -22,8 +22,8 @@ from ..models import (
     next_member_numbers,
 )
 from ..presentation.counts import count_phrase
-from ..rules.names import given_surname
 from ..rules.text import TIME_CONTROL_LENGTH
+from ..services.tournament_imports import file_member_fields
 from .common import officer_required
 
 SESSION_KEY = "officer-trf-import"
@@ -136,7 +136,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
         guest = choice == "guest"
         players[player.rank] = Member(
             member_number=next(guest_numbers if guest else numbers),
-            name=given_surname(player.name),
+            **file_member_fields(name=player.name, federation=player.federation, born=player.born),
             is_guest=guest,
             fide_id=player.fide_id if player.fide_id.isdigit() else "",
             title=player.title if player.title in TITLES else "",

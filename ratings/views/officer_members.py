@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import (
     Count,
-    Q,
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,8 +25,10 @@ from ..models import (
     ClubSettings,
     Event,
     Member,
+    MemberMerge,
     RatingRun,
     Season,
+    name_search,
 )
 from ..pages import member_record
 from ..presentation.paging import table_paginate
@@ -127,6 +128,11 @@ def _period_words(system: Any, label: str | None) -> str | None:
 # -- members ----------------------------------------------------------------------------
 
 
+#: The possible duplicates the members page lists at once (a club brought in from several
+#: lists may hold thousands at first): the rest are counted, and come up as these merge.
+DUPLICATES_SHOWN = 100
+
+
 @subscriptions_required
 def member_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
@@ -137,7 +143,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
         Member.objects.active().with_financial().with_newcomer().select_related("rating_state")
     )
     if query:
-        members = members.filter(Q(name__icontains=query) | Q(member_number__iexact=query))
+        members = members.filter(name_search(query))
     # How many each filter shows (with the search), so the officer sees the arrears at once.
     counts = {
         key: services.members_with_membership(members, status=key).count()
@@ -152,10 +158,21 @@ def member_list(request: HttpRequest) -> HttpResponse:
         )
     table_paginate(request, table, per_page=PER_PAGE)
     filters = [(key, label, counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()]
+    possible = services.members_possible_duplicates()
     return render(
         request,
         "ratings/officer/members.html",
-        {"table": table, "query": query, "status": status, "filters": filters},
+        {
+            "table": table,
+            "query": query,
+            "status": status,
+            "filters": filters,
+            # Records that may be one person, each pair with its way to merge (the admin's
+            # merge page, which says what keeping either record means, before any change).
+            "possible_duplicates": possible[:DUPLICATES_SHOWN],
+            "more_duplicates": max(len(possible) - DUPLICATES_SHOWN, 0),
+            "can_merge": request.user.has_perm("ratings.change_member"),
+        },
     )
 
 
@@ -228,6 +245,7 @@ def _member_page(request, member, form, subscription_form, scope=None, **conflic
             "scope": scope,
             "audit": services.subscription_audit(member=member),
             "version": record_version_shown(request, member),
+            "merges": services.member_merges_undoable(member=member),
             **conflict,
         },
     )
@@ -325,3 +343,25 @@ def member_erase(request: HttpRequest, pk: int) -> HttpResponse:
         "ratings/officer/member_erase.html",
         {"member": member, "form": form, "kept": labels},
     )
+
+
+@officer_required
+@require_POST
+def member_merge_undo(request: HttpRequest, pk: int, merge: int) -> HttpResponse:
+    """Undo a merge into this record (``services.member_merge_undo``): the duplicate back
+    with its games, entries and payments, both re-rated."""
+    done = get_object_or_404(
+        MemberMerge.objects.select_related("kept", "removed"), pk=merge, kept_id=pk
+    )
+    try:
+        run = services.member_merge_undo(merge=done, user=request.user)
+    except services.UndoRefused as refusal:
+        messages.error(request, str(refusal))
+        return redirect("ratings:officer-member", pk=pk)
+    removed = done.removed
+    messages.success(
+        request,
+        f"Merge undone: {removed.name} ({removed.member_number}) is a member again with "
+        f"their games, entries and payments{rerated(run, '; ')}.",
+    )
+    return progress_or(run, redirect("ratings:officer-member", pk=pk))

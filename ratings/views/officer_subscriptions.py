@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
 from ..forms import RenewForm, SeasonPickForm, SubscriptionRemoveForm
-from ..models import Member, Subscription
+from ..models import Member, Subscription, name_search
 from ..presentation.counts import count_phrase
 from .common import subscriptions_required
 
@@ -45,9 +45,7 @@ RENEW_PER_PAGE = 50
 def _renewal_rows(request: HttpRequest, candidates: QuerySet[Member]) -> QuerySet[Member]:
     """The candidates the officer's search keeps: a member number, or every word of a name."""
     search = request.GET.get("q", "").strip()
-    for word in search.split():
-        candidates = candidates.filter(Q(name__icontains=word) | Q(member_number__iexact=word))
-    return candidates
+    return candidates.filter(name_search(search))
 
 
 @subscriptions_required

@@ -99,3 +99,11 @@ def test_a_name_in_any_case_is_settled_after_one_round_trip(words):
 )  # fmt: skip
 def test_fide_titles_are_read_and_arbiter_and_trainer_codes_ignored(field, title):
     assert trf.player_title(field) == title
+
+
+def test_one_key_for_a_name_whatever_its_case_accents_or_order():
+    from ratings.rules.names import name_key
+
+    assert name_key("José Alvarez") == name_key("Jose Alvarez") == name_key("ALVAREZ, José")
+    assert name_key("Garcia, Rosa") == name_key("Rosa García")
+    assert name_key("Rosa García") != name_key("Rosa Garcias")

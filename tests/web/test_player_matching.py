@@ -30,3 +30,13 @@ def test_a_suffix_written_another_way_still_matches():
 def test_a_name_no_member_holds_matches_no_one():
     MemberFactory(name="Azer Mirzoev")
     assert match_players([(1, "Mirzoev, Anna", ""), (2, "Azer", "")]) == {}
+
+
+def test_a_name_matches_whatever_its_accents():
+    # A file typed on an English keyboard names the member the club wrote with accents.
+    rosa = MemberFactory(name="Rosa García")
+    jose = MemberFactory(name="Jose Alvarez")
+    assert match_players([(1, "Garcia, Rosa", ""), (2, "José Alvarez", "")]) == {
+        1: rosa,
+        2: jose,
+    }
