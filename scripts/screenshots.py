@@ -211,9 +211,7 @@ def main() -> None:
         pages = [row for row in pages if any(re.fullmatch(o, row[0]) for o in args.only)]
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         contexts = {}
         for who in (None, "officer", "admin"):
             for size, (w, h) in SIZES.items():

@@ -94,4 +94,3 @@ def phone_page(browser, live_server):
     yield page
     context.close()
     assert violations == [], "the Content-Security-Policy refused something"
-
