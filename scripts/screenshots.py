@@ -1,5 +1,9 @@
 """Screenshots of every page at phone and desktop widths, and PDFs of the print views.
 
+The pictures are taken here, by an engineer who wants to look at the pages, and never by
+the tests: a screenshot checks nothing and costs a browser test a second or two. Like the
+browser tests, it drives Debian's Chromium (/usr/bin/chromium) through Playwright.
+
 Serve the demo first (``manage.py load_demo --if-empty`` then ``runserver 127.0.0.1:8123``),
 then::
 
@@ -22,6 +26,18 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+# As tests/browser/conftest.py starts it.
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 TRF = Path(__file__).resolve().parents[1] / "tests/data/trf/gros-open-2010.trf"
 OFFICER = ("officer", "officer-demo-2026")
 ADMIN = ("admin", "admin-demo-2026")
@@ -42,6 +58,10 @@ PAGES = [
     ("calculator", "/calculator/", None),
     ("calculator-result", "calc", None),
     ("login", "/accounts/login/", None),
+    ("live-list", "/ratings/live/", None),
+    ("publications", "/ratings/published/", None),
+    ("compare-public", "/compare/", None),
+    ("api-docs", "/api/v1/docs/", None),
     ("officer-home", "/officer/", "officer"),
     ("officer-ratings", "/officer/ratings/", "officer"),
     ("officer-members", "/officer/members/", "officer"),
@@ -64,9 +84,12 @@ PAGES = [
     ("event-report", "/events/{done}/report/", "officer"),
     ("event-crosstable", "/events/{done}/crosstable/", "officer"),
     ("event-crosstable-rr", "/events/{rr}/crosstable/", "officer"),
+    ("officer-publish", "/officer/publish/", "officer"),
+    ("officer-compare", "/officer/compare/", "officer"),
     ("runs", "/officer/runs/", "officer"),
     ("run", "/officer/runs/{run}/", "officer"),
     ("admin-games", "/admin/ratings/game/", "admin"),
+    ("admin-game-history", "/admin/ratings/game/{game}/history/", "admin"),
 ]
 PDFS = [
     "list",
@@ -79,7 +102,7 @@ PDFS = [
     "event-crosstable",
     "event-crosstable-rr",
 ]
-SIZES = {"phone": (390, 844), "desktop": (1366, 900)}
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}  # the browser tests' two widths
 
 OVERFLOW_JS = """() => {
   const width = document.documentElement.clientWidth;
@@ -105,7 +128,7 @@ def demo_ids() -> dict[str, str]:
     django.setup()
     from django.db.models import Count
 
-    from ratings.models import Event, Member, RatingRun
+    from ratings.models import Event, Game, Member, RatingRun
 
     member = Member.objects.annotate(n=Count("rating_changes")).order_by("-n").first()
     events = Event.objects.order_by("-start_date", "-pk")
@@ -113,6 +136,7 @@ def demo_ids() -> dict[str, str]:
     done = events.filter(status="complete", kind="swiss", rated=True).order_by("-rounds").first()
     rr = events.filter(kind="round-robin").first()
     run = RatingRun.objects.order_by("-pk").first()
+    game = Game.objects.order_by("-pk").first()
     return {
         "member": member.member_number,
         "member_pk": str(member.pk),
@@ -120,6 +144,7 @@ def demo_ids() -> dict[str, str]:
         "done": str(done.pk) if done else "0",
         "rr": str(rr.pk) if rr else "0",
         "run": str(run.pk) if run else "0",
+        "game": str(game.pk) if game else "0",
     }
 
 
@@ -186,9 +211,7 @@ def main() -> None:
         pages = [row for row in pages if any(re.fullmatch(o, row[0]) for o in args.only)]
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
-        )
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         contexts = {}
         for who in (None, "officer", "admin"):
             for size, (w, h) in SIZES.items():

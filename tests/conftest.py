@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import hypothesis
 import pytest
@@ -22,6 +22,34 @@ TRF_FILES = __import__("pathlib").Path(__file__).resolve().parent / "data" / "tr
 hypothesis.settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     hypothesis.settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _static_files_found_once() -> Iterator[None]:
+    """WhiteNoise lists and stats every static file each time its middleware is made, and
+    the test client makes the middleware afresh for each client: a fifth of a page test's
+    time went on it (the permission matrix made it 3,000 times). The files found are the
+    same for the same settings, so they are found once per settings in each process."""
+    from django.conf import settings as django_settings
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    found: dict[str, dict[str, object]] = {}
+    find_afresh = WhiteNoiseMiddleware.add_files_from_finders
+
+    def add_files_from_finders(self: WhiteNoiseMiddleware) -> None:
+        names = ("DEBUG", "STATIC_URL", "STATIC_ROOT", "FORCE_SCRIPT_NAME", "STATICFILES_DIRS")
+        names += ("STATICFILES_FINDERS", "INSTALLED_APPS", "STORAGES")
+        names += tuple(name for name in dir(django_settings) if name.startswith("WHITENOISE_"))
+        key = repr([(name, getattr(django_settings, name, None)) for name in names])
+        if key not in found:
+            before = dict(self.files)
+            find_afresh(self)
+            found[key] = {url: f for url, f in self.files.items() if before.get(url) is not f}
+        self.files.update(found[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders)
+        yield
 
 
 @pytest.fixture(autouse=True)

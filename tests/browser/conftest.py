@@ -18,7 +18,6 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 ARGS = [
     "--headless=new",
     "--no-sandbox",
@@ -95,13 +94,3 @@ def phone_page(browser, live_server):
     yield page
     context.close()
     assert violations == [], "the Content-Security-Policy refused something"
-
-
-def screenshot(page, name: str) -> Path:
-    """Keep a full-page screenshot in screenshots/ (gitignored) to look at. Transitions
-    are taken at their end (Playwright runs them to completion), so no test sleeps
-    through one to see its last frame."""
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, animations="disabled")
-    return path

@@ -13,7 +13,6 @@ from ratings import services
 
 from ..factories import MemberFactory, brought_in, paid_up, pat_provisional
 from ..web.test_period_display import close_period_of
-from .conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +65,6 @@ def test_a_visitor_reads_the_acf_event_report(request, width, acf_club):
     expect(legend).to_be_visible()
     expect(legend).to_contain_text("a provisional rating")
     expect(legend).to_contain_text("not yet rated")
-    screenshot(page, f"acf-event-report-{width}")
 
 
 def test_a_visitor_reads_the_acf_list(page, acf_club):
@@ -80,7 +78,6 @@ def test_a_visitor_reads_the_acf_list(page, acf_club):
     expect(legend).to_have_count(1)
     expect(legend).to_contain_text("a provisional rating: use it for seeding")
     expect(legend).to_contain_text("unrated: not yet qualified")
-    screenshot(page, "acf-list")
 
 
 def test_a_visitor_filtering_the_acf_list_keeps_each_members_place(page, acf_club):

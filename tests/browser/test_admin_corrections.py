@@ -10,7 +10,6 @@ from django.contrib.auth.models import User
 from ratings.models import Game, RatingRun, RatingState
 
 from ..factories import paid_up
-from .conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,11 +38,9 @@ def test_a_result_corrected_in_the_admin_changes_the_published_list(
     _log_in(page)
     page.goto(f"/admin/ratings/game/{game.pk}/change/")
     page.get_by_label("Result").select_option("0-1")
-    screenshot(page, "admin-game-desktop")
     page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_url("**/admin/ratings/game/")
     assert page.get_by_text("Ratings re-rated: 1 event,").is_visible()
-    screenshot(page, "admin-after-correction-desktop")
 
     page.goto("/ratings/")
     assert page.get_by_role("row", name=re.compile("Alice Archer.*1484")).is_visible()
@@ -64,7 +61,6 @@ def test_the_history_of_a_corrected_game_shows_who_changed_what(page, rated_even
     assert "ada" in changes.inner_text()
     assert re.search(r"Result:\s*1–0\s*→\s*½–½", changes.inner_text())
     assert "score sheet misread" in changes.inner_text()
-    screenshot(page, "admin-history-desktop")
 
 
 def test_the_admin_is_usable_on_a_phone(phone_page, rated_event, alice, bob):
@@ -75,9 +71,6 @@ def test_the_admin_is_usable_on_a_phone(phone_page, rated_event, alice, bob):
     phone_page.get_by_role("button", name="Save", exact=True).click()
     phone_page.wait_for_url("**/admin/ratings/game/")
     assert phone_page.get_by_text("Ratings re-rated: 1 event,").is_visible()
-    screenshot(phone_page, "admin-after-correction-phone")
-    phone_page.goto(f"/admin/ratings/game/{game.pk}/history/")
-    screenshot(phone_page, "admin-history-phone")
 
 
 def test_the_progress_page_follows_a_background_run_to_the_end(page, phone_page, officer):
@@ -88,13 +81,12 @@ def test_the_progress_page_follows_a_background_run_to_the_end(page, phone_page,
         progress=40,
         message="Rated 120 of 300 periods",
     )
-    for browser_page, name in ((phone_page, "phone"), (page, "desktop")):
+    for browser_page in (phone_page, page):
         browser_page.context.add_cookies([_session_cookie(officer, browser_page)])
         browser_page.goto(f"/officer/runs/{run.pk}/")
         bar = browser_page.get_by_role("progressbar")
         assert bar.get_attribute("aria-valuenow") == "40"
         assert browser_page.get_by_text("Rated 120 of 300 periods").is_visible()
-        screenshot(browser_page, f"run-progress-{name}")
     RatingRun.objects.filter(pk=run.pk).update(
         status=RatingRun.Status.DONE, progress=100, message="", events_rated=300, seconds=7.5
     )
@@ -104,11 +96,6 @@ def test_the_progress_page_follows_a_background_run_to_the_end(page, phone_page,
     assert page.get_by_text("Done", exact=True).is_visible()
     assert page.locator("[data-field=events_rated]").inner_text() == "300"
     assert bar.get_attribute("aria-valuenow") == "100"
-    screenshot(page, "run-progress-done-desktop")
-    phone_page.goto("/officer/runs/")
-    screenshot(phone_page, "runs-phone")
-    page.goto("/officer/runs/")
-    screenshot(page, "runs-desktop")
 
 
 def _session_cookie(user, browser_page):

@@ -8,7 +8,6 @@ import pytest
 from ratings.models import Game
 
 from ..factories import officer_user, paid_up
-from .conftest import screenshot
 from .test_officer_workflow import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,11 +35,9 @@ def test_an_officer_compares_the_systems_and_members_read_it(request, width, clu
     page.wait_for_selector("#calibration")
     assert page.locator("svg.calibration-chart").count() == 5
     assert page.locator("svg.compare-chart polyline").count() >= 3
-    screenshot(page, f"compare-officer-{width}")
     page.get_by_role("button", name="Publish to members").click()
     page.wait_for_selector("text=Withdraw from members")
     page.context.clear_cookies()
     response = page.goto("/compare/")
     assert response.status == 200
     assert page.locator(".top-lists").get_by_text(alice.name).first.is_visible()
-    screenshot(page, f"compare-public-{width}")

@@ -7,8 +7,6 @@ from django.contrib.auth.models import User
 from ratings.models import ClubSettings, Event, Member, RatingChange
 from ratings.services.demo_club import ADMIN, CLUB_NAME, HILLCREST, NAMES, OFFICER
 
-from .conftest import screenshot
-
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "knight-fork-1977"
@@ -18,7 +16,6 @@ def start_the_club(page) -> None:
     page.goto("/")
     page.wait_for_url("**/start/")
     assert page.get_by_role("heading", name="Start your club").is_visible()
-    screenshot(page, "first-run-desktop")
     page.get_by_label("Club name").fill("Hillcrest Chess Club")
     page.get_by_label("Rating system").select_option("nz-club-elo")
     page.get_by_label("Season starts in").select_option(label="July")
@@ -40,7 +37,6 @@ def start_the_club(page) -> None:
 def test_a_club_starts_from_an_empty_database_and_rates_its_first_event(page, phone_page):
     assert not User.objects.exists() and not Member.objects.exists()
     phone_page.goto("/start/")
-    screenshot(phone_page, "first-run-phone")
 
     start_the_club(page)
     assert page.get_by_text("Hillcrest Chess Club is started").is_visible()
@@ -85,7 +81,6 @@ def test_a_club_starts_from_an_empty_database_and_rates_its_first_event(page, ph
         .is_visible()
     )
     assert not event.games.exists()
-    screenshot(page, "round-entry-error-desktop")
     phone_page.context.add_cookies(page.context.cookies())
     phone_page.goto(page.url)
     phone_page.get_by_label("Board 1 white").select_option(label="1 · Aroha Tane")
@@ -98,7 +93,6 @@ def test_a_club_starts_from_an_empty_database_and_rates_its_first_event(page, ph
         .get_by_text("A player cannot play themselves.")
         .is_visible()
     )
-    screenshot(phone_page, "round-entry-error-phone")
 
     page.get_by_label("Board 1 black").select_option(label="2 · Ben Carter")
     page.get_by_role("button", name="Save round 1").click()

@@ -8,7 +8,6 @@ from ratings.models import Event, Game, RatingChange
 
 from ..conftest import TRF_FILES
 from ..factories import officer_user
-from .conftest import screenshot
 from .test_accessibility import Findings, check
 from .test_officer_workflow import log_in
 
@@ -44,7 +43,6 @@ def test_a_trf_imported_twice_renamed_is_caught_and_its_games_rated_once(page):
     assert warning.get_by_role("link", name=first.name).get_attribute("href") == (
         f"/officer/events/{first.pk}/"
     )
-    screenshot(page, "import-preview-duplicate-desktop")
     findings = Findings()  # the warning and the reason asked pass axe as every page does
     check(page, "import preview, games recorded", findings)
     page.get_by_label("Name").fill("Mai 5 Plus 0, renamed")

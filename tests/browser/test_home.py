@@ -3,7 +3,6 @@ import pytest
 from ratings.models import Game
 
 from ..factories import paid_up
-from .conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,4 +19,3 @@ def test_home_page_and_published_list_open_in_chromium(
     assert page.get_by_role("heading", name="Rating list").is_visible()
     assert page.get_by_role("cell", name="Alice Archer").is_visible()
     assert page.get_by_text("Bob Brown").count() == 0  # not paid up: rated, not published
-    screenshot(page, "list-desktop")

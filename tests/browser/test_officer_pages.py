@@ -1,4 +1,4 @@
-"""Every officer page opens in Chromium at phone and desktop widths (screenshots to look at)."""
+"""Every officer page opens in Chromium at phone and desktop widths."""
 
 import datetime as dt
 
@@ -8,7 +8,6 @@ from ratings.models import Event, Game
 
 from ..conftest import TRF_FILES
 from ..factories import EventFactory, officer_user, paid_up
-from .conftest import screenshot
 from .test_officer_workflow import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,11 +53,10 @@ def test_the_officer_pages_read_well(request, width, evening, alice):
         "report": f"/events/{rated.pk}/report/",
         "crosstable": f"/events/{rated.pk}/crosstable/",
     }
-    for name, url in pages.items():
+    for url in pages.values():
         response = page.goto(url)
         assert response.status == 200, url
         assert page.locator("h1").count() == 1, url
-        screenshot(page, f"officer-{name}-{width}")
 
     page.goto(f"/officer/events/{draft.pk}/paste/")
     page.get_by_label("Pairings and results").fill("A1 - B2 1-0\nCarol Chen - D4 ½-½")
@@ -66,7 +64,6 @@ def test_the_officer_pages_read_well(request, width, evening, alice):
     # The preview is a new page: wait for it (is_visible asks at once, and on a busy
     # machine the click's page may still be the form).
     page.get_by_text("Preview: round 1, nothing saved yet").wait_for(state="visible")
-    screenshot(page, f"officer-paste-{width}")
 
     page.goto("/officer/import/")
     page.get_by_label("Tournament report file (TRF)").set_input_files(
@@ -75,4 +72,3 @@ def test_the_officer_pages_read_well(request, width, evening, alice):
     page.get_by_role("button", name="Read the file").click()
     page.wait_for_url("**/import/preview/")
     assert page.get_by_text("13 players, 10 rounds").is_visible()
-    screenshot(page, f"officer-import-preview-{width}")

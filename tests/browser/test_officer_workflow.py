@@ -6,7 +6,6 @@ from ratings import engine
 from ratings.models import Event, Game, Member, RatingChange
 
 from ..factories import officer_user
-from .conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +32,6 @@ def test_an_officer_enters_and_rates_a_round_robin_from_scratch(page, alice, bob
     officer_user()
     log_in(page)
     assert page.get_by_role("heading", name="Ratings officer").is_visible()
-    screenshot(page, "officer-home-desktop")
 
     page.get_by_role("link", name="New member").click()
     for i, (name, number) in enumerate(NEW_MEMBERS):
@@ -45,21 +43,18 @@ def test_an_officer_enters_and_rates_a_round_robin_from_scratch(page, alice, bob
         ).click()
         page.wait_for_load_state()
     assert Member.objects.count() == 6
-    screenshot(page, "officer-member-desktop")
 
     page.goto("/officer/events/add/")
     page.locator("#id_name").fill("Spring round robin")
     page.get_by_label("Kind").select_option(label="Round robin")
     page.get_by_label("Rounds").fill("5")
     page.get_by_label("Time control").fill("60+10")
-    screenshot(page, "officer-event-form-desktop")
     page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_url("**/players/")
     page.get_by_label("Players").fill("A1, Bob Brown, E5, F6, G7, H8")
     page.get_by_role("button", name="Add players").click()
     page.wait_for_load_state()
     assert page.get_by_text("6 players entered.").is_visible()
-    screenshot(page, "officer-players-desktop")
 
     page.get_by_role("link", name="Enter round 1").click()
     event = Event.objects.get(name="Spring round robin")
@@ -69,22 +64,17 @@ def test_an_officer_enters_and_rates_a_round_robin_from_scratch(page, alice, bob
         page.get_by_label("Board 1 result").focus()
         for key in keys:
             page.keyboard.press(key)
-        if number in (1, 3):
-            screenshot(page, f"officer-round{number}-desktop")
         page.keyboard.press("Enter")  # the focus is on the save button now
     page.wait_for_url(f"**/officer/events/{event.pk}/")
     assert event.games.count() == 15
     assert event.games.filter(result=Game.Result.WHITE_FORFEIT_WIN).count() == 1
-    screenshot(page, "officer-event-desktop")
 
     with page.expect_navigation():  # a new page: is_visible would ask the old one at once
         page.get_by_role("link", name="Mark complete and rate…").click()
     assert page.get_by_text("Preview: nothing is saved until you confirm.").is_visible()
     assert not RatingChange.objects.exists()
-    screenshot(page, "officer-complete-desktop")
     page.get_by_role("button", name="Confirm: complete and rate").click()
     page.wait_for_url(f"**/events/{event.pk}/report/")
-    screenshot(page, "officer-report-desktop")
 
     expected = independent_run(event)
     rows = page.locator("table.report-table tbody tr")
@@ -103,7 +93,6 @@ def test_an_officer_enters_and_rates_a_round_robin_from_scratch(page, alice, bob
     page.get_by_role("link", name="Crosstable").click()
     page.wait_for_url("**/crosstable/")
     assert page.locator("table.crosstable tbody tr").count() == 6
-    screenshot(page, "officer-crosstable-desktop")
 
 
 def independent_run(event: Event) -> dict[str, str]:
@@ -142,4 +131,3 @@ def test_a_bad_result_shows_its_message_and_saves_nothing(page, alice, bob, caro
     assert summary.get_by_text("A player cannot play themselves.").is_visible()
     assert page.get_by_label("Board 1 black").evaluate("e => e.classList.contains('is-invalid')")
     assert not event.games.exists()
-    screenshot(page, "officer-round-error-desktop")

@@ -12,7 +12,6 @@ from ratings import services
 from ratings.models import Game, Publication
 
 from ..factories import officer_user, paid_up
-from .conftest import screenshot
 from .test_officer_workflow import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +38,6 @@ def test_an_officer_publishes_and_a_visitor_walks_the_publication(page, club, br
     page.get_by_role("link", name="Publish the list").click()
     page.wait_for_url("**/officer/publish/")
     page.get_by_label("Note").fill("Corrected: Bob beat Alice.")
-    screenshot(page, "officer-publish-desktop")
     page.get_by_role("button", name="Publish the list").click()
     page.wait_for_selector("text=The list is published")
     assert Publication.objects.count() == 2
@@ -49,7 +47,6 @@ def test_an_officer_publishes_and_a_visitor_walks_the_publication(page, club, br
     assert page.get_by_text("Corrected: Bob beat Alice.").is_visible()
     first = page.locator("table.rating-list tbody tr").first.inner_text()
     assert "Bob Brown" in first
-    screenshot(page, "publication-desktop")
 
     page.get_by_role("link", name="Live list").click()
     page.wait_for_url("**/ratings/live/")
@@ -62,12 +59,10 @@ def test_an_officer_publishes_and_a_visitor_walks_the_publication(page, club, br
     assert "Bob Brown" in page.locator("table.rises").inner_text()
     assert "Alice Archer" in page.locator("table.falls").inner_text()
     assert page.locator("svg.changes-chart").is_visible()
-    screenshot(page, "publication-changes-desktop")
 
     page.get_by_role("link", name="Every published list").click()
     page.wait_for_url("**/ratings/published/")
     assert page.locator("table.publications tbody tr").count() == 2
-    screenshot(page, "publications-desktop")
 
     # The older list still shows Alice on top, as it was published, and says it has moved.
     page.locator("table.publications tbody tr").nth(1).get_by_role("link").first.click()
@@ -77,7 +72,6 @@ def test_an_officer_publishes_and_a_visitor_walks_the_publication(page, club, br
     page.goto("/members/A1/")
     assert page.get_by_role("heading", name="On the published lists").is_visible()
     assert page.locator(".published-ratings tbody tr").count() == 2
-    screenshot(page, "member-published-desktop")
 
 
 def test_the_publication_pages_read_on_a_phone(phone_page, club):
@@ -88,12 +82,7 @@ def test_the_publication_pages_read_on_a_phone(phone_page, club):
     page = phone_page
     page.goto("/ratings/")
     assert page.locator("table.rating-list").is_visible()
-    screenshot(page, "publication-phone")
     page.goto(latest.get_absolute_url() + "changes/")
     assert page.locator("svg.changes-chart").is_visible()
-    screenshot(page, "publication-changes-phone")
-    page.goto("/members/A1/")
-    screenshot(page, "member-published-phone")
     page.goto("/api/v1/docs/")
     assert page.get_by_role("heading", name="Club Ratings read API").is_visible()
-    screenshot(page, "api-docs-phone")

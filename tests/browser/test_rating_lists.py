@@ -15,7 +15,6 @@ from ratings import services
 from ratings.models import Game, Publication, RatingChange, RatingList
 
 from ..factories import officer_user, paid_up
-from .conftest import screenshot
 from .test_admin_corrections import _log_in
 from .test_officer_workflow import log_in
 
@@ -57,14 +56,12 @@ def test_rapid_kept_apart_gets_its_own_list_tab_and_chart(
     assert page.get_by_role("heading", name="Rapid rating list").is_visible()
     rapid_top = page.locator("table.rating-list tbody tr").first.inner_text()
     assert "Bob Brown" in rapid_top
-    screenshot(page, "rapid-list-desktop")
 
     page.get_by_role("link", name="Bob Brown").first.click()
     page.wait_for_url(re.compile(r".*/members/.*"))
     page.locator(".list-kinds").get_by_role("link", name="Rapid list").click()
     page.wait_for_url(re.compile(r".*\?list=rapid$"))
     assert page.locator("figure.chart").is_visible()
-    screenshot(page, "member-rapid-desktop")
 
 
 def test_an_event_moved_to_rapid_on_the_officers_form_reaches_the_rapid_lists_publication(
@@ -115,7 +112,6 @@ def test_an_event_moved_to_rapid_on_the_officers_form_reaches_the_rapid_lists_pu
     page.wait_for_url(re.compile(r".*/ratings/\?list=rapid$"))
     assert page.get_by_text("Thursday Quickplay is rapid: moved to this list.").is_visible()
     assert "Bob Brown" in page.locator("table.rating-list tbody tr").first.inner_text()
-    screenshot(page, "rapid-publication-desktop")
 
     page.get_by_role("link", name="What changed since").click()
     page.wait_for_url("**/changes/")
@@ -123,11 +119,9 @@ def test_an_event_moved_to_rapid_on_the_officers_form_reaches_the_rapid_lists_pu
     assert page.locator("svg.changes-chart").first.is_visible()
     options = page.locator("#id_since option").all_inner_texts()
     assert len(options) == 1  # the rapid list's own publications only
-    screenshot(page, "rapid-publication-changes-desktop")
 
     page.get_by_role("link", name="Bob Brown").first.click()
     page.wait_for_url(re.compile(r".*/members/B2/.*"))
     page.locator(".list-kinds").get_by_role("link", name="Rapid list").click()
     page.wait_for_url(re.compile(r".*\?list=rapid$"))
     assert page.locator(".published-ratings tbody tr").count() == 2
-    screenshot(page, "member-rapid-published-desktop")

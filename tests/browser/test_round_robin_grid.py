@@ -6,7 +6,6 @@ import pytest
 from ratings.models import Event
 
 from ..factories import EventFactory, MemberFactory, officer_user
-from .conftest import screenshot
 from .test_officer_workflow import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +23,6 @@ def test_a_twelve_player_grid_shows_every_column_at_1280_px(page):
     for n, name in enumerate(NAMES):
         event.entries.create(member=MemberFactory(member_number=f"R{1001 + n}", name=name))
     log_in(page, f"/officer/events/{event.pk}/grid/")
-    screenshot(page, "grid-twelve-desktop")
     box = page.locator(".grid-scroll")
     scroll, client = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert scroll <= client, f"the grid is {scroll}px wide in a {client}px box"

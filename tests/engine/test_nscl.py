@@ -10,7 +10,6 @@ import json
 import subprocess
 import sys
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
@@ -43,10 +42,6 @@ def game_points(own: int, opponent: int, score: float, **params: object) -> tupl
 def change_of(result: RatingResult, pid: str, meet: int = 0) -> dict[str, object]:
     change = next(c for c in result.events[meet].changes if c.player == pid)
     return {"before": change.before, "after": change.after, **change.detail}
-
-
-def half_up(value: float) -> int:
-    return int(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 # -- the per-game rules ---------------------------------------------------------------
@@ -213,24 +208,31 @@ def test_worked_example_new_rating_by_the_rules_is_794_not_the_documents_784() -
 
 
 def test_worked_example_document_game_2_slip() -> None:
-    assert round(0.052 * (1100 - 750), 6) == 18.2  # the document evaluates it as 13
-    assert round(-20.8 + 13, 6) == DOCUMENT_FIGURES["games"][1] == -7.8  # its figure
-    assert round(-20.8 + 0.052 * (1100 - 750), 6) == -2.6  # its own formula, done right
-    assert round(sum(DOCUMENT_FIGURES["games"]), 6) == DOCUMENT_FIGURES["gained"]
+    # Its own formula, -20.8 + 0.052 * (1100 - 750), done right: the loss costs 2.6.
+    assert game_points(750, 1100, 0) == (-2.6, 2.6)
+    # Its -7.8 (0.052 * 350 taken as 13) is what a loss to a player 250 above costs.
+    assert game_points(750, 1000, 0)[0] == DOCUMENT_FIGURES["games"][1] == -7.8
 
 
 def test_worked_example_document_game_1_is_written_with_the_sign_flipped() -> None:
-    # Written: 20.8 - 0.052 * (700 - 750) = 23.4; evaluated (and by rule 1): 18.2.
-    assert round(20.8 - 0.052 * (700 - 750), 6) == 23.4
-    assert round(20.8 - 0.052 * (750 - 700), 6) == DOCUMENT_FIGURES["games"][0]
+    # Evaluated (and by rule 1): 18.2, what the higher-rated winner gains.
+    assert game_points(750, 700, 1)[0] == DOCUMENT_FIGURES["games"][0] == 18.2
+    # Written: 20.8 - 0.052 * (700 - 750) = 23.4, what the lower-rated winner would gain.
+    assert game_points(700, 750, 1)[0] == 23.4
 
 
 def test_worked_example_documents_own_totals_round_to_784() -> None:
-    assert round(750 + DOCUMENT_FIGURES["gained"], 6) == 773.4
-    assert half_up(773.4) == DOCUMENT_FIGURES["after_games"]
-    assert round(DOCUMENT_FIGURES["bonus1"] + DOCUMENT_FIGURES["bonus2"], 6) == 10.2
-    assert half_up(773.4 + 10.2) == DOCUMENT_FIGURES["after"] == 784
-    assert DOCUMENT_FIGURES["after"] - 750 == 34  # "You picked up 34 points"
+    # The document's three games through the engine (its game 2 as a loss to a 1000).
+    result = run(
+        {"you": 750, "p700": 700, "p1000": 1000, "q1000": 1000},
+        [Game("you", "p700", 1), Game("you", "p1000", 0), Game("you", "q1000", 0.5)],
+    )
+    you = change_of(result, "you")
+    assert you["gained"] == DOCUMENT_FIGURES["gained"]
+    assert you["after_games"] == DOCUMENT_FIGURES["after_games"]  # 773.4 half up
+    assert you["after"] == DOCUMENT_FIGURES["after"] == 784
+    assert result.displays["you"] == "784"
+    assert you["after"] - you["before"] == 34  # "You picked up 34 points"
 
 
 def test_worked_example_bonus_arithmetic_on_the_documents_own_numbers() -> None:

@@ -4,7 +4,6 @@ with a bounded pool of connections."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.db import connection
@@ -57,37 +56,45 @@ def test_a_second_writer_waits_for_the_first_instead_of_failing(tmp_path, monkey
     first, second = sqlite_connection(path, "first"), sqlite_connection(path, "second")
     with first.cursor() as cursor:
         cursor.execute("CREATE TABLE t (n INTEGER)")
-    holding = threading.Event()
+    trying, done = threading.Event(), threading.Event()
+    failed: list[BaseException] = []
 
-    def write_slowly() -> None:
-        with first.cursor() as cursor:
-            cursor.execute("BEGIN IMMEDIATE")
-            cursor.execute("INSERT INTO t VALUES (1)")
-            holding.set()
-            time.sleep(0.5)
-            cursor.execute("COMMIT")
+    def write_second() -> None:
+        try:
+            with second.cursor() as cursor:  # waits for the first writer's commit, then writes
+                trying.set()
+                cursor.execute("BEGIN IMMEDIATE")
+                cursor.execute("INSERT INTO t VALUES (2)")
+                cursor.execute("COMMIT")
+        except BaseException as error:
+            failed.append(error)
+        finally:
+            done.set()
 
     first.inc_thread_sharing()
-    writer = threading.Thread(target=write_slowly)
-    writer.start()
-    holding.wait()
-    started = time.perf_counter()
-    # A reader is not blocked by the writer (WAL) and sees the last committed state.
-    with second.cursor() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM t")
-        assert cursor.fetchone()[0] == 0
-    assert time.perf_counter() - started < 0.4
-    with second.cursor() as cursor:  # waits for the first writer's commit, then writes
+    second.inc_thread_sharing()
+    with first.cursor() as cursor:
         cursor.execute("BEGIN IMMEDIATE")
-        cursor.execute("INSERT INTO t VALUES (2)")
+        cursor.execute("INSERT INTO t VALUES (1)")
+        # A reader is not blocked by the writer (WAL) and sees the last committed state.
+        with second.cursor() as reading:
+            reading.execute("SELECT COUNT(*) FROM t")
+            assert reading.fetchone()[0] == 0
+        writer = threading.Thread(target=write_second)
+        writer.start()
+        assert trying.wait(10)
+        # Without the busy timeout the second writer fails at once ("database is
+        # locked"); with it, it is still waiting while the first holds the lock.
+        assert not done.wait(0.3), failed
         cursor.execute("COMMIT")
-    writer.join()
-    assert time.perf_counter() - started >= 0.3
+    writer.join(10)
+    assert not failed, failed
     assert pragma(second, "journal_mode") == "wal"
     with second.cursor() as cursor:
         cursor.execute("SELECT COUNT(*) FROM t")
         assert cursor.fetchone()[0] == 2
     first.dec_thread_sharing()
+    second.dec_thread_sharing()
     first.close()
     second.close()
 

@@ -173,17 +173,24 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
     re-rate's ratings after."""
     events = _club_of(3_000)
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)  # this test is the worker
-    # The switch's run rates this small club in a blink: held a moment as it saves the
-    # current ratings (after its progress says it has rated), it is still running when the
-    # correction lands, however fast the re-rate gets.
+    # The switch's run rates this small club in a blink: held as it saves the current
+    # ratings (after its progress says it has rated) until the correction is saved or
+    # waits for a lock, it is still running when the correction lands, however fast the
+    # re-rate gets.
     write_states = rerate_chain.Chain.write_states
+    corrected = threading.Event()
 
-    def write_states_slowly(chain: rerate_chain.Chain, *, everyone: bool) -> None:
+    def write_states_after_the_correction(chain: rerate_chain.Chain, *, everyone: bool) -> None:
         if threading.current_thread().name == "switch":
-            time.sleep(0.5)
+            deadline = time.monotonic() + 30
+            while not corrected.wait(0.01) and time.monotonic() < deadline:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                    if cursor.fetchone()[0]:
+                        break  # the correction waits for the run
         write_states(chain, everyone=everyone)
 
-    monkeypatch.setattr(rerate_chain.Chain, "write_states", write_states_slowly)
+    monkeypatch.setattr(rerate_chain.Chain, "write_states", write_states_after_the_correction)
     tries, overlapped, seconds = 20, 0, []
     failures: list[BaseException] = []
     for n in range(tries):
@@ -192,6 +199,7 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
             run = services.rating_system_set(system_id="nz-club-elo", params={"k_new": 30 + n % 2})
         assert run.status == RatingRun.Status.QUEUED
         settings.RERATE_FOREGROUND_SECONDS = 1000  # the correction would re-rate now
+        corrected.clear()
         event = events[len(events) // 3 + n % (len(events) // 2)]
 
         def switch(run: RatingRun = run) -> None:
@@ -219,6 +227,7 @@ def test_corrections_during_a_system_switch_never_deadlock_and_leave_a_full_re_r
             except BaseException as error:
                 failures.append(error)
             finally:
+                corrected.set()
                 connection.close()
 
         clock = time.monotonic()

@@ -179,11 +179,25 @@ def test_on_sqlite_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(t
         with contextlib.closing(sqlite3.connect(path, timeout=30)) as db:
             return db.execute(sql, [run_pk] if "?" in sql else []).fetchone()
 
+    def writing() -> bool:
+        """Whether another connection holds the write lock: the worker saving its run
+        (its progress does not move while it writes, the database being busy)."""
+        with contextlib.closing(sqlite3.connect(path, timeout=0, isolation_level=None)) as db:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return True
+            db.execute("ROLLBACK")
+            return False
+
     status = "SELECT status FROM ratings_ratingrun WHERE id = ?"
     first = _worker(url)
     try:
-        _until(lambda: row(status) == ("running",), 120, "the first worker to take the run")
-        time.sleep(0.5)  # into the run (SQLite's progress does not move while it writes)
+        _until(
+            lambda: row(status) == ("running",) and writing(),
+            120,
+            "the first worker to take the run and write it",
+        )
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait(10)
