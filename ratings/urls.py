@@ -65,6 +65,7 @@ urlpatterns = [
         name="member-history-csv",
     ),
     path("events/", public_page(event_list.event_list), name="events"),
+    path("events.ics", event_list.events_calendar, name="events-calendar"),
     path("events/<int:pk>/", public_page(event_pages.event_detail), name="event"),
     path("events/<int:pk>/report/", public_page(event_pages.event_report), name="event-report"),
     path(

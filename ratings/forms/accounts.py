@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.urls import reverse
 
@@ -19,6 +22,18 @@ class ClubPasswordResetForm(PasswordResetForm):
     Django's form writes nothing for an address no login has, and the page after is the
     same either way: a reset request says nothing about who has a login.
     """
+
+    def get_users(self, email: str) -> Iterator[Any]:
+        """The active logins with ``email``, as Django's form finds them, and also one
+        invited that has yet to choose a password (Django skips a login without a usable
+        password). Its invitation's link lapses after PASSWORD_RESET_TIMEOUT, and the
+        people page cannot invite an active login again: the reset is its way in. A
+        removed login is inactive, and gets nothing."""
+        model = get_user_model()
+        field = model.get_email_field_name()
+        logins = model._default_manager.filter(**{f"{field}__iexact": email, "is_active": True})
+        wanted = _folded(email)
+        return (login for login in logins if _folded(getattr(login, field)) == wanted)
 
     def send_mail(
         self,
@@ -46,3 +61,8 @@ class ClubPasswordResetForm(PasswordResetForm):
                 "timeout_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
             },
         )
+
+
+def _folded(address: str) -> str:
+    """An address compared as Django's reset compares it (NFKC, case folded)."""
+    return unicodedata.normalize("NFKC", address).casefold()

@@ -30,6 +30,7 @@ class EventForm(forms.ModelForm):
             "start_date",
             "end_date",
             "rounds",
+            "place",
             "time_control",
             "time_class",
             "tie_breaks",
@@ -81,8 +82,8 @@ class EventForm(forms.ModelForm):
             )
         if start and start > timezone.localdate():
             found.append(
-                f"This event starts on {day(start, 'j M Y')}, a date still to come. Its results "
-                "can be entered once it is played."
+                f"This event starts on {day(start, 'j M Y')}, a date still to come: a fixture "
+                "on the club's calendar. Its results can be entered once it is played."
             )
         return found
 

@@ -197,6 +197,13 @@ class Event(models.Model):
         validators=[rules.validate_text],
         help_text="e.g. 60+30, G/90, 25 min rapid",
     )
+    #: Where it is played: the club's calendar (``/events.ics``) gives it as the location.
+    place = models.CharField(
+        max_length=100,
+        blank=True,
+        validators=[rules.validate_text],
+        help_text="Where it is played (the venue): the club's calendar shows it.",
+    )
     #: Standard, rapid or blitz: the class the rating bodies keep apart. The database's
     #: own default too, so bulk writers that name no class (generate_history) get standard.
     time_class = models.CharField(

@@ -59,3 +59,24 @@ def can_direct(user: Any, event: Any) -> bool:
     # The reverse side of Event.directors: the rule asks the login, not the models.
     pk = event if isinstance(event, int) else event.pk
     return bool(user.directed_events.filter(pk=pk).exists())
+
+
+def results_closed_to(user: Any, event: Any) -> str | None:
+    """Why ``user`` may not change ``event``'s players and results now, or None.
+
+    A director's part ends when they submit the event: what the officer rates must be
+    what was submitted, so a submitted event is read-only to its director until the
+    officer sends it back, and a rated one stays the officer's (a change re-rates).
+    """
+    if holds(user, OFFICER):
+        return None
+    # The stages' names (Event.SUBMITTED, Event.RATED), read off the event: the rule
+    # does not import the models.
+    if event.stage == event.SUBMITTED:
+        return (
+            f"{event.name} is submitted for rating: its players and results are read-only "
+            "until the ratings officer rates it or sends it back."
+        )
+    if event.stage == event.RATED:
+        return f"{event.name} is rated: only the ratings officer changes its results now."
+    return None

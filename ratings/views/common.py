@@ -163,6 +163,16 @@ def director_required(view: Any) -> Any:
     return role_required(OFFICER, DIRECTOR)(checked)
 
 
+def results_closed(request: HttpRequest, event: Event) -> HttpResponse | None:
+    """Back to the event, saying why, when the reader may no longer change its players
+    or results (a director's submitted or rated event: ``access.results_closed_to``)."""
+    problem = access.results_closed_to(request.user, event)
+    if problem is None:
+        return None
+    messages.error(request, problem)
+    return redirect("ratings:officer-event", pk=event.pk)
+
+
 def withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], event: Event) -> None:
     """An event's rating rows as the reader may see them (``publication``'s rule)."""
     publication.withhold_unpublished(rows, event, user=request.user)

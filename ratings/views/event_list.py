@@ -8,8 +8,13 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
+from ..context_processors import rating_lists_kept
 from ..models import Event, RatingChange
+from ..pages.calendar import club_calendar
+from ..rules.rating_lists import list_name
+from .common import club_of
 
 EVENTS_PER_PAGE = 50
 
@@ -42,5 +47,27 @@ def event_list(request: HttpRequest) -> HttpResponse:
             "page_range": page.paginator.get_elided_page_range(page.number),
             "query": query,
             "keep": f"{urlencode({'q': query})}&" if query else "",
+            "today": timezone.localdate(),
+            "calendars": [
+                (list_name(kept), f"?list={kept}") for kept in rating_lists_kept(request)
+            ]
+            if len(rating_lists_kept(request)) > 1
+            else [],
         },
     )
+
+
+def events_calendar(request: HttpRequest) -> HttpResponse:
+    """The club's calendar as an iCalendar feed (``/events.ics``; ``?list=rapid``: the
+    events one list rates) for a calendar program to subscribe to. Not kept in the public
+    pages' cache: its entries carry the site's address as this request reached it."""
+    wanted = request.GET.get("list")
+    body = club_calendar(
+        club=club_of(request),
+        site=request.build_absolute_uri("/"),
+        host=request.get_host().split(":")[0],
+        rating_list=wanted if wanted in rating_lists_kept(request) else None,
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="events.ics"'
+    return response

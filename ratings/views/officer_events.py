@@ -41,6 +41,7 @@ from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerEventTable,
 )
+from ..rules import access
 from ..rules.rating_lists import event_list_system
 from .common import (
     PER_PAGE,
@@ -51,6 +52,7 @@ from .common import (
     progress_or,
     record_version_shown,
     rerated,
+    results_closed,
     saved_unless_changed,
     warn_of_namesakes,
 )
@@ -195,7 +197,8 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 event=event, period=period, viewer=request.user, is_rated=is_rated
             ),
             "complete_refused": None if event.is_complete else rules.complete_problem(event),
-            "results_refused": rules.results_too_early_problem(event),
+            "results_refused": rules.results_too_early_problem(event)
+            or access.results_closed_to(request.user, event),
             "may_submit": event.stage == Event.DRAFT,
         },
     )
@@ -220,6 +223,8 @@ def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 def event_players(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
+    if request.method == "POST" and (closed := results_closed(request, event)):
+        return closed
     form = EntriesForm(request.POST or None, event=event, prefix="entries")
     quick = _quick_member_form(request)
     if request.method == "POST" and "quick-name" in request.POST:
@@ -274,6 +279,8 @@ def event_player_remove(request: HttpRequest, pk: int, member: int) -> HttpRespo
     """Take a player with no games out of the event: asked first (with a reason for the
     history), then removed."""
     event = get_object_or_404(Event, pk=pk)
+    if closed := results_closed(request, event):
+        return closed
     entry = get_object_or_404(event.entries.select_related("member"), member_id=member)
     if event.games.filter(Q(white_id=member) | Q(black_id=member)).exists():
         messages.error(request, f"{entry.member.name} has games here: remove those first.")

@@ -26,7 +26,7 @@ from ..pages.events import missing_rounds
 from ..presentation.counts import count_phrase
 from ..rules.pairings import grid_games, rematches, round_robin_schedule
 from ..rules.results import WHITE_AS_GRID, flipped, result_words
-from .common import director_required, progress_or, rerated
+from .common import director_required, progress_or, rerated, results_closed
 
 # -- results ----------------------------------------------------------------------------
 
@@ -44,6 +44,8 @@ def _games(number: int, pairings: list[Pairing]) -> list[Game]:
 
 def _results_refused(request: HttpRequest, event: Event) -> HttpResponse | None:
     """Back to the event, saying why, when its results cannot be entered yet."""
+    if closed := results_closed(request, event):
+        return closed
     problem = rules.results_too_early_problem(event)
     if problem is None:
         return None

@@ -159,3 +159,47 @@ def test_the_directors_home_shows_each_events_stage_and_who_took_it(
     page = client.get(reverse("ratings:officer-home")).content.decode()
     assert "Submitted for rating" in page
     assert "Submitted by Dora" in page
+
+
+def test_a_submitted_event_is_read_only_to_its_director_until_sent_back(
+    client, dora, olivia, night, carol, django_capture_on_commit_callbacks
+):
+    client.force_login(dora)
+    post(client, django_capture_on_commit_callbacks, "officer-event-submit", night)
+    event_page = reverse("ratings:officer-event", args=[night.pk])
+    round_page = reverse("ratings:officer-round", args=[night.pk, 1])
+    assert client.get(round_page).url == event_page
+    assert client.get(reverse("ratings:officer-round-paste", args=[night.pk])).url == event_page
+    refused = client.post(round_page, {"form-TOTAL_FORMS": "0"}, follow=True)
+    assert "read-only until the ratings officer" in refused.content.decode()
+    client.post(
+        reverse("ratings:officer-event-players", args=[night.pk]), {"entries-players": "C3"}
+    )
+    assert night.games.count() == 1
+    assert not night.entries.filter(member=carol).exists()
+
+    client.force_login(olivia)
+    assert client.get(round_page).status_code == 200
+    post(
+        client,
+        django_capture_on_commit_callbacks,
+        "officer-event-send-back",
+        night,
+        {"note": "Board 2 is missing."},
+    )
+    client.force_login(dora)
+    assert client.get(round_page).status_code == 200
+    client.post(
+        reverse("ratings:officer-event-players", args=[night.pk]), {"entries-players": "C3"}
+    )
+    assert night.entries.filter(member=carol).exists()
+
+
+def test_a_rated_event_is_the_officers_to_change_not_its_directors(
+    client, dora, olivia, night, django_capture_on_commit_callbacks
+):
+    client.force_login(olivia)
+    post(client, django_capture_on_commit_callbacks, "officer-event-complete", night)
+    client.force_login(dora)
+    response = client.get(reverse("ratings:officer-round", args=[night.pk, 1]), follow=True)
+    assert "is rated: only the ratings officer changes its results" in response.content.decode()

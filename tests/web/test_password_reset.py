@@ -139,3 +139,44 @@ def test_a_locked_out_login_may_reset_its_password_but_the_lock_out_still_holds(
     assert "_auth_user_id" not in client.session
     assert log_in(client, NEW_PASSWORD).status_code == 429
     assert log_in(client, NEW_PASSWORD, address="10.0.0.8").status_code == 302
+
+
+def test_an_invited_login_whose_invitation_lapsed_gets_in_by_a_reset(
+    client, olivia, django_capture_on_commit_callbacks
+):
+    # Invited, it has no password yet; the people page cannot invite an active login
+    # again, so the login page's reset is its way in once the invitation's link expires.
+    from ratings.services.accounts import person_invite
+
+    with django_capture_on_commit_callbacks(execute=True):
+        person_invite(
+            email="tess@example.org",
+            name="Tess",
+            roles=["treasurer"],
+            invited_by=olivia,
+            base_url="http://testserver/",
+        )
+    mail.outbox.clear()
+
+    ask_for_a_reset(client, django_capture_on_commit_callbacks, "tess@example.org")
+
+    (message,) = mail.outbox
+    assert message.to == ["tess@example.org"]
+    form = client.get(the_link_in(message), follow=True)
+    client.post(
+        form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
+    )
+    logged_in = client.post(
+        reverse("login"), {"username": "tess@example.org", "password": NEW_PASSWORD}
+    )
+    assert logged_in.status_code == 302
+    assert client.get(reverse("ratings:officer-home")).status_code == 200
+
+
+def test_a_removed_login_gets_no_reset(client, olivia, django_capture_on_commit_callbacks):
+    olivia.is_active = False
+    olivia.save()
+
+    ask_for_a_reset(client, django_capture_on_commit_callbacks, "olivia@example.org")
+
+    assert mail.outbox == []

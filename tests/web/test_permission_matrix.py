@@ -334,6 +334,7 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:publication-changes": PUBLIC,
     "ratings:member-history-csv": PUBLIC,
     "ratings:events": PUBLIC,
+    "ratings:events-calendar": PUBLIC,
     "ratings:event-crosstable-csv": PUBLIC,
     "ratings:compare-public": PUBLIC,
     "ratings:api-docs": PUBLIC,
