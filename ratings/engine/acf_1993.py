@@ -15,6 +15,7 @@ the booklet; its tables are data (acf_tables.py), its settings acf_parameters.py
 from __future__ import annotations
 
 import gc
+import math
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -166,11 +167,12 @@ class Acf1993(RatingSystem):
             return None
         cap = self.params["max_difference"] or 336
         return FigureUsed(
-            word=f"held from {held:.0f}",
+            word="held",
+            words=f"held from {math.floor(held + 0.5)}",  # half up, as the column shows it
             why=(
                 f"an opponent rated more than {cap:g} points above or below a confirmed "
                 f"player counts as {cap:g} points from the player's rating (the {cap:g} rule); "
-                "their rating as held is given beside it"
+                "the rating they held is given with it"
             ),
         )
 

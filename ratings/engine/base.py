@@ -258,10 +258,12 @@ class StatusChange:
 @dataclass(frozen=True, slots=True)
 class FigureUsed:
     """An opponent's rating as a system used it in a game, when it is not the rating they
-    held (``RatingSystem.opponent_figure``): ``word`` goes beside the figure ("held from
-    1780"), ``why`` says the rule in a sentence, the same for every such game."""
+    held (``RatingSystem.opponent_figure``): ``word`` marks the figure where the rating
+    held is shown beside it ("held"), ``words`` where it is not ("held from 1780"), and
+    ``why`` says the rule in a sentence, the same for every such game."""
 
     word: str
+    words: str
     why: str
 
 

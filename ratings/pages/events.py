@@ -67,6 +67,9 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                     "rated": line.get("rated", True),
                     "extra": [explain.line_text(key, line.get(key)) for key in columns],
                     "extra_keys": columns,
+                    # The opponent's rating as the system used it, where not the one
+                    # they held (a rating held within a band): marked and explained.
+                    "figure_used": system.opponent_figure(line),
                 }
             )
         rated = [g for g in games if g["rated"]]
@@ -87,6 +90,10 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                 "columns": [explain.line_label(key) for key in columns],
                 "has_expected": has_expected,
                 "has_change": has_change,
+                # Each reason a figure used differs from the one held, once.
+                "figures_used": list(
+                    dict.fromkeys(g["figure_used"].why for g in games if g["figure_used"])
+                ),
                 "width": 4 + len(columns) + has_expected + has_change,
                 "detail": breakdown,
                 "breakdown": explain.breakdown_items(breakdown),
