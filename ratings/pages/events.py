@@ -225,6 +225,8 @@ def complete_preview(*, event: Event) -> dict[str, Any]:
         "same_period": (scope.count - later) if scope else 0,
         "period": period,
         "system": system,
+        # The markers the rows carry ("4 R", "Unr"), read as the list's legend reads them.
+        "legend": reports.legend(system),
         "missing_rounds": missing_rounds(event),
         "unplayed_pairs": unplayed_pairs(event),
     }

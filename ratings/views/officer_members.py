@@ -30,6 +30,7 @@ from ..models import (
     Season,
 )
 from ..pages import member_record
+from ..pages.reports import legend as rating_legend
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerMemberTable,
@@ -40,6 +41,7 @@ from ..rules.roles import DIRECTOR, OFFICER, ROLES, TREASURER
 from .common import (
     PER_PAGE,
     any_role_required,
+    club_of,
     is_officer,
     officer_required,
     paid_tonight,
@@ -155,7 +157,14 @@ def member_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ratings/officer/members.html",
-        {"table": table, "query": query, "status": status, "filters": filters},
+        {
+            "table": table,
+            "query": query,
+            "status": status,
+            "filters": filters,
+            # The ratings' markers ("4 R", "Unr"), as the published list explains them.
+            "legend": rating_legend(club_of(request).engine()),
+        },
     )
 
 
