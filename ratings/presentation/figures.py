@@ -49,4 +49,4 @@ def signed_part(value: float | None, places: int = 2) -> str:
     if value is None:
         return ""
     text = f"{value:+.{places}f}".rstrip("0").rstrip(".")
-    return "0" if text in ("+0", "-0") else text.replace("-", "\u2212")
+    return "0" if text in ("+0", "-0") else text

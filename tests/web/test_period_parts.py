@@ -52,10 +52,8 @@ def test_the_event_page_gives_the_events_part_beside_the_periods_change(client, 
     assert alice["share"] == row_of(report, "Alice Archer")["detail"]["Ri"] < 0
     text = response.content.decode()
     assert "before → after this event" not in text
-    assert (
-        f'{alice["share_text"]}</span> <span class="small text-body-secondary period-share">'
-        "of the period's"
-    ) in text
+    share = f'{alice["share_text"]}</span> <span class="d-block small text-body-secondary'
+    assert f"{share} period-share\">of the period's" in text
 
 
 def test_the_event_page_names_the_periods_events_with_links(client, three_nights):
