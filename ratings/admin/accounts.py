@@ -22,7 +22,7 @@ class IdsOnly:
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 
-class ClubUserChangeForm(UserChangeForm):  # type: ignore[type-arg]
+class ClubUserChangeForm(UserChangeForm):
     """Django's own, its password summary (a widget with no id, so its help has none)
     described by no id the page lacks."""
 

@@ -312,10 +312,11 @@ def period_event_breakdowns(
     games = played_games(events=ids, members=wanted)
     out: dict[int, dict[int, dict[str, Any]]] = {}
     for member_id, event_id, stored, score in rows:
+        data: Any = stored  # the JSON a change stores: packed (a list) or whole (a dict)
         whole = (
-            breakdown_unpacked(stored, games.get((event_id, member_id)), score=score)
-            if breakdown_is_packed(stored)
-            else stored
+            breakdown_unpacked(data, games.get((event_id, member_id)), score=score)
+            if breakdown_is_packed(data)
+            else data
         )
         out.setdefault(member_id, {})[event_id] = breakdown_read(whole)
     return [by_pk[pk] for pk in ids if pk in by_pk], out
