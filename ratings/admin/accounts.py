@@ -8,10 +8,12 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.contrib.auth.models import Group, User
 from django.http import HttpRequest
 
 from ..forms.ids import IdsMultipleChoiceField
+from .base import UnlabelledHelpField
 
 
 class IdsOnly:
@@ -20,8 +22,18 @@ class IdsOnly:
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 
+class ClubUserChangeForm(UserChangeForm):
+    """Django's own, its password summary (a widget with no id, so its help has none)
+    described by no id the page lacks."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "password" in self.fields:
+            self.fields["password"].bound_field_class = UnlabelledHelpField
+
+
 class ClubUserAdmin(IdsOnly, UserAdmin):
-    pass
+    form = ClubUserChangeForm
 
 
 class ClubGroupAdmin(IdsOnly, GroupAdmin):

@@ -11,6 +11,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
+from django.forms.boundfield import BoundField
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
@@ -199,6 +200,20 @@ class ReadableAutocomplete:
         return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
 
 
+class UnlabelledHelpField(BoundField):
+    """A field whose help the admin gives no id of its own: a tabular inline's
+    (shown in its column's heading), or a widget with no id to label (the login's password
+    summary). Django still points ``aria-describedby`` at "<id>_helptext", an id the page
+    never has, and a screen reader reads nothing there: described by its errors alone."""
+
+    @property
+    def aria_describedby(self) -> str | None:
+        described = super().aria_describedby
+        if not described:
+            return described
+        return " ".join(ref for ref in described.split() if not ref.endswith("_helptext"))
+
+
 class ReadableInline(ReadableAutocomplete):
     """An inline whose formset takes at most ``most_rows`` rows: a form claiming more
     (``TOTAL_FORMS`` of 1,000, Django's own bound) is refused, not rendered row by row
@@ -209,7 +224,10 @@ class ReadableInline(ReadableAutocomplete):
     def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         kwargs.setdefault("max_num", self.most_rows)
         kwargs.setdefault("absolute_max", self.most_rows)
-        return super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+        formset = super().get_formset(request, obj, **kwargs)  # type: ignore[misc]
+        # A row's help is in its column's heading, with no id to point at.
+        formset.form.bound_field_class = UnlabelledHelpField
+        return formset
 
 
 class AuditAdmin(ReadableAutocomplete, SimpleHistoryAdmin):

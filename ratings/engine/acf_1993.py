@@ -15,6 +15,7 @@ the booklet; its tables are data (acf_tables.py), its settings acf_parameters.py
 from __future__ import annotations
 
 import gc
+import math
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -33,6 +34,7 @@ from .base import (
     EngineError,
     Event,
     EventResult,
+    FigureUsed,
     GameLine,
     Marker,
     PlayerChange,
@@ -147,6 +149,32 @@ class Acf1993(RatingSystem):
     brought_in_needs_games = True
     legend_on_report = True
     period_reach = "opponents"
+
+    def event_share(
+        self, detail: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]
+    ) -> float | None:
+        """A confirmed player's period change is K over 100 times the sum of the events'
+        Sa - Se (and bonus), rounded once: each event's Ri is its part. A performance
+        rating is worked out over the whole period's games, with no part an event's."""
+        if detail.get("calculation") != "established":
+            return None
+        share = detail.get("Ri")
+        return float(share) if isinstance(share, int | float) else None
+
+    def opponent_figure(self, line: Mapping[str, Any]) -> FigureUsed | None:
+        held = line.get("held_from")
+        if not isinstance(held, int | float):
+            return None
+        cap = self.params["max_difference"] or 336
+        return FigureUsed(
+            word="held",
+            words=f"held from {math.floor(held + 0.5)}",  # half up, as the column shows it
+            why=(
+                f"an opponent rated more than {cap:g} points above or below a confirmed "
+                f"player counts as {cap:g} points from the player's rating (the {cap:g} rule); "
+                "the rating they held is given with it"
+            ),
+        )
 
     def legend(self) -> tuple[Marker, ...]:
         return (

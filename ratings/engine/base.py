@@ -255,6 +255,18 @@ class StatusChange:
     after_games: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class FigureUsed:
+    """An opponent's rating as a system used it in a game, when it is not the rating they
+    held (``RatingSystem.opponent_figure``): ``word`` marks the figure where the rating
+    held is shown beside it ("held"), ``words`` where it is not ("held from 1780"), and
+    ``why`` says the rule in a sentence, the same for every such game."""
+
+    word: str
+    words: str
+    why: str
+
+
 def games_words(count: int) -> str:
     """ "1 more rated game", "3 more rated games"."""
     return f"{count} more rated game{'' if count == 1 else 's'}"
@@ -396,6 +408,22 @@ class RatingSystem(ABC):
             return "no rating yet"
         marker = self.marker_of(display)
         return marker.status if marker is not None else "rated"
+
+    def event_share(
+        self, detail: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]
+    ) -> float | None:
+        """A period system's change is the whole period's, stored on each of its events:
+        the part of it one event's games made, from that event's breakdown (``detail``, its
+        figures; ``lines``, its game lines as dicts). None where the change is not a sum
+        of its events' parts (a performance rating over the whole period), and for a
+        per-event system, whose change is the event's own."""
+        return None
+
+    def opponent_figure(self, line: Mapping[str, Any]) -> FigureUsed | None:
+        """Why a game line's opponent rating (``line``: a game line as a dict, its own
+        figures among its keys) is not the rating the opponent held, where the system
+        used another (held within a band, a floor, a default); None where it is theirs."""
+        return None
 
     def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
         """When ``player``'s status next changes under this system's rules, and to what,

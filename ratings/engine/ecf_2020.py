@@ -174,6 +174,19 @@ class Ecf2020(RatingSystem):
     reads_player_details = frozenset(("born", "title"))
     period_reach = "performance"
 
+    def event_share(
+        self, detail: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]
+    ) -> float | None:
+        """A fully rated player's month is the sum of its games' increments (rounded
+        once, plus any adjustment): an event's part is its own games' increments. A P
+        rating is worked out over the month's games together, with no part an event's."""
+        if detail.get("pass") != PASS_K:
+            return None
+        increments = [line.get("increment") for line in lines]
+        if not increments or any(not isinstance(i, int | float) for i in increments):
+            return None
+        return float(sum(increments))  # type: ignore[arg-type]
+
     def legend(self) -> tuple[Marker, ...]:
         mark = str(self.params.get("partial_mark", "P"))
         return (

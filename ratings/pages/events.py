@@ -67,6 +67,9 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                     "rated": line.get("rated", True),
                     "extra": [explain.line_text(key, line.get(key)) for key in columns],
                     "extra_keys": columns,
+                    # The opponent's rating as the system used it, where not the one
+                    # they held (a rating held within a band): marked and explained.
+                    "figure_used": system.opponent_figure(line),
                 }
             )
         rated = [g for g in games if g["rated"]]
@@ -87,6 +90,10 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                 "columns": [explain.line_label(key) for key in columns],
                 "has_expected": has_expected,
                 "has_change": has_change,
+                # Each reason a figure used differs from the one held, once.
+                "figures_used": list(
+                    dict.fromkeys(g["figure_used"].why for g in games if g["figure_used"])
+                ),
                 "width": 4 + len(columns) + has_expected + has_change,
                 "detail": breakdown,
                 "breakdown": explain.breakdown_items(breakdown),
@@ -218,9 +225,41 @@ def complete_preview(*, event: Event) -> dict[str, Any]:
         "same_period": (scope.count - later) if scope else 0,
         "period": period,
         "system": system,
+        # The markers the rows carry ("4 R", "Unr"), read as the list's legend reads them.
+        "legend": reports.legend(system),
         "missing_rounds": missing_rounds(event),
         "unplayed_pairs": unplayed_pairs(event),
     }
+
+
+# -- a period system's change: the period's, and this event's part of it -----------------
+
+
+def period_parts(
+    *, event: Event, system: RatingSystem, members: list[int]
+) -> tuple[list[Event], dict[int, dict[str, Any]]]:
+    """For a period system, whose change is the whole period's and stored alike on each of
+    its events: the period's events (in the order rated), and for each of ``members`` this
+    event's part of the change (``share``, None where the system's change has no part an
+    event's) and every part, event by event (``parts``: event, share, whether it is this
+    one). Nothing for a per-event system."""
+    if not system.period_based or not members:
+        return [], {}
+    events, breakdowns = services.period_event_breakdowns(event=event, members=members)
+    out: dict[int, dict[str, Any]] = {}
+    for member, by_event in breakdowns.items():
+        parts = [
+            {
+                "event": other,
+                "share": system.event_share(detail, detail.get("games", [])),
+                "this": other.pk == event.pk,
+            }
+            for other in events
+            if (detail := by_event.get(other.pk)) is not None
+        ]
+        share = next((part["share"] for part in parts if part["this"]), None)
+        out[member] = {"share": share, "parts": parts}
+    return events, out
 
 
 # -- the public pages --------------------------------------------------------------------
@@ -239,16 +278,22 @@ def event_report(
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
     rows.sort(key=lambda r: -r["points"])  # stable: ties stay in rated-score order
-    _keep_off(rows, viewer=viewer, club=club)
-    period = None
-    provisional = None
-    # Period systems store the whole period's change on each of its events: say so,
-    # or a reader adds the period's change up once an event.
+    # Period systems store the whole period's change on each of its events: say so, and
+    # give this event's part of it beside the period's, or a reader takes the period's
+    # change for the event's (and adds it up once an event).
     whole_period = (
         services.period_for(event, system, rating_list)
         if changes and system.period_based
         else None
     )
+    period_events, parts = period_parts(
+        event=event, system=system, members=[row["member"].pk for row in rows if row["member"]]
+    )
+    for row in rows:
+        _read_parts(row, parts.get(row["member"].pk) if row["member"] else None)
+    _keep_off(rows, viewer=viewer, club=club)
+    period = None
+    provisional = None
     if not changes and event.rated and event.is_complete:
         period = services.period_for(event, system, rating_list)
         provisional = provisional_rows(event=event, period=period, viewer=viewer, is_rated=False)
@@ -263,9 +308,25 @@ def event_report(
         "system": system,
         "provisional": provisional,
         "whole_period": whole_period,
+        "period_events": period_events,
         "has_expected": system.per_game_expected,
         "legend": reports.legend(system) if system.legend_on_report else None,
     }
+
+
+def _read_parts(row: dict[str, Any], found: dict[str, Any] | None) -> None:
+    """A row's part of its period's change, as the pages show it (``period_parts``)."""
+    found = found or {"share": None, "parts": []}
+    row["share"] = found["share"]
+    row["share_text"] = figures.signed_part(found["share"])
+    row["parts"] = [
+        {**part, "text": figures.signed_part(part["share"])} for part in found["parts"]
+    ]
+    # The parts add up to the period's change where each event has one (the system rounds
+    # their sum once): said so only then.
+    row["parts_add_up"] = bool(found["parts"]) and all(
+        part["share"] is not None for part in found["parts"]
+    )
 
 
 def _keep_off(rows: list[dict[str, Any]], *, viewer: Viewer, club: ClubSettings | None) -> None:
@@ -352,6 +413,10 @@ def event_players(
     points, games = standings.event_scores(event)
     members = standings.by_points(Member.objects.filter(entries__event=event), points)
     kept_off = publication.kept_off([member.pk for member in members], viewer=viewer, club=club)
+    _rating_list, system = event_list_system(event, club)
+    period_events, parts = period_parts(
+        event=event, system=system, members=[pk for pk, c in changes.items()]
+    )
     players = []
     for member, place in zip(members, standings.shared_places(members, points), strict=True):
         change = changes.get(member.pk)
@@ -376,4 +441,15 @@ def event_players(
                 "unpublished": change is not None and not published,
             }
         )
-    return {"event": event, "players": players, "has_ratings": bool(changes)}
+        _read_parts(players[-1], parts.get(member.pk) if visible else None)
+    period = (
+        services.period_for(event, system, _rating_list) if changes and period_events else None
+    )
+    return {
+        "event": event,
+        "players": players,
+        "has_ratings": bool(changes),
+        # A period system's: the rating period whose change each row's rating is.
+        "whole_period": period,
+        "period_events": period_events,
+    }

@@ -150,6 +150,9 @@ def member_page(
             status_changes=member_status_changes(state, system, today=timezone.localdate()),
             rating_is_figure=figures.is_figure(state.display),
             games=(games := game_lines(page_changes, viewer=viewer, club=club)),
+            figures_used=list(
+                dict.fromkeys(g["figure_used"].why for g in games if g["figure_used"])
+            ),
             # A game against an unpublished player shows no change: say why the games'
             # changes then fall short of the event's.
             withheld=any(game["hidden"] and game["rated"] for game in games),
@@ -306,7 +309,13 @@ def game_lines(
         m.pk: m for m in publication.annotate(Member.objects.filter(pk__in=ids), among=ids)
     }
     lines = []
+    systems: dict[str, Any] = {}
     for change in reversed(changes):
+        # An opponent's rating as the system used it, where not the one held: its own
+        # list's system says why.
+        system = systems.get(change.time_class)
+        if system is None:
+            system = systems[change.time_class] = club.engine(change.time_class)
         for line in change.detail.get("games", []):
             opponent = (
                 opponents.get(int(line["opponent"])) if str(line["opponent"]).isdigit() else None
@@ -326,6 +335,7 @@ def game_lines(
                         else opponent
                     ),
                     "opponent_rating": line.get("opponent_rating") if visible else None,
+                    "figure_used": system.opponent_figure(line) if visible else None,
                     "score": line.get("score"),
                     "expected": line.get("expected") if visible else None,
                     # Tenths, as shown: a change of 0.04 is "0", not a green "+0".

@@ -42,3 +42,11 @@ def rating_and_marker(display: str | None) -> tuple[int | float | str, str]:
         return "", display or ""
     value = float(figure) if "." in figure else int(figure)
     return value, (display or "")[len(figure) :].strip()
+
+
+def signed_part(value: float | None, places: int = 2) -> str:
+    """A part of a change as the working gives it: signed, to at most ``places`` decimals."""
+    if value is None:
+        return ""
+    text = f"{value:+.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("+0", "-0") else text

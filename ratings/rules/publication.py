@@ -291,6 +291,7 @@ def withhold_unpublished(
                     met_withheld = True
                     game["opponent_rating"] = None
                     game["expected"] = None
+                    game["figure_used"] = None  # says the rating held
                     # A line's own figure that is the opponent's rating (acf-1993's
                     # rating held from before the 336 rule) or is worked from it goes
                     # with it.

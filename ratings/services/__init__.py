@@ -67,7 +67,12 @@ from .events import (
     games_replace,
     trf_import,
 )
-from .game_lines import changes_breakdown_fill, event_breakdowns, event_changes_derive
+from .game_lines import (
+    changes_breakdown_fill,
+    event_breakdowns,
+    event_changes_derive,
+    period_event_breakdowns,
+)
 from .list_figures import (
     list_figures_after,
     list_figures_before,
@@ -244,6 +249,7 @@ __all__ = [
     "period_close",
     "period_close_problem",
     "period_close_warning",
+    "period_event_breakdowns",
     "period_for",
     "periods_close_past",
     "players_entered",

@@ -17,6 +17,7 @@ from ..models import Comparison, ComparisonRating, Member
 from ..presentation.counts import count_phrase
 from ..rules.rating_lists import ORDER, list_name
 from ..rules.time_classes import STANDARD
+from .compare_verdict import MOST_FILLED_IN
 
 #: Places shown of each system's list.
 TOP = 20
@@ -116,13 +117,17 @@ def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> l
     )
     sentences = []
     best = verdict.get("best")
+    filled_in = verdict.get("filled_in", {})
+    # The verdict speaks of the systems put forward: said so whenever others were left
+    # out, or "lowest" reads as the table's, which a system left out may beat.
+    among = " of the systems put forward" if filled_in else ""
     if best is None:
         sentences.append(
             "No system had expectations of its own for enough of the games to be put forward."
         )
     elif verdict.get("too_few") or not verdict.get("against"):
         sentences.append(
-            f"{short_title(best)} had the lowest deviance per game "
+            f"{short_title(best)} had the lowest deviance per game{among} "
             f"({systems[best]['deviance']:.4f}), but {played} are too few to tell the "
             "systems apart."
         )
@@ -131,7 +136,6 @@ def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> l
         runner = min(against, key=lambda sid: systems[sid]["deviance"])
         gap = against[runner]
         lower = -gap["mean"]
-        filled_in = verdict.get("filled_in", {})
         next_best = (
             "the next best of those put forward"
             if any(systems[sid]["deviance"] < systems[runner]["deviance"] for sid in filled_in)
@@ -139,7 +143,7 @@ def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> l
         )
         if verdict.get("beyond_chance"):
             sentences.append(
-                f"{short_title(best)} predicted the club's results best: its deviance per "
+                f"{short_title(best)} predicted the club's results best{among}: its deviance per "
                 f"game is {lower:.4f} lower than {short_title(runner)}'s, {next_best} "
                 f"(95 % interval {-gap['high']:.4f} to {-gap['low']:.4f} lower). That is more "
                 f"than chance on {played}."
@@ -151,10 +155,26 @@ def verdict_sentences(results: dict[str, Any], rating_list: str = STANDARD) -> l
                 if not against[sid]["beyond_chance"]
             ]
             sentences.append(
-                f"Too few games to tell: {short_title(best)} had the lowest deviance per game, "
+                f"Too few games to tell: {short_title(best)} had the lowest deviance per game"
+                f"{among}, "
                 f"{lower:.4f} lower than {short_title(runner)}'s, but the 95 % interval of the "
                 f"difference ({-gap['high']:+.4f} to {-gap['low']:+.4f}) includes none at all. "
                 f"On {played}, {_names(close)} are within chance of each other."
+            )
+    if best is not None:
+        # A system left out that the table shows lower: why it is not the one named.
+        lower_left_out = [
+            sid
+            for sid in system_order_of(systems)
+            if sid in filled_in and systems[sid]["deviance"] < systems[best]["deviance"]
+        ]
+        if lower_left_out:
+            figures = ", ".join(f"{systems[sid]['deviance']:.4f}" for sid in lower_left_out)
+            sentences.append(
+                f"{_names([short_title(sid) for sid in lower_left_out])} had lower deviance "
+                f"per game ({figures}) but rest on fill-ins for over {MOST_FILLED_IN:.0%} of "
+                f"their games, so {'is' if len(lower_left_out) == 1 else 'are'} not put "
+                "forward."
             )
     baseline = (results.get("baseline") or {}).get("deviance")
     if best is not None and baseline is not None and systems[best]["deviance"] >= baseline:

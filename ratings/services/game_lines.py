@@ -39,6 +39,7 @@ from ..models.breakdowns import (
     breakdown_has_lines,
     breakdown_is_packed,
     breakdown_json,
+    breakdown_read,
     breakdown_unpacked,
 )
 from .chain import member_initial_state, state_from_json
@@ -283,3 +284,39 @@ def event_breakdowns(
         if found is not None and _agrees(found, change["before"], change["after"]):
             out[change["player"]] = breakdown_json(found)
     return out
+
+
+def period_event_breakdowns(
+    *, event: Event, members: Iterable[int]
+) -> tuple[list[Event], dict[int, dict[int, dict[str, Any]]]]:
+    """A period system's changes of ``members`` in every event of ``event``'s rating
+    period (the period's change is stored on each): the period's events in the order
+    rated, and member pk -> event pk -> that change's breakdown as ``breakdown_read``
+    gives it, its lines read with the games. A few statements, however many members."""
+    wanted = sorted(set(members))
+    mine = (
+        RatingChange.objects.filter(event=event, member_id__in=wanted)
+        .values_list("period", "time_class")
+        .first()
+    )
+    if mine is None or not mine[0]:
+        return [], {}
+    period, time_class = mine
+    rows = list(
+        RatingChange.objects.filter(member_id__in=wanted, period=period, time_class=time_class)
+        .order_by("event_start", "event_end", "event_id")
+        .values_list("member_id", "event_id", "breakdown", "score")
+    )
+    ids = list(dict.fromkeys(event_id for _m, event_id, _b, _s in rows))
+    by_pk = Event.objects.in_bulk(ids)
+    games = played_games(events=ids, members=wanted)
+    out: dict[int, dict[int, dict[str, Any]]] = {}
+    for member_id, event_id, stored, score in rows:
+        data: Any = stored  # the JSON a change stores: packed (a list) or whole (a dict)
+        whole = (
+            breakdown_unpacked(data, games.get((event_id, member_id)), score=score)
+            if breakdown_is_packed(data)
+            else data
+        )
+        out.setdefault(member_id, {})[event_id] = breakdown_read(whole)
+    return [by_pk[pk] for pk in ids if pk in by_pk], out

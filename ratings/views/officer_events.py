@@ -36,6 +36,7 @@ from ..models import (
     rules,
 )
 from ..pages import events as pages
+from ..pages.reports import legend as rating_legend
 from ..presentation.counts import count_phrase
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
@@ -193,6 +194,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "period": period,
             "is_rated": is_rated,
             "system": system,
+            "legend": rating_legend(system),
             "provisional": pages.provisional_rows(
                 event=event, period=period, viewer=request.user, is_rated=is_rated
             ),

@@ -31,6 +31,7 @@ from ..models import (
     name_search,
 )
 from ..pages import member_record
+from ..pages.reports import legend as rating_legend
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerMemberTable,
@@ -41,6 +42,7 @@ from ..rules.roles import DIRECTOR, OFFICER, ROLES, TREASURER
 from .common import (
     PER_PAGE,
     any_role_required,
+    club_of,
     is_officer,
     officer_required,
     paid_tonight,
@@ -172,6 +174,8 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "possible_duplicates": possible[:DUPLICATES_SHOWN],
             "more_duplicates": max(len(possible) - DUPLICATES_SHOWN, 0),
             "can_merge": request.user.has_perm("ratings.change_member"),
+            # The ratings' markers ("4 R", "Unr"), as the published list explains them.
+            "legend": rating_legend(club_of(request).engine()),
         },
     )
 

@@ -5,6 +5,7 @@ changing the rating system."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.contrib import admin
@@ -54,6 +55,35 @@ def test_every_registered_model_opens_its_list_add_and_change_pages(admin_client
             assert admin_client.get(_url(model, "change", obj.pk)).status_code == 200, model
             history = admin_client.get(_url(model, "history", obj.pk))
             assert history.status_code == 200, model
+
+
+def dangling_descriptions(text: str) -> set[str]:
+    """The ids a page's ``aria-describedby`` points at that the page does not have."""
+    ids = set(re.findall(r'\sid="([^"]+)"', text))
+    return {
+        target
+        for value in re.findall(r'aria-describedby="([^"]*)"', text)
+        for target in value.split()
+    } - ids
+
+
+def test_every_admin_page_describes_by_ids_it_has(admin_client, record):
+    """A list's row checkboxes, a form's help: a screen reader reads what the page points
+    at, and nothing where the id is missing."""
+    dangling = {}
+    for model, model_admin in admin.site._registry.items():
+        response = admin_client.get(_url(model, "changelist"), follow=True)
+        pages = {"changelist": response}
+        obj = model_admin.get_queryset(response.wsgi_request).first()
+        if obj is not None:
+            pages["change"] = admin_client.get(_url(model, "change", obj.pk))
+        if model_admin.has_add_permission(response.wsgi_request):
+            pages["add"] = admin_client.get(_url(model, "add"))
+        for view, page in pages.items():
+            missing = dangling_descriptions(page.content.decode())
+            if missing:
+                dangling[f"{model._meta.model_name} {view}"] = missing
+    assert not dangling, "\n".join(f"{page}: {sorted(ids)}" for page, ids in dangling.items())
 
 
 def test_every_model_of_the_club_is_registered():

@@ -15,7 +15,7 @@ from ratings.engine import Event as EngineEvent
 from ratings.engine import Game as EngineGame
 from ratings.engine.measures import BOOTSTRAP_SEED, deviance
 from ratings.models import Comparison, ComparisonRating, Event, Game, RatingList, RatingState
-from ratings.services import compare, compare_pages
+from ratings.services import compare, compare_pages, compare_verdict
 from ratings.services.chain import member_initial_state
 
 from ..factories import MemberFactory, SubscriptionFactory
@@ -216,3 +216,44 @@ def test_members_are_ranked_only_from_the_published_list(rated_event, players, c
         )
     )
     assert ranked == {member.pk for member in players[:4]}
+
+
+def results_of(deviances: dict[str, float], filled_in: dict[str, float]) -> dict:
+    """A list's results as a comparison stores them: each system's deviance per game over
+    100 games in 3 events, ``filled_in`` the share of its games with no rating of its own."""
+    systems = {
+        sid: {
+            "deviance": value,
+            "games": 100,
+            "expected_games": round(100 * (1 - filled_in.get(sid, 0.0))),
+        }
+        for sid, value in deviances.items()
+    }
+    verdict = compare_verdict.verdict(systems, [40, 30, 30], {})
+    return {"systems": systems, "games": 100, "verdict": verdict}
+
+
+def test_the_verdict_names_the_set_it_speaks_of_and_why_lower_figures_are_left_out():
+    """The table shows acf-1993 and ecf-2020 lower than nz-club-elo: they rest on fill-ins,
+    so the verdict's "lowest" is of the systems put forward, and it says why the others
+    are not."""
+    results = results_of(
+        {"nz-club-elo": 0.2701, "acf-1993": 0.2516, "ecf-2020": 0.2517, "st-charles": 0.2800},
+        {"acf-1993": 0.15, "ecf-2020": 0.12},
+    )
+    sentences = compare_pages.verdict_sentences(results)
+    assert sentences[0].startswith(
+        f"{compare_pages.short_title('nz-club-elo')} had the lowest deviance per game of the "
+        "systems put forward (0.2701)"
+    )
+    assert sentences[1] == (
+        f"{compare_pages.short_title('acf-1993')} and {compare_pages.short_title('ecf-2020')} "
+        "had lower deviance per game (0.2516, 0.2517) but rest on fill-ins for over 10% of "
+        "their games, so are not put forward."
+    )
+
+
+def test_with_every_system_put_forward_the_verdict_needs_no_qualifier():
+    results = results_of({"nz-club-elo": 0.2701, "st-charles": 0.2800}, {})
+    sentence = compare_pages.verdict_sentences(results)[0]
+    assert "had the lowest deviance per game (0.2701)" in sentence
