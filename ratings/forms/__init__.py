@@ -4,7 +4,7 @@ One module per page family; what callers use is re-exported here.
 """
 
 # The club's member numbering is the model's; the forms' callers have found it here.
-from ..models import next_member_number, next_member_numbers, number_taken
+from ..models import next_member_numbers, number_taken, suggested_member_number
 from .calculator import (
     CALCULATOR_MAX_GAMES,
     CALCULATOR_RESULTS,
@@ -111,7 +111,6 @@ __all__ = [
     "change_reason_field",
     "initial_rating_help",
     "member_label",
-    "next_member_number",
     "next_member_numbers",
     "number_taken",
     "paste_line_split",
@@ -122,5 +121,6 @@ __all__ = [
     "resolve_players",
     "season_from_value",
     "short_name",
+    "suggested_member_number",
     "whole_initial_rating",
 ]

@@ -15,7 +15,6 @@ from ..models import (
     Member,
     Season,
     Subscription,
-    next_member_number,
     number_taken,
     rules,
     suggested_member_number,
@@ -218,7 +217,7 @@ class QuickMemberForm(forms.ModelForm):
     member_number = forms.CharField(
         max_length=32,
         required=False,
-        help_text="Leave blank to have one given (G… for a guest, N… for a member).",
+        help_text="Leave blank to have the next free number in the club's pattern given.",
     )
 
     class Meta:
@@ -254,7 +253,7 @@ class QuickMemberForm(forms.ModelForm):
     def save(self, commit: bool = True) -> Member:
         member = super().save(commit=False)
         if not member.member_number:
-            member.member_number = next_member_number("G" if member.is_guest else "N")
+            member.member_number = suggested_member_number()
         if commit:
             member.save()
         return member

@@ -1,16 +1,10 @@
-// Results entry from a paper score sheet: one key per result, then on to the next board.
+// Results entry from a paper score sheet: one key per result (site.js reads the key into
+// the menu), then on to the next board.
 (function () {
   "use strict";
-  var KEYS = { "1": "1-0", "0": "0-1", "=": "1/2-1/2", "5": "1/2-1/2", "d": "1/2-1/2",
-               "+": "+/-", "-": "-/+" };
   var results = Array.prototype.slice.call(document.querySelectorAll("select.result"));
   results.forEach(function (select, index) {
-    select.addEventListener("keydown", function (event) {
-      var value = KEYS[event.key.toLowerCase()];
-      if (!value || event.ctrlKey || event.metaKey || event.altKey) { return; }
-      event.preventDefault();
-      select.value = value;
-      select.dispatchEvent(new Event("change", { bubbles: true }));
+    select.addEventListener("result-keyed", function () {
       // On to the next board: its result when it has players, its white when it is still
       // empty and someone is not on a board yet; after the last board, the save button.
       var next = null;

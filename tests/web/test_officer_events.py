@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingRun
 
-from ..factories import EventFactory
+from ..factories import EventFactory, MemberFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -79,12 +79,15 @@ def test_an_unknown_player_is_named_and_nobody_is_entered(officer_client, alice)
 
 def test_a_guest_is_added_and_entered_from_inside_the_event(officer_client):
     event = EventFactory()
+    MemberFactory(member_number="H034")
+    MemberFactory(member_number="H035")
     officer_client.post(
         reverse("ratings:officer-event-players", args=[event.pk]),
         {"quick-name": "Visiting Vera", "quick-is_guest": "on"},
     )
     vera = Member.objects.get(name="Visiting Vera")
-    assert (vera.is_guest, vera.member_number) == (True, "G0001")
+    # Numbered in the club's pattern, as the add form suggests for a member.
+    assert (vera.is_guest, vera.member_number) == (True, "H036")
     assert event.players.get() == vera
 
 

@@ -19,7 +19,7 @@ from ratings.models import (
     RatingState,
     Season,
     Subscription,
-    next_member_number,
+    suggested_member_number,
 )
 from ratings.services import member_imports
 
@@ -405,8 +405,9 @@ def test_a_typed_number_matching_two_members_only_in_another_case_is_reported():
 
 
 def test_a_new_number_is_not_one_in_use_in_another_case():
-    MemberFactory(member_number="n0007")
-    assert next_member_number("N") == "N0008"
+    MemberFactory(member_number="R0007")
+    MemberFactory(member_number="r0008", is_guest=True)
+    assert suggested_member_number() == "R0009"
 
 
 def test_an_imported_number_in_another_case_updates_that_member(alice):
