@@ -105,6 +105,11 @@ class EventForm(forms.ModelForm):
         return rounds
 
 
+class NotFound(str):
+    """A problem of ``resolve_players``: nobody among the members looked in is it (not one
+    of several it could be), so a page may offer to look wider (the club's members)."""
+
+
 def resolve_players(
     tokens: Iterable[str], members: Iterable[Member]
 ) -> tuple[dict[str, Member], dict[str, str]]:
@@ -146,16 +151,18 @@ def resolve_players(
             names = ", ".join(f"{m.name} ({m.member_number})" for m in close[:4])
             problems[token] = f"“{token.strip()}” could be {names}: use the member number."
         else:
-            problems[token] = f"“{token.strip()}” is not a member here."
+            problems[token] = NotFound(f"“{token.strip()}” is not a member here.")
     return found, problems
 
 
 class EntriesForm(forms.Form):
-    """Players for an event, typed as names or member numbers (a comma or a line each)."""
+    """Players for an event, typed as names or member numbers: separated by commas or
+    lines, and numbers by spaces too ("R1 R2 R3")."""
 
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "A1, Bob Brown, 1044"}),
-        help_text="Member numbers or names, separated by commas or new lines.",
+        help_text="Member numbers or names, separated by commas or new lines "
+        "(member numbers by spaces too).",
     )
 
     def __init__(self, *args, event: Event, **kwargs) -> None:
@@ -163,23 +170,55 @@ class EntriesForm(forms.Form):
         self.event = event
 
     def clean_players(self) -> list[Member]:
-        tokens = [t for t in re.split(r"[,\n]", self.cleaned_data["players"]) if t.strip()]
-        keys = [t.strip().lower() for t in tokens]
-        candidates = Member.objects.active().filter(
-            Q(member_number__in=[t.strip() for t in tokens])
-            | Q(member_number__iregex=_any_of(keys))
-            | Q(name__iregex=_any_of(keys))
-        )
-        found, problems = resolve_players(tokens, candidates)
-        if problems:
-            raise ValidationError(list(problems.values()))
-        members = list(dict.fromkeys(found.values()))
+        members = club_members_typed(self.cleaned_data["players"])
         entered = set(self.event.entries.values_list("member_id", flat=True))
         return [m for m in members if m.pk not in entered]
 
 
-def _any_of(keys: Sequence[str]) -> str:
-    return "(" + "|".join(re.escape(k) for k in keys if k) + ")" if keys else "^$"
+def club_members_typed(text: str) -> list[Member]:
+    """The club's members ``text`` names, each once, in the order typed: names or member
+    numbers separated by commas, semicolons or lines, and numbers by spaces too (a piece
+    whose every word is a member's number is those members; otherwise it is one name).
+    Anyone it cannot name (not a member, or one of several) is refused, each said once."""
+    pieces = [t for t in re.split(r"[,;\n]", text) if t.strip()]
+    words = {w.lower() for piece in pieces for w in piece.split()}
+    numbers = {
+        n.lower()
+        for n in Member.objects.active()
+        .filter(member_number__iregex=_any_of(sorted(words), whole=True))
+        .values_list("member_number", flat=True)
+    }
+    tokens: list[str] = []
+    for piece in pieces:
+        parts = piece.split()
+        if len(parts) > 1 and all(p.lower() in numbers for p in parts):
+            tokens.extend(parts)
+        else:
+            tokens.append(piece)
+    found, problems = club_members_named(tokens)
+    if problems:
+        raise ValidationError(list(dict.fromkeys(problems.values())))
+    return list(dict.fromkeys(found.values()))
+
+
+def club_members_named(tokens: Sequence[str]) -> tuple[dict[str, Member], dict[str, str]]:
+    """``resolve_players`` among the club's active members: one query for them all."""
+    keys = [t.strip().lower() for t in tokens]
+    candidates = Member.objects.active().filter(
+        Q(member_number__in=[t.strip() for t in tokens])
+        | Q(member_number__iregex=_any_of(keys))
+        | Q(name__iregex=_any_of(keys))
+    )
+    return resolve_players(tokens, candidates)
+
+
+def _any_of(keys: Sequence[str], *, whole: bool = False) -> str:
+    """A pattern for any of ``keys`` (``whole``: the whole text, not a part of it)."""
+    keys = [k for k in keys if k]
+    if not keys:
+        return "^$"
+    either = "(" + "|".join(re.escape(k) for k in keys) + ")"
+    return f"^{either}$" if whole else either
 
 
 class EntryRemoveForm(forms.Form):
