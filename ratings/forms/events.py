@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -49,6 +50,14 @@ class EventForm(forms.ModelForm):
         self.fields["time_class"].required = False
         if self.instance.pk is not None:
             self.fields[CHANGE_REASON] = change_reason_field("date misread from the flyer")
+
+    def kind_follows_the_date(self, by_day: dict[int, str], usual: str) -> None:
+        """A new event's kind follows its date as the club's habit has it (``by_day``: the
+        kind most recorded on each day of the week, 1 Monday; else ``usual``), until the
+        officer picks one: the page's script reads this (static/js/officer.js)."""
+        attrs = self.fields["kind"].widget.attrs
+        attrs["data-kind-by-weekday"] = json.dumps(by_day)
+        attrs["data-usual-kind"] = usual
 
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()

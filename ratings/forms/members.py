@@ -86,9 +86,35 @@ PAID_TONIGHT_HELP = (
 )
 
 
-def paid_tonight_field() -> forms.BooleanField:
-    return forms.BooleanField(
-        label="Paid this season's subscription today", required=False, help_text=PAID_TONIGHT_HELP
+#: How near its end the current season must be for "paid tonight" to ask which season
+#: the payment is for: a newcomer paying in the last two months may be paying for the next.
+ASK_WHICH_SEASON = dt.timedelta(days=61)
+
+
+def paid_tonight_field() -> forms.Field:
+    """Paid tonight: a box for this season; when this season ends within two months, a
+    question instead, this season or the next (the value "current" or "next")."""
+    today = timezone.localdate()
+    name, _, end = Season.span_for(today)
+    if end - today > ASK_WHICH_SEASON:
+        return forms.BooleanField(
+            label="Paid this season's subscription today",
+            required=False,
+            help_text=PAID_TONIGHT_HELP,
+        )
+    following, start, _ = Season.span_for(end + dt.timedelta(days=1))
+    return forms.ChoiceField(
+        label="Paid a subscription today",
+        required=False,
+        widget=forms.RadioSelect,
+        initial="",
+        choices=[
+            ("", "Not paid"),
+            ("current", f"This season, {name} (ends {end.day} {end:%B %Y})"),
+            ("next", f"Next season, {following} (from {start.day} {start:%B %Y})"),
+        ],
+        help_text=f"This season ends on {end.day} {end:%B %Y}: say which one was paid for. "
+        "A payment puts the member on the published list for that season.",
     )
 
 

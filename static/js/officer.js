@@ -45,3 +45,22 @@
     });
   });
 })();
+// A new event's kind follows its date as the club's habit has it (the kind it records
+// most on that day of the week), until the officer picks a kind.
+(function () {
+  "use strict";
+  var kind = document.querySelector("select[data-kind-by-weekday]");
+  if (!kind) { return; }
+  var byDay = JSON.parse(kind.getAttribute("data-kind-by-weekday"));
+  var usual = kind.getAttribute("data-usual-kind");
+  var date = kind.form.querySelector("[name=start_date]");
+  var picked = false;
+  kind.addEventListener("change", function (event) { if (event.isTrusted) { picked = true; } });
+  if (!date) { return; }
+  date.addEventListener("change", function () {
+    var parts = (date.value || "").split("-");
+    if (picked || parts.length !== 3) { return; }
+    var day = new Date(+parts[0], +parts[1] - 1, +parts[2]).getDay() || 7;  // 7: Sunday
+    kind.value = byDay[day] || usual;
+  });
+})();
