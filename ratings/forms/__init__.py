@@ -36,6 +36,7 @@ from .members import (
     SubscriptionForm,
     change_reason_field,
     initial_rating_help,
+    reason_required,
     refuse_a_dropped_rating,
     whole_initial_rating,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "paste_unknown_result",
     "paste_versus",
     "read_spaced_result",
+    "reason_required",
     "refuse_a_dropped_rating",
     "resolve_players",
     "season_from_value",

@@ -14,7 +14,7 @@ from django.utils.functional import cached_property
 
 from ..models import Event, Member
 from ..rules.time_classes import STANDARD
-from .members import CHANGE_REASON, DATE, change_reason_field
+from .members import CHANGE_REASON, DATE, REASON_NEEDED, change_reason_field, reason_required
 
 # -- events -----------------------------------------------------------------------------
 
@@ -64,6 +64,7 @@ class EventForm(forms.ModelForm):
         if data.get("start_date") and not data.get("end_date"):
             # A one-night event: it ends the day it starts.
             data["end_date"] = data["start_date"]
+        reason_required(self)
         return data
 
     def warnings(self) -> list[str]:
@@ -234,6 +235,11 @@ class EntryRemoveForm(forms.Form):
     """Taking a player out of an event (entered by mistake): why goes to the history."""
 
     change_reason = change_reason_field("entered in the wrong event")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[CHANGE_REASON].required = True
+        self.fields[CHANGE_REASON].error_messages["required"] = REASON_NEEDED
 
 
 class SendBackForm(forms.Form):

@@ -41,6 +41,22 @@ def change_reason_field(example: str) -> forms.CharField:
     )
 
 
+#: What a correction saved without a reason is told.
+REASON_NEEDED = "Say why: the reason is kept in the history with the change, who made it and when."
+
+
+def reason_required(form: forms.BaseForm) -> None:
+    """A correction needs its reason: a saved record whose fields the form changes is
+    refused without one (the admin's corrections and the officer's pages alike). A form
+    sent unchanged asks for none, as it changes nothing."""
+    if getattr(form.instance, "pk", None) is None or CHANGE_REASON not in form.fields:  # type: ignore[attr-defined]
+        return
+    if CHANGE_REASON in form.errors or (form.cleaned_data.get(CHANGE_REASON) or "").strip():
+        return
+    if set(form.changed_data) - {CHANGE_REASON}:
+        form.add_error(CHANGE_REASON, REASON_NEEDED)
+
+
 def whole_initial_rating(initial: dict) -> None:  # type: ignore[type-arg]
     """Show a whole initial rating as one (1400, not "1400.0"): it is stored as a float."""
     rating = initial.get("initial_rating")
@@ -204,6 +220,7 @@ class MemberForm(forms.ModelForm):
         refuse_paying_guest(self)
         refuse_a_dropped_rating(self)
         consent_settled(self, data)
+        reason_required(self)
         return data
 
 

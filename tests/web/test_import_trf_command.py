@@ -145,7 +145,9 @@ def test_create_missing_makes_members_and_as_guests_makes_guests():
     assert out.strip().splitlines()[-1].startswith("imported: 2 players (1 new)")
     polgar = Member.objects.get(name="Judith Polgar")
     # A guest's number is in the club's pattern, as a member's (one pattern, the club's).
-    assert polgar.is_guest and polgar.member_number == f"M{int(kasparov.member_number[1:]) + 1:04d}"
+    assert (
+        polgar.is_guest and polgar.member_number == f"M{int(kasparov.member_number[1:]) + 1:04d}"
+    )
     assert set(Event.objects.get().players.all()) == {kasparov, polgar}
     out = run("--create-missing", str(GROS))
     assert out.strip().splitlines()[-1].startswith("imported: 52 players (52 new)")
