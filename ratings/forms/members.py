@@ -102,6 +102,15 @@ PAID_TONIGHT_HELP = (
 )
 
 
+class WhichSeasonField(forms.ChoiceField):
+    """Paid tonight, asked as which season; a form sent with the box ("on", a page from
+    before the question) pays this season, as the box did."""
+
+    def to_python(self, value: object) -> str:
+        text = super().to_python(value)
+        return "current" if text.lower() in ("on", "true") else text
+
+
 #: How near its end the current season must be for "paid tonight" to ask which season
 #: the payment is for: a newcomer paying in the last two months may be paying for the next.
 ASK_WHICH_SEASON = dt.timedelta(days=61)
@@ -119,7 +128,7 @@ def paid_tonight_field() -> forms.Field:
             help_text=PAID_TONIGHT_HELP,
         )
     following, start, _ = Season.span_for(end + dt.timedelta(days=1))
-    return forms.ChoiceField(
+    return WhichSeasonField(
         label="Paid a subscription today",
         required=False,
         widget=forms.RadioSelect,

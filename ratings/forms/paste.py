@@ -181,7 +181,7 @@ class PasteRoundForm(forms.Form):
         problems: list[str] = []
         paired: dict[int, int] = {}
         #: Players the event does not have, each with the lines that name them.
-        unknown: dict[str, list[int]] = {}
+        strangers: dict[str, list[int]] = {}
         for number, line in enumerate(self.cleaned_data["text"].splitlines(), start=1):
             if not line.strip():
                 continue
@@ -209,7 +209,7 @@ class PasteRoundForm(forms.Form):
             found, missing = resolve_players(tokens, self.players)
             for token in tokens:
                 if isinstance(missing.get(token), NotFound):
-                    unknown.setdefault(" ".join(token.split()), []).append(number)
+                    strangers.setdefault(" ".join(token.split()), []).append(number)
                 elif token in missing:
                     problem = missing[token].replace("a member here", "in this event")
                     problems.append(f"Line {number}: {problem}")
@@ -235,7 +235,7 @@ class PasteRoundForm(forms.Form):
                     )
                 paired.setdefault(member.pk, number)
             pairings.append(Pairing(len(pairings) + 1, white, black, result))
-        problems += self._not_in_the_event(unknown)
+        problems += self._not_in_the_event(strangers)
         if problems:
             raise ValidationError(problems)
         if not pairings:

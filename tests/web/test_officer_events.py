@@ -146,6 +146,7 @@ def test_moving_a_rated_event_says_how_many_events_it_re_rates_before_saving(
     first = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
     rated_event([(1, bob, carol, Game.Result.DRAW)], date=dt.date(2026, 3, 9))
     moved = {**EVENT, "name": first.name, "start_date": "2026-03-16", "end_date": "2026-03-16"}
+    moved["change_reason"] = "date misread from the flyer"
     url = reverse("ratings:officer-event-edit", args=[first.pk])
     response = officer_client.post(url, moved)
     assert "Saving this change re-rates 2 events" in response.content.decode()
@@ -159,6 +160,7 @@ def test_confirming_a_move_re_rates_from_the_earlier_place(
     first = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
     second = rated_event([(1, alice, carol, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 9))
     moved = {**EVENT, "name": first.name, "start_date": "2026-03-16", "end_date": "2026-03-16"}
+    moved["change_reason"] = "date misread from the flyer"
     officer_client.post(
         reverse("ratings:officer-event-edit", args=[first.pk]), {**moved, "confirm": "1"}
     )
@@ -188,6 +190,7 @@ def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
         "end_date": "2026-03-02",
         "rounds": 1,
         "time_control": event.time_control,
+        "change_reason": "the club's name for it",
     }
     response = officer_client.post(reverse("ratings:officer-event-edit", args=[event.pk]), renamed)
     assert response["Location"] == reverse("ratings:officer-event", args=[event.pk])
@@ -197,7 +200,7 @@ def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
 
 def _remove(client, event, member):
     url = reverse("ratings:officer-event-player-remove", args=[event.pk, member.pk])
-    return client.post(url, follow=True)
+    return client.post(url, {"change_reason": "entered in the wrong event"}, follow=True)
 
 
 def test_a_player_without_games_is_removed_from_the_event(officer_client, alice):
