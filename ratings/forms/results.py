@@ -31,7 +31,13 @@ class KeyedResultField(forms.ChoiceField):
     def __init__(self, *, values: Mapping[str, str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.keys = results.keyed(dict(values))
-        self.widget.attrs["data-result-keys"] = json.dumps(self.keys, ensure_ascii=False)
+        self.widget.attrs["data-result-keys"] = self.keys_json
+
+    @property
+    def keys_json(self) -> str:
+        """The keys as the page's script reads them (a page that draws the menu itself
+        puts this in its ``data-result-keys``)."""
+        return json.dumps(self.keys, ensure_ascii=False)
 
     def to_python(self, value: Any) -> str:
         text = super().to_python(value)
