@@ -280,6 +280,15 @@ class Season(models.Model):
             raise ValidationError({"end": "A season cannot end before it starts."})
 
     @classmethod
+    def span_for(cls, day: dt.date) -> tuple[str, dt.date, dt.date]:
+        """The name, first and last day of the season covering ``day``: the one recorded,
+        else as the club settings date it (nothing created: a form's question reads it)."""
+        existing = cls.objects.filter(start__lte=day, end__gte=day).first()
+        if existing:
+            return existing.name, existing.start, existing.end
+        return ClubSettings.load().season_for(day)
+
+    @classmethod
     def for_day(cls, day: dt.date) -> Season:
         """The season covering ``day``, created from the club settings if need be."""
         existing = cls.objects.filter(start__lte=day, end__gte=day).first()

@@ -388,8 +388,7 @@ def files_import(
     report.events = len(todo)
     if dry_run or not todo:
         return report
-    guest = as_guests and not create_missing
-    numbers = iter(next_member_numbers("G" if guest else "N", len(new_members)))
+    numbers = iter(next_member_numbers(len(new_members)))  # the club's pattern
     for member in new_members.values():
         member.member_number = next(numbers)
     with transaction.atomic():
