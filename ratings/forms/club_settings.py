@@ -48,6 +48,7 @@ class ClubSettingsForm(forms.ModelForm):
             "time_zone",
             "live_list_only",
             "fide_on_list",
+            "online_games",
             "unpublished_members",
             "city",
             "federation",

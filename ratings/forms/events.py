@@ -32,6 +32,7 @@ class EventForm(forms.ModelForm):
             "rounds",
             "time_control",
             "time_class",
+            "online",
             "tie_breaks",
             "rated",
         ]

@@ -406,6 +406,7 @@ def files_import(
                 time_class=event.time_class or event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
                 rated=event.rated,
+                online=event.online,
                 duplicate_reason=duplicate_reason.strip() if found.is_duplicate else "",
             )
             saved.append(
