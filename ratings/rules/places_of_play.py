@@ -1,7 +1,7 @@
 """Where an event's games were played: over the board or online.
 
 The rating bodies keep online play apart from play over the board (the ECF rates them on
-lists of their own from September 2021; US Chess and FIDE likewise): a game on a chess
+lists of their own from September 2021; US Chess likewise): a game on a chess
 server is a different game for a rating. The club records where an event was played
 (``Event.online``) and, for now, rates no online game on any list (``rating_lists``).
 
@@ -20,7 +20,15 @@ _SERVER_URL = re.compile(
 )
 #: Lichess's variants that exist only on a server (Chess960 is played over the board too).
 _SERVER_VARIANTS = frozenset(
-    {"crazyhouse", "atomic", "antichess", "king of the hill", "three-check", "racing kings", "horde"}
+    {
+        "crazyhouse",
+        "atomic",
+        "antichess",
+        "king of the hill",
+        "three-check",
+        "racing kings",
+        "horde",
+    }
 )
 #: What a TRF's 022 line (the place) or 032 line says for an event played on a server:
 #: Lichess writes "Lichess" on 032; the club's own export writes "Online" on 022.

@@ -246,7 +246,10 @@ def test_a_servers_tags_say_a_game_was_played_online(tags):
         {"Variant": "Chess960"},
         # A broadcast relays a game played over the board.
         {"Site": "https://lichess.org/broadcast/uzchess-cup/round-1/abc"},
-        {"Site": "https://lichess.org/abcdEFGH", "BroadcastURL": "https://lichess.org/broadcast/x"},
+        {
+            "Site": "https://lichess.org/abcdEFGH",
+            "BroadcastURL": "https://lichess.org/broadcast/x",
+        },
     ],
 )
 def test_a_board_games_tags_do_not(tags):
@@ -270,3 +273,10 @@ def test_the_trf_export_keeps_where_the_event_was_played(online, club_members, r
     read, problems = trf_event("back.trf", text.encode())
     assert problems == [] and read is not None
     assert read.online is online
+
+
+def test_the_settings_page_says_online_games_are_not_rated(admin_client):
+    page = admin_client.get(reverse("ratings:officer-settings"))
+    field = page.context["form"]["online_games"]
+    assert field.value() == ClubSettings.OnlineGames.UNRATED and field.field.disabled
+    assert "Not rated (kept in the record, on no list)" in page.content.decode()
