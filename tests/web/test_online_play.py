@@ -280,3 +280,12 @@ def test_the_settings_page_says_online_games_are_not_rated(admin_client):
     field = page.context["form"]["online_games"]
     assert field.value() == ClubSettings.OnlineGames.UNRATED and field.field.disabled
     assert "Not rated (kept in the record, on no list)" in page.content.decode()
+
+
+def test_the_api_says_which_events_were_played_online(client, club_members, rated_event):
+    alice, bob, _carol = club_members
+    board = rated_event([(1, alice, bob, "1-0")], name="Club night")
+    online = rated_event([(1, bob, alice, "1-0")], name="Lichess arena", rate=False)
+    Event.objects.filter(pk=online.pk).update(online=True)
+    index = client.get("/api/v1/events").json()["results"]
+    assert {e["id"]: e["online"] for e in index} == {board.pk: False, online.pk: True}
