@@ -34,6 +34,7 @@ class EventForm(forms.ModelForm):
             "place",
             "time_control",
             "time_class",
+            "online",
             "tie_breaks",
             "rated",
         ]

@@ -118,6 +118,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
         time_control=tournament.time_control[:TIME_CONTROL_LENGTH],
         time_class=data["time_class"],
         rated=data["rated"],
+        online=data["online"],
         duplicate_reason=data["duplicate_reason"].strip(),
     )
     choices = form.choices()
