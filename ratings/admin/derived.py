@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 from .. import services
 from ..models import (
     ClubSettings,
+    FideRating,
     Publication,
     PublicationEntry,
     PublicPagesVersion,
@@ -141,3 +142,13 @@ class PublishedListFiguresAdmin(ReadOnlyAdmin):
     (``services.list_figures``): read here to see them; every write keeps them."""
 
     list_display = ["__str__", "figures"]
+
+
+@admin.register(FideRating)
+class FideRatingAdmin(ReadOnlyAdmin):
+    """Each member's figures as FIDE's rating list last gave them (``services.fide_lists``):
+    read here; the next list read replaces them, so a hand edit would not last."""
+
+    list_display = ["member", "fide_id", "standard", "rapid", "blitz", "title", "federation"]
+    list_select_related = ["member"]
+    search_fields = ["member__name", "member__member_number", "fide_id"]

@@ -27,8 +27,10 @@ from ratings.models import (
     Entry,
     Event,
     Game,
+    FideRating,
     MailMessage,
     Member,
+    MemberMerge,
     PublicPagesVersion,
     PublishedListFigures,
     RatingChange,
@@ -185,7 +187,13 @@ def build_club() -> Club:
         finished=timezone.now(),
         published=timezone.now(),
     )
+    # A record merged into Pia (its merge undone from her page) and FIDE's figures for her.
+    twin = MemberFactory(name="Pia Twin", merged_into=pia)
+    merge = MemberMerge.objects.create(kept=pia, removed=twin, moved={})
+    fide = FideRating.objects.create(member=pia, fide_id="4100018", standard=1850)
     objects: dict[str, Any] = {
+        "ratings_membermerge": merge,
+        "ratings_fiderating": fide,
         "auth_group": Group.objects.get(name="Ratings officers"),
         "auth_user": users["member"],
         "django_tasks_database_dbtaskresult": task,
@@ -283,6 +291,10 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:officer-member-data-csv": {"pk": club.published[0].pk},
         "ratings:officer-member-erase": {"pk": club.published[0].pk},
         "ratings:officer-member-send-link": {"pk": club.published[0].pk},
+        "ratings:officer-member-merge-undo": {
+            "pk": club.published[0].pk,
+            "merge": club.objects["ratings_membermerge"].pk,
+        },
         "ratings:my-page": {"token": my_page_token(club.published[0])},
         "ratings:unsubscribe": {"token": unsubscribe_token(club.published[0])},
         "ratings:officer-event": {"pk": club.draft.pk},

@@ -120,6 +120,20 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "admin:axes_accessfailurelog_delete": SUPERUSER,
     "admin:axes_accessfailurelog_change": SUPERUSER,
     "admin/axes/accessfailurelog/<path:object_id>/": STAFF,
+    # Merges done and FIDE's figures as read: derived, the administrator's to read (the
+    # officer sees both on a member's page, and undoes a merge there).
+    "admin:ratings_membermerge_changelist": SUPERUSER,
+    "admin:ratings_membermerge_add": NOBODY,
+    "admin:ratings_membermerge_history": SUPERUSER,
+    "admin:ratings_membermerge_delete": NOBODY,
+    "admin:ratings_membermerge_change": SUPERUSER_READ,
+    "admin/ratings/membermerge/<path:object_id>/": STAFF,
+    "admin:ratings_fiderating_changelist": SUPERUSER,
+    "admin:ratings_fiderating_add": NOBODY,
+    "admin:ratings_fiderating_history": SUPERUSER,
+    "admin:ratings_fiderating_delete": NOBODY,
+    "admin:ratings_fiderating_change": SUPERUSER_READ,
+    "admin/ratings/fiderating/<path:object_id>/": STAFF,
     # The log of the club's mail: the administrator's to read; the worker writes it.
     "admin:ratings_mailmessage_changelist": SUPERUSER,
     "admin:ratings_mailmessage_add": NOBODY,
@@ -259,6 +273,7 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-member-data-csv": "login login 403 403 ok 405 ok 405",
     "ratings:officer-member-erase": OFFICER,
     "ratings:officer-member-send-link": OFFICER_POST,
+    "ratings:officer-member-merge-undo": OFFICER_POST,
     # A member's own pages: public, their signed link the key (my page: read only).
     "ratings:my-page-ask": PUBLIC,
     "ratings:my-page": "ok 405 ok 405 ok 405 ok 405",
