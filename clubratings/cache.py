@@ -210,9 +210,8 @@ PREVIOUS_KEPT = 10 * 60
 def _previous_key(request: HttpRequest) -> str:
     """The key of a page's latest copy, whatever its version (the club's day and the
     address: who is published follows the calendar, so never a copy of another day)."""
-    what = "|".join(
-        [timezone.localdate().isoformat(), request.get_full_path(), request.headers.get("HX-Request", "")]
-    )
+    day = timezone.localdate().isoformat()
+    what = "|".join([day, request.get_full_path(), request.headers.get("HX-Request", "")])
     return "public-page-previous:" + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
 
 
