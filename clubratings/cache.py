@@ -16,6 +16,14 @@ Only what every reader sees alike is kept:
   publication rule, and a copy is only ever handed to the public kind of reader it was
   rendered for.
 
+A retired page is rendered once per version, whichever process a reader first asks in:
+that reader takes the page's render mark (``cache.add``, ``RENDER_LOCK`` seconds at most);
+the readers who come meanwhile are served the page's previous copy (its latest under an
+older version, the same day and address, kept ``PREVIOUS_KEPT``), without a validator and
+kept nowhere under the new version. With no previous copy they render it as before (one
+thread of a process at a time). After a write every server thread once rendered the same
+list at once, and the site stalled.
+
 Each kept answer carries an ``ETag`` (the key's hash) and ``Last-Modified`` (the
 version's move, or the day's start); a reader whose copy is current gets 304 before the
 page is looked up at all. GZipMiddleware compresses after this, turning the ETag weak
