@@ -16,6 +16,14 @@ Only what every reader sees alike is kept:
   publication rule, and a copy is only ever handed to the public kind of reader it was
   rendered for.
 
+A retired page is rendered once per version, whichever process a reader first asks in:
+that reader takes the page's render mark (``cache.add``, ``RENDER_LOCK`` seconds at most);
+the readers who come meanwhile are served the page's previous copy (its latest under an
+older version, the same day and address, kept ``PREVIOUS_KEPT``), without a validator and
+kept nowhere under the new version. With no previous copy they render it as before (one
+thread of a process at a time). After a write every server thread once rendered the same
+list at once, and the site stalled.
+
 Each kept answer carries an ``ETag`` (the key's hash) and ``Last-Modified`` (the
 version's move, or the day's start); a reader whose copy is current gets 304 before the
 page is looked up at all. GZipMiddleware compresses after this, turning the ETag weak
@@ -199,6 +207,54 @@ def _one_render_at_a_time(key: str) -> Iterator[None]:
                 del _RENDERS[key]
 
 
+#: Seconds one reader holds the right to render a retired page (``cache.add``): past it
+#: (a process killed mid-render) the next reader renders it.
+RENDER_LOCK = 30
+#: Seconds the previous version's copy of a page is kept for readers while its new
+#: version renders.
+PREVIOUS_KEPT = 10 * 60
+
+
+def _previous_key(request: HttpRequest) -> str:
+    """The key of a page's latest copy, whatever its version (the club's day and the
+    address: who is published follows the calendar, so never a copy of another day)."""
+    day = timezone.localdate().isoformat()
+    what = "|".join([day, request.get_full_path(), request.headers.get("HX-Request", "")])
+    return "public-page-previous:" + hashlib.blake2b(what.encode(), digest_size=16).hexdigest()
+
+
+def _rendering_key(key: str) -> str:
+    return "public-page-rendering:" + key.removeprefix("public-page:")
+
+
+def _previous_copy(request: HttpRequest, version: str) -> Any:
+    """The page's copy kept under an earlier version, or None."""
+    kept = cache.get(_previous_key(request))
+    if kept is None or kept[0] == version:
+        return None
+    return kept[1]
+
+
+def _rendered(
+    request: HttpRequest, view: View, args: Any, kwargs: Any, *, key: str, version: str
+) -> Any:
+    """The page rendered and kept (the answer as kept), or the view's answer when it is
+    not to be kept (the reader's own)."""
+    with _one_render_at_a_time(key):
+        kept = cache.get(key)  # another thread of this process rendered it
+        if kept is not None:
+            return kept
+        rendered = view(request, *args, **kwargs)
+        if not _keepable(request, rendered):
+            return rendered
+        headers = [(h, rendered[h]) for h in _KEPT_HEADERS if rendered.has_header(h)]
+        answer = (rendered.status_code, headers, _content(rendered), rendered.streaming)
+        if len(answer[2]) <= MAX_BYTES:
+            cache.set(key, answer, TIMEOUT)
+            cache.set(_previous_key(request), (version, answer), PREVIOUS_KEPT)
+        return answer
+
+
 def public_page(
     view: View | None = None,
     *,
@@ -227,25 +283,27 @@ def public_page(
             )
             kept = cache.get(key) if not_modified is None else None
             fresh = None
+            previous = None
+            mine = False
             if not_modified is None and kept is None:
-                with _one_render_at_a_time(key):
-                    kept = cache.get(key)  # another thread of this process rendered it
-                    if kept is None:
-                        rendered = view(request, *args, **kwargs)
-                        if not _keepable(request, rendered):
-                            return rendered
-                        headers = [
-                            (h, rendered[h]) for h in _KEPT_HEADERS if rendered.has_header(h)
-                        ]
-                        answer = (
-                            rendered.status_code,
-                            headers,
-                            _content(rendered),
-                            rendered.streaming,
-                        )
-                        if len(answer[2]) <= MAX_BYTES:
-                            cache.set(key, answer, TIMEOUT)
-                        fresh = _answer(*answer)
+                previous = _previous_copy(request, version)
+                rendering = _rendering_key(key)
+                # One reader, in any process, renders a retired page; the others are
+                # served its previous copy meanwhile (none kept: they render as before).
+                mine = cache.add(rendering, True, RENDER_LOCK)
+                if not mine and previous is not None:
+                    kept = previous
+                else:
+                    previous = None
+            if not_modified is None and kept is None:
+                try:
+                    fresh = _rendered(request, view, args, kwargs, key=key, version=version)
+                finally:
+                    if mine:
+                        cache.delete(rendering)
+                if not isinstance(fresh, tuple):
+                    return fresh  # not kept: this reader's own
+                fresh = _answer(*fresh)
             if checks is not None and fresh is None:
                 refused = checks(request)  # the view is not asked: ask its checks here
                 if refused is not None:
@@ -256,6 +314,11 @@ def public_page(
                 _headers(not_modified, everyone=everyone, max_age=max_age)
                 return not_modified
             response = fresh if fresh is not None else _answer(*kept)  # type: ignore[misc]
+            if previous is not None:
+                # The previous version's copy: no validator of the current one, and kept
+                # nowhere under it (the next reader gets the page as rendered).
+                _headers(response, everyone=everyone, max_age=0)
+                return response
             response["ETag"] = etag
             response["Last-Modified"] = last_modified
             _headers(response, everyone=everyone, max_age=max_age)

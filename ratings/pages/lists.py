@@ -157,10 +157,11 @@ class WholeList:
             return self.kept[0], self.kept[1]
         return reports.published_list_size(time_class=self.time_class)
 
-    def among(self, ids: list[int]) -> QuerySet[Member]:
-        """Its rows among the members ``ids``: the publication rule asked of those alone
-        (asked of the whole list, the database made the list of every paid-up member)."""
-        members = published_members(among=ids)
+    def among(self, members: QuerySet[Any]) -> QuerySet[Member]:
+        """Its rows among ``members`` (a query of their pks, joined, never their ids): the
+        publication rule asked of those alone (asked of the whole list, the database made
+        the list of every paid-up member)."""
+        members = published_members(among=members)
         return reports.with_ratings(members, ranked=False, time_class=self.time_class)
 
 

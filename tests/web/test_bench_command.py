@@ -40,6 +40,12 @@ REQUIRED = {
     "list_last_page_ms",
     "list_csv_s",
     "member_page_ms",
+    "live_region_ms",
+    "live_juniors_ms",
+    "live_women_ms",
+    "live_sort_name_ms",
+    "live_sort_desc_rating_ms",
+    "live_recounted_ms",
     "calculator_ms",
     "trf_import_s",
 }

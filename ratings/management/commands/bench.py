@@ -489,6 +489,7 @@ class Bench:
         seconds, _ = self.timed(listed, before=self.payment())
         self.figure("list_page_after_payment_ms", seconds * 1000, "ms")
         self.figure("payment_ms", statistics.median(self.payments) * 1000, "ms")
+        self.live_list()
         # Last of the list's figures: it leaves them to be counted.
         seconds, _ = self.timed(listed, before=self.forgotten)
         self.figure("list_page_recounted_ms", seconds * 1000, "ms")
@@ -503,6 +504,30 @@ class Bench:
         self.figure("member_page_ms", seconds * 1000, "ms")
         seconds, _ = self.timed(reverse("ratings:calculator"))
         self.figure("calculator_ms", seconds * 1000, "ms")
+
+    #: The live list's columns a reader sorts by, each way (``RatingListTable``).
+    LIVE_SORTS = ("rank", "name", "rating", "games", "last_change", "region", "last_played")
+
+    def live_list(self) -> None:
+        """The live list as readers filter and sort it: by a region, juniors, women, each
+        column each way, and with the lists' figures forgotten (its first reader after a
+        write nobody follows member by member counts them)."""
+        live = reverse("ratings:live-list")
+        region = (
+            Member.objects.exclude(region="").order_by().values_list("region", flat=True).first()
+        )
+        queries = {"region": f"region={region}", "juniors": "age=U16", "women": "women=on"}
+        for name, query in queries.items():
+            seconds, _ = self.timed(f"{live}?{query}")
+            self.figure(f"live_{name}_ms", seconds * 1000, "ms")
+        for column in self.LIVE_SORTS:
+            for way in ("", "-"):
+                seconds, _ = self.timed(f"{live}?sort={way}{column}")
+                name = f"live_sort_{'desc_' if way else ''}{column}_ms"
+                self.figure(name, seconds * 1000, "ms")
+        seconds, _ = self.timed(live, before=self.forgotten)
+        self.figure("live_recounted_ms", seconds * 1000, "ms")
+        services.list_figures_keep()
 
     def busiest_member(self) -> str:
         games: Counter[int] = Counter()
