@@ -54,13 +54,14 @@ def list_csv_rows(
     reads = [name for name in csv_reads() if name != "rank"]
     paths = [live_path(name) for name in reads]
     rows = members.values_list(*paths, *_LISTED).iterator(chunk_size=2000)
+    cells_of = csv_cells()
     for values in rows:
         row = dict(zip(reads, values, strict=False))
         unrated, rating, merged, guest, financial = values[len(reads) :]
         reason = publication.reason_of(merged=bool(merged), guest=guest, financial=financial)
         published = reason == "published"
         row["rank"] = ranking.rank(rating) if published and not unrated else ""
-        cells = csv_cells(row)
+        cells = cells_of(row)
         if everyone:
             cells.append("" if published else UNPUBLISHED.get(reason, reason))
         yield ["" if cell is None else csv_safe(cell) for cell in cells]
@@ -71,9 +72,10 @@ def publication_csv_rows(entries: Any) -> Iterator[list[Any]]:
     columns: the rating, games and last game as published, the member's details today."""
     reads = csv_reads()
     paths = [publication_path(name) for name in reads]
+    cells_of = csv_cells()
     for values in entries.values_list(*paths).iterator(chunk_size=2000):
         row = dict(zip(reads, values, strict=True))
-        yield ["" if cell is None else csv_safe(cell) for cell in csv_cells(row)]
+        yield ["" if cell is None else csv_safe(cell) for cell in cells_of(row)]
 
 
 def list_csv_writer(out: Any) -> Any:

@@ -17,6 +17,7 @@ from django.urls import reverse
 from ratings.api import schemas
 from ratings.formats import list_row
 from ratings.formats.list_row import LIVE, PUBLICATION, ListColumn, ObjectRow, live_path
+from ratings.models import PublicationEntry
 from ratings.services import list_publish
 
 from ..factories import MemberFactory, paid_up, rating_state
@@ -107,3 +108,11 @@ def test_a_column_the_clubs_settings_hide_shows_in_no_table(client, monkeypatch,
     assert not HEADING.search(client.get(reverse("ratings:live-list")).content.decode())
     list_publish(note="November")
     assert not HEADING.search(client.get(reverse("ratings:list")).content.decode())
+
+
+def test_each_figure_of_the_list_is_frozen_in_a_publications_entries():
+    # A publication is read as it was published: each figure a column reads there is an
+    # entry's own field, copied when it was published (services/publishing.py).
+    fields = {field.name for field in PublicationEntry._meta.get_fields()}
+    assert fields >= list_row.FIGURES
+    assert {list_row.publication_path(name) for name in list_row.FIGURES} <= fields
