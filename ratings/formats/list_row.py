@@ -218,11 +218,6 @@ LIST_ROW: tuple[ListColumn, ...] = (
 )
 
 
-def list_column(key: str) -> ListColumn | None:
-    """The column named ``key``, as the row stands."""
-    return next((column for column in LIST_ROW if column.key == key), None)
-
-
 def table_row(table: str) -> list[ListColumn]:
     """The columns the table ``table`` (``LIVE`` or ``PUBLICATION``) shows, in order."""
     return [column for column in LIST_ROW if table in column.tables]

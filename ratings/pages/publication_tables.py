@@ -10,7 +10,7 @@ from django.db.models.functions import Coalesce
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from ..formats.list_row import PUBLICATION, ObjectRow, list_column, publication_path
+from ..formats.list_row import PUBLICATION, ObjectRow, publication_path, table_row
 from ..models import Publication, PublicationEntry
 from ..presentation.figures import shown_change
 from ..presentation.tables import change_html, list_table_columns, rows_html
@@ -69,6 +69,8 @@ class PublicationTable(tables.Table):
             excluded += ("change",)
         kwargs["exclude"] = excluded
         kwargs["extra_columns"] = list_table_columns(PUBLICATION, publication_path)
+        #: The row's columns by key, found once, not once a cell.
+        self.defined = {column.key: column for column in table_row(PUBLICATION)}
         self.fide_ratings: dict[int, int | None] = {}
         super().__init__(*args, **kwargs)
 
@@ -137,7 +139,7 @@ class PublicationTable(tables.Table):
         if name == "fide":
             return self.fide_ratings.get(entry.member_id) or "—"
         # Any other column as ``LIST_ROW`` writes it (a date as a template shows it).
-        column = list_column(name)
+        column = self.defined.get(name)
         if column is None or not column.reads:
             return ""
         return column.to_html(ObjectRow(entry, publication_path)[column.reads[0]])

@@ -12,7 +12,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 
-from ..formats.list_row import LIVE, ObjectRow, list_column, live_path, table_row
+from ..formats.list_row import LIVE, ObjectRow, live_path, table_row
 from ..models import Event, Member, is_usable
 from ..pages.reports import age_group, is_inactive
 from ..rules import publication
@@ -122,6 +122,8 @@ class RatingListTable(tables.Table):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         columns = list_table_columns(LIVE, live_path, self.column_options)
         kwargs["extra_columns"] = [*columns, *(kwargs.get("extra_columns") or ())]
+        #: The row's columns by key, found once, not once a cell.
+        self.defined = {column.key: column for column in table_row(LIVE)}
         super().__init__(*args, **kwargs)
 
     def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
@@ -156,7 +158,7 @@ class RatingListTable(tables.Table):
             return record.born
         if name == "fide":
             return (self.fide_ratings or {}).get(record.pk)
-        column = list_column(name)
+        column = self.defined.get(name)
         if column is not None and column.reads:
             return ObjectRow(record, live_path)[column.reads[0]]
         return getattr(record, name, None)
@@ -172,7 +174,7 @@ class RatingListTable(tables.Table):
             return self.render_last_change(value)
         if name == "age":
             return self.render_age(record)
-        column = list_column(name)
+        column = self.defined.get(name)
         return value if column is None else column.to_html(value)
 
     def render_rank(self, record: Member, value: int) -> str:
