@@ -11,6 +11,7 @@ from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 
 from .. import services
+from ..formats.list_row import ObjectRow, api_values, live_path, publication_path
 from ..models import ClubSettings, Publication
 from ..pages import reports
 from ..pages.lists import list_members
@@ -89,18 +90,17 @@ def live_list(
     start = reports.year_start()
     system = ClubSettings.load().engine(time_class)
     results = [
-        {
-            "rank": ranking.place(member),
-            "member": member.member_number,
-            "name": member.name,
-            "title": member.title,
-            "rating": member.rating_state.display,
-            "games": member.rating_state.games,
-            "region": member.region,
-            "junior": reports.age_group_of(member.born, start),
-            "last_played": member.rating_state.last_played,
-            "url": _url(request, member.get_absolute_url()),
-        }
+        api_values(
+            ObjectRow(
+                member,
+                live_path,
+                {
+                    "rank": ranking.place(member),
+                    "junior": reports.age_group_of(member.born, start),
+                    "url": _url(request, member.get_absolute_url()),
+                },
+            )
+        )
         for member in rows
     ]
     return {
@@ -136,18 +136,17 @@ def _publication_list(
     rows, place = page_of(chosen.qs, paging)
     start = reports.year_start(publication.day)
     results = [
-        {
-            "rank": None if entry.unrated else entry.rank,
-            "member": entry.member.member_number,
-            "name": entry.member.name,
-            "title": entry.member.title,
-            "rating": entry.display,
-            "games": entry.games,
-            "region": entry.member.region,
-            "junior": reports.age_group_of(entry.member.born, start),
-            "last_played": entry.last_played,
-            "url": _url(request, entry.member.get_absolute_url()),
-        }
+        api_values(
+            ObjectRow(
+                entry,
+                publication_path,
+                {
+                    "rank": None if entry.unrated else entry.rank,
+                    "junior": reports.age_group_of(entry.member.born, start),
+                    "url": _url(request, entry.member.get_absolute_url()),
+                },
+            )
+        )
         for entry in rows
     ]
     return {**place, "publication": publication_summary(request, publication), "results": results}

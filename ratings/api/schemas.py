@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime as dt
 
 from ninja import Schema
+from pydantic import create_model
+
+from ..formats.list_row import api_fields
 
 
 class Page(Schema):
@@ -16,21 +19,23 @@ class Page(Schema):
     pages: int
 
 
-class ListRow(Schema):
+def list_row_fields() -> type[Schema]:
+    """The list's row as ``formats.list_row.LIST_ROW`` defines it: its fields, in order.
+    Read once, as the API is made: its description is fixed while it serves."""
+    fields = {name: (kind, ...) for name, kind in api_fields().items()}
+    made: type[Schema] = create_model(  # type: ignore[call-overload]
+        "_ListRowFields", __base__=Schema, **fields
+    )
+    return made
+
+
+_ListRowFields = list_row_fields()
+
+
+class ListRow(_ListRowFields):  # type: ignore[valid-type,misc]
     """A member on a list: their place on the whole list, whatever the filters select (none
     for a mark that is not ranked, such as "Unr"), the rating as the list shows it, its
     games."""
-
-    rank: int | None
-    member: str
-    name: str
-    title: str
-    rating: str
-    games: int
-    region: str
-    junior: str
-    last_played: dt.date | None
-    url: str
 
 
 class PublicationSummary(Schema):

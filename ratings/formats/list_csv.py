@@ -18,23 +18,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..models import Membership
-from ..presentation.figures import rating_and_marker
 from ..rules import publication
 from ..rules.ranking import PublishedRanking
 from .csvsafe import csv_safe
+from .list_row import csv_cells, csv_header, csv_reads, live_path, publication_path
 
-COLUMNS = (
-    "rank",
-    "id",
-    "name",
-    "rating",
-    "marker",
-    "games",
-    "region",
-    "title",
-    "fide_id",
-    "last_played",
-)
+#: The columns, as ``list_row.LIST_ROW`` writes them (the README names them).
+COLUMNS = tuple(csv_header())
 #: The last column of the list of everyone rated (``--all``, the officer's list).
 UNPUBLISHED_COLUMN = "unpublished"
 #: The 'unpublished' column's words for the rule's reasons.
@@ -46,25 +36,12 @@ UNPUBLISHED = {
 #: Both write lines as the command always has (a spreadsheet reads either ending).
 LINE_END = "\n"
 
-_FIELDS = (
-    "unrated",
-    "rating_value",
-    "member_number",
-    "name",
-    "rating_state__display",
-    "rating_state__games",
-    "region",
-    "title",
-    "fide_id",
-    "rating_state__last_played",
-    "merged_into_id",
-    "is_guest",
-    "is_financial",
-)
+#: What the officer's ``unpublished`` column and the rank read besides the columns.
+_LISTED = ("unrated", "rating_value", "merged_into_id", "is_guest", "is_financial")
 
 
 def list_csv_header(*, everyone: bool) -> list[str]:
-    return [*COLUMNS, *([UNPUBLISHED_COLUMN] if everyone else [])]
+    return [*csv_header(), *([UNPUBLISHED_COLUMN] if everyone else [])]
 
 
 def list_csv_rows(
@@ -74,61 +51,31 @@ def list_csv_rows(
     ``reports.with_ratings`` query read with ``is_financial``), in its order; each cell as
     written, made safe for a spreadsheet."""
     ranking = ranking or PublishedRanking()
-    rows = members.values_list(*_FIELDS).iterator(chunk_size=2000)
-    for unrated, rating, number, name, display, games, region, title, fide, played, *why in rows:
-        merged, guest, financial = why
+    reads = [name for name in csv_reads() if name != "rank"]
+    paths = [live_path(name) for name in reads]
+    rows = members.values_list(*paths, *_LISTED).iterator(chunk_size=2000)
+    cells_of = csv_cells()
+    for values in rows:
+        row = dict(zip(reads, values, strict=False))
+        unrated, rating, merged, guest, financial = values[len(reads) :]
         reason = publication.reason_of(merged=bool(merged), guest=guest, financial=financial)
         published = reason == "published"
-        rank = ranking.rank(rating) if published and not unrated else ""
-        row = _row(rank, number, name, display, games, region, title, fide, played)
+        row["rank"] = ranking.rank(rating) if published and not unrated else ""
+        cells = cells_of(row)
         if everyone:
-            row.append("" if published else UNPUBLISHED.get(reason, reason))
-        yield ["" if cell is None else csv_safe(cell) for cell in row]
+            cells.append("" if published else UNPUBLISHED.get(reason, reason))
+        yield ["" if cell is None else csv_safe(cell) for cell in cells]
 
 
 def publication_csv_rows(entries: Any) -> Iterator[list[Any]]:
     """A publication's rows (its ``PublicationEntry`` rows, as filtered) in the list's
     columns: the rating, games and last game as published, the member's details today."""
-    rows = entries.values_list(
-        "rank",
-        "member__member_number",
-        "member__name",
-        "display",
-        "games",
-        "member__region",
-        "member__title",
-        "member__fide_id",
-        "last_played",
-    ).iterator(chunk_size=2000)
-    for row in rows:
-        yield ["" if cell is None else csv_safe(cell) for cell in _row(*row)]
-
-
-def _row(
-    rank: Any,
-    number: str,
-    name: str,
-    display: str | None,
-    games: Any,
-    region: str,
-    title: str,
-    fide: str,
-    played: Any,
-) -> list[Any]:
-    """One row in ``COLUMNS``: the rating as a number and its marker apart."""
-    rating, marker = rating_and_marker(display)
-    return [
-        rank,
-        number,
-        name,
-        rating,
-        marker,
-        games,
-        region,
-        title,
-        fide,
-        played.isoformat() if played else "",
-    ]
+    reads = csv_reads()
+    paths = [publication_path(name) for name in reads]
+    cells_of = csv_cells()
+    for values in entries.values_list(*paths).iterator(chunk_size=2000):
+        row = dict(zip(reads, values, strict=True))
+        yield ["" if cell is None else csv_safe(cell) for cell in cells_of(row)]
 
 
 def list_csv_writer(out: Any) -> Any:

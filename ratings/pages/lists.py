@@ -18,6 +18,7 @@ from django_tables2 import RequestConfig, Table
 
 from .. import services
 from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
+from ..formats.list_row import ListShown, hidden_columns
 from ..models import ClubSettings, Member
 from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
@@ -110,7 +111,7 @@ def rating_list_page(
     # one read of the list's order, the page's members then by primary key.
     table = table_class(
         reports.with_ratings(filters.qs, ranked=False, time_class=rating_list),
-        exclude=() if club.fide_on_list else ("fide",),
+        exclude=hidden_columns(ListShown(club, system)),
     )
     # The whole published list unfiltered is its own ranking (the paginator's one read of
     # it places the rows); any other list reads the published ratings once more.
@@ -122,7 +123,7 @@ def rating_list_page(
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
-    if club.fide_on_list:
+    if "fide" in table.columns.names():
         table.fide_ratings = fide_ratings_of(
             [row.record.pk for row in table.paginated_rows], rating_list
         )

@@ -7,13 +7,13 @@ from typing import Any
 import django_tables2 as tables
 from django.db.models import Case, F, IntegerField, QuerySet, Value, When
 from django.db.models.functions import Coalesce
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from ..formats.list_row import PUBLICATION, ObjectRow, publication_path, table_row
 from ..models import Publication, PublicationEntry
 from ..presentation.figures import shown_change
-from ..presentation.tables import NUMBER, STRENGTH, WIDE, change_html, rows_html
+from ..presentation.tables import change_html, list_table_columns, rows_html
 from .fide import fide_ratings_of
 from .reports import age_group_of, year_start
 
@@ -43,26 +43,11 @@ class StoredPlaces:
 
 
 class PublicationTable(tables.Table):
-    """A publication, a page at a time; "Change" is since the publication before it."""
+    """A publication, a page at a time: ``LIST_ROW``'s columns, read from its entries.
+    "Change" is since the publication before it; FIDE's rating (as last read) only where
+    the club chooses (``hidden``)."""
 
     ranking = StoredPlaces()
-
-    rank = tables.Column("#", order_by=("position",), attrs=STRENGTH)
-    name = tables.Column("Name", accessor="member__name")
-    rating = tables.Column(
-        "Rating",
-        accessor="display",
-        order_by=("unrated", "-rating_value", "member__name"),
-        # Highest first is this column's ascending order: its aria-sort says "descending".
-        attrs={"th": {"class": "highest-first"}},
-    )
-    games = tables.Column("Games", attrs=NUMBER)
-    change = tables.Column("Change", empty_values=(), orderable=False, attrs=NUMBER)
-    region = tables.Column("Region", accessor="member__region", attrs=WIDE)
-    age = tables.Column("Junior", empty_values=(), orderable=False, attrs=WIDE)
-    last_played = tables.Column("Last played", attrs=WIDE)
-    # Where the club chooses (``ClubSettings.fide_on_list``): FIDE's rating as last read.
-    fide = tables.Column("FIDE", empty_values=(), orderable=False, attrs=NUMBER)
 
     class Meta:
         template_name = "ratings/public/_list_table.html"
@@ -71,14 +56,21 @@ class PublicationTable(tables.Table):
         empty_text = "No member matches."
 
     def __init__(
-        self, *args: Any, publication: Publication, fide: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        publication: Publication,
+        hidden: tuple[str, ...] = ("fide",),
+        **kwargs: Any,
     ) -> None:
         self.publication = publication
         self.previous = publication.previous()
-        excluded: tuple[str, ...] = () if fide else ("fide",)
+        excluded = hidden
         if self.previous is None:
             excluded += ("change",)
         kwargs["exclude"] = excluded
+        kwargs["extra_columns"] = list_table_columns(PUBLICATION, publication_path)
+        #: The row's columns by key, found once, not once a cell.
+        self.defined = {column.key: column for column in table_row(PUBLICATION)}
         self.fide_ratings: dict[int, int | None] = {}
         super().__init__(*args, **kwargs)
 
@@ -134,8 +126,6 @@ class PublicationTable(tables.Table):
         if name == "rating":
             css = "usable" if not entry.unrated else "text-body-secondary"
             return format_html('<span class="{}">{}</span>', css, entry.display or "—")
-        if name == "games":
-            return entry.games
         if name == "change":
             if entry.member_id not in before:
                 return mark_safe('<span class="badge text-bg-info new-entrant">new</span>')
@@ -144,12 +134,12 @@ class PublicationTable(tables.Table):
                 return ""
             # The difference of the two figures as published ("2303" then "2304": +1).
             return change_html(shown_change(old, entry.display))
-        if name == "region":
-            return member.region or "—"
         if name == "age":
             return age_group_of(member.born, start)
-        if name == "last_played":
-            return date_format(entry.last_played) if entry.last_played else "—"
         if name == "fide":
             return self.fide_ratings.get(entry.member_id) or "—"
-        return ""
+        # Any other column as ``LIST_ROW`` writes it (a date as a template shows it).
+        column = self.defined.get(name)
+        if column is None or not column.reads:
+            return ""
+        return column.to_html(ObjectRow(entry, publication_path)[column.reads[0]])

@@ -20,6 +20,7 @@ from django.utils import timezone
 from .. import services
 from ..engine import SYSTEMS
 from ..formats.list_csv import list_csv_header, list_csv_writer, publication_csv_rows
+from ..formats.list_row import ListShown, hidden_columns
 from ..models import ClubSettings, Publication, PublicationEntry
 from ..presentation.charts import changes_bar_svg
 from ..presentation.filters import PublicationFilter
@@ -110,11 +111,12 @@ def publication_list(
     (``query``: the reader's filters, order and page). ``request``: for the table's own
     links to the reader's sort and page, as django-tables2 builds them."""
     filters = publication_entries(publication=publication, query=query)
-    table = PublicationTable(filters.qs, publication=publication, fide=club.fide_on_list)
+    system = club.engine(publication.time_class)
+    hidden = hidden_columns(ListShown(club, system))
+    table = PublicationTable(filters.qs, publication=publication, hidden=hidden)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
     export = query.copy()
     export["_export"] = "csv"
-    system = club.engine(publication.time_class)
     return {
         "publication": publication,
         "latest_publication": publication

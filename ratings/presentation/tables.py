@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import django_tables2 as tables
@@ -11,6 +12,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 
+from ..formats.list_row import LIVE, ObjectRow, live_path, table_row
 from ..models import Event, Member, is_usable
 from ..pages.reports import age_group, is_inactive
 from ..rules import publication
@@ -57,23 +59,48 @@ def rows_html(page_cells: list[tuple[str, list[tuple[str, Any]]]]) -> SafeString
     )
 
 
-#: The list's columns read from the member's rating state, and the field each reads.
-_STATE_COLUMNS = {"rating": "display", "games": "games", "last_played": "last_played"}
+#: Each look a column of the list may take (``ListColumn.tables``'s ``cell``).
+CELLS: dict[str, dict[str, Any]] = {
+    "text": {},
+    "number": NUMBER,
+    "wide": WIDE,
+    "wide-number": WIDE_NUMBER,
+    "strength": STRENGTH,
+    "highest-first": HIGHEST_FIRST,
+    # Only its heading says so (a publication's rating column).
+    "highest-first-heading": {"th": {"class": "highest-first"}},
+}
+
+
+def list_table_columns(
+    table: str, path: Callable[[str], str], options: dict[str, dict[str, Any]] | None = None
+) -> list[tuple[str, tables.Column]]:
+    """The list's columns for the table ``table`` (``list_row.LIVE``, ``PUBLICATION``) from
+    ``list_row.LIST_ROW``, in its order: each sorted by what it reads first (``path``:
+    where the table's rows keep it), unless its options say otherwise (``options``: a
+    table's own beyond ``LIST_ROW``'s, by column). Read as each table is made, so that
+    the row's definition is read as it stands."""
+    columns = []
+    for column in table_row(table):
+        chosen = {**column.tables[table], **(options or {}).get(column.key, {})}
+        cell = chosen.pop("cell", "text")
+        orderable = chosen.pop("orderable", True)
+        accessor = path(column.reads[0]) if column.reads and orderable else None
+        made = tables.Column(
+            column.label, accessor=accessor, attrs=CELLS[cell], orderable=orderable, **chosen
+        )
+        columns.append((column.key, made))
+    return columns
 
 
 class RatingListTable(tables.Table):
-    rank = tables.Column("#", order_by=("unrated", "-rating_value", "name"), attrs=STRENGTH)
-    name = tables.Column("Name", linkify=True)
-    rating = tables.Column("Rating", accessor="rating_state__display", attrs=HIGHEST_FIRST)
-    games = tables.Column("Games", accessor="rating_state__games", attrs=NUMBER)
-    last_change = tables.Column("Last change", attrs=NUMBER)
-    region = tables.Column("Region", attrs=WIDE)
-    # Rendered for everyone, so no birth date and an adult both show blank (not "—").
-    age = tables.Column("Junior", accessor="born", orderable=False, attrs=WIDE, empty_values=())
-    last_played = tables.Column("Last played", accessor="rating_state__last_played", attrs=WIDE)
-    # Only where the club chooses (``ClubSettings.fide_on_list``): ``rating_list_page``
-    # excludes it otherwise, and reads the page's FIDE ratings into ``fide_ratings``.
-    fide = tables.Column("FIDE", orderable=False, attrs=NUMBER, empty_values=(None,))
+    """The live list: ``LIST_ROW``'s columns, its cells as the page shows them. The FIDE
+    column only where the club chooses (``ClubSettings.fide_on_list``):
+    ``rating_list_page`` excludes it otherwise, and reads the page's FIDE ratings into
+    ``fide_ratings``."""
+
+    #: This table's options for a column beyond ``LIST_ROW``'s, by column.
+    column_options: dict[str, dict[str, Any]] = {}
 
     #: Each member's FIDE rating on the list shown, by member id, for the page's rows.
     fide_ratings: dict[int, int | None] | None = None
@@ -91,6 +118,13 @@ class RatingListTable(tables.Table):
         order_by = "rating"
         orderable = True
         empty_text = "No member matches."
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        columns = list_table_columns(LIVE, live_path, self.column_options)
+        kwargs["extra_columns"] = [*columns, *(kwargs.get("extra_columns") or ())]
+        #: The row's columns by key, found once, not once a cell.
+        self.defined = {column.key: column for column in table_row(LIVE)}
+        super().__init__(*args, **kwargs)
 
     def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
         """The page's rows as the template writes them: each row's class and its cells, each
@@ -120,13 +154,13 @@ class RatingListTable(tables.Table):
         return rows_html(self.page_cells())
 
     def _cell_value(self, name: str, record: Member) -> Any:
-        state = getattr(record, "rating_state", None)
-        if name in _STATE_COLUMNS:
-            return None if state is None else getattr(state, _STATE_COLUMNS[name])
         if name == "age":
             return record.born
         if name == "fide":
             return (self.fide_ratings or {}).get(record.pk)
+        column = self.defined.get(name)
+        if column is not None and column.reads:
+            return ObjectRow(record, live_path)[column.reads[0]]
         return getattr(record, name, None)
 
     def _render_cell(self, name: str, record: Member, value: Any) -> Any:
@@ -140,7 +174,8 @@ class RatingListTable(tables.Table):
             return self.render_last_change(value)
         if name == "age":
             return self.render_age(record)
-        return value
+        column = self.defined.get(name)
+        return value if column is None else column.to_html(value)
 
     def render_rank(self, record: Member, value: int) -> str:
         return str(value) if not record.unrated else ""
@@ -196,7 +231,7 @@ class OfficerRatingTable(RatingListTable):
 
     published = tables.Column("Published?", empty_values=(), orderable=False)
     # A phone has room for one column more than the published list: the games go.
-    games = tables.Column("Games", accessor="rating_state__games", attrs=WIDE_NUMBER)
+    column_options = {"games": {"cell": "wide-number"}}
 
     class Meta(RatingListTable.Meta):
         sequence = ("rank", "name", "rating", "published", "...")

@@ -15,6 +15,7 @@ from django.db.models import Case, F, When, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+from ..formats.list_row import FIGURES, live_path
 from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
 from ..pages import reports
 from ..rules.publication import published_members
@@ -82,15 +83,14 @@ def list_publish(
     return publication
 
 
-#: The entry's columns, and the list's annotation each is copied from.
+#: The entry's columns, and the list's annotation each is copied from: its place, and
+#: the list's figures (``list_row.FIGURES``, each an entry's field of the same name).
 _COLUMNS = {
     "member_id": "p_member",
     "position": "p_position",
     "rank": "p_rank",
     "rating": "p_rating",
-    "display": "p_display",
-    "games": "p_games",
-    "last_played": "p_last_played",
+    **{name: f"p_{name}" for name in sorted(FIGURES)},
 }
 
 
@@ -110,9 +110,7 @@ def _entries_write(*, publication: Publication, day: dt.date, time_class: str) -
             ),
             p_rank=Case(When(unrated=0, then=F("rank")), default=None),
             p_rating=F("rating_state__rating"),
-            p_display=F("rating_state__display"),
-            p_games=F("rating_state__games"),
-            p_last_played=F("rating_state__last_played"),
+            **{f"p_{name}": F(live_path(name)) for name in FIGURES},
         )
         .order_by()
         .values(*_COLUMNS.values())
