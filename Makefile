@@ -35,7 +35,7 @@ run: $(STAMP)
 serve: $(STAMP)
 	VENV=$(VENV) bash scripts/serve.sh
 
-# The whole database in one file (README, "Backups"); BACKUP names it.
+# The whole database in one file (docs/deployment.md, "Backups"); BACKUP names it.
 BACKUP ?= backups/club-$(shell date -u +%Y%m%d-%H%M%S).backup
 backup: $(STAMP)
 	$(PY) manage.py backup $(BACKUP)

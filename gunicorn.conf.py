@@ -1,6 +1,6 @@
 """gunicorn's settings for Club Ratings in production (`make serve`, or `gunicorn -c
 gunicorn.conf.py`). Each is read from the environment, with a default that suits a small
-club's server; README.md, "Production", says more.
+club's server; docs/deployment.md, "The production server", says more.
 
 Workers are gunicorn's threaded workers (gthread): one a core, GUNICORN_THREADS requests
 at a time each, and a reader's keep-alive connection kept open between its pages (a sync

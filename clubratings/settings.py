@@ -1,7 +1,7 @@
 """Club Ratings settings: one file, read from the environment.
 
 Every value has a working development default (SQLite in the project folder, DEBUG on);
-production sets SECRET_KEY, DEBUG=False, ALLOWED_HOSTS and DATABASE_URL (README).
+production sets SECRET_KEY, DEBUG=False, ALLOWED_HOSTS and DATABASE_URL (docs/deployment.md).
 A malformed value stops the app at start-up with a message naming the variable.
 """
 
@@ -87,7 +87,7 @@ MIDDLEWARE = [
     # Pages compressed (a list page shrinks about tenfold); below WhiteNoise, which serves
     # the static files compressed ahead. BREACH: the one secret a page carries is the CSRF
     # token, which Django masks afresh on every response, and Django's GZipMiddleware pads
-    # each response with random bytes; the session id is never in a page (README,
+    # each response with random bytes; the session id is never in a page (docs/deployment.md,
     # "Compressed pages").
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -141,7 +141,7 @@ DEMO_DATABASE_URL = os.getenv("DEMO_DATABASE_URL", f"sqlite:///{BASE_DIR / 'demo
 
 
 def database(url: str) -> dj_database_url.DBConfig:
-    """The default database from its URL, tuned for how the app uses it (README).
+    """The default database from its URL, tuned for how the app uses it (docs/deployment.md).
 
     SQLite: WAL, so the list is read while a re-rate writes; writers take the write lock
     when their transaction starts (IMMEDIATE) and wait for it up to SQLITE_BUSY_TIMEOUT
@@ -356,7 +356,7 @@ def email(url: str, *, development: bool) -> dict[str, Any]:
     }
 
 
-# The club's mail (README, "Mail"): how it leaves (EMAIL_URL), and from whom when the
+# The club's mail (docs/deployment.md, "Mail"): how it leaves (EMAIL_URL), and from whom when the
 # club's settings name no sender. Every message is queued for the worker after the
 # transaction commits and logged (ratings.models.MailMessage).
 _EMAIL = email(os.getenv("EMAIL_URL", "").strip(), development=_DEVELOPMENT)

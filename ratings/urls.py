@@ -16,6 +16,7 @@ from .views import (
     event_list,
     event_pages,
     exports,
+    help,
     lists,
     member_page,
     my_page,
@@ -81,6 +82,7 @@ urlpatterns = [
     path("reports/", public_page(reports.report_index), name="reports"),
     path("reports/<slug:slug>/", public_page(reports.report_detail), name="report"),
     path("calculator/", calculator.calculator, name="calculator"),
+    path("help/", public_page(help.help_page), name="help"),
     path("calculator/members/", calculator.member_search, name="member_search"),
     path("compare/", compare.compare_public, name="compare-public"),
     # The open read API's documentation page; the API itself (django-ninja, ratings/api/)

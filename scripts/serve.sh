@@ -23,8 +23,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # The worker under a restart loop of its own: a worker that dies is started again
-# (WORKER_RESTART_SECONDS later), and its run is taken over (README, "Rating runs and
-# dying workers"). The loop ends when serve stops it.
+# (WORKER_RESTART_SECONDS later), and its run is taken over (docs/deployment.md, "Rating
+# runs and dying workers"). The loop ends when serve stops it.
 worker_loop() {
   local child=""
   trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; wait "$child" 2>/dev/null; exit 0' TERM INT

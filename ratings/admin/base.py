@@ -22,7 +22,7 @@ from simple_history.models import DeletedObject
 from simple_history.template_utils import HistoricalRecordContextHelper
 
 from .. import services
-from ..forms import CHANGE_REASON, change_reason_field
+from ..forms import CHANGE_REASON, change_reason_field, reason_required
 from ..models import (
     Game,
     Member,
@@ -162,9 +162,15 @@ class ClubWordsHistory(HistoricalRecordContextHelper):
 
 
 class ReasonForm(forms.ModelForm):  # type: ignore[type-arg]
-    """A correction's form with a reason for it, kept as the change's ``history_change_reason``."""
+    """A correction's form with a reason for it, kept as the change's ``history_change_reason``:
+    required of a change to a saved record, as on the officer's pages."""
 
     change_reason = change_reason_field("result misread from the score sheet")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        reason_required(self)
+        return data
 
 
 def reason_given(form: Any) -> str:

@@ -204,10 +204,11 @@ class EventAdmin(IdsOnly, RerateAdmin, AuditAdmin):
         "rounds",
         "status",
         "rated",
+        "online",
         "player_count",
         "game_count",
     ]
-    list_filter = ["status", "rated", "kind"]
+    list_filter = ["status", "rated", "online", "kind"]
     search_fields = ["name"]
     date_hierarchy = "end_date"
     inlines = [GameInline, EntryInline]

@@ -53,6 +53,7 @@ def _summary(request: HttpRequest, event: Event) -> dict[str, Any]:
         "time_class": event.time_class,
         "status": event.status,
         "rated": event.rated,
+        "online": event.online,
         "url": request.build_absolute_uri(event.get_absolute_url()),
     }
 

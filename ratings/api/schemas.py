@@ -124,6 +124,7 @@ class EventSummary(Schema):
     time_class: str
     status: str
     rated: bool
+    online: bool  # played online: the club rates no online game
     url: str
 
 

@@ -392,6 +392,22 @@ class RatingSystem(ABC):
 
     # -- what the system says about itself --------------------------------------
 
+    @classmethod
+    def rules_words(cls) -> str:
+        """The system's rules in a paragraph, as its module states them (the "Rules:"
+        paragraph of its docstring, the one place they are written down), for the site's
+        help page; what points into the source (a repository path) left out."""
+        import re
+        import sys
+
+        doc = sys.modules[cls.__module__].__doc__ or ""
+        paragraphs = [" ".join(p.split()) for p in doc.split("\n\n")]
+        rules = next((p for p in paragraphs if p.startswith("Rules")), "")
+        rules = re.sub(r"^Rules(:|,)\s*", "", rules)
+        rules = rules[:1].upper() + rules[1:]
+        sentences = re.split(r"(?<=[.;])\s+(?=[A-Z])", rules)
+        return " ".join(s for s in sentences if "docs/" not in s and ".py" not in s)
+
     def legend(self) -> tuple[Marker, ...]:
         """The markers this system puts on its list, each with its status and meaning."""
         return (Marker("1500", "rated", "the member's rating"),)

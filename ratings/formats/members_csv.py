@@ -238,7 +238,7 @@ def read_table(
         missing = [name for name in names[len(cells) :] if name]
         if missing:
             # A row cut short is a file damaged or typed in a hurry, never "clear these
-            # fields": clearing one takes its cell, present and empty (README).
+            # fields": clearing one takes its cell, present and empty (docs/commands.md).
             problems.append(
                 Problem(
                     line,

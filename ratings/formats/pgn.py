@@ -89,6 +89,7 @@ def _tournament(event: FileEvent) -> PgnTournament:
         declared_rounds=event.rounds,
         players=list(players.values()),
         warnings=list(event.notes),
+        online_why=event.online_why,
     )
 
 

@@ -24,6 +24,7 @@ from ..models import (
 from ..presentation.counts import count_phrase
 from ..rules import results
 from ..rules.names import is_bye_placeholder
+from ..rules.places_of_play import pgn_online_why
 from ..rules.text import EVENT_NAME_LENGTH, cut, text_problem
 from ..rules.time_classes import STANDARD, time_class_and_why
 from .trf import player_title, shared_fide_ids
@@ -79,6 +80,10 @@ class FileEvent:
     time_control: str = ""
     time_class: str = ""  # as the file says outright (XXT); else from time control and name
     rated: bool = True
+    #: Played online, as the file says (a Lichess or chess.com export); the officer may
+    #: change it at the preview, or with ``--online``/``--over-the-board``.
+    online: bool = False
+    online_why: str = ""  # why the file reads as online, in words for the officer
     players: list[FilePlayer] = field(default_factory=list)
     games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the reader made of the file
@@ -160,6 +165,8 @@ def trf_event(
         time_control=tournament.time_control,
         time_class=tournament.time_class,
         rated=tournament.rated is not False,
+        online=bool(tournament.online_why),
+        online_why=tournament.online_why,
         players=[
             FilePlayer(
                 p.rank,
@@ -179,6 +186,8 @@ def trf_event(
     )
     if note := time_control_note(event):
         event.notes.append(note)
+    if tournament.online_why:
+        event.notes.append(f"{source}: played online: {tournament.online_why}")
     return event, []
 
 
@@ -478,6 +487,12 @@ def pgn_events(
             )
         if note := time_control_note(event):
             event.notes.append(note)
+        online = next(
+            ((g[0], why) for g in games if (why := pgn_online_why(g[1])) is not None), None
+        )
+        if online is not None:
+            event.online, event.online_why = True, f"game {online[0]}: {online[1]}"
+            event.notes.append(f"{where_event}: played online: {event.online_why}")
         problems += [
             f"{source}, {second.where}: {second.name} has FIDE id {fide_id}, as has "
             f"{first.name} ({first.where}): one FIDE id is one person; correct one of them"

@@ -21,6 +21,7 @@ from typing import Any
 from ..engine.codec import TITLES
 from ..presentation.counts import count_phrase
 from ..rules.names import hidden_characters, is_bye_placeholder
+from ..rules.places_of_play import trf_online_why
 
 # The club's results from its vocabulary (plain Python: the reader stays free of Django).
 from ..rules.results import (
@@ -210,6 +211,9 @@ class Tournament:
     # unrated). Empty / None when the file does not say.
     time_class: str = ""
     rated: bool | None = None
+    #: Why the file says its event was played online (a server's export, or the club's
+    #: own export of an online event), in words for the officer; "" for over the board.
+    online_why: str = ""
 
     @property
     def rounds(self) -> int:
@@ -416,6 +420,9 @@ def parse(data: bytes | str) -> Tournament:
                     tournament.warnings.append(
                         f"The {which} date is taken from the round dates (line 132): {day}."
                     )
+    tournament.online_why = (
+        trf_online_why(place=tournament.city, federation=tournament.federation) or ""
+    )
     return tournament
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ..models import ClubSettings, Event, Game, Member
 from ..rules import results, tiebreaks
 from ..rules.names import fide_name
+from ..rules.places_of_play import ONLINE_PLACE
 
 #: TRF result codes for (white, black) of each result, and of the byes (written with
 #: opponent 0000): the results vocabulary's.
@@ -141,7 +142,11 @@ def trf_header(event: Event, members: list[Member], rounds: int) -> list[str]:
     club = ClubSettings.load()
     rated = sum(1 for m in members if m.fide_id and m.initial_rating is not None)
     header = [f"012 {_one_line(event.name)}"]
-    if club.city:
+    if event.online:
+        # Where it was played: on a server, not the club's city. Read back as online
+        # (``places_of_play.trf_online_why``), as a federation's officer reads it too.
+        header.append(f"022 {ONLINE_PLACE}")
+    elif club.city:
         header.append(f"022 {_one_line(club.city)}")
     if club.federation:
         header.append(f"032 {club.federation}")

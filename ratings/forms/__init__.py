@@ -4,7 +4,7 @@ One module per page family; what callers use is re-exported here.
 """
 
 # The club's member numbering is the model's; the forms' callers have found it here.
-from ..models import next_member_number, next_member_numbers, number_taken
+from ..models import next_member_numbers, number_taken, suggested_member_number
 from .calculator import (
     CALCULATOR_MAX_GAMES,
     CALCULATOR_RESULTS,
@@ -37,6 +37,7 @@ from .members import (
     SubscriptionForm,
     change_reason_field,
     initial_rating_help,
+    reason_required,
     refuse_a_dropped_rating,
     whole_initial_rating,
 )
@@ -113,16 +114,17 @@ __all__ = [
     "change_reason_field",
     "initial_rating_help",
     "member_label",
-    "next_member_number",
     "next_member_numbers",
     "number_taken",
     "paste_line_split",
     "paste_unknown_result",
     "paste_versus",
     "read_spaced_result",
+    "reason_required",
     "refuse_a_dropped_rating",
     "resolve_players",
     "season_from_value",
     "short_name",
+    "suggested_member_number",
     "whole_initial_rating",
 ]

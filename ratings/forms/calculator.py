@@ -11,10 +11,15 @@ from django.core.exceptions import ValidationError
 from ..models import ClubSettings, Member
 from ..rules.brought_in import brought_in_problem
 from ..rules.names import name_key
+from ..rules.results import BLACK_WIN, DRAW, WHITE_WIN
+from .results import KeyedResultField
 
 # Calculator -----------------------------------------------------------------------------
 
 CALCULATOR_RESULTS = [("1", "Win (1)"), ("0.5", "Draw (½)"), ("0", "Loss (0)")]
+#: The player's score of each result (the player as white): what the keys typed into the
+#: result box read as ("1" a win, "=" a draw), as on the round page.
+CALCULATOR_SCORES = {WHITE_WIN: "1", DRAW: "0.5", BLACK_WIN: "0"}
 
 
 #: How the calculator names a member, and the search box offers them: "Alice Archer (A1)".
@@ -133,7 +138,8 @@ class CalculatorGameForm(PicksMembers):
     picks = "opponent"
     opponent = MemberPickField(required=False, label="Opponent")
     rating = rating_field("or their rating")
-    result = forms.ChoiceField(
+    result = KeyedResultField(
+        values=CALCULATOR_SCORES,
         choices=[("", "—"), *CALCULATOR_RESULTS],
         required=False,
         label="Result",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import operator
 import re
 from collections.abc import Iterable, Sequence
@@ -16,7 +17,7 @@ from django.utils.functional import cached_property
 from ..models import Event, Member, name_search
 from ..rules.names import name_key, name_words
 from ..rules.time_classes import STANDARD
-from .members import CHANGE_REASON, DATE, change_reason_field
+from .members import CHANGE_REASON, DATE, REASON_NEEDED, change_reason_field, reason_required
 
 # -- events -----------------------------------------------------------------------------
 
@@ -33,6 +34,7 @@ class EventForm(forms.ModelForm):
             "place",
             "time_control",
             "time_class",
+            "online",
             "tie_breaks",
             "rated",
         ]
@@ -54,11 +56,20 @@ class EventForm(forms.ModelForm):
         if self.instance.pk is not None:
             self.fields[CHANGE_REASON] = change_reason_field("date misread from the flyer")
 
+    def kind_follows_the_date(self, by_day: dict[int, str], usual: str) -> None:
+        """A new event's kind follows its date as the club's habit has it (``by_day``: the
+        kind most recorded on each day of the week, 1 Monday; else ``usual``), until the
+        officer picks one: the page's script reads this (static/js/officer.js)."""
+        attrs = self.fields["kind"].widget.attrs
+        attrs["data-kind-by-weekday"] = json.dumps(by_day)
+        attrs["data-usual-kind"] = usual
+
     def clean(self) -> dict:  # type: ignore[type-arg]
         data = super().clean()
         if data.get("start_date") and not data.get("end_date"):
             # A one-night event: it ends the day it starts.
             data["end_date"] = data["start_date"]
+        reason_required(self)
         return data
 
     def warnings(self) -> list[str]:
@@ -109,6 +120,11 @@ class EventForm(forms.ModelForm):
         return rounds
 
 
+class NotFound(str):
+    """A problem of ``resolve_players``: nobody among the members looked in is it (not one
+    of several it could be), so a page may offer to look wider (the club's members)."""
+
+
 def resolve_players(
     tokens: Iterable[str], members: Iterable[Member]
 ) -> tuple[dict[str, Member], dict[str, str]]:
@@ -153,16 +169,18 @@ def resolve_players(
             names = ", ".join(f"{m.name} ({m.member_number})" for m in close[:4])
             problems[token] = f"“{token.strip()}” could be {names}: use the member number."
         else:
-            problems[token] = f"“{token.strip()}” is not a member here."
+            problems[token] = NotFound(f"“{token.strip()}” is not a member here.")
     return found, problems
 
 
 class EntriesForm(forms.Form):
-    """Players for an event, typed as names or member numbers (a comma or a line each)."""
+    """Players for an event, typed as names or member numbers: separated by commas or
+    lines, and numbers by spaces too ("R1 R2 R3")."""
 
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "A1, Bob Brown, 1044"}),
-        help_text="Member numbers or names, separated by commas or new lines.",
+        help_text="Member numbers or names, separated by commas or new lines "
+        "(member numbers by spaces too).",
     )
 
     def __init__(self, *args, event: Event, **kwargs) -> None:
@@ -170,29 +188,66 @@ class EntriesForm(forms.Form):
         self.event = event
 
     def clean_players(self) -> list[Member]:
-        tokens = [t for t in re.split(r"[,\n]", self.cleaned_data["players"]) if t.strip()]
-        keys = [t.strip().lower() for t in tokens]
-        candidates = Member.objects.active().filter(
-            Q(member_number__in=[t.strip() for t in tokens])
-            | Q(member_number__iregex=_any_of(keys))
-            | functools.reduce(operator.or_, (name_search(t) for t in tokens), Q(pk__in=[]))
-        )
-        found, problems = resolve_players(tokens, candidates)
-        if problems:
-            raise ValidationError(list(problems.values()))
-        members = list(dict.fromkeys(found.values()))
+        members = club_members_typed(self.cleaned_data["players"])
         entered = set(self.event.entries.values_list("member_id", flat=True))
         return [m for m in members if m.pk not in entered]
 
 
-def _any_of(keys: Sequence[str]) -> str:
-    return "(" + "|".join(re.escape(k) for k in keys if k) + ")" if keys else "^$"
+def club_members_typed(text: str) -> list[Member]:
+    """The club's members ``text`` names, each once, in the order typed: names or member
+    numbers separated by commas, semicolons or lines, and numbers by spaces too (a piece
+    whose every word is a member's number is those members; otherwise it is one name).
+    Anyone it cannot name (not a member, or one of several) is refused, each said once."""
+    pieces = [t for t in re.split(r"[,;\n]", text) if t.strip()]
+    words = {w.lower() for piece in pieces for w in piece.split()}
+    numbers = {
+        n.lower()
+        for n in Member.objects.active()
+        .filter(member_number__iregex=_any_of(sorted(words), whole=True))
+        .values_list("member_number", flat=True)
+    }
+    tokens: list[str] = []
+    for piece in pieces:
+        parts = piece.split()
+        if len(parts) > 1 and all(p.lower() in numbers for p in parts):
+            tokens.extend(parts)
+        else:
+            tokens.append(piece)
+    found, problems = club_members_named(tokens)
+    if problems:
+        raise ValidationError(list(dict.fromkeys(problems.values())))
+    return list(dict.fromkeys(found.values()))
+
+
+def club_members_named(tokens: Sequence[str]) -> tuple[dict[str, Member], dict[str, str]]:
+    """``resolve_players`` among the club's active members: one query for them all."""
+    keys = [t.strip().lower() for t in tokens]
+    candidates = Member.objects.active().filter(
+        Q(member_number__in=[t.strip() for t in tokens])
+        | Q(member_number__iregex=_any_of(keys))
+        | functools.reduce(operator.or_, (name_search(t) for t in tokens), Q(pk__in=[]))
+    )
+    return resolve_players(tokens, candidates)
+
+
+def _any_of(keys: Sequence[str], *, whole: bool = False) -> str:
+    """A pattern for any of ``keys`` (``whole``: the whole text, not a part of it)."""
+    keys = [k for k in keys if k]
+    if not keys:
+        return "^$"
+    either = "(" + "|".join(re.escape(k) for k in keys) + ")"
+    return f"^{either}$" if whole else either
 
 
 class EntryRemoveForm(forms.Form):
     """Taking a player out of an event (entered by mistake): why goes to the history."""
 
     change_reason = change_reason_field("entered in the wrong event")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[CHANGE_REASON].required = True
+        self.fields[CHANGE_REASON].error_messages["required"] = REASON_NEEDED
 
 
 class SendBackForm(forms.Form):

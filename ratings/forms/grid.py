@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from django import forms
 
 from ..models import Member
-from ..rules.results import GRID_AS_WHITE
+from ..rules.results import GRID_AS_WHITE, WHITE_AS_GRID
+from .results import KeyedResultField
 
 GRID_CHOICES = [
     ("", ""),
@@ -29,11 +30,12 @@ class GridForm(forms.Form):
         self.players = list(players)
         for i, row in enumerate(self.players):
             for col in self.players[i + 1 :]:
-                self.fields[self.cell(row, col)] = forms.ChoiceField(
+                self.fields[self.cell(row, col)] = KeyedResultField(
+                    values=WHITE_AS_GRID,
                     choices=GRID_CHOICES,
                     required=False,
                     label=f"{row.name} v {col.name}",
-                    error_messages={"invalid_choice": "Not a result: 1, ½, 0, +, − or −−."},
+                    error_messages={"invalid_choice": "Not a result: 1, ½ (or =), 0, +, − or −−."},
                     widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
                 )
 

@@ -17,7 +17,6 @@ from ..models import (
     Member,
     Season,
     Subscription,
-    next_member_number,
     number_taken,
     rules,
     suggested_member_number,
@@ -42,6 +41,22 @@ def change_reason_field(example: str) -> forms.CharField:
         validators=[rules.validate_text],
         help_text=f"Kept in the history with the change, who made it and when (e.g. “{example}”).",
     )
+
+
+#: What a correction saved without a reason is told.
+REASON_NEEDED = "Say why: the reason is kept in the history with the change, who made it and when."
+
+
+def reason_required(form: forms.BaseForm) -> None:
+    """A correction needs its reason: a saved record whose fields the form changes is
+    refused without one (the admin's corrections and the officer's pages alike). A form
+    sent unchanged asks for none, as it changes nothing."""
+    if getattr(form.instance, "pk", None) is None or CHANGE_REASON not in form.fields:  # type: ignore[attr-defined]
+        return
+    if CHANGE_REASON in form.errors or (form.cleaned_data.get(CHANGE_REASON) or "").strip():
+        return
+    if set(form.changed_data) - {CHANGE_REASON}:
+        form.add_error(CHANGE_REASON, REASON_NEEDED)
 
 
 def whole_initial_rating(initial: dict) -> None:  # type: ignore[type-arg]
@@ -89,9 +104,44 @@ PAID_TONIGHT_HELP = (
 )
 
 
-def paid_tonight_field() -> forms.BooleanField:
-    return forms.BooleanField(
-        label="Paid this season's subscription today", required=False, help_text=PAID_TONIGHT_HELP
+class WhichSeasonField(forms.ChoiceField):
+    """Paid tonight, asked as which season; a form sent with the box ("on", a page from
+    before the question) pays this season, as the box did."""
+
+    def to_python(self, value: object) -> str:
+        text = super().to_python(value)
+        return "current" if text.lower() in ("on", "true") else text
+
+
+#: How near its end the current season must be for "paid tonight" to ask which season
+#: the payment is for: a newcomer paying in the last two months may be paying for the next.
+ASK_WHICH_SEASON = dt.timedelta(days=61)
+
+
+def paid_tonight_field() -> forms.Field:
+    """Paid tonight: a box for this season; when this season ends within two months, a
+    question instead, this season or the next (the value "current" or "next")."""
+    today = timezone.localdate()
+    name, _, end = Season.span_for(today)
+    if end - today > ASK_WHICH_SEASON:
+        return forms.BooleanField(
+            label="Paid this season's subscription today",
+            required=False,
+            help_text=PAID_TONIGHT_HELP,
+        )
+    following, start, _ = Season.span_for(end + dt.timedelta(days=1))
+    return WhichSeasonField(
+        label="Paid a subscription today",
+        required=False,
+        widget=forms.RadioSelect,
+        initial="",
+        choices=[
+            ("", "Not paid"),
+            ("current", f"This season, {name} (ends {end.day} {end:%B %Y})"),
+            ("next", f"Next season, {following} (from {start.day} {start:%B %Y})"),
+        ],
+        help_text=f"This season ends on {end.day} {end:%B %Y}: say which one was paid for. "
+        "A payment puts the member on the published list for that season.",
     )
 
 
@@ -182,6 +232,7 @@ class MemberForm(forms.ModelForm):
         refuse_paying_guest(self)
         refuse_a_dropped_rating(self)
         consent_settled(self, data)
+        reason_required(self)
         return data
 
 
@@ -252,7 +303,7 @@ class QuickMemberForm(forms.ModelForm):
     member_number = forms.CharField(
         max_length=32,
         required=False,
-        help_text="Leave blank to have one given (G… for a guest, N… for a member).",
+        help_text="Leave blank to have the next free number in the club's pattern given.",
     )
 
     class Meta:
@@ -288,7 +339,7 @@ class QuickMemberForm(forms.ModelForm):
     def save(self, commit: bool = True) -> Member:
         member = super().save(commit=False)
         if not member.member_number:
-            member.member_number = next_member_number("G" if member.is_guest else "N")
+            member.member_number = suggested_member_number()
         if commit:
             member.save()
         return member

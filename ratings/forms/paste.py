@@ -13,7 +13,7 @@ from ..presentation.counts import count_phrase
 from ..rules.duplicates import NONE_FOUND
 from ..rules.results import SPELLINGS, allowed_results, read_result
 from ..services.duplicates import duplicate_reason_problem, duplicates_of
-from .events import resolve_players
+from .events import NotFound, club_members_named, resolve_players
 from .results import Pairing
 
 
@@ -145,6 +145,9 @@ class PasteRoundForm(forms.Form):
         cast(forms.IntegerField, self.fields["round"]).max_value = event.rounds
         self.fields["round"].widget.attrs["max"] = event.rounds
         self.duplicates = NONE_FOUND
+        #: The club's members the pasted round names who are not in the event yet: the
+        #: page offers to enter them, all in one click ("add_players").
+        self.addable: list[Member] = []
 
     def clean(self) -> dict[str, Any]:
         """The round's games already recorded in another event (``rules.duplicates``): shown
@@ -177,6 +180,8 @@ class PasteRoundForm(forms.Form):
         pairings: list[Pairing] = []
         problems: list[str] = []
         paired: dict[int, tuple[int, Member | None]] = {}
+        #: Players the event does not have, each with the lines that name them.
+        strangers: dict[str, list[int]] = {}
         for number, line in enumerate(self.cleaned_data["text"].splitlines(), start=1):
             if not line.strip():
                 continue
@@ -203,7 +208,9 @@ class PasteRoundForm(forms.Form):
                 continue
             found, missing = resolve_players(tokens, self.players)
             for token in tokens:
-                if token in missing:
+                if isinstance(missing.get(token), NotFound):
+                    strangers.setdefault(" ".join(token.split()), []).append(number)
+                elif token in missing:
                     problem = missing[token].replace("a member here", "in this event")
                     problems.append(f"Line {number}: {problem}")
             if missing:
@@ -228,8 +235,38 @@ class PasteRoundForm(forms.Form):
                         f"Line {number}: {member.name} is already paired on line {line}."
                     )
             pairings.append(Pairing(len(pairings) + 1, white, black, result))
+        problems += self._not_in_the_event(strangers)
         if problems:
             raise ValidationError(problems)
         if not pairings:
             raise ValidationError("Paste at least one game.")
         return pairings
+
+    def _not_in_the_event(self, unknown: dict[str, list[int]]) -> list[str]:
+        """The problems of the players the event does not have, one each, whatever the
+        lines naming them: the club's members among them are offered to enter (``addable``),
+        the others named as no member of the club."""
+        if not unknown:
+            return []
+        problems = []
+        members, others = club_members_named(list(unknown))
+        self.addable = list(dict.fromkeys(members.values()))
+        if self.addable:
+            # Named once, in the list beside the button that enters them.
+            problems.append(
+                f"{count_phrase(len(self.addable), 'player')} named here "
+                f"{'is' if len(self.addable) == 1 else 'are'} in the club but not in this "
+                "event yet: “Enter them and preview” enters them in one go."
+            )
+        for token, lines in unknown.items():
+            if token in members:
+                continue
+            where = f"Line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+            if isinstance(others.get(token), NotFound):
+                problems.append(
+                    f"{where}: “{token}” is not a member of the club: add them on the "
+                    "event's players page, then paste again."
+                )
+            else:
+                problems.append(f"{where}: {others.get(token, '')}")
+        return problems

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -18,6 +19,29 @@ RESULT_CHOICES = [("", "—")] + [(value, value) for value in Game.Result.values
 #: The round page's menu words for each result (``ratings.rules.results``).
 RESULT_LABELS = results.SHORT_LABELS
 ALLOWED = ", ".join(RESULT_LABELS[v] for v in Game.Result.values)
+
+
+class KeyedResultField(forms.ChoiceField):
+    """A menu of results that reads the keys a result is typed with, as the round page
+    does (``results.KEYS``): "=" is a draw on every page. ``values`` maps each result the
+    menu offers to its value there. The keys go to the page in ``data-result-keys`` for
+    the script that sets the menu from a key (static/js/site.js); a form sent with a key
+    itself (a script, a page without it) reads the same."""
+
+    def __init__(self, *, values: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.keys = results.keyed(dict(values))
+        self.widget.attrs["data-result-keys"] = self.keys_json
+
+    @property
+    def keys_json(self) -> str:
+        """The keys as the page's script reads them (a page that draws the menu itself
+        puts this in its ``data-result-keys``)."""
+        return json.dumps(self.keys, ensure_ascii=False)
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return self.keys.get(text.strip().lower(), text)
 
 
 @dataclass
@@ -51,7 +75,8 @@ class PairingForm(forms.Form):
     )
     white = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     black = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    result = forms.ChoiceField(
+    result = KeyedResultField(
+        values={v: v for v in Game.Result.values},
         choices=[("", "—")] + [(v, RESULT_LABELS[v]) for v in Game.Result.values],
         required=False,
         error_messages={"invalid_choice": f"Not a result. Allowed: {ALLOWED}."},

@@ -114,6 +114,16 @@ class TrfConfirmForm(forms.Form):
         help_text="Read from the file's time control where it says; check it.",
     )
     rated = forms.BooleanField(required=False, initial=True)
+    #: Over the board or online: a server's export (Lichess, chess.com) reads as online.
+    online = forms.TypedChoiceField(
+        label="Played",
+        choices=[("over-the-board", "Over the board"), ("online", "Online")],
+        coerce=lambda value: value == "online",
+        empty_value=False,
+        # Not posted (a confirmation from before the question): over the board.
+        required=False,
+        widget=forms.RadioSelect,
+    )
     new_paid = forms.BooleanField(
         label="The new members (not the guests) have paid this season's subscription today",
         required=False,
@@ -157,6 +167,18 @@ class TrfConfirmForm(forms.Form):
             end_date=tournament.end or tournament.start,
             time_class=time_class,
             rated=tournament.rated is not False,
+            online="online" if tournament.online_why else "over-the-board",
+        )
+        # Where it was played, and why it was read so: the officer may change it.
+        self.fields["online"].help_text = (
+            format_html(
+                "Read as online: {}. The club does not rate online games: they are kept "
+                "in the record, on no list. Change it if wrong.",
+                tournament.online_why,
+            )
+            if tournament.online_why
+            else "Nothing in the file says it was played online. The club does not rate "
+            "online games: they are kept in the record, on no list."
         )
         # The class read, and why: the officer checks it and may change it.
         # (Escaped: the name and time control are the file's, and help text is not.)

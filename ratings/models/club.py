@@ -64,6 +64,25 @@ class ClubSettings(models.Model):
         "live ratings and no publications.",
     )
 
+    class OnlineGames(models.TextChoices):
+        """How the club rates games played online (``Event.online``), of every time class.
+
+        Only "not rated" is offered yet: an online event's games are kept in the record
+        and rated on no list. Lists of online play of their own, one a time class as the
+        ECF keeps them, are to come; they will be a further choice here."""
+
+        UNRATED = "unrated", "Not rated (kept in the record, on no list)"
+
+    online_games = models.CharField(
+        "online games",
+        max_length=10,
+        choices=OnlineGames.choices,
+        default=OnlineGames.UNRATED,
+        db_default=OnlineGames.UNRATED,
+        help_text="Games of events played online (on Lichess, chess.com…), of every time "
+        "class: never mixed into the over-the-board lists. Not rated is the only choice yet.",
+    )
+
     fide_on_list = models.BooleanField(
         "FIDE ratings on the published list",
         default=False,
@@ -278,6 +297,15 @@ class Season(models.Model):
     def clean(self) -> None:
         if self.start and self.end and self.end < self.start:
             raise ValidationError({"end": "A season cannot end before it starts."})
+
+    @classmethod
+    def span_for(cls, day: dt.date) -> tuple[str, dt.date, dt.date]:
+        """The name, first and last day of the season covering ``day``: the one recorded,
+        else as the club settings date it (nothing created: a form's question reads it)."""
+        existing = cls.objects.filter(start__lte=day, end__gte=day).first()
+        if existing:
+            return existing.name, existing.start, existing.end
+        return ClubSettings.load().season_for(day)
 
     @classmethod
     def for_day(cls, day: dt.date) -> Season:

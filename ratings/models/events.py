@@ -71,9 +71,9 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
         list ``time_class`` under ``system``; None for a per-event system or an event on
         no list the club keeps."""
         if time_class is None:
-            from ..rules.rating_lists import list_of
+            from ..rules.rating_lists import event_list_of
 
-            time_class = list_of(event.time_class)
+            time_class = event_list_of(event)
             if time_class is None:
                 return None
         if system is None:
@@ -150,12 +150,10 @@ class RatingPeriod(models.Model):
     def events(self) -> EventQuerySet:
         """The events of this period: of its list's time controls, ending within its
         dates, in rating order (drafts and unrated ones too: narrow as needed)."""
-        from ..rules.rating_lists import classes_of
+        from ..rules.rating_lists import on_list
 
         return Event.objects.filter(
-            end_date__gte=self.start,
-            end_date__lte=self.end,
-            time_class__in=classes_of(self.time_class),
+            on_list(self.time_class), end_date__gte=self.start, end_date__lte=self.end
         ).in_rating_order()
 
     @property
@@ -229,6 +227,16 @@ class Event(models.Model):
         "SB for a Swiss or club night; DE, SB, WIN for a round robin.",
     )
     rated = models.BooleanField(default=True)
+    #: Over the board (the default) or online, on a chess server: the rating bodies keep
+    #: online play apart, and an online event's games are rated on no over-the-board list
+    #: (``rules.rating_lists.event_list_of``). Its games are all of one kind by this.
+    online = models.BooleanField(
+        "played online",
+        default=False,
+        db_default=False,
+        help_text="Played on a chess server (Lichess, chess.com…), not over the board. "
+        "The club does not rate online games: they are kept in the record, on no list.",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     players: models.ManyToManyField[Member, Any] = models.ManyToManyField(
         Member, through="Entry", related_name="events"

@@ -518,48 +518,43 @@ def number_taken(number: str, *, besides: Member | None = None) -> bool:
     return others.exists()
 
 
-def next_member_number(prefix: str) -> str:
-    """The first free ``<prefix><number>`` (e.g. G0007) after the highest in use."""
-    return next_member_numbers(prefix, 1)[0]
-
-
 def suggested_member_number() -> str:
-    """The next free number in the club's own pattern, for a member added by hand.
+    """The next free number in the club's own pattern (``next_member_numbers``)."""
+    return next_member_numbers(1)[0]
 
-    The pattern is the one most of the club's members (guests aside) are numbered in:
-    letters then digits, the digits' width kept ("R1062" → "R1063", "0099" → "0100");
-    a club with no numbered member starts at 1.
+
+def next_member_numbers(count: int) -> list[str]:
+    """``count`` free numbers in the club's own pattern, after the highest in use: every
+    number the site gives or suggests (the add form's, the event's quick form's for a
+    member or a guest, an import's new players'), so the club has one pattern.
+
+    The pattern is the one most of the club's members (guests aside, unless there are
+    only guests) are numbered in: letters then digits, the digits' width kept ("R1062" →
+    "R1063", "0099" → "0100"); a club with no numbered member starts at 1. A number
+    taken in any case (a guest's, another pattern's) is passed over.
     """
     numbered = re.compile(r"^([A-Za-z]*)(\d+)$")
+    rows = list(Member.objects.values_list("member_number", "is_guest"))
+    taken = {number.lower() for number, _ in rows}
+    members = [number for number, guest in rows if not guest] or [n for n, _ in rows]
     patterns: dict[tuple[str, int], list[int]] = {}
-    for number in Member.objects.filter(is_guest=False).values_list("member_number", flat=True):
+    for number in members:
         if m := numbered.match(number):
             patterns.setdefault((m.group(1), len(m.group(2))), []).append(int(m.group(2)))
     if not patterns:
-        return "1"
-    (prefix, width), used = max(patterns.items(), key=lambda item: (len(item[1]), max(item[1])))
-    candidate = max(used) + 1
-    while number_taken(f"{prefix}{candidate:0{width}d}"):  # a guest's, or another pattern's
-        candidate += 1
-    return f"{prefix}{candidate:0{width}d}"
-
-
-def next_member_numbers(prefix: str, count: int) -> list[str]:
-    """``count`` free numbers in a row after the highest ``<prefix><number>`` in use.
-
-    Guests added on the spot are G…, new members N… (an import's new players alike).
-    """
-    # Any case: n0007 takes N0007 too (numbers are unique whatever their case).
-    pattern = re.compile(rf"^{re.escape(prefix)}(\d+)$", re.IGNORECASE)
-    used = [
-        int(m.group(1))
-        for number in Member.objects.filter(member_number__istartswith=prefix).values_list(
-            "member_number", flat=True
+        prefix, width, candidate = "", 1, 1
+    else:
+        (prefix, width), used = max(
+            patterns.items(), key=lambda item: (len(item[1]), max(item[1]))
         )
-        if (m := pattern.match(number))
-    ]
-    start = max(used, default=0) + 1
-    return [f"{prefix}{n:04d}" for n in range(start, start + count)]
+        candidate = max(used) + 1
+    found: list[str] = []
+    while len(found) < count:
+        number = f"{prefix}{candidate:0{width}d}"
+        if number.lower() not in taken:
+            found.append(number)
+        candidate += 1
+    return found
 
 
 class MemberMerge(models.Model):

@@ -5,7 +5,7 @@ admin's, inlines included), the services that write (results entered, events com
 payments recorded), the imports (members and results CSV, TRF, PGN, ``import_club``) and
 the management commands through them. Where a rule can be a database constraint it is one
 as well (``Meta.constraints``, built from the same bounds), so a write that slips past
-every check still fails. The README's "The record's rules" lists them and where each is
+every check still fails. docs/officer-guide.md's "The record's rules" lists them and where each is
 enforced.
 
 Each ``*_problem`` function answers None (nothing wrong) or the message; a service that

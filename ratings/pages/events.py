@@ -13,7 +13,8 @@ from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import F, Prefetch
+from django.db.models import Count, F, Prefetch
+from django.db.models.functions import ExtractIsoWeekDay
 
 from .. import services
 from ..engine import RatingSystem
@@ -453,3 +454,28 @@ def event_players(
         "whole_period": period,
         "period_events": period_events,
     }
+
+
+def usual_kinds() -> tuple[dict[int, str], str]:
+    """The club's habit, the new event form's default kind: the kind it records most on
+    each day of the week (1 Monday … 7 Sunday), and the kind it records most of all
+    (club nights on Tuesdays, a round robin at the weekend). A tie goes to the kind first
+    in the menu. One query, counting the kinds by day, never the events one by one."""
+    order = {kind: i for i, kind in enumerate(Event.Kind.values)}
+    counted = (
+        Event.objects.annotate(day=ExtractIsoWeekDay("start_date"))
+        .values_list("day", "kind")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    by_day: dict[int, dict[str, int]] = {}
+    overall: dict[str, int] = {}
+    for day, kind, n in counted:
+        by_day.setdefault(day, {})[kind] = n
+        overall[kind] = overall.get(kind, 0) + n
+
+    def most(counts: dict[str, int]) -> str:
+        return min(counts, key=lambda kind: (-counts[kind], order.get(kind, len(order))))
+
+    usual = most(overall) if overall else Event.Kind.CLUB_NIGHT
+    return {day: most(counts) for day, counts in by_day.items()}, usual

@@ -223,6 +223,51 @@ def list_basis(system: RatingSystem, time_class: str = STANDARD) -> str:
     return f"after {last.name}, {last.end_date:%-d %b %Y}"
 
 
+def list_standing(system: RatingSystem, time_class: str = STANDARD) -> str:
+    """The home page's sentence on what the list stands on, true under every system: a
+    per-event system's last rated event; a period system's last closed period, "at its
+    close" only once its last day has passed (an officer may close one early), and the
+    period now running, not yet closed, whose events count once it is."""
+    if not system.period_based:
+        basis = list_basis(system, time_class)
+        if basis == NO_EVENT_RATED:
+            return (
+                "No event has been rated yet: the list fills in once the ratings officer "
+                "rates the club's first event."
+            )
+        return f"The list stands {basis}."
+    periods = RatingPeriod.objects.of_list(system, time_class)
+    closed = periods.last_closed()
+    today = timezone.localdate()
+    running_label = system.period_of(today)
+    running = (
+        periods.labelled(running_label, system=system, time_class=time_class)
+        if running_label
+        else None
+    )
+    if running is not None and running.is_closed:
+        running = None
+    later = (
+        f" The period now running, {running.name}, ends on {running.end:%-d %B %Y}; its "
+        "events count once the ratings officer closes it."
+        if running is not None and (closed is None or running.start > closed.end)
+        else ""
+    )
+    if closed is None:
+        return (
+            "No rating period has been closed yet: the list fills in once the ratings "
+            f"officer closes the club's first one.{later}"
+        )
+    dates = f"{closed.start:%-d %b %Y} – {closed.end:%-d %b %Y}"
+    if closed.end < today:
+        return f"The list stands at the close of rating period {closed.name} ({dates}).{later}"
+    closed_on = timezone.localdate(closed.closed_at) if closed.closed_at else today
+    return (
+        f"The list stands on rating period {closed.name} ({dates}), closed on "
+        f"{closed_on:%-d %B %Y}, before its last day.{later}"
+    )
+
+
 def legend(system: RatingSystem) -> list[tuple[str, str]]:
     """The markers the current system puts on the list, with what they mean (the
     system's own words, ``RatingSystem.legend``)."""

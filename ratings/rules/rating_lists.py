@@ -5,9 +5,15 @@ clubs keep), on a list of their own (a rating chain of its own, with its own sys
 as the ECF and FIDE keep them), or not at all: ``RatingList`` says which. Every derived
 row (a member's state, a rating change, a run, a period, a publication) names the list
 it belongs to by its time class.
+
+Games played online (``Event.online``) are on no over-the-board list: the club's one
+choice for them yet is "not rated" (``ClubSettings.OnlineGames``), so an online event is
+on no list at all (``event_list_of``, ``on_list``).
 """
 
 from __future__ import annotations
+
+from django.db.models import Q
 
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, RatingList
@@ -40,6 +46,27 @@ def list_of(time_class: str) -> str | None:
     return STANDARD if kept == RatingList.Kept.STANDARD else None
 
 
+def online_list_of(time_class: str) -> str | None:
+    """The list online games of ``time_class`` are rated on: none, as "not rated" is the
+    only choice the club has for them yet (``ClubSettings.online_games``). Lists of their
+    own, when they come, are named here."""
+    return None
+
+
+def event_list_of(event: Event) -> str | None:
+    """The list ``event`` is rated on, by its time class and where it was played; None
+    when the club does not rate its games (a time class not rated, or played online)."""
+    if event.online:
+        return online_list_of(event.time_class)
+    return list_of(event.time_class)
+
+
+def on_list(rating_list: str, *, prefix: str = "") -> Q:
+    """The events ``rating_list`` rates, as a filter (``prefix``: the path to the event,
+    e.g. "event__" for games): its time classes, played over the board."""
+    return Q(**{f"{prefix}time_class__in": classes_of(rating_list), f"{prefix}online": False})
+
+
 def classes_of(rating_list: str) -> list[str]:
     """The events' time classes a list rates: its own, and those kept with standard."""
     if rating_list != STANDARD:
@@ -53,9 +80,9 @@ def list_name(rating_list: str) -> str:
 
 
 def event_list_system(event: Event, club: ClubSettings | None = None) -> tuple[str, RatingSystem]:
-    """The list an event counts on (standard for a time control not rated, whose pages
+    """The list an event counts on (standard for one not rated, whose pages
     still read as the club's) and that list's system (``club``: settings read already)."""
-    rating_list = list_of(event.time_class) or STANDARD
+    rating_list = event_list_of(event) or STANDARD
     return rating_list, (club or ClubSettings.load()).engine(rating_list)
 
 

@@ -147,6 +147,30 @@ def allowed_results() -> str:
 #: A PGN file's Result tag for the games it records (``*``, a game unfinished, is not one).
 PGN: dict[str, str] = {"1-0": WHITE_WIN, "0-1": BLACK_WIN, "1/2-1/2": DRAW}
 
+# -- one key a result, typed from a score sheet ------------------------------------------
+
+#: The keys a result is typed with wherever results are typed (the round page, the
+#: round-robin grid, the calculator): "1" a win, "0" a loss, "=" (or "5", "d", "½") a draw,
+#: "+" and "-" the forfeits. Each page reads them as its own menu says the result (the
+#: grid's "1" is the row player's win, the calculator's "=" half a point).
+KEYS: dict[str, str] = {
+    "1": WHITE_WIN,
+    "0": BLACK_WIN,
+    "=": DRAW,
+    "5": DRAW,
+    "d": DRAW,
+    "½": DRAW,
+    "+": WHITE_FORFEIT_WIN,
+    "-": BLACK_FORFEIT_WIN,
+}
+
+
+def keyed(values: dict[str, str]) -> dict[str, str]:
+    """The keys as a menu's values: ``values`` maps a result to the menu's value for it
+    (a result the menu does not offer has no key there)."""
+    return {key: values[result] for key, result in KEYS.items() if result in values}
+
+
 # -- the round-robin grid and the crosstable ----------------------------------------------
 
 #: A grid cell (the row player's score) as the result with the row player as white.

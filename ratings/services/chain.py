@@ -21,7 +21,7 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
-from ..rules.rating_lists import classes_of
+from ..rules.rating_lists import on_list
 from ..rules.time_classes import STANDARD
 
 Position = tuple[dt.date, dt.date, int]
@@ -64,7 +64,7 @@ def closed_periods(system: RatingSystem, time_class: str = STANDARD) -> QuerySet
 def rateable_q(system: RatingSystem, time_class: str = STANDARD) -> Q:
     """Events a list's system rates now: rated, complete, of a time control the list rates
     and, for period systems, in a closed period of the list."""
-    q = Q(rated=True, status=Event.Status.COMPLETE, time_class__in=classes_of(time_class))
+    q = Q(rated=True, status=Event.Status.COMPLETE) & on_list(time_class)
     if system.period_based:
         ranges = Q(pk__in=[])
         for start, end in closed_periods(system, time_class).values_list("start", "end"):

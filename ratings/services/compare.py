@@ -49,7 +49,7 @@ from ..models import (
 from ..models.club import _with_time_control as with_time_control
 from ..presentation.counts import count_phrase
 from ..rules.publication import published_members
-from ..rules.rating_lists import classes_of, lists_kept
+from ..rules.rating_lists import lists_kept, on_list
 from ..rules.time_classes import STANDARD
 from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
@@ -224,9 +224,7 @@ def _rated_events(rating_list: str) -> list[Event]:
     """The rated, complete events of one list: its own time classes (standard takes those
     the club keeps with it; a class the club does not rate is on no list)."""
     return list(
-        Event.objects.filter(
-            rated=True, status=Event.Status.COMPLETE, time_class__in=classes_of(rating_list)
-        )
+        Event.objects.filter(on_list(rating_list), rated=True, status=Event.Status.COMPLETE)
         .in_rating_order()
         .only("pk", "end_date", "start_date")
     )
@@ -258,9 +256,9 @@ def _batches(
     of any period system (a cut where every one of them starts a new period)."""
     counts = dict(
         Game.objects.filter(
+            on_list(rating_list, prefix="event__"),
             event__rated=True,
             event__status=Event.Status.COMPLETE,
-            event__time_class__in=classes_of(rating_list),
             result__in=Game.PLAYED,
         )
         .exclude(black__isnull=True)

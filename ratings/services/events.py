@@ -19,7 +19,7 @@ from ..models import (
     Season,
     rules,
 )
-from ..rules.rating_lists import list_of
+from ..rules.rating_lists import event_list_of
 from ..rules.time_classes import STANDARD
 from .audit import reason_kept
 from .chain import (
@@ -39,9 +39,12 @@ from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
 from .results_version import results_unchanged_check
 from .runs import ratings_update
 
-#: Event fields that move an event in the chain or in or out of it. The name, kind,
-#: rounds and time control are not the engine's: changing them re-rates nothing.
-EVENT_RATING_FIELDS = frozenset({"start_date", "end_date", "rated", "status", "time_class"})
+#: Event fields that move an event in the chain or in or out of it (its time class and
+#: where it was played move it between lists). The name, kind, rounds and time control
+#: are not the engine's: changing them re-rates nothing.
+EVENT_RATING_FIELDS = frozenset(
+    {"start_date", "end_date", "rated", "status", "time_class", "online"}
+)
 
 
 def audit_user(user: Any) -> Any:
@@ -56,7 +59,7 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     complete events plus this one): the figures stay provisional until it closes.
     Only the players of what it rates are read.
     """
-    rating_list = list_of(event.time_class) or STANDARD
+    rating_list = event_list_of(event) or STANDARD
     system = ClubSettings.load().engine(rating_list)
     group = [event]
     period = RatingPeriod.objects.for_event(event, system=system, time_class=rating_list)
@@ -98,7 +101,7 @@ def event_complete(
         event.status = Event.Status.COMPLETE
         event.save(update_fields=["status"])
         event_rated_tell(event=event, user=user, base_url=base_url)
-        rating_list = list_of(event.time_class)
+        rating_list = event_list_of(event)
         if not event.rated or rating_list is None:
             return None
         system = ClubSettings.load().engine(rating_list)

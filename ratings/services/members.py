@@ -31,7 +31,7 @@ from .chain import Position, member_initial_state, rating_key
 from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
 from .rerate_chain import AFTER_ALL, Chain
-from .runs import ratings_update
+from .runs import ratings_update, run_logged
 
 #: Member fields the engine reads: changing one re-rates from the member's first event.
 MEMBER_RATING_FIELDS = frozenset(
@@ -298,17 +298,15 @@ def members_merge(
         RatingState.objects.filter(member__in=ids).delete()
         RatingChange.objects.filter(member__in=ids).delete()
         member_states_write(member_ids=[target.pk])
-        if start is None:
-            return None
         # Both numbers: two records of a duplicate usually share a name ("Ben Carter
         # (R1020) merged into Ben Carter (R1003)").
         names = ", ".join(f"{m.name} ({m.member_number})" for m in sources)
-        return ratings_update(
-            start=start,
-            members=[target.pk],
-            user=user,
-            reason=f"{names} merged into {target.name} ({target.member_number})",
-        )
+        said = f"{names} merged into {target.name} ({target.member_number})"
+        if start is None:
+            # No rated game moved, so nothing is re-rated: the log has the merge all the same.
+            run_logged(reason=said, user=user)
+            return None
+        return ratings_update(start=start, members=[target.pk], user=user, reason=said)
 
 
 def _rows_move(

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, RatingPeriod, RatingRun
-from ..rules.rating_lists import classes_of
+from ..rules.rating_lists import on_list
 from ..rules.time_classes import STANDARD
 from .runs import ratings_update
 
@@ -66,9 +66,7 @@ def period_close_warning(*, period: RatingPeriod, today: dt.date | None = None) 
 
 def _rated_complete(time_class: str) -> Any:
     """The events a list's periods are made of: rated, complete, of its time controls."""
-    return Event.objects.filter(
-        rated=True, status=Event.Status.COMPLETE, time_class__in=classes_of(time_class)
-    )
+    return Event.objects.filter(on_list(time_class), rated=True, status=Event.Status.COMPLETE)
 
 
 def earlier_open_periods(*, period: RatingPeriod, system: RatingSystem) -> list[RatingPeriod]:

@@ -33,7 +33,7 @@ from ..models import (
     RatingState,
 )
 from ..presentation.counts import count_phrase
-from ..rules.rating_lists import list_of, lists_kept
+from ..rules.rating_lists import event_list_of, lists_kept
 from ..rules.time_classes import RAPID, STANDARD
 from .chain import (
     Position,
@@ -164,7 +164,7 @@ def rerate_lists(*, start: Event | Position | None, time_class: str | None) -> l
     if time_class is not None:
         lists = [time_class]
     elif isinstance(start, Event):
-        own = list_of(start.time_class)
+        own = event_list_of(start)
         lists = [] if own is None else [own]
     else:
         lists = lists_kept()

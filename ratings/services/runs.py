@@ -316,6 +316,28 @@ def ratings_update(
     )
 
 
+#: The runs log's message for a change that re-rated nothing.
+NOTHING_TO_RERATE = "Nothing to re-rate: no rated game moved."
+
+
+def run_logged(*, reason: str, user: Any = None) -> RatingRun:
+    """A change to the record that re-rates nothing (a merge of a record with no rated
+    games), in the runs log all the same, done at once: the log is where the officers
+    read what was changed and by whom, whether or not ratings moved."""
+    now = timezone.now()
+    return RatingRun.objects.create(
+        user=user if getattr(user, "is_authenticated", False) else None,
+        reason=reason[:200],
+        system=ClubSettings.load().engine().id,
+        status=RatingRun.Status.DONE,
+        started=now,
+        finished=now,
+        seconds=0.0,
+        progress=100,
+        message=NOTHING_TO_RERATE,
+    )
+
+
 def run_progress(*, run: RatingRun, percent: int, message: str, using: Any = None) -> None:
     """Record a background run's progress where the progress page sees it at once.
 

@@ -48,12 +48,18 @@ def members_with_membership(
     return members
 
 
-def subscription_on_joining(*, member: Member, user: Any = None) -> Subscription:
+def subscription_on_joining(
+    *, member: Member, user: Any = None, next_season: bool = False
+) -> Subscription:
     """Record this season paid for ``member``, just added and paid on the night (the
-    officer's "paid tonight" box), so a newcomer is financial from their first event."""
+    officer's "paid tonight" box), so a newcomer is financial from their first event;
+    ``next_season``: the season after this one (paid near this one's end, for the next)."""
+    season = Season.for_day(timezone.localdate())
+    if next_season:
+        season = Season.for_day(season.end + dt.timedelta(days=1))
     return subscription_record(
         member=member,
-        season=Season.for_day(timezone.localdate()),
+        season=season,
         user=user,
         reason=PAID_ON_JOINING,
     )

@@ -296,6 +296,15 @@ def files_import(
             rated=event.rated,
         ):
             problems.append(f"{event.source}: {problem}")
+        if event.online and any(p.rating is not None for p in event.players):
+            # A server's ratings (Lichess's, chess.com's) are no rating over the board:
+            # a new player from an online event starts without one.
+            for player in event.players:
+                player.rating = None
+            report.notes.append(
+                f"{event.source}: played online: the file's ratings are the server's, "
+                "not brought in"
+            )
         matches = match_players((p.key, p.name, p.fide_id) for p in event.players)
         missing = [p for p in event.players if p.key not in matches]
         if missing and not (create_missing or as_guests):
@@ -388,8 +397,7 @@ def files_import(
     report.events = len(todo)
     if dry_run or not todo:
         return report
-    guest = as_guests and not create_missing
-    numbers = iter(next_member_numbers("G" if guest else "N", len(new_members)))
+    numbers = iter(next_member_numbers(len(new_members)))  # the club's pattern
     for member in new_members.values():
         member.member_number = next(numbers)
     with transaction.atomic():
@@ -406,6 +414,7 @@ def files_import(
                 time_class=event.time_class or event_time_class(event.time_control, event.name),
                 status=Event.Status.COMPLETE,
                 rated=event.rated,
+                online=event.online,
                 duplicate_reason=duplicate_reason.strip() if found.is_duplicate else "",
             )
             saved.append(

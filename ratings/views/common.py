@@ -201,9 +201,12 @@ def rerated(run: RatingRun | None, joiner: str) -> str:
 def paid_tonight(request: HttpRequest, form: Any, member: Member) -> str:
     """Record this season paid for a member just added when the form says so; the words
     the officer's message adds."""
-    if not form.cleaned_data.get("paid_tonight"):
+    paid = form.cleaned_data.get("paid_tonight")  # True, or which season ("current", "next")
+    if not paid:
         return ""
-    subscription = services.subscription_on_joining(member=member, user=request.user)
+    subscription = services.subscription_on_joining(
+        member=member, user=request.user, next_season=paid == "next"
+    )
     return f", paid for {subscription.season}"
 
 

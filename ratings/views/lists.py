@@ -27,16 +27,13 @@ def home(request: HttpRequest) -> HttpResponse:
     # asked only of a club with nothing to show, so a running club's home pays nothing.
     if not recent and not top and club_needs_start():
         return redirect("ratings:club-start")
-    basis = reports.list_basis(system)
     return render(
         request,
         "ratings/home.html",
         {
             "recent_events": recent,
             "top": top,
-            "basis": basis,
-            "period_based": system.period_based,
-            "rated": basis not in (reports.NO_PERIOD_CLOSED, reports.NO_EVENT_RATED),
+            "standing": reports.list_standing(system),
             "comparison": Comparison.objects.filter(published__isnull=False).exists(),
         },
     )

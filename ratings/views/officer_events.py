@@ -108,7 +108,12 @@ def event_list(request: HttpRequest) -> HttpResponse:
 @officer_required
 def event_add(request: HttpRequest) -> HttpResponse:
     today = timezone.localdate()
-    form = EventForm(request.POST or None, initial={"start_date": today, "kind": _usual_kind()})
+    by_day, usual = pages.usual_kinds()
+    form = EventForm(
+        request.POST or None,
+        initial={"start_date": today, "kind": by_day.get(today.isoweekday(), usual)},
+    )
+    form.kind_follows_the_date(by_day, usual)
     warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
         # A duplicate name or a date to come is asked about before saving, not after.
@@ -122,13 +127,6 @@ def event_add(request: HttpRequest) -> HttpResponse:
         "ratings/officer/event_form.html",
         {"form": form, "event": None, "warnings": warnings},
     )
-
-
-def _usual_kind() -> str:
-    """The kind of event the club records most (its club nights, say): the new form's
-    default. One query over the kinds, not the events."""
-    usual = Event.objects.values("kind").annotate(n=Count("pk")).order_by("-n", "kind").first()
-    return usual["kind"] if usual else Event.Kind.CLUB_NIGHT
 
 
 @officer_required

@@ -118,12 +118,12 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
         time_control=tournament.time_control[:TIME_CONTROL_LENGTH],
         time_class=data["time_class"],
         rated=data["rated"],
+        online=data["online"],
         duplicate_reason=data["duplicate_reason"].strip(),
     )
     choices = form.choices()
     new = [p for p in tournament.players if choices[p.rank] in ("new", "guest")]
-    numbers = iter(next_member_numbers("N", len(new)))
-    guest_numbers = iter(next_member_numbers("G", len(new)))
+    numbers = iter(next_member_numbers(len(new)))  # the club's pattern, guests alike
     members = dict(
         Member.objects.in_bulk([int(c) for c in choices.values() if c.isdigit()]).items()
     )
@@ -135,7 +135,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
             continue
         guest = choice == "guest"
         players[player.rank] = Member(
-            member_number=next(guest_numbers if guest else numbers),
+            member_number=next(numbers),
             **file_member_fields(name=player.name, federation=player.federation, born=player.born),
             is_guest=guest,
             fide_id=player.fide_id if player.fide_id.isdigit() else "",

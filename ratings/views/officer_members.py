@@ -93,9 +93,12 @@ def officer_home(request: HttpRequest) -> HttpResponse:
         .select_related("submitted_by")
         .order_by("submitted_at")[:20]
     )
-    # Complete and rated by the officer, but no changes yet: a period system's wait.
+    # Complete and rated by the officer, but no changes yet: a period system's wait (an
+    # online event waits for nothing: the club rates no online game).
     waiting = (
-        Event.objects.filter(status=Event.Status.COMPLETE, rated=True, rating_changes__isnull=True)
+        Event.objects.filter(
+            status=Event.Status.COMPLETE, rated=True, online=False, rating_changes__isnull=True
+        )
         .order_by("end_date", "pk")
         .distinct()[:20]
     )

@@ -26,7 +26,7 @@ from ..models import (
 )
 from ..pages import events as pages
 from ..presentation.counts import count_phrase
-from ..rules.rating_lists import classes_of, event_list_system, list_query
+from ..rules.rating_lists import event_list_system, list_query, on_list
 from ..rules.time_classes import STANDARD
 from ..services.duplicates import duplicates_of_event
 from .common import officer_required, rating_list_of
@@ -122,7 +122,7 @@ def period_list(request: HttpRequest) -> HttpResponse:
     if system.period_based:
         for period in RatingPeriod.objects.of_list(system, rating_list):
             periods[period.label] = {"period": period, "events": []}
-        events = Event.objects.filter(rated=True, time_class__in=classes_of(rating_list)).exclude(
+        events = Event.objects.filter(on_list(rating_list), rated=True).exclude(
             status=Event.Status.DRAFT
         )
         for period in RatingPeriod.objects.of_events(

@@ -1,16 +1,10 @@
-// Results entry from a paper score sheet: one key per result, then on to the next board.
+// Results entry from a paper score sheet: one key per result (site.js reads the key into
+// the menu), then on to the next board.
 (function () {
   "use strict";
-  var KEYS = { "1": "1-0", "0": "0-1", "=": "1/2-1/2", "5": "1/2-1/2", "d": "1/2-1/2",
-               "+": "+/-", "-": "-/+" };
   var results = Array.prototype.slice.call(document.querySelectorAll("select.result"));
   results.forEach(function (select, index) {
-    select.addEventListener("keydown", function (event) {
-      var value = KEYS[event.key.toLowerCase()];
-      if (!value || event.ctrlKey || event.metaKey || event.altKey) { return; }
-      event.preventDefault();
-      select.value = value;
-      select.dispatchEvent(new Event("change", { bubbles: true }));
+    select.addEventListener("result-keyed", function () {
       // On to the next board: its result when it has players, its white when it is still
       // empty and someone is not on a board yet; after the last board, the save button.
       var next = null;
@@ -49,5 +43,24 @@
     select.addEventListener("change", function () {
       shown.textContent = MIRRORED[select.value] || "";
     });
+  });
+})();
+// A new event's kind follows its date as the club's habit has it (the kind it records
+// most on that day of the week), until the officer picks a kind.
+(function () {
+  "use strict";
+  var kind = document.querySelector("select[data-kind-by-weekday]");
+  if (!kind) { return; }
+  var byDay = JSON.parse(kind.getAttribute("data-kind-by-weekday"));
+  var usual = kind.getAttribute("data-usual-kind");
+  var date = kind.form.querySelector("[name=start_date]");
+  var picked = false;
+  kind.addEventListener("change", function (event) { if (event.isTrusted) { picked = true; } });
+  if (!date) { return; }
+  date.addEventListener("change", function () {
+    var parts = (date.value || "").split("-");
+    if (picked || parts.length !== 3) { return; }
+    var day = new Date(+parts[0], +parts[1] - 1, +parts[2]).getDay() || 7;  // 7: Sunday
+    kind.value = byDay[day] || usual;
   });
 })();

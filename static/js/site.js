@@ -77,3 +77,20 @@ document.querySelectorAll(".table-responsive").forEach(function (box) {
     box.setAttribute("aria-label", names[name] > 1 ? name + " (" + names[name] + ")" : name);
   }
 });
+
+// A result typed with one key, on every page where results are typed (the round page, the
+// round-robin grid, the calculator): each menu says in data-result-keys which of its
+// values a key means ("=" a draw everywhere), the server's reading (rules/results.py
+// KEYS). A menu alone goes by the first letter of its words, so "=" found no "½".
+document.addEventListener("keydown", function (event) {
+  var select = event.target;
+  if (!select.matches || !select.matches("select[data-result-keys]")) { return; }
+  if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+  var keys = JSON.parse(select.getAttribute("data-result-keys"));
+  var value = keys[event.key.toLowerCase()];
+  if (value === undefined) { return; }
+  event.preventDefault();
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  select.dispatchEvent(new CustomEvent("result-keyed", { bubbles: true }));
+});

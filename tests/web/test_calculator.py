@@ -4,7 +4,6 @@ search box (published members only), its breakdown in words, a change that round
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from django.urls import reverse
@@ -224,10 +223,10 @@ def test_a_million_game_rows_are_refused_at_once(client, club, django_assert_max
         "g-0-rating": "1500",
         "g-0-result": "1",
     }
-    started = time.perf_counter()
+    # Refused before a form is built for each claimed row: 40 forms, not a million (a
+    # time limit here would measure the machine, not the code).
     with django_assert_max_num_queries(5):
         response = client.get(CALCULATOR, data)
-    assert time.perf_counter() - started < 2
     formset = response.context["formset"]
     assert len(formset.forms) == 40
     assert formset.non_form_errors() == ["A calculation takes at most 40 games: leave some out."]

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
 from ratings import services
-from ratings.formats.list_csv import COLUMNS
+from ratings.formats.list_csv import COLUMNS, UNPUBLISHED_COLUMN
 from ratings.models import ClubSettings
 
 from ..factories import MemberFactory, paid_up, rating_state
@@ -50,8 +52,16 @@ def export(*args: str) -> str:
     return out.getvalue()
 
 
-def test_the_columns_are_the_readmes():
+def documented_columns() -> list[str]:
+    """The columns docs/commands.md's table lists under export_ratings, in its order."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "commands.md").read_text()
+    section = text.split("### export_ratings", 1)[1].split("\n### ", 1)[0]
+    return re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE)
+
+
+def test_the_columns_are_those_the_commands_page_lists():
     assert ",".join(COLUMNS) == "rank,id,name,rating,marker,games,region,title,fide_id,last_played"
+    assert documented_columns() == [*COLUMNS, UNPUBLISHED_COLUMN]
 
 
 def test_each_rating_is_a_number_and_its_marker_stands_apart(club):

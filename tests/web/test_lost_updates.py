@@ -206,6 +206,7 @@ def _member(name: str, version: str) -> dict[str, str]:
         "member-name": name,
         "member-member_number": "A1",
         "member-initial_games": "0",
+        "member-change_reason": "name misspelt",
         "record_version": version,
     }
 
@@ -238,6 +239,7 @@ EVENT_FORM = {
     "rounds": "3",
     "time_control": "15+10",
     "rated": "on",
+    "change_reason": "date misread from the flyer",
 }
 
 

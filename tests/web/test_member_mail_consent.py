@@ -23,6 +23,7 @@ def edit(client, member, **fields):  # type: ignore[no-untyped-def]
         "member-name": member.name,
         "member-member_number": member.member_number,
         "member-initial_games": 0,
+        "member-change_reason": "asked at the club",
     }
     data.update({f"member-{name}": value for name, value in fields.items()})
     return client.post(reverse("ratings:officer-member", args=[member.pk]), data)

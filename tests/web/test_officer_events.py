@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingRun
 
-from ..factories import EventFactory
+from ..factories import EventFactory, MemberFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -79,12 +79,15 @@ def test_an_unknown_player_is_named_and_nobody_is_entered(officer_client, alice)
 
 def test_a_guest_is_added_and_entered_from_inside_the_event(officer_client):
     event = EventFactory()
+    MemberFactory(member_number="H034")
+    MemberFactory(member_number="H035")
     officer_client.post(
         reverse("ratings:officer-event-players", args=[event.pk]),
         {"quick-name": "Visiting Vera", "quick-is_guest": "on"},
     )
     vera = Member.objects.get(name="Visiting Vera")
-    assert (vera.is_guest, vera.member_number) == (True, "G0001")
+    # Numbered in the club's pattern, as the add form suggests for a member.
+    assert (vera.is_guest, vera.member_number) == (True, "H036")
     assert event.players.get() == vera
 
 
@@ -143,6 +146,7 @@ def test_moving_a_rated_event_says_how_many_events_it_re_rates_before_saving(
     first = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
     rated_event([(1, bob, carol, Game.Result.DRAW)], date=dt.date(2026, 3, 9))
     moved = {**EVENT, "name": first.name, "start_date": "2026-03-16", "end_date": "2026-03-16"}
+    moved["change_reason"] = "date misread from the flyer"
     url = reverse("ratings:officer-event-edit", args=[first.pk])
     response = officer_client.post(url, moved)
     assert "Saving this change re-rates 2 events" in response.content.decode()
@@ -156,6 +160,7 @@ def test_confirming_a_move_re_rates_from_the_earlier_place(
     first = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
     second = rated_event([(1, alice, carol, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 9))
     moved = {**EVENT, "name": first.name, "start_date": "2026-03-16", "end_date": "2026-03-16"}
+    moved["change_reason"] = "date misread from the flyer"
     officer_client.post(
         reverse("ratings:officer-event-edit", args=[first.pk]), {**moved, "confirm": "1"}
     )
@@ -185,6 +190,7 @@ def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
         "end_date": "2026-03-02",
         "rounds": 1,
         "time_control": event.time_control,
+        "change_reason": "the club's name for it",
     }
     response = officer_client.post(reverse("ratings:officer-event-edit", args=[event.pk]), renamed)
     assert response["Location"] == reverse("ratings:officer-event", args=[event.pk])
@@ -194,7 +200,7 @@ def test_renaming_a_rated_event_saves_it_without_asking_or_re_rating(
 
 def _remove(client, event, member):
     url = reverse("ratings:officer-event-player-remove", args=[event.pk, member.pk])
-    return client.post(url, follow=True)
+    return client.post(url, {"change_reason": "entered in the wrong event"}, follow=True)
 
 
 def test_a_player_without_games_is_removed_from_the_event(officer_client, alice):

@@ -209,10 +209,15 @@ def test_a_pasted_line_with_an_unknown_result_says_which_line(officer_client, cl
     assert not club_night.games.exists()
 
 
-def test_a_pasted_player_not_in_the_event_is_refused(officer_client, club_night):
-    MemberFactory(member_number="Z9", name="Zed Zulu")
+def test_a_pasted_player_not_in_the_event_is_refused_and_offered_to_enter(
+    officer_client, club_night
+):
+    zed = MemberFactory(member_number="Z9", name="Zed Zulu")
     response = _paste(officer_client, club_night, "A1 - Z9 1-0", save="1")
-    assert "Line 1: “Z9” is not in this event." in response.content.decode()
+    assert "1 player named here is in the club but not in this event yet" in (
+        response.content.decode()
+    )
+    assert response.context["form"].addable == [zed]
     assert not club_night.games.exists()
 
 

@@ -237,6 +237,7 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:reports": PUBLIC,
     "ratings:report": PUBLIC,
     "ratings:calculator": PUBLIC,
+    "ratings:help": PUBLIC,
     "ratings:member_search": PUBLIC,
     # The officer's pages: login first, then the officer permission.
     "ratings:officer-ratings": OFFICER,

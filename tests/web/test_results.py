@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 R = Game.Result
 
-#: Every spelling the README gives for import_results (and a few a score sheet uses).
+#: Every spelling docs/commands.md gives for import_results (and a few a score sheet uses).
 GAMES = [
     ("1-0", R.WHITE_WIN),
     ("0-1", R.BLACK_WIN),

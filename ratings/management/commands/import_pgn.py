@@ -11,7 +11,13 @@ from ratings.formats.tournament_files import file_size_problem, pgn_events
 from ratings.services.tournament_imports import FilesRefused
 
 from .import_members import read_file
-from .import_trf import file_size, import_and_report, iso_date
+from .import_trf import (
+    add_place_arguments,
+    file_size,
+    import_and_report,
+    iso_date,
+    place_given,
+)
 
 
 class Command(BaseCommand):
@@ -36,6 +42,7 @@ class Command(BaseCommand):
             "tag); a game's own date is kept, and the command says which games took it",
         )
         parser.add_argument("--dry-run", action="store_true", help="check and count only")
+        add_place_arguments(parser)
         parser.add_argument(
             "--duplicate-reason",
             default="",
@@ -63,6 +70,7 @@ class Command(BaseCommand):
         events, problems = pgn_events(
             str(path), read_file(path), event_name=options["event"], date=options["date"]
         )
+        place_given(events, options["online"])
         import_and_report(
             self,
             events,

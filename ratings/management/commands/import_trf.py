@@ -45,6 +45,7 @@ class Command(BaseCommand):
             help="the rated games behind the file's ratings, for the new players who start "
             "from them: needed where the club's system reads them (acf-1993, ecf-2020)",
         )
+        add_place_arguments(parser)
         missing = parser.add_mutually_exclusive_group()
         missing.add_argument(
             "--create-missing",
@@ -65,6 +66,7 @@ class Command(BaseCommand):
             problems += found
             if event is not None:
                 events.append(event)
+        place_given(events, options["online"])
         import_and_report(
             self,
             events,
@@ -75,6 +77,39 @@ class Command(BaseCommand):
             ratings_games=options["ratings_games"],
             duplicate_reason=options["duplicate_reason"],
         )
+
+
+def add_place_arguments(parser: CommandParser) -> None:
+    """Where the files' events were played, when not as the files say (a Lichess or
+    chess.com export reads as online, any other file as over the board)."""
+    place = parser.add_mutually_exclusive_group()
+    place.add_argument(
+        "--online",
+        dest="online",
+        action="store_true",
+        default=None,
+        help="the events were played online (the club does not rate online games)",
+    )
+    place.add_argument(
+        "--over-the-board",
+        dest="online",
+        action="store_false",
+        help="the events were played over the board, whatever the files say",
+    )
+
+
+def place_given(events: Any, online: bool | None) -> None:
+    """Each event played where the officer says (``--online``, ``--over-the-board``);
+    as its file says when they say nothing."""
+    if online is None:
+        return
+    for event in events:
+        if event.online != online:
+            event.notes.append(
+                f"{event.source}: played {'online' if online else 'over the board'}, as "
+                f"{'--online' if online else '--over-the-board'} says"
+            )
+        event.online = online
 
 
 def import_and_report(command: BaseCommand, events: Any, **options: Any) -> None:

@@ -1,5 +1,5 @@
 """tell_status_changes: mail each consenting member whose rating's status changes within
-the next month, once a change. Run daily from cron (README, "Management commands"); the
+the next month, once a change. Run daily from cron (docs/commands.md); the
 worker sends."""
 
 from __future__ import annotations
