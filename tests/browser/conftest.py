@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # around it are ordinary blocking calls, which Django would otherwise refuse.
@@ -53,6 +55,24 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+#: Where each open browser context's live server answers, for the session cookie below.
+_SERVED_AT: dict[object, str] = {}
+
+
+def log_in_as(page, user) -> None:
+    """``user``'s session given to the browser as a cookie, for a test whose subject is
+    not the login form: the form's three page loads (the page, the login page, the post
+    and its redirect) cost a second or more each time under load. The form itself is
+    walked by the tests that are about logging in (test_club_of_many_people,
+    test_officer_workflow's evening, test_password_reset)."""
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": _SERVED_AT[page.context]}]
+    )
+
+
 def _csp_violations(page) -> list[str]:
     """Collects what the Content-Security-Policy refuses on ``page`` (Chromium says so in
     the console): a page must work under the policy as it is."""
@@ -71,10 +91,12 @@ def page(browser, live_server):
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, base_url=live_server.url
     )
+    _SERVED_AT[context] = live_server.url
     page = context.new_page()
     page.set_default_timeout(10_000)
     violations = _csp_violations(page)
     yield page
+    del _SERVED_AT[context]
     context.close()
     assert violations == [], "the Content-Security-Policy refused something"
 
@@ -88,9 +110,11 @@ def phone_page(browser, live_server):
         has_touch=True,
         base_url=live_server.url,
     )
+    _SERVED_AT[context] = live_server.url
     page = context.new_page()
     page.set_default_timeout(10_000)
     violations = _csp_violations(page)
     yield page
+    del _SERVED_AT[context]
     context.close()
     assert violations == [], "the Content-Security-Policy refused something"

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from ratings.models import Game, RatingRun, RatingState
 
 from ..factories import paid_up
+from .conftest import log_in_as
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,12 +18,10 @@ PASSWORD = "correct-horse-42"
 
 
 def _log_in(page) -> None:
-    User.objects.create_superuser("ada", "ada@example.org", PASSWORD)
-    page.goto("/admin/login/?next=/admin/")
-    page.get_by_label("Username").fill("ada")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/admin/")
+    """Ada, a superuser: her session given as a cookie (the admin's login form is
+    Django's, not under test here); the admin page each test opens next would send a
+    stranger to that form, where the test's first field is not found."""
+    log_in_as(page, User.objects.create_superuser("ada", "ada@example.org", PASSWORD))
 
 
 def test_a_result_corrected_in_the_admin_changes_the_published_list(
@@ -38,6 +37,7 @@ def test_a_result_corrected_in_the_admin_changes_the_published_list(
     _log_in(page)
     page.goto(f"/admin/ratings/game/{game.pk}/change/")
     page.get_by_label("Result").select_option("0-1")
+    page.get_by_label("Reason for the change").fill("colours swapped on the sheet")
     page.get_by_role("button", name="Save", exact=True).click()
     page.wait_for_url("**/admin/ratings/game/")
     assert page.get_by_text("Ratings re-rated: 1 event,").is_visible()
@@ -68,6 +68,7 @@ def test_the_admin_is_usable_on_a_phone(phone_page, rated_event, alice, bob):
     _log_in(phone_page)
     phone_page.goto(f"/admin/ratings/game/{game.pk}/change/")
     phone_page.get_by_label("Result").select_option("0-1")
+    phone_page.get_by_label("Reason for the change").fill("colours swapped on the sheet")
     phone_page.get_by_role("button", name="Save", exact=True).click()
     phone_page.wait_for_url("**/admin/ratings/game/")
     assert phone_page.get_by_text("Ratings re-rated: 1 event,").is_visible()

@@ -1,11 +1,13 @@
 """The officer's evening in a real browser: log in, add members, enter a round robin, rate it."""
 
 import pytest
+from django.contrib.auth.models import User
 
 from ratings import engine
 from ratings.models import Event, Game, Member, RatingChange
 
 from ..factories import officer_user
+from .conftest import log_in_as
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +22,14 @@ RESULTS = {1: "1=0", 2: "01=", 3: "1+0", 4: "=10", 5: "011"}
 
 
 def log_in(page, next_url="/officer/"):
+    """Olivia, the officer, at ``next_url``: her session given as a cookie, for the tests
+    whose subject is not the login (the evening below walks the form)."""
+    log_in_as(page, User.objects.get(username="olivia"))
+    page.goto(next_url)
+    assert "/accounts/login/" not in page.url
+
+
+def log_in_through_the_form(page, next_url="/officer/"):
     page.goto(next_url)
     page.wait_for_url("**/accounts/login/**")
     page.get_by_label("Username").fill("olivia")
@@ -30,7 +40,7 @@ def log_in(page, next_url="/officer/"):
 
 def test_an_officer_enters_and_rates_a_round_robin_from_scratch(page, alice, bob):
     officer_user()
-    log_in(page)
+    log_in_through_the_form(page)
     assert page.get_by_role("heading", name="Ratings officer").is_visible()
 
     page.get_by_role("link", name="New member").click()
