@@ -151,6 +151,8 @@ def _columns(header: str) -> dict[str, tuple[int, int]]:
         (m.start(), m.group().lower())
         for m in re.finditer(r"\S+", header.replace("ID Number", "ID_Number", 1))
     ]
+    if not starts:  # a blank first line: no columns (the caller says it is not the list)
+        return {}
     spans = {}
     for (start, name), (end, _) in zip(starts, [*starts[1:], (len(header), "")], strict=True):
         spans[name] = (start, end)

@@ -264,6 +264,7 @@ def offer_fide_rating(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
     if (
         form.is_bound
         or fide is None
+        or not fide.is_of(member.fide_id)
         or fide.standard is None
         or fide.standard_month is None
         or member.initial_rating is not None

@@ -48,6 +48,12 @@ class FideRating(models.Model):
         value: dt.date | None = getattr(self, f"{kind}_month")
         return value
 
+    def is_of(self, fide_id: str) -> bool:
+        """Whether this row was read for ``fide_id`` (a member's, now): a member whose FIDE
+        id was corrected since keeps the row read for the old one until the next list,
+        and what it says is someone else's. Compared without leading zeros, as read."""
+        return bool(fide_id.strip()) and self.fide_id.lstrip("0") == fide_id.strip().lstrip("0")
+
     @property
     def shown_title(self) -> str:
         """The title FIDE gives, an open one before a women's one."""

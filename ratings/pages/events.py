@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, F, Prefetch
+from django.db.models import Count, F, Prefetch, Q
 from django.db.models.functions import ExtractIsoWeekDay
 
 from .. import services
@@ -351,12 +351,17 @@ def event_crosstable(
     """The crosstable's rows as the page (and its CSV) shows them to this reader: the
     players by points, then by the event's tie-breaks, each tie-break a column."""
     officer = publication.sees_every_rating(viewer)
+    # The entered, and any game's player not entered (an entry deleted in the admin:
+    # entries are kept by the writers, not a constraint): every opponent has a row.
+    games = list(event.games.all())
+    in_games = {pk for g in games for pk in (g.white_id, g.black_id) if pk is not None}
     players = list(
-        Member.objects.filter(entries__event=event).prefetch_related(
+        Member.objects.filter(Q(entries__event=event) | Q(pk__in=in_games))
+        .distinct()
+        .prefetch_related(
             Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
         )
     )
-    games = list(event.games.all())
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
     shown = publication.published_players(event)

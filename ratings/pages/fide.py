@@ -15,6 +15,8 @@ def fide_figures(member: Member) -> dict[str, Any] | None:
         row = member.fide_rating  # read with the member by ``member_found``
     except FideRating.DoesNotExist:
         return None
+    if not row.is_of(member.fide_id):  # read for another id: not theirs
+        return None
     return {
         "fide_id": row.fide_id,
         "title": row.shown_title,
@@ -32,5 +34,8 @@ def fide_ratings_of(member_ids: list[int], rating_list: str) -> dict[int, int | 
     """The members' FIDE ratings on FIDE's list of the same time control: one query."""
     if rating_list not in FIDE_KINDS:
         return {}
-    rows = FideRating.objects.filter(member_id__in=member_ids)
-    return dict(rows.values_list("member_id", rating_list))
+    rows = FideRating.objects.filter(member_id__in=member_ids).select_related("member")
+    # Only rows read for the member's FIDE id as it stands (``FideRating.is_of``).
+    return {
+        row.member_id: row.rating(rating_list) for row in rows if row.is_of(row.member.fide_id)
+    }

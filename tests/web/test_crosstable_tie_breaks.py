@@ -162,3 +162,18 @@ def test_the_trf_export_names_the_tie_breaks_and_ranks_by_them():
     assert "212 PTS BH/C1 BH SB" in lines
     ranks = {line[14:47].strip(): int(line[85:89]) for line in lines if line.startswith("001")}
     assert (ranks["Zane, Zed"], ranks["Ames, Adam"]) == (1, 2)
+
+
+def test_a_player_with_games_but_no_entry_has_a_row_on_the_crosstable(client):
+    """Entries are kept by the writers, not a constraint: one deleted in the admin leaves
+    its player's games, whose row the crosstable still gives."""
+    event = swiss()
+    event.entries.filter(member__name="Yusuf Yilmaz").delete()
+    response = client.get(reverse("ratings:event-crosstable", args=[event.pk]))
+    assert response.status_code == 200
+    assert [row["member"].name for row in response.context["rows"]] == [
+        "Zed Zane",
+        "Adam Ames",
+        "Xavier Xu",
+        "Yusuf Yilmaz",
+    ]

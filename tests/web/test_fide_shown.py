@@ -100,3 +100,34 @@ def test_a_system_that_needs_the_games_gets_the_figure_as_a_note_only(officer_cl
     assert form.fields["initial_rating"].help_text.startswith(
         "FIDE standard 1850, list of 2026-11: the club's system (ACF"
     )
+
+
+def test_a_member_whose_fide_id_was_corrected_is_shown_nothing_read_for_the_old_one(
+    client, current_season
+):
+    liam = listed("Liam Brennan", "4100034", current_season)
+    fide(liam, standard=2301)
+    liam.fide_id = "4100042"  # a typo corrected: the row read for 4100034 is another's
+    liam.save()
+    page = client.get(reverse("ratings:member", args=[liam.member_number])).content.decode()
+    assert "2301" not in page
+
+
+def test_the_list_shows_no_fide_rating_read_for_a_members_old_fide_id(client, current_season):
+    club_settings(fide_on_list=True)
+    liam = listed("Liam Brennan", "4100034", current_season)
+    fide(liam, standard=2301)
+    liam.fide_id = ""
+    liam.save()
+    page = client.get(reverse("ratings:live-list")).content.decode()
+    assert "2301" not in page
+
+
+def test_a_fide_rating_read_for_an_old_fide_id_is_not_offered(officer_client):
+    liam = MemberFactory(name="Liam Brennan", fide_id="4100034")
+    fide(liam)
+    liam.fide_id = "4100042"
+    liam.save()
+    form = member_form(officer_client, liam)
+    assert form.initial.get("initial_rating") is None
+    assert "FIDE standard" not in form.fields["initial_rating"].help_text

@@ -70,3 +70,9 @@ def test_a_month_not_written_as_one_is_refused_at_the_field(officer_client):
 def test_members_on_the_list_page_are_officers_only(client):
     response = client.get(reverse("ratings:officer-fide"))
     assert response.status_code in (302, 403)
+
+
+def test_a_file_beginning_with_a_blank_line_is_refused_with_why(officer_client):
+    response = upload(officer_client, content=b"\n4100034 Brennan, Liam\n")
+    assert response.status_code == 200
+    assert "line 1: this is not FIDE&#x27;s rating list in TXT" in response.content.decode()
