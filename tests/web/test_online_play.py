@@ -148,7 +148,7 @@ def test_the_event_form_moves_an_event_online_and_says_what_it_re_rates(
     url = reverse("ratings:officer-event-edit", args=[event.pk])
     form = officer_client.get(url).context["form"]
     data = {name: form[name].value() or "" for name in form.fields}
-    data.update(online="on", rated="on")
+    data.update(online="on", rated="on", change_reason="Played on Lichess, not in the hall")
     asked = officer_client.post(url, data)
     assert asked.status_code == 200 and asked.context["scope"] is not None
     assert RatingChange.objects.filter(event=event).exists()

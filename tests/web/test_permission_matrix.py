@@ -465,7 +465,8 @@ def _public_urls(club: Club) -> list[str]:
             reverse("ratings:report", args=[slug]),
             reverse("ratings:report", args=[slug]) + "?_export=csv",
         ]
-    for member in Member.objects.all():
+    # A merged record's page sends the reader on to the record kept (one of these).
+    for member in Member.objects.filter(merged_into__isnull=True):
         urls.append(reverse("ratings:member", args=[member.member_number]))
     for member in club.unpublished:
         search = reverse("ratings:member_search")
