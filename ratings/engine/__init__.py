@@ -26,12 +26,13 @@ from .base import (
     rated_games,
 )
 from .ecf_2020 import Ecf2020
+from .glicko_2 import Glicko2
 from .nscl import Nscl
 from .nz_club_elo import NzClubElo
 from .st_charles import StCharles
 
 SYSTEMS: dict[str, type[RatingSystem]] = {
-    system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020)
+    system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020, Glicko2)
 }
 
 def system_choices() -> list[tuple[str, str]]:
