@@ -35,6 +35,7 @@ SYSTEMS: dict[str, type[RatingSystem]] = {
     system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020, Glicko2)
 }
 
+
 def system_choices() -> list[tuple[str, str]]:
     """Every system as a choice, (id, title), in the registry's order: the model fields'
     ``choices`` (a callable, so that a system added here needs no migration)."""
@@ -81,6 +82,6 @@ __all__ = [
     "StatusChange",
     "get_system",
     "rate",
-    "system_choices",
     "rated_games",
+    "system_choices",
 ]

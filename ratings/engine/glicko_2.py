@@ -36,6 +36,7 @@ from .base import (
     RatingSystem,
     StatusChange,
     day_words,
+    whole,
     with_changes,
 )
 from .months import month_start, months_before
@@ -78,7 +79,7 @@ def g(phi_: float) -> float:
     return 1.0 / math.sqrt(1.0 + 3.0 * phi_ * phi_ / (math.pi * math.pi))
 
 
-def E(mu_: float, mu_j: float, phi_j: float) -> float:  # noqa: N802 (Glickman's name)
+def E(mu_: float, mu_j: float, phi_j: float) -> float:
     """Step 3: E(μ, μj, φj) = 1 / (1 + exp(−g(φj)(μ − μj)))."""
     exponent = -g(phi_j) * (mu_ - mu_j)
     if exponent > 700:  # a difference no rating list holds; exp would overflow
@@ -324,7 +325,7 @@ class Glicko2(RatingSystem):
     def display(self, player: PlayerState) -> str:
         if player.rating is None:
             return ""
-        shown = str(int(math.floor(player.rating + 0.5)))
+        shown = str(whole(player.rating))
         return shown + "p" if self._provisional(player) else shown
 
     def legend(self) -> tuple[Marker, ...]:
