@@ -1,7 +1,8 @@
-"""The rating engine: five club rating systems as pure functions, no Django.
+"""The rating engine: the club rating systems as pure functions, no Django.
 
-``SYSTEMS`` is the one registry: the web app derives its choices from it and the
-command line (``python -m ratings.engine``) looks systems up in it.
+``SYSTEMS`` is the one registry: the web app asks it for its choices (``system_choices``,
+read when a form or a check needs them, never frozen into a migration) and the command
+line (``python -m ratings.engine``) looks systems up in it.
 """
 
 from __future__ import annotations
@@ -25,13 +26,21 @@ from .base import (
     rated_games,
 )
 from .ecf_2020 import Ecf2020
+from .glicko_2 import Glicko2
 from .nscl import Nscl
 from .nz_club_elo import NzClubElo
 from .st_charles import StCharles
 
 SYSTEMS: dict[str, type[RatingSystem]] = {
-    system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020)
+    system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020, Glicko2)
 }
+
+
+def system_choices() -> list[tuple[str, str]]:
+    """Every system as a choice, (id, title), in the registry's order: the model fields'
+    ``choices`` (a callable, so that a system added here needs no migration)."""
+    return [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
+
 
 #: The system a new club starts on.
 DEFAULT_SYSTEM = "nz-club-elo"
@@ -74,4 +83,5 @@ __all__ = [
     "get_system",
     "rate",
     "rated_games",
+    "system_choices",
 ]

@@ -81,6 +81,10 @@ class PlayerState:
     rapid_rating: float | None = None
     rapid_category: str | None = None
     rapid_last_played: date | None = None
+    # glicko-2: the rating deviation (RD) and volatility (σ), on the rating's own scale,
+    # as the player's last rated period left them; ``last_played`` dates that period.
+    deviation: float | None = None
+    volatility: float | None = None
 
     def age_on(self, day: date) -> int | None:
         """Whole years of age on ``day``; None when the birth date is unknown."""

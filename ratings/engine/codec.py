@@ -24,7 +24,9 @@ TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 ACF_STATUSES = ("new", "unrated", "provisional", "confirmed")
 ECF_CATEGORIES = ("full", "partial")
 
-_NUMBER_FIELDS = frozenset(("rating", "avg_opp", "score", "points", "rapid_rating"))
+_NUMBER_FIELDS = frozenset(
+    ("rating", "avg_opp", "score", "points", "rapid_rating", "deviation", "volatility")
+)
 _DATE_FIELDS = frozenset(("born", "last_played", "rapid_last_played"))
 #: Fields whose values must be one of a few strings, and how a problem names them.
 _CHOICES: dict[str, tuple[tuple[str, ...], str]] = {

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system
+from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system, system_choices
 from ..rules.roles import PERMISSIONS
 from ..rules.time_classes import BLITZ, RAPID, STANDARD
 from . import rules
@@ -29,7 +29,9 @@ def validate_time_zone(value: str) -> None:
         )
 
 
-SYSTEM_CHOICES = [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
+#: The engine's systems, asked each time (a callable: a migration keeps the reference, not
+#: the list, so a system added in the engine alone needs none).
+SYSTEM_CHOICES = system_choices
 
 
 class ClubSettings(models.Model):

@@ -17,7 +17,7 @@ FULL = PlayerState(
     id="ann", rating=1612.25, games=41, guest=True, born=date(2010, 5, 6), gender="F",
     title="WCM", status="provisional", avg_opp=1543.5, score=20.5, category="partial",
     points=19.5, last_played=date(2023, 1, 2), rapid_rating=1700.0, rapid_category="full",
-    rapid_last_played=date(2022, 11, 5),
+    rapid_last_played=date(2022, 11, 5), deviation=151.52, volatility=0.059996,
 )  # fmt: skip
 
 
@@ -36,6 +36,7 @@ def test_a_state_with_every_field_comes_back_through_json() -> None:
         "gender": "F", "title": "WCM", "status": "provisional", "avg_opp": 1543.5,
         "score": 20.5, "category": "partial", "points": 19.5, "last_played": "2023-01-02",
         "rapid_rating": 1700, "rapid_category": "full", "rapid_last_played": "2022-11-05",
+        "deviation": 151.52, "volatility": 0.059996,
     }  # fmt: skip
     assert _through_json(FULL) == FULL
 

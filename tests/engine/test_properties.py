@@ -134,6 +134,15 @@ NON_DEFAULT: dict[str, dict[str, list[Any]]] = {
         "minimum_rating": [0, 300],
         "partial_mark": ["p"],
     },
+    "glicko-2": {
+        "tau": [0.3, 1.2],
+        "start_rating": [1200.0],
+        "start_deviation": [250.0],
+        "start_volatility": [0.09],
+        "brought_in_deviation": [100.0],
+        "provisional_deviation": [80.0, 350.0],
+        "period_months": [2, 3, 12],
+    },
 }
 #: Systems that raise a rating given under the floor to it (ecf-2020 keeps it until the
 #: player is rated again).

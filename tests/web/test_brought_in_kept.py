@@ -27,6 +27,7 @@ pytestmark = pytest.mark.django_db
 MISSING = {
     "acf-1993": "the games played before it (or the status “confirmed”)",
     "ecf-2020": "the games played before it",
+    "glicko-2": None,
     "nscl": None,
     "nz-club-elo": None,
     "st-charles": None,
