@@ -21,6 +21,9 @@ def upload(page):
     page.get_by_label("Tournament report file (TRF)").set_input_files(str(LICHESS))
     page.get_by_role("button", name="Read the file").click()
     page.wait_for_url("**/import/preview/")
+    # A Lichess file reads as online, which the club does not rate: this club played its
+    # Swiss in the hall and paired it on Lichess, so it says so at the preview.
+    page.get_by_label("Over the board").check()
 
 
 def test_a_trf_imported_twice_renamed_is_caught_and_its_games_rated_once(page):

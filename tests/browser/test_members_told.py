@@ -51,6 +51,7 @@ def record_consent(page, member: Member, email: str) -> None:
     page.get_by_label("Consents to club mail").check()
     page.get_by_label("Consent given").select_option(label="signed form")
     page.get_by_label("My new rating when a list is published").check()
+    page.get_by_label("Reason for the change").fill("Consent form signed at the club")
     with page.expect_navigation():
         page.get_by_role("button", name="Save", exact=True).click()
     member.refresh_from_db()

@@ -94,6 +94,7 @@ def test_an_event_moved_to_rapid_on_the_officers_form_reaches_the_rapid_lists_pu
     log_in(page, next_url=f"/officer/events/{quickplay.pk}/edit/")
     page.get_by_label("Time control").fill("25+5")
     page.get_by_label("Standard, rapid or blitz").select_option("rapid")
+    page.get_by_label("Reason for the change").fill("Played at 25 minutes a side")
     page.get_by_role("button", name="Save").click()
     page.get_by_role("button", name=re.compile(r"Confirm: save and re-rate")).click()
     page.wait_for_url(f"**/officer/events/{quickplay.pk}/")

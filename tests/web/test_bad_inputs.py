@@ -290,7 +290,7 @@ PASTE_CASES = {
     "an unknown player": ("A1 - Z9 1-0", "Line 1:"),
     "a bad result": ("A1 - B2 3-0", "Line 1:"),
     "no result": ("A1 - B2", "Line 1: write it as"),
-    "a bye with two players": ("A1 - B2 bye", "Line 1: “A1 - B2” is not in this event"),
+    "a bye with two players": ("A1 - B2 bye", "Line 1: “A1 - B2” is not a member of the club"),
     "a NUL": ("A1 - B2 1-0\x00", "Null characters"),
     "control characters only": (CONTROL, "Line 1:"),
     "zero-width characters only": (ZERO_WIDTH, "Line 1:"),

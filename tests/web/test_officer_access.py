@@ -22,6 +22,7 @@ def officer_urls(event, member):
         "number": 1,
         "label": "2026-Q1",
         "subscription": 1,
+        "merge": 1,
     }
     run = RatingRun.objects.first()
     for pattern in OFFICER_PATTERNS:
