@@ -9,7 +9,8 @@ count; every rating used within a period is the one it opened with. The readings
 where the booklet is unclear or slips are in docs/rating-systems.md.
 
 One module on purpose: one system's rules in one place, read against
-the booklet; its tables are data (acf_tables.py), its settings acf_parameters.py.
+the booklet; its tables are data (acf_tables.py), its settings acf_parameters.py, its
+calendar of lists acf_lists.py.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from __future__ import annotations
 import gc
 import math
 from collections.abc import Mapping, Sequence
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
+from .acf_lists import list_fed, list_month, list_period
 from .acf_parameters import PARAMETERS
 from .acf_tables import (
     DP_BY_PERCENT,
@@ -51,22 +53,6 @@ PROVISIONAL = "provisional"
 CONFIRMED = "confirmed"
 #: The statuses the zero-score reset applies to.
 _PARTIALLY_RATED = frozenset((UNRATED, PROVISIONAL))
-
-#: The list (month) an event's end month feeds, and how many years later it appears.
-_LIST_OF_MONTH = {
-    11: (4, 1),
-    12: (4, 1),
-    1: (4, 0),
-    2: (4, 0),
-    3: (8, 0),
-    4: (8, 0),
-    5: (8, 0),
-    6: (8, 0),
-    7: (12, 0),
-    8: (12, 0),
-    9: (12, 0),
-    10: (12, 0),
-}
 
 
 def _rated(
@@ -218,27 +204,14 @@ class Acf1993(RatingSystem):
         """The booklet names a period by the list it feeds: "Jul–Oct 2026, December 2026
         list" (the label "2026-12" names that list's month)."""
         name = super().period_name(label, start, end)
-        year, _, month = label.partition("-")
-        if year.isdigit() and month.isdigit() and 1 <= int(month) <= 12 and int(year) >= 1:
-            return f"{name}, {date(int(year), int(month), 1):%B %Y} list"
-        return name
+        month = list_month(label)
+        return f"{name}, {month:%B %Y} list" if month is not None else name
 
     def period_of(self, day: date) -> str:
-        month, years_on = _LIST_OF_MONTH[day.month]
-        return f"{day.year + years_on}-{month:02d}"
+        return list_fed(day)
 
     def period_bounds(self, label: str) -> tuple[date, date]:
-        year_text, _, month_text = label.partition("-")
-        if not (year_text.isdigit() and len(year_text) == 4 and month_text in ("04", "08", "12")):
-            raise EngineError(
-                [f"period: {label!r} is not an acf-1993 period (YYYY-04, YYYY-08 or YYYY-12)"]
-            )
-        year = int(year_text)
-        if month_text == "04":
-            return date(year - 1, 11, 1), date(year, 3, 1) - timedelta(days=1)
-        if month_text == "08":
-            return date(year, 3, 1), date(year, 6, 30)
-        return date(year, 7, 1), date(year, 10, 31)
+        return list_period(label)
 
     # -- players ---------------------------------------------------------------
 

@@ -10,8 +10,8 @@ tournament) and undoes each change afterwards, so the history is the same for th
 run; the runs it logs and the audit trail of its changes stay. Treat the database as
 disposable all the same.
 
-Some 500 lines in one module: each figure's measurement beside the others, so that
-docs/performance.md's list reads as this file does.
+The rating figures are measured here, the page figures in ``_bench_pages.py``: each in
+the order docs/performance.md lists them.
 """
 
 from __future__ import annotations
@@ -19,24 +19,19 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
 import time
 import warnings
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
-from django.db.models import Count
 from django.test import Client, override_settings
 from django.urls import resolve, reverse
 from django.utils import timezone
@@ -51,19 +46,18 @@ from ratings.models import (
     Event,
     Game,
     Member,
-    PublishedListFigures,
     RatingChange,
     RatingList,
     RatingRun,
     RatingState,
-    Season,
-    Subscription,
 )
 from ratings.rules.time_classes import RAPID
 from ratings.services.accounts import officer_create
 from ratings.services.generated_history import DEFAULT_SEED, MARKER, marker
 from ratings.services.generated_tournament import tournament_report_generate
 from ratings.services.systems import rating_list_apply, rating_system_apply
+
+from ._bench_pages import PageTimings
 
 OFFICER = "bench-officer"
 #: The names of the events the bench adds (and takes out again).
@@ -133,7 +127,7 @@ class Command(BaseCommand):
             Bench(self, options).run()
 
 
-class Bench:
+class Bench(PageTimings):
     def __init__(self, command: BaseCommand, options: dict[str, Any]) -> None:
         self.command = command
         self.options = options
@@ -407,138 +401,6 @@ class Bench:
                 raise CommandError("The corrected game was not re-rated in this process.")
         self.say(f"  change {times[0]:.2f}s, change back {times[1]:.2f}s")
         self.figure("correction_s", statistics.median(times), "s")
-
-    # -- pages --------------------------------------------------------------------------------
-
-    def get(self, url: str) -> tuple[float, bytes]:
-        """Seconds to GET ``url`` and read the whole body (a streamed one to its end)."""
-        clock = time.perf_counter()
-        response = self.client.get(url)
-        body = b"".join(response.streaming_content) if response.streaming else response.content
-        seconds = time.perf_counter() - clock
-        if response.status_code != 200:
-            raise CommandError(f"GET {url}: status {response.status_code}")
-        return seconds, body
-
-    def timed(
-        self, url: str, *, kept: bool = False, before: Callable[[], None] | None = None
-    ) -> tuple[float, bytes]:
-        """The median of ``--repeat`` GETs of ``url``, and the last body, after one GET
-        not timed: a serving process has its templates compiled and its database pages
-        cached, where the bench has just re-rated a million games. Each timed GET renders
-        the page, as for the first reader after a rating run: no kept copy answers (the
-        cache is emptied before it), and the run's own count of the lists stands
-        (``services.list_figures``). ``before``: a change made before each GET (a
-        payment, say), as for the first reader after it. ``kept``: the copy the cache
-        keeps once the page is rendered, as every later reader gets it."""
-        self.get(url)
-        times, body = [], b""
-        for _ in range(self.repeat):
-            if before is not None:
-                before()
-            elif not kept:
-                cache.clear()
-            seconds, body = self.get(url)
-            times.append(seconds)
-        return statistics.median(times), body
-
-    def payment(self) -> Callable[[], None]:
-        """A payment for this season made, or taken back, in turn, as an officer does
-        (``services``): the public pages' version moves, and the lists' figures move by
-        the one member. Each is timed into ``self.payments``."""
-        season = Season.for_day(timezone.localdate())
-        member = Member.objects.active().exclude(subscriptions__season=season).first()
-        if member is None:
-            raise CommandError("every member has paid for this season: no payment to make")
-        self.payments: list[float] = []
-
-        def pay() -> None:
-            clock = time.perf_counter()
-            paid = Subscription.objects.filter(member=member, season=season).first()
-            if paid is None:
-                services.subscription_record(member=member, season=season)
-            else:
-                services.subscription_remove(subscription=paid)
-            self.payments.append(time.perf_counter() - clock)
-
-        return pay
-
-    def forgotten(self) -> None:
-        """The lists' figures forgotten and not yet counted again, the public pages'
-        version moved: as the first reader after a write nobody follows member by member
-        (a season's dates, an import) finds them before its count commits, or the first
-        reader of a new day before anyone writes."""
-        PublishedListFigures.objects.update(figures=None)
-        services.public_pages_changed()
-
-    def pages(self) -> None:
-        self.client.logout()
-        listed = reverse("ratings:list")
-        self.say(f"Pages, {self.repeat} GETs each, rendered...")
-        kept = services.list_figures_kept()
-        self.say(f"  the lists' figures as the last run kept them: {kept or 'none, counted'}")
-        seconds, body = self.timed(listed)
-        self.figure("list_page_ms", seconds * 1000, "ms")
-        seconds, _ = self.timed(listed, kept=True)
-        self.figure("list_page_cached_ms", seconds * 1000, "ms")
-        pages = [int(n) for n in re.findall(rb"[?&;]page=(\d+)", body)]
-        last = max(pages, default=1)
-        self.say(f"  the list has {last} pages")
-        seconds, _ = self.timed(f"{listed}?page={last}")
-        self.figure("list_last_page_ms", seconds * 1000, "ms")
-        seconds, _ = self.timed(listed, before=self.payment())
-        self.figure("list_page_after_payment_ms", seconds * 1000, "ms")
-        self.figure("payment_ms", statistics.median(self.payments) * 1000, "ms")
-        self.live_list()
-        # Last of the list's figures: it leaves them to be counted.
-        seconds, _ = self.timed(listed, before=self.forgotten)
-        self.figure("list_page_recounted_ms", seconds * 1000, "ms")
-        clock = time.perf_counter()
-        services.list_figures_keep()
-        self.figure("list_figures_count_ms", (time.perf_counter() - clock) * 1000, "ms")
-        seconds, body = self.timed(f"{listed}?_export=csv")
-        self.say(f"  CSV: {len(body.splitlines())} lines")
-        self.figure("list_csv_s", seconds, "s")
-        number = self.busiest_member()
-        seconds, _ = self.timed(reverse("ratings:member", args=[number]))
-        self.figure("member_page_ms", seconds * 1000, "ms")
-        seconds, _ = self.timed(reverse("ratings:calculator"))
-        self.figure("calculator_ms", seconds * 1000, "ms")
-
-    #: The live list's columns a reader sorts by, each way (``RatingListTable``).
-    LIVE_SORTS = ("rank", "name", "rating", "games", "last_change", "region", "last_played")
-
-    def live_list(self) -> None:
-        """The live list as readers filter and sort it: by a region, juniors, women, each
-        column each way, and with the lists' figures forgotten (its first reader after a
-        write nobody follows member by member counts them)."""
-        live = reverse("ratings:live-list")
-        region = (
-            Member.objects.exclude(region="").order_by().values_list("region", flat=True).first()
-        )
-        queries = {"region": f"region={region}", "juniors": "age=U16", "women": "women=on"}
-        for name, query in queries.items():
-            seconds, _ = self.timed(f"{live}?{query}")
-            self.figure(f"live_{name}_ms", seconds * 1000, "ms")
-        for column in self.LIVE_SORTS:
-            for way in ("", "-"):
-                seconds, _ = self.timed(f"{live}?sort={way}{column}")
-                name = f"live_sort_{'desc_' if way else ''}{column}_ms"
-                self.figure(name, seconds * 1000, "ms")
-        seconds, _ = self.timed(live, before=self.forgotten)
-        self.figure("live_recounted_ms", seconds * 1000, "ms")
-        services.list_figures_keep()
-
-    def busiest_member(self) -> str:
-        games: Counter[int] = Counter()
-        for side in ("white_id", "black_id"):
-            rows = Game.objects.exclude(**{side: None}).values_list(side).annotate(n=Count("pk"))
-            games.update(dict(rows.order_by()))
-        active = set(Member.objects.active().values_list("pk", flat=True))
-        pk, count = next((pk, n) for pk, n in games.most_common() if pk in active)
-        member = Member.objects.get(pk=pk)
-        self.say(f"  the member with most games: {member} ({member.member_number}), {count}")
-        return member.member_number
 
     # -- TRF import ---------------------------------------------------------------------------
 
