@@ -73,6 +73,17 @@ def log_in_as(page, user) -> None:
     )
 
 
+def log_in_through_the_form(page, username: str, password: str) -> None:
+    """``username`` logged in as a person does, on the login page (for the tests whose
+    subject the login is; ``log_in_as`` for the others)."""
+    page.context.clear_cookies()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log in").click()
+
+
 def _csp_violations(page) -> list[str]:
     """Collects what the Content-Security-Policy refuses on ``page`` (Chromium says so in
     the console): a page must work under the policy as it is."""

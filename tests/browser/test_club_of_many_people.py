@@ -15,6 +15,8 @@ from django.core import mail
 
 from ratings.models import Event, Member, Subscription
 
+from .conftest import log_in_through_the_form
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "a-bishop-on-the-long-diagonal"
@@ -22,12 +24,7 @@ NEW_PASSWORD = "castles-queenside-at-last"
 
 
 def log_in(page, username: str, password: str) -> None:
-    page.context.clear_cookies()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Log in").click()
+    log_in_through_the_form(page, username, password)
     assert page.get_by_role("button", name=f"Log out {username}").is_visible()
 
 

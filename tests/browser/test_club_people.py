@@ -14,6 +14,7 @@ from django.core import mail
 from ratings.models import Event
 from ratings.services.accounts import administrator_create
 
+from .conftest import log_in_through_the_form
 from .test_accessibility import Findings, check
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,12 +23,7 @@ PASSWORD = "a-rook-on-the-seventh"
 
 
 def log_in(page, username: str, password: str) -> None:
-    page.context.clear_cookies()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    with page.expect_navigation():
-        page.get_by_role("button", name="Log in").click()
+    log_in_through_the_form(page, username, password)
 
 
 def invite(page, email: str, name: str, role: str, event: str | None = None) -> None:
