@@ -81,7 +81,13 @@ def g(phi_: float) -> float:
 
 def E(mu_: float, mu_j: float, phi_j: float) -> float:
     """Step 3: E(μ, μj, φj) = 1 / (1 + exp(−g(φj)(μ − μj)))."""
-    exponent = -g(phi_j) * (mu_ - mu_j)
+    return expected(mu_, mu_j, g(phi_j))
+
+
+def expected(mu_: float, mu_j: float, g_j: float) -> float:
+    """E with the opponent's g(φj) worked out already: a period reads each opponent's
+    g(φj) in every game against them, and each game's E in four formulas."""
+    exponent = -g_j * (mu_ - mu_j)
     if exponent > 700:  # a difference no rating list holds; exp would overflow
         return 0.0
     return 1.0 / (1.0 + math.exp(exponent))
@@ -89,31 +95,42 @@ def E(mu_: float, mu_j: float, phi_j: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One game as the formulas read it: the opponent's μj and φj, and the score sj."""
+    """One game as the formulas read it: the opponent's μj and φj, the score sj, and
+    what steps 3 to 7 read of them, worked out once: g(φj), and E(μ, μj, φj) at the
+    player's μ as the period opened (the one μ every formula of the period reads)."""
 
     mu_j: float
     phi_j: float
     s_j: float
+    g_j: float
+    e: float
 
 
-def v(mu_: float, results: Sequence[Result]) -> float:
+def result_of(
+    mu_: float, mu_j: float, phi_j: float, s_j: float, g_j: float | None = None
+) -> Result:
+    """The game of a player at ``mu_`` against an opponent at (μj, φj), scoring sj."""
+    g_j = g(phi_j) if g_j is None else g_j
+    return Result(mu_j, phi_j, s_j, g_j, expected(mu_, mu_j, g_j))
+
+
+def v(results: Sequence[Result]) -> float:
     """Step 3: the estimated variance of the rating from the game outcomes alone,
     v = [Σ g(φj)² E(1 − E)]⁻¹."""
     total = 0.0
     for r in results:
-        e = E(mu_, r.mu_j, r.phi_j)
-        total += g(r.phi_j) ** 2 * e * (1.0 - e)
+        total += r.g_j**2 * r.e * (1.0 - r.e)
     return 1.0 / total if total > 0 else math.inf
 
 
-def improvement_sum(mu_: float, results: Sequence[Result]) -> float:
+def improvement_sum(results: Sequence[Result]) -> float:
     """Σ g(φj)(sj − E): the sum Δ and the new μ′ both read (steps 4 and 7)."""
-    return sum(g(r.phi_j) * (r.s_j - E(mu_, r.mu_j, r.phi_j)) for r in results)
+    return sum(r.g_j * (r.s_j - r.e) for r in results)
 
 
-def delta(v_: float, mu_: float, results: Sequence[Result]) -> float:
+def delta(v_: float, results: Sequence[Result]) -> float:
     """Step 4: the estimated improvement, Δ = v Σ g(φj)(sj − E)."""
-    return v_ * improvement_sum(mu_, results)
+    return v_ * improvement_sum(results)
 
 
 def volatility_after(sigma: float, delta_: float, phi_: float, v_: float, tau: float) -> float:
@@ -159,7 +176,7 @@ def phi_after(phi_star_: float, v_: float) -> float:
 
 def mu_after(mu_: float, phi_after_: float, results: Sequence[Result]) -> float:
     """Step 7: μ′ = μ + φ′² Σ g(φj)(sj − E)."""
-    return mu_ + phi_after_ * phi_after_ * improvement_sum(mu_, results)
+    return mu_ + phi_after_ * phi_after_ * improvement_sum(results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,11 +193,12 @@ class Rated:
 def rate_player(
     mu_: float, phi_: float, sigma: float, results: Sequence[Result], tau: float
 ) -> Rated:
-    """Steps 3 to 7 for one player who played ``results`` in the period."""
-    v_ = v(mu_, results)
+    """Steps 3 to 7 for one player at (μ, φ, σ) who played ``results`` in the period
+    (each game's E read at this μ)."""
+    v_ = v(results)
     if math.isinf(v_):  # games that tell nothing (an E of exactly 0 or 1): φ* alone
         return Rated(mu_, phi_star(phi_, sigma), sigma, v_, 0.0)
-    delta_ = delta(v_, mu_, results)
+    delta_ = delta(v_, results)
     sigma_ = volatility_after(sigma, delta_, phi_, v_, tau)
     phi_ = phi_after(phi_star(phi_, sigma_), v_)
     return Rated(mu_after(mu_, phi_, results), phi_, sigma_, v_, delta_)
@@ -394,6 +412,7 @@ class Glicko2(RatingSystem):
         label = period or self.period_of(min(e.date for e in events))
         tau = float(self.params["tau"])
         opened: dict[str, tuple[float, float, float]] = {}
+        g_of: dict[str, float] = {}  # each player's g(φ) as the period opened
         results: dict[str, list[Result]] = {}
         lines: dict[str, list[tuple[str, GameLine]]] = {}
         last_day: dict[str, date] = {}
@@ -402,24 +421,26 @@ class Glicko2(RatingSystem):
                 for pid in (game.a, game.b):
                     if pid not in opened:
                         opened[pid] = self.opening(players[pid], label)
+                        g_of[pid] = g(opened[pid][1])
                     last_day[pid] = max(last_day.get(pid, event.date), event.date)
                 for pid, opp, score in (
                     (game.a, game.b, game.score),
                     (game.b, game.a, 1.0 - game.score),
                 ):
                     mu_j, phi_j, _ = opened[opp]
-                    results.setdefault(pid, []).append(Result(mu_j, phi_j, score))
+                    result = result_of(opened[pid][0], mu_j, phi_j, score, g_of[opp])
+                    results.setdefault(pid, []).append(result)
                     line = GameLine(
                         opp,
                         score,
                         players[opp].rating,
-                        round(E(opened[pid][0], mu_j, phi_j), 4),
+                        round(result.e, 4),
                         None,
                         True,
                         game.round,
                         {
                             "opponent_deviation": round(deviation_of(phi_j), 2),
-                            "g": round(g(phi_j), 4),
+                            "g": round(result.g_j, 4),
                         },
                     )
                     lines.setdefault(pid, []).append((event.id, line))
@@ -435,9 +456,7 @@ class Glicko2(RatingSystem):
             # Each game's part of μ′ − μ, φ′² g(φj)(sj − E), on the rating's scale.
             weight = SCALE * rated.phi * rated.phi
             for (_, line), r in zip(lines[pid], results[pid], strict=True):
-                part = (
-                    0.0 if state.guest else weight * g(r.phi_j) * (r.s_j - E(mu_, r.mu_j, r.phi_j))
-                )
+                part = 0.0 if state.guest else weight * r.g_j * (r.s_j - r.e)
                 line.change = round(part, 2)
             played = len(results[pid])
             if state.guest:
