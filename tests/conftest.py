@@ -69,10 +69,12 @@ def django_db_modify_db_settings(
 
     connection = connections["default"]
     reused = django_db_keepdb and not django_db_createdb
-    if not django_db_use_migrations or reused or not migrated_once.applies(connection):
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
+    own_way = not django_db_use_migrations or reused or cache is None
+    if own_way or not migrated_once.applies(connection):
         yield
         return
-    folder = Path(str(request.config.cache.mkdir("migrated-test-database")))
+    folder = Path(str(cache.mkdir("migrated-test-database")))
     create = migrated_once.create_from_copy(connection, connection.creation.create_test_db, folder)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(connection.creation, "create_test_db", create)

@@ -69,6 +69,9 @@ def create_from_copy(
                 with closing(sqlite3.connect(partial)) as target:
                     connection.connection.backup(target)
                 os.replace(partial, kept)
+                for older in folder.glob("migrated-*.sqlite3"):
+                    if older != kept:  # made by migrations since changed
+                        older.unlink(missing_ok=True)
                 return name
             # The tables made from the models without migrations (a fraction of a
             # second), then replaced, whole, by the migrated copy: its data migrations'
