@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import hypothesis
 import pytest
@@ -49,6 +50,34 @@ def _static_files_found_once() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(WhiteNoiseMiddleware, "add_files_from_finders", add_files_from_finders)
+        yield
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix,
+    request,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+):
+    """The SQLite test database migrated once and copied into each process
+    (tests/migrated_once.py): each xdist worker migrated its own, 8 s of CPU or more."""
+    from django.db import connections
+
+    from . import migrated_once
+
+    connection = connections["default"]
+    reused = django_db_keepdb and not django_db_createdb
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider
+    own_way = not django_db_use_migrations or reused or cache is None
+    if own_way or not migrated_once.applies(connection):
+        yield
+        return
+    folder = Path(str(cache.mkdir("migrated-test-database")))
+    create = migrated_once.create_from_copy(connection, connection.creation.create_test_db, folder)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(connection.creation, "create_test_db", create)
         yield
 
 

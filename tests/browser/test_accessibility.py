@@ -4,9 +4,10 @@ an officer and the administrator,
 each form both empty and answered with its errors (an empty POST).
 
 axe-core comes from the PyPI package axe-playwright-python (its axe.min.js, no CDN); it
-is put into the page through Playwright, which the Content-Security-Policy does not see.
-One browser page per role, each URL loaded once and checked at both widths (the viewport
-resized, no reload), so the whole site takes about a minute.
+is put into each page as it opens by the role's browser context (an init script, through
+Playwright), which the Content-Security-Policy does not see. One browser page per role,
+each URL loaded once and checked at both widths (the viewport resized, no reload). axe's
+own runs are most of the time (docs/development.md, "The test loop").
 """
 
 from __future__ import annotations
@@ -159,6 +160,9 @@ def test_every_page_passes_axe_at_both_widths(
 ) -> None:
     club = build_club()
     context = browser.new_context(base_url=live_server.url)
+    # axe in every document the context opens, before its own scripts: no 500 kB sent
+    # over Playwright's pipe and evaluated again for each of a run's hundred-odd pages.
+    context.add_init_script(script=AXE_SCRIPT)
     log_in(context, live_server, club, role)
     page = context.new_page()
     page.set_default_timeout(15_000)
