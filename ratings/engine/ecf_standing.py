@@ -47,8 +47,9 @@ class EcfState(PlayerState):
     list to read (a current full one stands in as a new player's dummy opponent, where
     higher: docs/rating-systems.md)."""
 
-    category: str | None = None
+    # In the order the command line has always written them (avg_opp before category).
     avg_opp: float | None = None
+    category: str | None = None
     points: float | None = None
     last_played: date | None = None
     rapid_rating: float | None = None

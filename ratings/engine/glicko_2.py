@@ -60,9 +60,10 @@ class GlickoState(PlayerState):
     the rating's own scale, as the player's last rated period left them, and the day of
     their last game, which dates that period."""
 
+    # In the order the command line has always written them (last_played first).
+    last_played: date | None = None
     deviation: float | None = None
     volatility: float | None = None
-    last_played: date | None = None
 
     kinds: ClassVar[Mapping[str, StateKind]] = {
         "deviation": NUMBER,
