@@ -8,8 +8,9 @@ line (``python -m ratings.engine``) looks systems up in it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from .acf_1993 import Acf1993
+from .acf_1993 import Acf1993, AcfState
 from .base import (
     EngineError,
     Event,
@@ -26,12 +27,13 @@ from .base import (
     rated_games,
 )
 from .ecf_2020 import Ecf2020
-from .glicko_2 import Glicko2
+from .ecf_standing import EcfState
+from .glicko_2 import Glicko2, GlickoState
 from .nscl import Nscl
 from .nz_club_elo import NzClubElo
 from .st_charles import StCharles
 
-SYSTEMS: dict[str, type[RatingSystem]] = {
+SYSTEMS: dict[str, type[RatingSystem[Any]]] = {
     system.id: system for system in (NzClubElo, StCharles, Acf1993, Nscl, Ecf2020, Glicko2)
 }
 
@@ -46,7 +48,7 @@ def system_choices() -> list[tuple[str, str]]:
 DEFAULT_SYSTEM = "nz-club-elo"
 
 
-def get_system(system_id: str, params: Mapping[str, object] | None = None) -> RatingSystem:
+def get_system(system_id: str, params: Mapping[str, object] | None = None) -> RatingSystem[Any]:
     try:
         cls = SYSTEMS[system_id]
     except KeyError:
@@ -68,12 +70,15 @@ def rate(
 __all__ = [
     "DEFAULT_SYSTEM",
     "SYSTEMS",
+    "AcfState",
+    "EcfState",
     "EngineError",
     "Event",
     "EventResult",
     "FigureUsed",
     "Game",
     "GameLine",
+    "GlickoState",
     "Parameter",
     "PlayerChange",
     "PlayerState",

@@ -18,8 +18,9 @@ from __future__ import annotations
 import gc
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
 
 from .acf_lists import list_fed, list_month, list_period
 from .acf_parameters import PARAMETERS
@@ -33,6 +34,7 @@ from .acf_tables import (
     percentage,
 )
 from .base import (
+    NUMBER,
     EngineError,
     Event,
     EventResult,
@@ -42,6 +44,7 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
+    StateKind,
     StatusChange,
     games_words,
     with_changes,
@@ -51,18 +54,36 @@ NEW = "new"
 UNRATED = "unrated"
 PROVISIONAL = "provisional"
 CONFIRMED = "confirmed"
+#: Every status, in the order a player goes through them.
+STATUSES = (NEW, UNRATED, PROVISIONAL, CONFIRMED)
 #: The statuses the zero-score reset applies to.
 _PARTIALLY_RATED = frozenset((UNRATED, PROVISIONAL))
 
 
+@dataclass(frozen=True, slots=True)
+class AcfState(PlayerState):
+    """A player's acf-1993 standing: their status, and while not yet confirmed, the
+    average rating of their opponents (AR) and their score (TS) over ``games`` games."""
+
+    status: str | None = None
+    avg_opp: float | None = None
+    score: float | None = None
+
+    kinds: ClassVar[Mapping[str, StateKind]] = {
+        "status": STATUSES,
+        "avg_opp": NUMBER,
+        "score": NUMBER,
+    }
+
+
 def _rated(
-    state: PlayerState,
+    state: AcfState,
     status: str,
     rating: float | None,
     games: int,
     avg_opp: float | None,
     score: float | None,
-) -> PlayerState:
+) -> AcfState:
     """``state`` with its acf-1993 fields replaced."""
     return with_changes(
         state, status=status, rating=rating, games=games, avg_opp=avg_opp, score=score
@@ -86,7 +107,7 @@ class _Period:
 
     __slots__ = ("before", "n", "opening", "reset", "s", "sr", "units")
 
-    def __init__(self, before: PlayerState, opening: PlayerState) -> None:
+    def __init__(self, before: AcfState, opening: AcfState) -> None:
         self.before = before
         self.opening = opening
         self.reset = before is not opening
@@ -96,13 +117,14 @@ class _Period:
         self.units = 0  # confirmed: the sum of (Sa - Se) + bonus margin over events, hundredths
 
 
-class Acf1993(RatingSystem):
+class Acf1993(RatingSystem[AcfState]):
     id = "acf-1993"
     title = "ACF ratings (December 1993 booklet)"
     period_based = True
     #: Se is the whole period's, against the average opponent: no game has its own.
     per_game_expected = False
     parameters = PARAMETERS
+    state_type = AcfState
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         super().__init__(params)
@@ -184,9 +206,10 @@ class Acf1993(RatingSystem):
 
     def brought_in(
         self, state: PlayerState, *, standing: str | None = None, since: date | None = None
-    ) -> PlayerState:
+    ) -> AcfState:
         """A status brought in with a rating is taken as given; without one the figure and
         games decide it (confirmed from ``confirm_games``)."""
+        state = self.own_state(state)
         if standing and state.rating is not None:
             return with_changes(state, status=standing)
         return state
@@ -215,8 +238,9 @@ class Acf1993(RatingSystem):
 
     # -- players ---------------------------------------------------------------
 
-    def prepare(self, player: PlayerState) -> PlayerState:
+    def prepare(self, player: PlayerState) -> AcfState:
         """Check an input state and fill what the rules can work out from it (see the docs)."""
+        player = super().prepare(player)
         status, rating, games = player.status, player.rating, player.games
         avg_opp, score = player.avg_opp, player.score
         if score is not None and not 0 <= score <= games:
@@ -272,7 +296,7 @@ class Acf1993(RatingSystem):
         rating = half_up(avg_opp + dp, self._scale)
         return (CONFIRMED if games >= self.params["confirm_games"] else PROVISIONAL), rating
 
-    def display(self, player: PlayerState) -> str:
+    def display(self, player: AcfState) -> str:
         status, rating, games = player.status, player.rating, player.games
         publish = int(self.params["publish_games"])
         if status is None:
@@ -288,7 +312,7 @@ class Acf1993(RatingSystem):
             return "Unr"
         return f"{publish} R"
 
-    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+    def status_changes(self, player: AcfState, *, today: date) -> tuple[StatusChange, ...]:
         """A partially-rated player's rating is listed (provisional, "1486p") once they
         have ``publish_games`` rated games, and confirmed at ``confirm_games``; a confirmed
         rating changes no more. Each is reviewed on the whole history when a period is
@@ -314,7 +338,7 @@ class Acf1993(RatingSystem):
         )
         return (StatusChange(to, words + " (at the end of the rating period)", None, more),)
 
-    def usable_rating(self, player: PlayerState) -> float | None:
+    def usable_rating(self, player: AcfState) -> float | None:
         """The rating others are rated against: confirmed, or provisional and published."""
         if player.status == CONFIRMED or (
             player.status == PROVISIONAL and player.games >= self.params["publish_games"]
@@ -322,7 +346,7 @@ class Acf1993(RatingSystem):
             return player.rating
         return None
 
-    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+    def expected_score(self, player: AcfState, opponent: AcfState) -> float | None:
         """Table 2's P, as Se takes it: the opponent's rating held within max_difference
         (the 336 rule), D = opponent's rating - own, rounded; L column when D >= 0, else H.
 
@@ -342,7 +366,7 @@ class Acf1993(RatingSystem):
         table = LOW_BY_DIFFERENCE if difference >= 0 else HIGH_BY_DIFFERENCE
         return table[index] / 100
 
-    def period_opening(self, player: PlayerState) -> PlayerState:
+    def period_opening(self, player: AcfState) -> AcfState:
         if (
             self.params["reset_zero_score"]
             and player.score == 0
@@ -352,7 +376,7 @@ class Acf1993(RatingSystem):
             return _rated(player, NEW, None, 0, None, None)
         return player
 
-    def _reset_zero_scores(self, players: dict[str, PlayerState]) -> dict[str, PlayerState]:
+    def _reset_zero_scores(self, players: dict[str, AcfState]) -> dict[str, AcfState]:
         """The booklet's reset, at the start of a period, for every player: a partially-rated
         player whose accumulated score is 0 starts again as new (NG, AR, TS cleared).
 
@@ -373,7 +397,7 @@ class Acf1993(RatingSystem):
     # -- rating ----------------------------------------------------------------
 
     def rate_period(
-        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+        self, players: dict[str, AcfState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
         # A period builds a GameLine per game and side and frees none of them: the cyclic
         # garbage collector would walk them over and over (nearly half the time of a big
@@ -387,7 +411,7 @@ class Acf1993(RatingSystem):
                 gc.enable()
 
     def _rate_period(
-        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+        self, players: dict[str, AcfState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
         cap_param = self.params["max_difference"]
         cap = None if cap_param is None else float(cap_param)
@@ -512,7 +536,7 @@ class Acf1993(RatingSystem):
         side.sr += rating
         side.lines.append(GameLine(opponent, score, rating, None, None, True, round_, detail))
 
-    def _accumulated_avg(self, opening: PlayerState, new_sum: float, games: int) -> float:
+    def _accumulated_avg(self, opening: AcfState, new_sum: float, games: int) -> float:
         """AR over the old games and the new: (ARo NGo + SR) / (NGo + NG), to the decimals."""
         old_sum = (opening.avg_opp or 0.0) * opening.games
         return half_up((old_sum + new_sum) / games, self._scale)

@@ -15,7 +15,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 #: A game's score from player ``a``'s side.
 SCORES = (1.0, 0.5, 0.0)
@@ -52,12 +52,26 @@ def whole(value: float) -> int:
     return int(round_half_up(value, 0))
 
 
+#: The titles a player's state may carry (the federations' own abbreviations).
+TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+
+#: How the codec reads and checks a state's field (``PlayerState.kinds``): a figure, a
+#: day, or one of a few words (a tuple of them). ``id``, ``games`` and ``guest`` have their
+#: own kinds.
+NUMBER = "number"
+DATE = "date"
+StateKind = str | tuple[str, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerState:
-    """A player's standing between events: what a system needs to go on rating.
+    """A player's standing between events: what every system shares (the figure, the
+    games behind it, and the player's own details some systems read).
 
-    One class serves every system; a system reads the fields it defines and leaves
-    the others alone, so a state can be fed back in unchanged.
+    A system that keeps more declares its own state in its module, a subclass of this
+    one with its fields and their ``kinds`` (acf-1993's ``AcfState``: status, average
+    opponent, score), and names it as its ``RatingSystem.state_type``; the codec, the
+    driver and ``with_changes`` take whatever fields the type has.
     """
 
     id: str
@@ -67,24 +81,19 @@ class PlayerState:
     born: date | None = None
     gender: str | None = None
     title: str | None = None
-    # acf-1993: status, avg_opp (AR) and score (TS) over ``games`` games.
-    status: str | None = None
-    avg_opp: float | None = None
-    score: float | None = None
-    # ecf-2020: category (full / partial / None = new), avg_opp, points, last_played.
-    category: str | None = None
-    points: float | None = None
-    last_played: date | None = None
-    # ecf-2020: the player's rapid rating, its category and its holder's last rapid game:
-    # a current full one is the dummy opponent of a player who has never played a
-    # standard game, where higher (see docs/rating-systems.md).
-    rapid_rating: float | None = None
-    rapid_category: str | None = None
-    rapid_last_played: date | None = None
-    # glicko-2: the rating deviation (RD) and volatility (σ), on the rating's own scale,
-    # as the player's last rated period left them; ``last_played`` dates that period.
-    deviation: float | None = None
-    volatility: float | None = None
+
+    #: Each field this class adds, and how the codec reads it: ``NUMBER``, ``DATE`` or
+    #: the words it may be. A subclass names its own fields only; the codec gathers the
+    #: rest from the classes above it.
+    kinds: ClassVar[Mapping[str, StateKind]] = {
+        "id": "id",
+        "rating": NUMBER,
+        "games": "games",
+        "guest": "flag",
+        "born": DATE,
+        "gender": ("M", "F"),
+        "title": TITLES,
+    }
 
     def age_on(self, day: date) -> int | None:
         """Whole years of age on ``day``; None when the birth date is unknown."""
@@ -96,8 +105,33 @@ class PlayerState:
         return years
 
 
+#: Every system's state type, in the order the systems were declared (the shared one
+#: first): ``RatingSystem`` adds each system's own.
+STATE_TYPES: list[type[PlayerState]] = [PlayerState]
+
+#: The fields every system's state has.
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerState))
-_STATE_FIELD_SET = frozenset(STATE_FIELDS)
+
+
+def state_fields(state_type: type[PlayerState]) -> tuple[str, ...]:
+    """The fields of a state type, in order: the shared ones, then the system's own."""
+    return _layout(state_type)[0]
+
+
+def state_kinds(state_type: type[PlayerState]) -> dict[str, StateKind]:
+    """Each field of a state type and how the codec reads it, from the ``kinds`` the type
+    and the types above it declare. A field declared without a kind is a mistake in the
+    system's module, said when the type is first used."""
+    return _layout(state_type)[4]
+
+
+def state_as(state_type: type[PlayerState], state: PlayerState) -> PlayerState:
+    """``state`` as a ``state_type``: every field the two share kept, the others at the
+    new type's defaults (a state from another system's list, or a bare one from outside)."""
+    if type(state) is state_type:
+        return state
+    own = set(_layout(type(state))[0])
+    return state_type(**{n: getattr(state, n) for n in _layout(state_type)[0] if n in own})
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,8 +328,14 @@ _PAIR = attrgetter("a", "b")
 _GAMES = attrgetter("games")
 
 
-class RatingSystem(ABC):
-    """One club rating system. Subclasses are registered in ``ratings.engine.SYSTEMS``.
+#: A system's own state type (``RatingSystem.state_type``); any state (``with_changes``).
+S = TypeVar("S", bound=PlayerState)
+T = TypeVar("T", bound=PlayerState)
+
+
+class RatingSystem(ABC, Generic[S]):
+    """One club rating system, keeping states of type ``S`` (its ``state_type``).
+    Subclasses are registered in ``ratings.engine.SYSTEMS``.
 
     The shared driver (``rate``) orders the events, groups them into rating periods
     and hands each group to ``rate_period``; per-event systems see one event a time.
@@ -340,6 +380,17 @@ class RatingSystem(ABC):
     #: the month and each other's: ecf-2020, with ``rated_by_performance``), or
     #: "everyone" (nothing narrower is known: the whole period is rated again).
     period_reach: ClassVar[str] = "everyone"
+    #: The state this system keeps of a player: ``PlayerState`` for a figure and its games
+    #: alone, or the system's own subclass of it, declared in its module with its fields'
+    #: kinds (acf-1993's ``AcfState``). The driver, the codec and a stored row's reading
+    #: ask for it; nothing outside the system's module names its fields.
+    state_type: ClassVar[type[PlayerState]] = PlayerState
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Every system's state type, for a state read back without its system (the codec).
+        if cls.state_type not in STATE_TYPES:
+            STATE_TYPES.append(cls.state_type)
 
     @property
     def rates_players_apart(self) -> bool:
@@ -445,7 +496,7 @@ class RatingSystem(ABC):
         used another (held within a band, a floor, a default); None where it is theirs."""
         return None
 
-    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+    def status_changes(self, player: S, *, today: date) -> tuple[StatusChange, ...]:
         """When ``player``'s status next changes under this system's rules, and to what,
         from their state after their last rated event, read on ``today``: each way it can
         change (ecf-2020's partial rating becomes full after more games, or lapses on a
@@ -457,11 +508,11 @@ class RatingSystem(ABC):
 
     def brought_in(
         self, state: PlayerState, *, standing: str | None = None, since: date | None = None
-    ) -> PlayerState:
+    ) -> S:
         """A rating brought in from outside (``state``: its figure and games) as this
         system starts from it; ``standing`` is the word of ``brought_in_standing`` (None
         when not given), ``since`` the day it is taken as current."""
-        return state
+        return self.own_state(state)
 
     def brought_in_missing(
         self, *, rating: float | None, games: int, standing: str | None = None
@@ -486,15 +537,24 @@ class RatingSystem(ABC):
 
     # -- rating ----------------------------------------------------------------
 
-    def new_player(self, player_id: str) -> PlayerState:
+    def own_state(self, state: PlayerState) -> S:
+        """``state`` as this system's ``state_type``: what it shares with the system's own
+        state kept, the rest at its defaults (a bare state the web app builds from a
+        member's columns; one read back without its system)."""
+        if type(state) is self.state_type:
+            return cast(S, state)
+        return cast(S, state_as(self.state_type, state))
+
+    def new_player(self, player_id: str) -> S:
         """The state of a player met in a game but not listed in the input."""
-        return PlayerState(id=player_id)
+        return cast(S, self.state_type(id=player_id))
 
-    def prepare(self, player: PlayerState) -> PlayerState:
-        """Bring an input state into the form the system works with (e.g. start ratings)."""
-        return player
+    def prepare(self, player: PlayerState) -> S:
+        """Bring an input state into the form the system works with (e.g. start ratings):
+        its own ``state_type`` first. A system's own ``prepare`` calls this one first."""
+        return self.own_state(player)
 
-    def period_opening(self, player: PlayerState) -> PlayerState:
+    def period_opening(self, player: S) -> S:
         """What the opening of a rating period makes of a state, games or none (acf-1993's
         zero-score reset); the state itself when the period's rules leave it alone.
 
@@ -505,15 +565,15 @@ class RatingSystem(ABC):
 
     @abstractmethod
     def rate_period(
-        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+        self, players: dict[str, S], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
         """Rate one period (or one event), replacing states in ``players`` in place."""
 
     @abstractmethod
-    def display(self, player: PlayerState) -> str:
+    def display(self, player: S) -> str:
         """Exactly what the published list shows for this player."""
 
-    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+    def expected_score(self, player: S, opponent: S) -> float | None:
         """``player``'s expected score against ``opponent`` on these (prepared) states, in
         0..1: the system's own expectation (for the comparison of systems). None when the
         system has no rating to expect from for either of them.
@@ -529,7 +589,7 @@ class RatingSystem(ABC):
         events: Sequence[Event],
     ) -> RatingResult:
         """Rate ``events`` in order from ``players``' states."""
-        states: dict[str, PlayerState] = {}
+        states: dict[str, S] = {}
         for player in players:
             states[player.id] = self.prepare(player)
         # Everyone met in a game, in order of first appearance (C-level passes: this sees
@@ -550,7 +610,7 @@ class RatingSystem(ABC):
         ordered = list(states.values())
         return RatingResult(
             system=self.id,
-            players=ordered,
+            players=list[PlayerState](ordered),
             displays={p.id: self.display(p) for p in ordered},
             events=results,
         )
@@ -571,22 +631,50 @@ class RatingSystem(ABC):
         return list(groups.items())
 
 
-_STATE_VALUES = attrgetter(*STATE_FIELDS)
-_STATE_INDEX = {name: i for i, name in enumerate(STATE_FIELDS)}
+#: Per state type: its fields, their set, a getter of all their values, each one's index,
+#: and each one's kind; built once a type (a big history makes a state a player an event).
+_Layout = tuple[tuple[str, ...], frozenset[str], Any, dict[str, int], dict[str, StateKind]]
+_LAYOUTS: dict[type[PlayerState], _Layout] = {}
 _set_field = object.__setattr__
 
 
-def with_changes(state: PlayerState, **changes: Any) -> PlayerState:
+def _layout(state_type: type[PlayerState]) -> _Layout:
+    try:
+        return _LAYOUTS[state_type]
+    except KeyError:
+        pass
+    names = tuple(f.name for f in fields(state_type))
+    kinds: dict[str, StateKind] = {}
+    for klass in reversed(state_type.__mro__):
+        kinds.update(getattr(klass, "kinds", None) or {})
+    missing = [n for n in names if n not in kinds]
+    if missing:
+        raise TypeError(f"{state_type.__name__} declares no kind for {', '.join(missing)}")
+    layout = (
+        names,
+        frozenset(names),
+        attrgetter(*names),
+        {name: i for i, name in enumerate(names)},
+        {n: kinds[n] for n in names},
+    )
+    _LAYOUTS[state_type] = layout
+    return layout
+
+
+def with_changes(state: T, **changes: Any) -> T:
     """A copy of ``state`` with some fields changed: ``dataclasses.replace(state, **changes)``
     at a third of its cost (a big history makes a new state for each player in each event).
 
     The fields are read in one call and set in one C-level pass: a frozen dataclass's own
-    ``__init__`` sets them one Python statement at a time, most of the cost."""
-    if not changes.keys() <= _STATE_FIELD_SET:
-        raise TypeError(f"PlayerState has no field {sorted(changes.keys() - _STATE_FIELD_SET)}")
-    values = list(_STATE_VALUES(state))
+    ``__init__`` sets them one Python statement at a time, most of the cost. Any system's
+    state type: the copy is of the same type."""
+    cls = type(state)
+    names, name_set, values_of, index, _ = _LAYOUTS.get(cls) or _layout(cls)
+    if not changes.keys() <= name_set:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)}")
+    values = list(values_of(state))
     for name, value in changes.items():
-        values[_STATE_INDEX[name]] = value
-    copy = object.__new__(PlayerState)
-    deque(map(_set_field, repeat(copy, len(values)), STATE_FIELDS, values), 0)
+        values[index[name]] = value
+    copy: T = object.__new__(cls)
+    deque(map(_set_field, repeat(copy, len(values)), names, values), 0)
     return copy

@@ -16,26 +16,22 @@ from datetime import date
 from operator import attrgetter
 from typing import Any
 
-from .base import STATE_FIELDS, EngineError, GameLine, PlayerChange, PlayerState
-
-__all__ = ["change_to_dict", "state_from_dict", "state_to_dict"]
-
-TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
-ACF_STATUSES = ("new", "unrated", "provisional", "confirmed")
-ECF_CATEGORIES = ("full", "partial")
-
-_NUMBER_FIELDS = frozenset(
-    ("rating", "avg_opp", "score", "points", "rapid_rating", "deviation", "volatility")
+from .base import (
+    DATE,
+    NUMBER,
+    STATE_TYPES,
+    TITLES,
+    EngineError,
+    GameLine,
+    PlayerChange,
+    PlayerState,
+    RatingSystem,
+    state_fields,
+    state_kinds,
 )
-_DATE_FIELDS = frozenset(("born", "last_played", "rapid_last_played"))
-#: Fields whose values must be one of a few strings, and how a problem names them.
-_CHOICES: dict[str, tuple[tuple[str, ...], str]] = {
-    "gender": (("M", "F"), "M or F"),
-    "title": (TITLES, "one of " + ", ".join(TITLES)),
-    "status": (ACF_STATUSES, "one of " + ", ".join(ACF_STATUSES)),
-    "category": (ECF_CATEGORIES, "full or partial"),
-    "rapid_category": (ECF_CATEGORIES, "full or partial"),
-}
+
+__all__ = ["TITLES", "change_to_dict", "state_from_dict", "state_to_dict"]
+
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _LARGEST_FLOAT = sys.float_info.max
 
@@ -68,19 +64,30 @@ def _parse_date(value: object, path: str, problems: list[str]) -> date | None:
 # -- states --------------------------------------------------------------------------
 
 
-#: Every field but ``id``, read in one call (a full re-rate writes a state a change).
-_FIELDS_AFTER_ID = STATE_FIELDS[1:]
-_VALUES_AFTER_ID = attrgetter(*_FIELDS_AFTER_ID)
+#: Per state type: every field but ``id``, and a getter of their values in one call (a
+#: full re-rate writes a state a change).
+_AFTER_ID: dict[type[PlayerState], tuple[tuple[str, ...], Any]] = {}
+
+
+def _after_id(state_type: type[PlayerState]) -> tuple[tuple[str, ...], Any]:
+    try:
+        return _AFTER_ID[state_type]
+    except KeyError:
+        names = state_fields(state_type)[1:]
+        _AFTER_ID[state_type] = (names, attrgetter(*names))
+        return _AFTER_ID[state_type]
 
 
 def state_to_dict(state: PlayerState) -> dict[str, Any]:
-    """The state as JSON: ``id``, ``games`` and every other field that is set.
+    """The state as JSON: ``id``, ``games`` and every other field that is set, whichever
+    system's state it is (its fields are its type's; no field names its system).
 
     Fields that are None (or ``guest`` false) are left out, so stored states stay small;
     ``state_from_dict`` gives the same state back. (``_number`` written out in the loop.)
     """
+    names, values_of = _AFTER_ID.get(type(state)) or _after_id(type(state))
     out: dict[str, Any] = {"id": state.id}
-    for name, value in zip(_FIELDS_AFTER_ID, _VALUES_AFTER_ID(state), strict=True):
+    for name, value in zip(names, values_of(state), strict=True):
         if value is None or value is False:
             continue
         if type(value) is float:
@@ -95,8 +102,36 @@ def state_to_dict(state: PlayerState) -> dict[str, Any]:
     return out
 
 
-def state_from_dict(data: Mapping[str, Any], path: str = "state") -> PlayerState:
-    """The state ``data`` gives, checked field by field.
+def _described(choices: tuple[str, ...]) -> str:
+    """How a problem names a field's words: "M or F", "one of GM, IM, ..."."""
+    if len(choices) == 2:
+        return f"{choices[0]} or {choices[1]}"
+    return "one of " + ", ".join(choices)
+
+
+def _type_holding(keys: set[str]) -> type[PlayerState]:
+    """The state type a state read without its system is read as: the smallest of the
+    systems' state types with every one of ``keys`` (the shared ``PlayerState`` for the
+    shared fields alone), the first declared on a tie; with none, the one holding most of
+    them (the rest are then unknown fields). It is a container, not a guess at the system:
+    the system that rates it takes it as its own (``RatingSystem.own_state``) with every
+    field the two share, so nothing read is lost."""
+    holding = [t for t in STATE_TYPES if keys <= set(state_fields(t))]
+    if holding:
+        return min(holding, key=lambda t: len(state_fields(t)))
+    return max(STATE_TYPES, key=lambda t: len(keys & set(state_fields(t))))
+
+
+def state_from_dict(
+    data: Mapping[str, Any],
+    path: str = "state",
+    system: RatingSystem[Any] | type[RatingSystem[Any]] | None = None,
+) -> PlayerState:
+    """The state ``data`` gives, checked field by field against the fields ``system``'s
+    state has (``RatingSystem.state_type``) and the kinds it declares for them.
+
+    Without ``system`` (a stored row read where its list's system is not at hand), the
+    state type that holds the fields given (``_type_holding``).
 
     Raises ``EngineError`` with one problem per bad field, each starting with its path
     (``players[3].born: must be a date YYYY-MM-DD, got '1990-02-30'``). A ``display`` key
@@ -105,49 +140,56 @@ def state_from_dict(data: Mapping[str, Any], path: str = "state") -> PlayerState
     problems: list[str] = []
     if not isinstance(data, Mapping):
         raise EngineError([f"{path}: must be an object"])
+    if system is not None:
+        state_type = system.state_type
+    else:
+        state_type = _type_holding({k for k in data if k != "display"})
+    kinds = state_kinds(state_type)
     values: dict[str, Any] = {}
     for key, value in data.items():
         where = f"{path}.{key}"
+        kind = kinds.get(key)
         if key == "display":
             if value is not None and not isinstance(value, str):
                 problems.append(f"{where}: must be a string, got {value!r}")
-        elif key not in STATE_FIELDS:
+        elif kind is None:
             problems.append(f"{where}: unknown field")
-        elif key == "id":
+        elif kind == "id":
             if isinstance(value, str) and value:
                 values["id"] = sys.intern(value)  # the same object as in the games
             else:
                 problems.append(f"{where}: must be a non-empty string")
         elif value is None:
             continue
-        elif key in _NUMBER_FIELDS:
+        elif kind == NUMBER:
             if _is_number(value):
                 values[key] = float(value)
             else:
                 problems.append(f"{where}: must be a number, got {value!r}")
-        elif key == "games":
+        elif kind == "games":
             if type(value) is int and value >= 0:
                 values[key] = value
             else:
                 problems.append(f"{where}: must be a whole number of games, got {value!r}")
-        elif key == "guest":
+        elif kind == "flag":
             if isinstance(value, bool):
                 values[key] = value
             else:
                 problems.append(f"{where}: must be true or false, got {value!r}")
-        elif key in _DATE_FIELDS:
+        elif kind == DATE:
             values[key] = _parse_date(value, where, problems)
-        else:
-            choices, described = _CHOICES[key]
-            if value in choices:
+        elif isinstance(kind, tuple):
+            if value in kind:
                 values[key] = value
             else:
-                problems.append(f"{where}: must be {described}, got {value!r}")
+                problems.append(f"{where}: must be {_described(kind)}, got {value!r}")
+        else:
+            raise TypeError(f"{state_type.__name__}.{key}: no such kind {kind!r}")
     if "id" not in data:
         problems.append(f"{path}.id: required")
     if problems:
         raise EngineError(problems)
-    return PlayerState(**values)
+    return state_type(**values)
 
 
 # -- changes -------------------------------------------------------------------------

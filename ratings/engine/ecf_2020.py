@@ -60,6 +60,7 @@ from .ecf_standing import (
     NEW,
     NO_PRIOR,
     PARTIAL,
+    EcfState,
     Prior,
     brought_in_category,
     category_at,
@@ -78,14 +79,14 @@ _DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _rated(
-    state: PlayerState,
+    state: EcfState,
     rating: float,
     games: int,
     category: str,
     avg_opp: float,
     points: float,
     last_played: date,
-) -> PlayerState:
+) -> EcfState:
     """``state`` with the fields a month changes replaced."""
     return with_changes(
         state,
@@ -108,7 +109,7 @@ class _PRating(NamedTuple):
     used: int  # this month's games counted (all of them except pass-1 exclusions)
 
 
-class Ecf2020(RatingSystem):
+class Ecf2020(RatingSystem[EcfState]):
     id = "ecf-2020"
     title = "ECF rating (method from July 2020)"
     has_floor = True
@@ -116,6 +117,7 @@ class Ecf2020(RatingSystem):
     #: A game adds offsets (D and score), not an expected score.
     per_game_expected = False
     parameters = PARAMETERS
+    state_type = EcfState
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         super().__init__(params)
@@ -127,7 +129,7 @@ class Ecf2020(RatingSystem):
         #: The first month whose dummies use the title defaults (None: every month).
         self._titles_from = None if titles_from is None else date.fromisoformat(titles_from)
 
-    def dummy_rating(self, player: PlayerState, first: date) -> float:
+    def dummy_rating(self, player: EcfState, first: date) -> float:
         """The dummy opponent's rating for a P-rated player in the month starting ``first``
         (``ecf_standing.dummy_rating`` under this system's parameters)."""
         return dummy_rating(player, first, self.params, self._titles_from)
@@ -200,9 +202,10 @@ class Ecf2020(RatingSystem):
 
     def brought_in(
         self, state: PlayerState, *, standing: str | None = None, since: date | None = None
-    ) -> PlayerState:
+    ) -> EcfState:
         """A rating brought in is current from ``since``: of the category given, or the
         one its games make it; with no figure or no games, a new player."""
+        state = self.own_state(state)
         if state.rating is None or not state.games:
             return state
         category = standing or brought_in_category(state.rating, state.games)
@@ -224,14 +227,14 @@ class Ecf2020(RatingSystem):
             f"leave it out (the list sets it) or set it to {time_class!r}."
         ]
 
-    def rated_by_performance(self, player: PlayerState, label: str) -> bool:
+    def rated_by_performance(self, player: EcfState, label: str) -> bool:
         """Whether the month ``label`` rates ``player`` by performance ("P": new or
         partially rated at its start) rather than by K, from their state before it."""
         first = self._period_start(label, ())
         window_start = months_before(first, int(self.params["activity_months"]))
         return category_at(player, window_start) != FULL
 
-    def lapses_on(self, player: PlayerState) -> date | None:
+    def lapses_on(self, player: EcfState) -> date | None:
         """The first day of the first month whose activity window opens after the
         player's last game: from then a game rates them as a new player. None while no
         last game is known (a rating with none counts as current)."""
@@ -240,7 +243,7 @@ class Ecf2020(RatingSystem):
         months = int(self.params["activity_months"])
         return months_before(player.last_played.replace(day=1), -(months + 1))
 
-    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+    def status_changes(self, player: EcfState, *, today: date) -> tuple[StatusChange, ...]:
         """A full or partial rating lapses on ``lapses_on`` unless its holder plays a
         rated game before then (played after it, they are rated as a new player); a
         partial rating is full once its games reach ``full_games``. A new player's, or one
@@ -264,7 +267,7 @@ class Ecf2020(RatingSystem):
             )
         return tuple(changes)
 
-    def display(self, player: PlayerState) -> str:
+    def display(self, player: EcfState) -> str:
         if player.rating is None or player.category is None:
             return ""
         rating = player.rating
@@ -273,7 +276,7 @@ class Ecf2020(RatingSystem):
             shown += str(self.params["partial_mark"])
         return shown
 
-    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+    def expected_score(self, player: EcfState, opponent: EcfState) -> float | None:
         """The score at which a K rating stays where it is, on average.
 
         A game moves a K rating by (D offset + score offset) x K / 20: with the score
@@ -324,7 +327,7 @@ class Ecf2020(RatingSystem):
         return _PRating(rating, games, total_cents, half_points, p100, dp, len(opponents))
 
     def rate_period(
-        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+        self, players: dict[str, EcfState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
         p = self.params
         first = self._period_start(period, events)
@@ -400,7 +403,7 @@ class Ecf2020(RatingSystem):
         for pid in p_rated:
             rating3[pid] = float(pass_b[pid].rating)
 
-        after: dict[str, PlayerState] = {}
+        after: dict[str, EcfState] = {}
         detail: dict[str, dict[str, Any]] = {}
         # Each player's game lines this month: every line has the same fields (the K
         # ones, null on a P rated player's lines) and no ``change``.

@@ -10,10 +10,11 @@ brings into a P rating. The month's three passes are ecf_2020.py's.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
-from .base import PlayerState
+from .base import DATE, NUMBER, PlayerState, StateKind
 from .ecf_offsets import cents
 from .months import months_before
 
@@ -34,6 +35,38 @@ TITLE_PARAMETERS = {
 }
 
 
+#: The categories a rated player holds (a new player holds none).
+CATEGORIES = (FULL, PARTIAL)
+
+
+@dataclass(frozen=True, slots=True)
+class EcfState(PlayerState):
+    """A player's ecf-2020 standing: their category (full, partial, None for new), the
+    average opponent and points over ``games`` games, and their last game's day; and
+    their rapid rating, its category and its holder's last rapid game, for the standard
+    list to read (a current full one stands in as a new player's dummy opponent, where
+    higher: docs/rating-systems.md)."""
+
+    # In the order the command line has always written them (avg_opp before category).
+    avg_opp: float | None = None
+    category: str | None = None
+    points: float | None = None
+    last_played: date | None = None
+    rapid_rating: float | None = None
+    rapid_category: str | None = None
+    rapid_last_played: date | None = None
+
+    kinds: ClassVar[Mapping[str, StateKind]] = {
+        "category": CATEGORIES,
+        "avg_opp": NUMBER,
+        "points": NUMBER,
+        "last_played": DATE,
+        "rapid_rating": NUMBER,
+        "rapid_category": CATEGORIES,
+        "rapid_last_played": DATE,
+    }
+
+
 class Prior(NamedTuple):
     """What a player brings into a P rating: games, opponents' total, points (halves)."""
 
@@ -45,7 +78,7 @@ class Prior(NamedTuple):
 NO_PRIOR = Prior(0, 0, 0)
 
 
-def category_at(player: PlayerState, window_start: date) -> str:
+def category_at(player: EcfState, window_start: date) -> str:
     """FULL, PARTIAL or NEW at the start of a month whose activity window opens then."""
     if player.category is None or player.rating is None:
         return NEW
@@ -54,13 +87,13 @@ def category_at(player: PlayerState, window_start: date) -> str:
     return player.category
 
 
-def is_junior(player: PlayerState, first: date, params: Mapping[str, Any]) -> bool:
+def is_junior(player: EcfState, first: date, params: Mapping[str, Any]) -> bool:
     age = player.age_on(first)
     return age is not None and age < int(params["junior_age"])
 
 
 def dummy_rating(
-    player: PlayerState, first: date, params: Mapping[str, Any], titles_from: date | None
+    player: EcfState, first: date, params: Mapping[str, Any], titles_from: date | None
 ) -> float:
     """The dummy opponent's rating for a P-rated player in the month starting ``first``;
     the title defaults apply from the month starting ``titles_from`` (None: always)."""
@@ -93,7 +126,7 @@ def dummy_rating(
     return dummy
 
 
-def rapid_standing(player: PlayerState, first: date, params: Mapping[str, Any]) -> float | None:
+def rapid_standing(player: EcfState, first: date, params: Mapping[str, Any]) -> float | None:
     """The rapid rating that may stand in for the dummy of a player new to standard
     play in the month starting ``first``; None where there is none.
 
@@ -118,7 +151,7 @@ def rapid_standing(player: PlayerState, first: date, params: Mapping[str, Any]) 
     return rapid
 
 
-def prior(player: PlayerState) -> Prior:
+def prior(player: EcfState) -> Prior:
     """A rated player's earlier games, opponents' total and points.
 
     A rating given without ``avg_opp`` / ``points`` stands for its games scored 50%

@@ -22,9 +22,11 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from .base import (
+    DATE,
+    NUMBER,
     EngineError,
     Event,
     EventResult,
@@ -34,6 +36,7 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
+    StateKind,
     StatusChange,
     day_words,
     whole,
@@ -49,6 +52,24 @@ EPSILON = 0.000001
 
 PROVISIONAL = "provisional"
 ESTABLISHED = "established"
+
+
+@dataclass(frozen=True, slots=True)
+class GlickoState(PlayerState):
+    """A player's glicko-2 standing: the rating deviation (RD) and volatility (σ), on
+    the rating's own scale, as the player's last rated period left them, and the day of
+    their last game, which dates that period."""
+
+    # In the order the command line has always written them (last_played first).
+    last_played: date | None = None
+    deviation: float | None = None
+    volatility: float | None = None
+
+    kinds: ClassVar[Mapping[str, StateKind]] = {
+        "deviation": NUMBER,
+        "volatility": NUMBER,
+        "last_played": DATE,
+    }
 
 
 # -- the document's formulas, each once ------------------------------------------------
@@ -257,13 +278,14 @@ PARAMETERS = (
 )
 
 
-class Glicko2(RatingSystem):
+class Glicko2(RatingSystem[GlickoState]):
     id = "glicko-2"
     title = "Glicko-2 (Glickman's example)"
     period_based = True
     #: Each game line has E, the expected score the formulas read.
     per_game_expected = True
     parameters = PARAMETERS
+    state_type = GlickoState
 
     # -- periods -----------------------------------------------------------------
 
@@ -286,7 +308,7 @@ class Glicko2(RatingSystem):
             )
         return first, months_before(first, -self._months()) - timedelta(days=1)
 
-    def _periods_since(self, player: PlayerState, label: str) -> int:
+    def _periods_since(self, player: GlickoState, label: str) -> int:
         """Periods from the player's last rated one to ``label``'s (1: the next one); 1 for
         a player never rated, whose figures are taken as current."""
         if player.last_played is None:
@@ -296,9 +318,10 @@ class Glicko2(RatingSystem):
 
     # -- players -----------------------------------------------------------------
 
-    def prepare(self, player: PlayerState) -> PlayerState:
+    def prepare(self, player: PlayerState) -> GlickoState:
         """Step 1: an unrated player starts at 1500, RD 350, σ 0.06; a rating brought in
         without an RD takes ``brought_in_deviation``."""
+        player = super().prepare(player)
         p = self.params
         if player.deviation is not None and player.deviation <= 0:
             raise EngineError([f"players.{player.id}.deviation: must be above 0"])
@@ -315,7 +338,7 @@ class Glicko2(RatingSystem):
             changes["volatility"] = float(p["start_volatility"])
         return with_changes(player, **changes) if changes else player
 
-    def opening(self, player: PlayerState, label: str) -> tuple[float, float, float]:
+    def opening(self, player: GlickoState, label: str) -> tuple[float, float, float]:
         """μ, φ and σ as period ``label`` opens: the RD grown by each period without
         games since the player's last (never past a new player's)."""
         sigma = float(player.volatility or self.params["start_volatility"])
@@ -328,19 +351,19 @@ class Glicko2(RatingSystem):
             )
         return mu(float(player.rating or self.params["start_rating"])), phi_, sigma
 
-    def deviation_on(self, player: PlayerState, day: date) -> float:
+    def deviation_on(self, player: GlickoState, day: date) -> float:
         """The player's RD as the period holding ``day`` opens."""
         return deviation_of(self.opening(player, self.period_of(day))[1])
 
     # -- what the system says about itself ----------------------------------------
 
-    def _provisional(self, player: PlayerState) -> bool:
+    def _provisional(self, player: GlickoState) -> bool:
         deviation = player.deviation
         if deviation is None:
             deviation = float(self.params["start_deviation"])
         return deviation > float(self.params["provisional_deviation"])
 
-    def display(self, player: PlayerState) -> str:
+    def display(self, player: GlickoState) -> str:
         if player.rating is None:
             return ""
         shown = str(whole(player.rating))
@@ -362,7 +385,7 @@ class Glicko2(RatingSystem):
             ),
         )
 
-    def status_changes(self, player: PlayerState, *, today: date) -> tuple[StatusChange, ...]:
+    def status_changes(self, player: GlickoState, *, today: date) -> tuple[StatusChange, ...]:
         """An established rating turns provisional on the first day of the period whose
         opening RD, grown by the periods without games, is above the limit. How many games
         make a provisional rating established depends on the results: no change is said."""
@@ -382,7 +405,7 @@ class Glicko2(RatingSystem):
         words = f"provisional from {day_words(on)} unless the member plays a rated game first"
         return (StatusChange(PROVISIONAL, words, on=on),)
 
-    def expected_score(self, player: PlayerState, opponent: PlayerState) -> float | None:
+    def expected_score(self, player: GlickoState, opponent: GlickoState) -> float | None:
         """E: the player's μ against the opponent's μ and φ, as step 3 reads them."""
         if player.rating is None or opponent.rating is None:
             return None
@@ -405,7 +428,7 @@ class Glicko2(RatingSystem):
     # -- rating ------------------------------------------------------------------
 
     def rate_period(
-        self, players: dict[str, PlayerState], events: Sequence[Event], period: str | None
+        self, players: dict[str, GlickoState], events: Sequence[Event], period: str | None
     ) -> list[EventResult]:
         """Steps 1 to 8 for every player of the period, on everyone's figures as it
         opened; a guest is an opponent whose figures never move."""

@@ -14,7 +14,15 @@ from typing import IO, Any
 
 import msgspec
 
-from .base import EngineError, Event, EventResult, Game, PlayerState, RatingResult
+from .base import (
+    EngineError,
+    Event,
+    EventResult,
+    Game,
+    PlayerState,
+    RatingResult,
+    RatingSystem,
+)
 from .codec import (
     _change_figures,
     _is_number,
@@ -74,7 +82,8 @@ def parse_input(document: object) -> tuple[str, dict[str, object], list[PlayerSt
             checked = {k: v for k, v in params.items() if k not in too_big}
             problems += SYSTEMS[system].check_params(checked)
     floored = isinstance(system, str) and system in SYSTEMS and SYSTEMS[system].has_floor
-    players = _parse_players(document.get("players"), problems, floored=floored)
+    known = SYSTEMS[system] if isinstance(system, str) and system in SYSTEMS else None
+    players = _parse_players(document.get("players"), problems, floored=floored, system=known)
     if "events" not in document:
         problems.append("events: required")
     events = _parse_events(document.get("events", []), problems)
@@ -84,7 +93,14 @@ def parse_input(document: object) -> tuple[str, dict[str, object], list[PlayerSt
     return system, params, players, events
 
 
-def _parse_players(raw: object, problems: list[str], *, floored: bool) -> list[PlayerState]:
+def _parse_players(
+    raw: object,
+    problems: list[str],
+    *,
+    floored: bool,
+    system: type[RatingSystem[Any]] | None,
+) -> list[PlayerState]:
+    """The players' states, each read as ``system``'s own (its fields and their kinds)."""
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -94,7 +110,7 @@ def _parse_players(raw: object, problems: list[str], *, floored: bool) -> list[P
     seen: set[str] = set()
     for i, data in enumerate(raw):
         try:
-            player = state_from_dict(data, f"players[{i}]")
+            player = state_from_dict(data, f"players[{i}]", system)
         except EngineError as error:
             problems += error.problems
             continue

@@ -49,7 +49,7 @@ def whole_units(value: int) -> int:
     return -((HALF - value) // UNIT)
 
 
-class Nscl(RatingSystem):
+class Nscl(RatingSystem[PlayerState]):
     id = "nscl"
     title = "NSCL (per meet, with bonus points)"
     #: A game's change follows one of three formulas by who won, not an expected score.
@@ -129,6 +129,7 @@ class Nscl(RatingSystem):
 
     def prepare(self, player: PlayerState) -> PlayerState:
         """New players get the start rating; ratings are whole numbers."""
+        player = super().prepare(player)
         if player.rating is None:
             rating = int(self.params["start_rating"])
         else:

@@ -32,7 +32,7 @@ from .base import (
 _PAIR = attrgetter("a", "b")
 
 
-class NzClubElo(RatingSystem):
+class NzClubElo(RatingSystem[PlayerState]):
     id = "nz-club-elo"
     title = "Club Elo (NZ club rules)"
     has_floor = True
@@ -82,6 +82,7 @@ class NzClubElo(RatingSystem):
 
     def prepare(self, player: PlayerState) -> PlayerState:
         """Guests at the guest rating; anyone else never under the floor (start rating too)."""
+        player = super().prepare(player)
         if player.guest:
             return with_changes(player, rating=float(self.params["guest_rating"]))
         floor = float(self.params["floor"])

@@ -53,7 +53,7 @@ def _in_round_order(games: Sequence[Game]) -> Sequence[Game]:
     return games
 
 
-class StCharles(RatingSystem):
+class StCharles(RatingSystem[PlayerState]):
     id = "st-charles"
     title = "St. Charles (CXR-style, per game)"
     has_floor = True
@@ -130,6 +130,7 @@ class StCharles(RatingSystem):
 
     def prepare(self, player: PlayerState) -> PlayerState:
         """New players get the start rating; ratings are whole and never under the floor."""
+        player = super().prepare(player)
         floor = int(self.params["floor"])
         if player.rating is None:
             rating = max(floor, int(self.params["start_rating"]))

@@ -30,7 +30,7 @@ def member_status_changes(
     if not stored:
         return ()
     try:
-        player = state_from_dict(stored)
+        player = state_from_dict(stored, system=system)
     except EngineError:
         return ()
     return system.status_changes(player, today=today)

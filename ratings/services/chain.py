@@ -143,13 +143,14 @@ def member_initial_state(
     another list the member starts as a new player.
     """
     if time_class != STANDARD:
-        return PlayerState(
+        bare = PlayerState(
             id=str(member.pk),
             guest=member.is_guest,
             born=member.born,
             gender=member.gender or None,
             title=member.title or None,
         )
+        return system.own_state(bare)
     state = PlayerState(
         id=str(member.pk),
         rating=member.initial_rating,

@@ -72,7 +72,9 @@ def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
     key = rating_key(group[0])
     states = states_before(key, system, players_of(inputs), rating_list)
     if rapid_feeds_standard(system, rating_list):
-        states.update(rapid_ratings_set(states=states, key=key, member_ids=players_of(inputs)))
+        states.update(
+            rapid_ratings_set(states=states, key=key, member_ids=players_of(inputs), system=system)
+        )
     result = system.rate(states.values(), inputs)
     mine = next((r for r in result.events if r.id == str(event.pk)), None)
     return mine, rerate_scope(start=event, system=system, time_class=rating_list)

@@ -208,7 +208,12 @@ def period_ripple_rerate(
             states = {str(pk): brought(known[pk], index) for pk in rated}
             if walk.reads_rapid:
                 states.update(
-                    rapid_ratings_set(states=states, key=rating_key(events[0]), member_ids=rated)
+                    rapid_ratings_set(
+                        states=states,
+                        key=rating_key(events[0]),
+                        member_ids=rated,
+                        system=system,
+                    )
                 )
             inputs = [engine_event(e, games[e.pk]) for e in events]
             result = system.rate(list(states.values()), inputs)

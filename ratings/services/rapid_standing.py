@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 from ..engine import PlayerState, RatingSystem
 from ..models import ClubSettings, RatingList
@@ -33,15 +34,20 @@ def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = S
 
 
 def holds_rapid(state: PlayerState) -> bool:
-    return (
-        state.rapid_rating is not None
-        or state.rapid_category is not None
-        or state.rapid_last_played is not None
+    """Whether a state carries a rapid standing (only a system that reads the rapid list
+    keeps one in its state: others have no such fields)."""
+    return any(
+        getattr(state, name, None) is not None
+        for name in ("rapid_rating", "rapid_category", "rapid_last_played")
     )
 
 
 def rapid_ratings_set(
-    *, states: dict[str, PlayerState], key: Position, member_ids: Iterable[int]
+    *,
+    states: dict[str, PlayerState],
+    key: Position,
+    member_ids: Iterable[int],
+    system: RatingSystem[Any],
 ) -> dict[str, PlayerState]:
     """The new players among ``member_ids`` (no standard games, no rating) with their
     rapid standing before rating position ``key``: their last rapid change's rating,
@@ -55,10 +61,12 @@ def rapid_ratings_set(
     prior = last_changes_before(key, new, RAPID)
     out = {}
     for pk in new:
-        rapid = prior[pk].state if pk in prior else None
+        # The system's own states (a row read back without its system may be another's):
+        # the rapid list is rated by the same system as the standard one.
+        rapid = system.own_state(prior[pk].state) if pk in prior else None
         state = states[str(pk)]
         standing = replace(
-            state,
+            system.own_state(state),
             rapid_rating=rapid.rating if rapid else None,
             rapid_category=rapid.category if rapid else None,
             rapid_last_played=rapid.last_played if rapid else None,

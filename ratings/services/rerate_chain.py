@@ -221,7 +221,10 @@ class Chain:
             key = rating_key(events[i])
             self.states.update(
                 rapid_ratings_set(
-                    states=self.states, key=key, member_ids=self._rapid_readers(playing, key)
+                    states=self.states,
+                    key=key,
+                    member_ids=self._rapid_readers(playing, key),
+                    system=self.system,
                 )
             )
             # ecf-2020 rates a month from its players' own states alone: handed only

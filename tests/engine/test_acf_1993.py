@@ -17,11 +17,13 @@ from typing import Any
 import pytest
 
 from ratings.engine import (
+    AcfState as PlayerState,  # this file's states are the system's own
+)
+from ratings.engine import (
     EngineError,
     Event,
     Game,
     PlayerChange,
-    PlayerState,
     RatingResult,
     get_system,
     rate,

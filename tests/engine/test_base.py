@@ -7,19 +7,20 @@ from datetime import date
 
 import pytest
 
-from ratings.engine.base import PlayerState, round_half_up, with_changes
+from ratings.engine.base import round_half_up, with_changes
+from ratings.engine.ecf_standing import EcfState
 
-FULL = PlayerState(
+FULL = EcfState(
     id="ann", rating=1.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
-    title="WCM", status="confirmed", avg_opp=3.0, score=4.0, category="partial",
-    points=5.0, last_played=date(2023, 1, 2), rapid_rating=6.0, rapid_category="full",
-    rapid_last_played=date(2022, 12, 3),
+    title="WCM", category="partial", avg_opp=3.0, points=5.0, last_played=date(2023, 1, 2),
+    rapid_rating=6.0, rapid_category="full", rapid_last_played=date(2022, 12, 3),
 )  # fmt: skip
 
 
 def test_with_changes_is_dataclasses_replace() -> None:
     assert with_changes(FULL) == FULL
     assert with_changes(FULL, games=9, rating=None) == replace(FULL, games=9, rating=None)
+    assert with_changes(FULL, category="full") == replace(FULL, category="full")
     with pytest.raises(TypeError):
         with_changes(FULL, bogus=1)
 

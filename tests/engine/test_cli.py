@@ -323,8 +323,18 @@ BAD: dict[str, tuple[str | bytes, str]] = {
     "unknown player field": (_player(colour="white"), "players[0].colour: unknown field"),
     "bad title": (_player(title="GMX"), "players[0].title: must be one of GM, IM"),
     "bad gender": (_player(gender="X"), "players[0].gender: must be M or F"),
-    "bad status": (_player(status="master"), "players[0].status: must be one of new, unrated"),
-    "bad category": (_player(category="half"), "players[0].category: must be full or partial"),
+    "bad status": (
+        _with(system="acf-1993", players=[{"id": "ann", "status": "master"}]),
+        "players[0].status: must be one of new, unrated",
+    ),
+    "bad category": (
+        _with(system="ecf-2020", players=[{"id": "ann", "category": "half"}]),
+        "players[0].category: must be full or partial",
+    ),
+    "another system's field": (
+        _player(status="confirmed"),
+        "players[0].status: unknown field",
+    ),
     "negative games": (_player(games=-1), "players[0].games: must be a whole number of games"),
     "fractional games": (_player(games=2.5), "players[0].games: must be a whole number of games"),
     "rating string": (_player(rating="1600"), "players[0].rating: must be a number"),

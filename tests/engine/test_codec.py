@@ -8,43 +8,75 @@ from typing import Any
 
 import pytest
 
-from ratings.engine import SYSTEMS, EngineError, Event, Game, GameLine, PlayerChange, PlayerState
-from ratings.engine.base import STATE_FIELDS
+from ratings.engine import (
+    SYSTEMS,
+    AcfState,
+    EcfState,
+    EngineError,
+    Event,
+    Game,
+    GameLine,
+    GlickoState,
+    PlayerChange,
+    PlayerState,
+)
+from ratings.engine.base import state_fields
 from ratings.engine.codec import change_to_dict, state_from_dict, state_to_dict
 
-#: A state with every field set (no system reads them all; the codec carries them all).
-FULL = PlayerState(
-    id="ann", rating=1612.25, games=41, guest=True, born=date(2010, 5, 6), gender="F",
-    title="WCM", status="provisional", avg_opp=1543.5, score=20.5, category="partial",
-    points=19.5, last_played=date(2023, 1, 2), rapid_rating=1700.0, rapid_category="full",
-    rapid_last_played=date(2022, 11, 5), deviation=151.52, volatility=0.059996,
-)  # fmt: skip
+#: For each system's own state type, a state with every field set.
+FULL: dict[type[PlayerState], PlayerState] = {
+    AcfState: AcfState(
+        id="ann", rating=1612.25, games=41, guest=True, born=date(2010, 5, 6), gender="F",
+        title="WCM", status="provisional", avg_opp=1543.5, score=20.5,
+    ),
+    EcfState: EcfState(
+        id="ann", rating=1612.25, games=41, guest=True, born=date(2010, 5, 6), gender="F",
+        title="WCM", category="partial", avg_opp=1543.5, points=19.5,
+        last_played=date(2023, 1, 2), rapid_rating=1700.0, rapid_category="full",
+        rapid_last_played=date(2022, 11, 5),
+    ),
+    GlickoState: GlickoState(
+        id="ann", rating=1612.25, games=41, guest=True, born=date(2010, 5, 6), gender="F",
+        title="WCM", deviation=151.52, volatility=0.059996, last_played=date(2023, 1, 2),
+    ),
+}  # fmt: skip
+EVERY_FIELD = [(t, name) for t in FULL for name in state_fields(t)[1:]]
 
 
 def _through_json(state: PlayerState) -> PlayerState:
     return state_from_dict(json.loads(json.dumps(state_to_dict(state))))
 
 
-def test_the_full_state_sets_every_field() -> None:
-    assert [name for name in STATE_FIELDS if getattr(FULL, name) in (None, False)] == []
+@pytest.mark.parametrize("state_type", list(FULL), ids=lambda t: t.__name__)
+def test_the_full_states_set_every_field(state_type: type[PlayerState]) -> None:
+    full = FULL[state_type]
+    assert [n for n in state_fields(state_type) if getattr(full, n) in (None, False)] == []
+
+
+def test_every_system_state_type_has_a_full_state_here() -> None:
+    assert {s.state_type for s in SYSTEMS.values()} - {PlayerState} == set(FULL)
 
 
 def test_a_state_with_every_field_comes_back_through_json() -> None:
-    data = state_to_dict(FULL)
+    data = state_to_dict(FULL[EcfState])
     assert data == {
         "id": "ann", "rating": 1612.25, "games": 41, "guest": True, "born": "2010-05-06",
-        "gender": "F", "title": "WCM", "status": "provisional", "avg_opp": 1543.5,
-        "score": 20.5, "category": "partial", "points": 19.5, "last_played": "2023-01-02",
-        "rapid_rating": 1700, "rapid_category": "full", "rapid_last_played": "2022-11-05",
-        "deviation": 151.52, "volatility": 0.059996,
+        "gender": "F", "title": "WCM", "category": "partial", "avg_opp": 1543.5,
+        "points": 19.5, "last_played": "2023-01-02", "rapid_rating": 1700,
+        "rapid_category": "full", "rapid_last_played": "2022-11-05",
     }  # fmt: skip
-    assert _through_json(FULL) == FULL
+    for full in FULL.values():
+        assert _through_json(full) == full
 
 
-@pytest.mark.parametrize("name", STATE_FIELDS[1:])
-def test_each_field_alone_comes_back(name: str) -> None:
-    state = PlayerState(id="ann", **{name: getattr(FULL, name)})
-    assert _through_json(state) == state
+@pytest.mark.parametrize(("state_type", "name"), EVERY_FIELD)
+def test_each_field_alone_comes_back_read_by_its_system(
+    state_type: type[PlayerState], name: str
+) -> None:
+    state = state_type(id="ann", **{name: getattr(FULL[state_type], name)})
+    system = next(s for s in SYSTEMS.values() if s.state_type is state_type)
+    data = json.loads(json.dumps(state_to_dict(state)))
+    assert state_from_dict(data, system=system) == state
 
 
 def test_fields_left_at_their_default_are_left_out_but_games() -> None:
@@ -79,15 +111,15 @@ def _listed(system_id: str) -> list[PlayerState]:
     born = date(2012, 1, 1)
     if system_id == "acf-1993":
         return [
-            PlayerState("ann", 1500.0, 40, status="confirmed"),
-            PlayerState("bob", None, 4, status="unrated", avg_opp=1400.0, score=1.5),
+            AcfState("ann", 1500.0, 40, status="confirmed"),
+            AcfState("bob", None, 4, status="unrated", avg_opp=1400.0, score=1.5),
         ]
     if system_id == "ecf-2020":
         return [
-            PlayerState("ann", 1800.0, 30, category="full", avg_opp=1750.0, points=16.0,
-                        last_played=date(2021, 12, 1)),
-            PlayerState("bob", None, 0, born=born, title="FM", rapid_rating=1900.0,
-                        rapid_category="full", rapid_last_played=date(2021, 11, 6)),
+            EcfState("ann", 1800.0, 30, category="full", avg_opp=1750.0, points=16.0,
+                     last_played=date(2021, 12, 1)),
+            EcfState("bob", None, 0, born=born, title="FM", rapid_rating=1900.0,
+                     rapid_category="full", rapid_last_played=date(2021, 11, 6)),
         ]  # fmt: skip
     return [PlayerState("ann", 1600.0, 40, born=born, gender="F"), PlayerState("bob", guest=True)]
 
@@ -99,7 +131,8 @@ def test_every_state_a_system_keeps_comes_back_through_json(system_id: str) -> N
     states += [c.state for e in result.events for c in e.changes if c.state is not None]
     assert len(states) > 4
     for state in states:
-        assert _through_json(state) == state
+        data = json.loads(json.dumps(state_to_dict(state)))
+        assert state_from_dict(data, system=SYSTEMS[system_id]) == state
 
 
 def test_a_display_key_is_ignored() -> None:

@@ -19,11 +19,13 @@ from typing import Any
 import pytest
 
 from ratings.engine import (
+    EcfState as PlayerState,  # this file's states are the system's own
+)
+from ratings.engine import (
     EngineError,
     Event,
     Game,
     PlayerChange,
-    PlayerState,
     RatingResult,
     get_system,
     rate,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from ratings.engine import Event, Game, PlayerState, get_system, rate
+from ratings.engine import AcfState, EcfState, Event, Game, PlayerState, get_system, rate
 
 
 def shares(system_id: str, players: list[PlayerState], events: list[Event], pid: str):
@@ -26,8 +26,8 @@ def shares(system_id: str, players: list[PlayerState], events: list[Event], pid:
 
 def test_ecf_a_months_events_parts_make_its_change():
     players = [
-        PlayerState(pid, rating=r, games=30, category="full", avg_opp=r, points=15.0,
-                    last_played=date(2024, 1, 15))
+        EcfState(pid, rating=r, games=30, category="full", avg_opp=r, points=15.0,
+                 last_played=date(2024, 1, 15))
         for pid, r in (("ann", 1800.0), ("ben", 1700.0), ("cat", 1600.0))
     ]  # fmt: skip
     events = [
@@ -41,7 +41,7 @@ def test_ecf_a_months_events_parts_make_its_change():
 
 def test_acf_a_periods_events_parts_make_a_confirmed_players_change():
     players = [
-        PlayerState(pid, rating=r, games=30, status="confirmed")
+        AcfState(pid, rating=r, games=30, status="confirmed")
         for pid, r in (("ann", 1800.0), ("ben", 1700.0), ("cat", 1600.0))
     ]
     events = [

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.engine import PlayerState, get_system
+from ratings.engine import AcfState, EcfState, PlayerState, get_system
 
 
 def state(rating: float | None, **fields: object) -> PlayerState:
     return PlayerState(id="x", rating=rating, **fields)  # type: ignore[arg-type]
+
+
+def acf_state(rating: float | None, **fields: object) -> AcfState:
+    return AcfState(id="x", rating=rating, **fields)  # type: ignore[arg-type]
+
+
+def ecf_state(rating: float | None, **fields: object) -> EcfState:
+    return EcfState(id="x", rating=rating, **fields)  # type: ignore[arg-type]
 
 
 def test_nz_club_elo_expects_elo_s_logistic_curve() -> None:
@@ -56,8 +64,8 @@ def test_nscl_expectation_reaches_one_at_400_points() -> None:
     assert nscl.expected_score(state(1200.0), state(800.0)) == 1.0
 
 
-def confirmed(rating: float) -> PlayerState:
-    return state(rating, status="confirmed", games=50)
+def confirmed(rating: float) -> AcfState:
+    return acf_state(rating, status="confirmed", games=50)
 
 
 def test_acf_1993_expects_table_2() -> None:
@@ -75,12 +83,12 @@ def test_acf_1993_holds_the_difference_within_336() -> None:
 
 def test_acf_1993_expects_nothing_against_an_unpublished_provisional_rating() -> None:
     acf = get_system("acf-1993")
-    young = state(1500.0, status="provisional", games=5)
+    young = acf_state(1500.0, status="provisional", games=5)
     assert acf.expected_score(confirmed(1500.0), young) is None
 
 
-def full(rating: float) -> PlayerState:
-    return state(rating, category="full", games=30)
+def full(rating: float) -> EcfState:
+    return ecf_state(rating, category="full", games=30)
 
 
 def test_ecf_2020_expectation_is_where_the_offsets_balance() -> None:
@@ -94,4 +102,4 @@ def test_ecf_2020_expectation_is_where_the_offsets_balance() -> None:
 
 def test_ecf_2020_expects_nothing_of_a_new_player() -> None:
     ecf = get_system("ecf-2020")
-    assert ecf.expected_score(full(1500.0), state(None)) is None
+    assert ecf.expected_score(full(1500.0), ecf_state(None)) is None

@@ -8,7 +8,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from ratings.engine import SYSTEMS, EngineError, Event, Game, PlayerState, get_system, rate
+from ratings.engine import SYSTEMS, EngineError, Event, Game, get_system, rate
+from ratings.engine import GlickoState as PlayerState  # this file's states are glicko-2's
 from ratings.engine.codec import state_from_dict, state_to_dict
 from ratings.engine.glicko_2 import SCALE, E, deviation_of, g, mu, phi, rating_of
 

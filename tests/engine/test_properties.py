@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import SYSTEMS, Event, Game, PlayerState, RatingResult, get_system
+from ratings.engine import SYSTEMS, AcfState, Event, Game, PlayerState, RatingResult, get_system
 from ratings.engine.codec import state_from_dict, state_to_dict
 from ratings.engine.io import result_to_dict, write_output
 
@@ -201,7 +201,7 @@ def players(draw: st.DrawFn, system_id: str, *, guests: bool = True) -> list[Pla
             fields["title"] = draw(st.sampled_from(TITLES))
         if guests and draw(st.integers(0, 7)) == 0:
             fields["guest"] = True
-        listed.append(PlayerState(**fields))
+        listed.append(SYSTEMS[system_id].state_type(**fields))
     return listed
 
 
@@ -587,8 +587,8 @@ def test_acf_confirmed_players_game_is_zero_sum_without_bonus_or_the_336_rule(
     # rule not binding) one's increment is the other's loss.
     rb = round(ra + gap, 2)
     listed = [
-        PlayerState("a", rating=ra, games=40, status="confirmed"),
-        PlayerState("b", rating=rb, games=40, status="confirmed"),
+        AcfState("a", rating=ra, games=40, status="confirmed"),
+        AcfState("b", rating=rb, games=40, status="confirmed"),
     ]
     games = tuple(Game("a", "b", score, n) for n, score in enumerate(results, 1))
     result = rate("acf-1993", listed, [Event("e", START, games)], k=k)

@@ -372,9 +372,7 @@ def test_every_rule_a_club_could_set_differently_is_a_parameter() -> None:
 def test_rating_keeps_every_other_field_of_the_state() -> None:
     full = PlayerState(
         id="ann", rating=1000.0, games=2, guest=True, born=date(2010, 5, 6), gender="F",
-        title="WCM", status="confirmed", avg_opp=3.0, score=4.0, category="partial",
-        points=5.0, last_played=date(2023, 1, 2), rapid_rating=6.0, rapid_category="full",
-    rapid_last_played=date(2022, 12, 3), deviation=7.0, volatility=0.08,
+        title="WCM",
     )  # fmt: skip
     assert {name for name in STATE_FIELDS if getattr(full, name) is None} == set()
     result = rate(

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import Event, Game, PlayerState, get_system
+from ratings.engine import AcfState, EcfState, Event, Game, PlayerState, get_system
 from ratings.engine.base import RatingSystem
 
 PROFILE = settings(
@@ -40,9 +40,9 @@ def status(system: RatingSystem, state: PlayerState) -> str:
 
 def _opponent(system: RatingSystem) -> PlayerState:
     if system.id == "acf-1993":
-        return PlayerState(id="opp", rating=1500.0, games=60, status="confirmed")
+        return AcfState(id="opp", rating=1500.0, games=60, status="confirmed")
     if system.id == "ecf-2020":
-        return PlayerState(id="opp", rating=1500.0, games=60, category="full", last_played=TODAY)
+        return EcfState(id="opp", rating=1500.0, games=60, category="full", last_played=TODAY)
     return PlayerState(id="opp", rating=1500.0, games=60)
 
 
@@ -115,10 +115,10 @@ def test_nscl_has_no_status_to_change(games, rating):
 # -- acf-1993: published after publish_games, confirmed after confirm_games ---------------
 
 _ACF_MEMBERS = st.one_of(
-    st.just(PlayerState(id="m")),  # new
+    st.just(AcfState(id="m")),  # new
     # Provisional, with the history (NG, AR, TS) of a score between a fifth and four fifths.
     st.builds(
-        lambda games, fifths, avg: PlayerState(
+        lambda games, fifths, avg: AcfState(
             id="m", games=games, avg_opp=float(avg), score=games * fifths / 5
         ),
         st.integers(1, 40),
@@ -127,7 +127,7 @@ _ACF_MEMBERS = st.one_of(
     ),
     # Unrated: every game won, or none (then new again when the next period opens).
     st.builds(
-        lambda games, won, avg: PlayerState(
+        lambda games, won, avg: AcfState(
             id="m", games=games, avg_opp=float(avg), score=float(games if won else 0)
         ),
         st.integers(1, 20),
@@ -163,7 +163,7 @@ def test_acf_1993_a_new_player_is_told_of_the_provisional_rating_to_come():
 
 def test_acf_1993_a_confirmed_rating_changes_no_more():
     system = get_system("acf-1993")
-    member = system.prepare(PlayerState(id="m", rating=1600.0, games=40, status="confirmed"))
+    member = system.prepare(AcfState(id="m", rating=1600.0, games=40, status="confirmed"))
     assert system.status_changes(member, today=TODAY) == ()
 
 
@@ -186,7 +186,7 @@ def _category_at_event(system: RatingSystem, member: PlayerState, day: date) -> 
 def test_ecf_2020_a_rating_lapses_on_the_day_it_says(last, games, rating, months):
     system = get_system("ecf-2020", {"activity_months": months})
     category = "full" if games >= 10 else "partial"
-    member = PlayerState(
+    member = EcfState(
         id="m", rating=float(rating), games=games, category=category, last_played=last
     )
     changes = system.status_changes(member, today=last)
@@ -198,7 +198,7 @@ def test_ecf_2020_a_rating_lapses_on_the_day_it_says(last, games, rating, months
 
 def test_ecf_2020_the_lapse_is_said_as_a_day():
     system = get_system("ecf-2020")
-    member = PlayerState(
+    member = EcfState(
         id="m", rating=1700.0, games=40, category="full", last_played=date(2024, 2, 15)
     )
     (change,) = system.status_changes(member, today=TODAY)
@@ -208,7 +208,7 @@ def test_ecf_2020_the_lapse_is_said_as_a_day():
 
 def test_ecf_2020_a_rating_already_lapsed_has_no_day_to_come():
     system = get_system("ecf-2020")
-    member = PlayerState(
+    member = EcfState(
         id="m", rating=1700.0, games=40, category="full", last_played=date(2022, 2, 15)
     )
     assert system.status_changes(member, today=TODAY) == ()
@@ -220,7 +220,7 @@ def test_ecf_2020_a_partial_rating_is_full_after_the_games_it_says(full_games, g
     system = get_system("ecf-2020", {"full_games": full_games})
     played = min(games, full_games - 1)
     last = TODAY - timedelta(days=40)
-    member = PlayerState(
+    member = EcfState(
         id="m", rating=float(rating), games=played, category="partial", last_played=last
     )
     (full,) = [c for c in system.status_changes(member, today=TODAY) if c.on is None]

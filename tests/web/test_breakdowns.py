@@ -14,7 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.engine import Event, Game, PlayerChange, PlayerState, get_system, rated_games
+from ratings.engine import (
+    AcfState,
+    EcfState,
+    Event,
+    Game,
+    PlayerChange,
+    PlayerState,
+    get_system,
+    rated_games,
+)
 from ratings.models.breakdowns import (
     SHAPES,
     PlayedGame,
@@ -77,10 +86,10 @@ def test_every_shape_is_one_the_engine_gives():
     acf, _ = _one_period(
         "acf-1993",
         [
-            PlayerState("ann", 1600.0, 50, status="confirmed"),
-            PlayerState("bob", 1500.0, 40, status="confirmed"),
-            PlayerState("cat", 1700.0, 60, status="confirmed"),
-            PlayerState("zed", None, 3, status="unrated", avg_opp=1500.0, score=0.0),
+            AcfState("ann", 1600.0, 50, status="confirmed"),
+            AcfState("bob", 1500.0, 40, status="confirmed"),
+            AcfState("cat", 1700.0, 60, status="confirmed"),
+            AcfState("zed", None, 3, status="unrated", avg_opp=1500.0, score=0.0),
         ],
         [Game("ann", "bob", 1.0, 1), Game("cat", "new", 0.5, 1), Game("zed", "ann", 0.0, 2)],
     )
@@ -88,8 +97,8 @@ def test_every_shape_is_one_the_engine_gives():
     ecf, _ = _one_period(
         "ecf-2020",
         [
-            PlayerState("ann", 1600.0, 50, category="full", last_played=date(2024, 1, 1)),
-            PlayerState("bob", 1500.0, 40, category="full", last_played=date(2024, 1, 1)),
+            EcfState("ann", 1600.0, 50, category="full", last_played=date(2024, 1, 1)),
+            EcfState("bob", 1500.0, 40, category="full", last_played=date(2024, 1, 1)),
         ],
         [Game("ann", "bob", 1.0, 1), Game("new", "ann", 0.5, 2)],
     )
@@ -105,8 +114,8 @@ def test_a_packed_line_keeps_only_what_the_engine_worked_out():
     result, _ = _one_period(
         "acf-1993",
         [
-            PlayerState("ann", 1051.0, 50, status="confirmed"),
-            PlayerState("joe", 2400.0, 50, status="confirmed"),
+            AcfState("ann", 1051.0, 50, status="confirmed"),
+            AcfState("joe", 2400.0, 50, status="confirmed"),
         ],
         [Game("ann", "joe", 0.0, 1), Game("ann", "new", 1.0, 2)],
     )
@@ -118,7 +127,7 @@ def test_a_packed_line_keeps_only_what_the_engine_worked_out():
 def test_games_that_no_longer_fit_give_the_figures_without_lines():
     result, event = _one_period(
         "ecf-2020",
-        [PlayerState("ann", 1600.0, 50, category="full", last_played=date(2024, 1, 1))],
+        [EcfState("ann", 1600.0, 50, category="full", last_played=date(2024, 1, 1))],
         [Game("ann", "new", 1.0, 1), Game("new", "ann", 0.5, 2)],
     )
     ann = next(c for c in result.events[0].changes if c.player == "ann")
