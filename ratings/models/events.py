@@ -238,7 +238,8 @@ class Event(models.Model):
         default=False,
         db_default=False,
         help_text="Played on a chess server (Lichess, chess.com…), not over the board. "
-        "The club does not rate online games: they are kept in the record, on no list.",
+        "Its games are rated on the club's list of online play of their time class, if it "
+        "keeps one; never on a list of games over the board.",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     players: models.ManyToManyField[Member, Any] = models.ManyToManyField(

@@ -176,7 +176,11 @@ def online_apart(club_members, rated_event):
     keep_online("rapid")
     rated_event([(1, alice, bob, "1-0")], date=TUESDAY, name="Club night")
     arena = rated_event(
-        [(1, alice, bob, "0-1")], date=TUESDAY, name="Lichess arena", time_class="rapid", rate=False
+        [(1, alice, bob, "0-1")],
+        date=TUESDAY,
+        name="Lichess arena",
+        time_class="rapid",
+        rate=False,
     )
     moved(arena, online=True)
     return alice, bob
@@ -229,3 +233,9 @@ def test_a_members_page_shows_the_online_list_asked_for(client, online_apart):
     page = client.get(bob.get_absolute_url(), {"list": "online-rapid"})
     assert page.context["state"].time_class == "online-rapid"
     assert page.context["state"].games == 1
+
+
+def test_an_online_events_page_names_the_list_it_is_rated_on(client, online_apart):
+    arena = Event.objects.get(name="Lichess arena")
+    page = client.get(f"/events/{arena.pk}/").content.decode()
+    assert "played online; rated on the online rapid list" in page
