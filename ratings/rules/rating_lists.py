@@ -24,6 +24,8 @@ from .time_classes import BLITZ, RAPID, STANDARD
 
 ORDER = (STANDARD, RAPID, BLITZ)
 NAMES = dict(LIST_CHOICES)
+#: Every list a club may keep, in the order pages show them: over the board, then online.
+LIST_ORDER = tuple(NAMES)
 
 
 def _kept() -> dict[str, str]:

@@ -239,3 +239,38 @@ def test_an_online_events_page_names_the_list_it_is_rated_on(client, online_apar
     arena = Event.objects.get(name="Lichess arena")
     page = client.get(f"/events/{arena.pk}/").content.decode()
     assert "played online; rated on the online rapid list" in page
+
+
+def test_the_comparison_compares_the_online_list_on_its_own_games(online_apart):
+    from ratings.models import Comparison
+    from ratings.services import compare, compare_pages
+
+    comparison = compare.comparison_start(params=None)
+    comparison = Comparison.objects.get(pk=comparison.pk)
+    if comparison.status == Comparison.Status.QUEUED:  # not run by a commit hook in a test
+        compare.comparison_run(comparison=comparison)
+    comparison.refresh_from_db()
+    lists = comparison.results["lists"]
+    assert (lists["online-rapid"]["events"], lists["online-rapid"]["games"]) == (1, 1)
+    assert (lists["standard"]["events"], lists["standard"]["games"]) == (1, 1)
+    names = [section.name for section in compare_pages.list_sections(comparison)]
+    assert names == ["Standard list", "Online rapid list"]
+
+
+def test_a_member_in_arrears_is_rated_on_the_online_list_and_left_off_its_publication(
+    online_apart, rated_event
+):
+    alice, _bob = online_apart
+    dave = MemberFactory(name="Dave Dunn")  # no subscription: in arrears
+    arena = rated_event(
+        [(1, dave, alice, "1-0")],
+        date=TUESDAY,
+        name="Lichess evening",
+        time_class="rapid",
+        rate=False,
+    )
+    moved(arena, online=True)
+    assert RatingChange.objects.filter(member=dave, time_class="online-rapid").exists()
+    publication = services.list_publish(time_class="online-rapid")
+    names = set(publication.entries.values_list("member__name", flat=True))
+    assert "Dave Dunn" not in names and "Alice Archer" in names
