@@ -274,3 +274,22 @@ def test_a_member_in_arrears_is_rated_on_the_online_list_and_left_off_its_public
     publication = services.list_publish(time_class="online-rapid")
     names = set(publication.entries.values_list("member__name", flat=True))
     assert "Dave Dunn" not in names and "Alice Archer" in names
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/ratings/", "/ratings/print/", "/officer/ratings/", "/officer/periods/", "/officer/publish/"],
+)
+def test_the_officers_and_the_lists_pages_show_the_online_list_asked_for(
+    officer_client, online_apart, path
+):
+    services.list_publish(time_class="online-rapid")
+    page = officer_client.get(path, {"list": "online-rapid"})
+    assert page.status_code == 200
+    assert "online rapid" in page.content.decode().lower()
+
+
+def test_standard_play_over_the_board_is_the_club_settings_list():
+    rating_list = RatingList(time_class="standard", online=False, kept=RatingList.Kept.OWN)
+    with pytest.raises(ValidationError, match="the club's own list"):
+        rating_list.full_clean()
