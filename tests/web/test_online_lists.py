@@ -278,7 +278,13 @@ def test_a_member_in_arrears_is_rated_on_the_online_list_and_left_off_its_public
 
 @pytest.mark.parametrize(
     "path",
-    ["/ratings/", "/ratings/print/", "/officer/ratings/", "/officer/periods/", "/officer/publish/"],
+    [
+        "/ratings/",
+        "/ratings/print/",
+        "/officer/ratings/",
+        "/officer/periods/",
+        "/officer/publish/",
+    ],
 )
 def test_the_officers_and_the_lists_pages_show_the_online_list_asked_for(
     officer_client, online_apart, path
