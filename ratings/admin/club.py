@@ -136,11 +136,12 @@ class ClubSettingsAdmin(AuditAdmin):
 @admin.register(RatingList)
 class RatingListAdmin(AuditAdmin):
     """How rapid and blitz are rated: with the standard list, on a list of their own (with
-    its own system), or not at all. Saving re-rates as ``rating_list_set`` says."""
+    its own system), or not at all; and each time class played online: on a list of its
+    own or not at all. Saving re-rates as ``rating_list_set`` says."""
 
     formfield_overrides = {models.JSONField: {"form_class": BoundedJSONField}}
-    list_display = ["time_class", "kept", "rating_system"]
-    fields = ["time_class", "kept", "rating_system", "system_params"]
+    list_display = ["time_class", "online", "kept", "rating_system"]
+    fields = ["time_class", "online", "kept", "rating_system", "system_params"]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # "with the standard list" is what a deleted row would mean: say so

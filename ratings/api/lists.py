@@ -21,6 +21,7 @@ from ..rules.rating_lists import lists_kept
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of
+from .schemas import ListKey
 
 router = Router(tags=["lists"])
 
@@ -34,7 +35,7 @@ class ListFilters(Schema):
     women: bool = False
     active: bool = False
     #: The list: standard, or rapid or blitz where the club keeps them on lists of their own.
-    time_class: Literal["standard", "rapid", "blitz"] = "standard"
+    time_class: ListKey = "standard"
 
     def data(self) -> dict[str, str]:
         """As the page's form sends them (django-filter reads both alike)."""
@@ -117,7 +118,7 @@ def live_list(
 def publication_index(
     request: HttpRequest,
     paging: Query[Paging],
-    time_class: Literal["standard", "rapid", "blitz"] | None = None,
+    time_class: ListKey | None = None,
 ) -> dict[str, Any]:
     """Every published list, newest first (``time_class``: of one list only)."""
     publications = Publication.objects.all()

@@ -3,7 +3,7 @@ while the member is not published, as their page withholds them."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404, HttpRequest, HttpResponseRedirect
@@ -21,11 +21,12 @@ from ..rules.time_classes import STANDARD
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of
+from .schemas import ListKey
 
 router = Router(tags=["members"])
 
 
-TimeClass = Literal["standard", "rapid", "blitz"]
+TimeClass = ListKey
 
 
 def _member(number: str, time_class: str = STANDARD) -> Member:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Literal
 
 from ninja import Schema
 from pydantic import create_model
 
 from ..formats.list_row import api_fields
+
+#: A list the club may keep (``rules/places_of_play.LIST_CHOICES``): a time class played
+#: over the board, or one played online.
+ListKey = Literal["standard", "rapid", "blitz", "online-standard", "online-rapid", "online-blitz"]
 
 
 class Page(Schema):

@@ -369,6 +369,10 @@ class RatingSystem(ABC, Generic[S]):
     #: Whether the standard list reads the player's own rapid rating (ecf-2020's rapid
     #: standing-in for a new player), when the club keeps a rapid list on this system.
     reads_rapid_list: ClassVar[bool] = False
+    #: The first day an event played online counts on the system's online lists, where
+    #: its method took effect for online play later than over the board (ecf-2020: 1
+    #: September 2021); None: from the first. An earlier online event is left unrated.
+    online_rated_from: ClassVar[date | None] = None
     #: The player's own details a system rates with besides their games (ecf-2020: a new
     #: player's dummy rating from their age and title): erasing a member keeps these,
     #: so that no other member's rating moves.

@@ -173,6 +173,9 @@ class Ecf2020(RatingSystem[EcfState]):
     # A category weighs the games behind the figure: with none, a new player.
     brought_in_needs_games = True
     reads_rapid_list = True
+    #: "Effective for over-the-board ratings on 1st July 2020 and for online ratings on
+    #: the 1st September 2021" (the method's own words).
+    online_rated_from = date(2021, 9, 1)
     reads_player_details = frozenset(("born", "title"))
     period_reach = "performance"
 

@@ -48,7 +48,6 @@ class ClubSettingsForm(forms.ModelForm):
             "time_zone",
             "live_list_only",
             "fide_on_list",
-            "online_games",
             "unpublished_members",
             "city",
             "federation",
@@ -72,9 +71,6 @@ class ClubSettingsForm(forms.ModelForm):
 
     def __init__(self, *args: Any, read_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # "Not rated" is the only choice for online games yet: shown, not posted (lists
-        # of their own, when they come, make it a choice).
-        self.fields["online_games"].disabled = True
         if read_only:  # the officer reads the settings; the administrator changes them
             for field in self.fields.values():
                 field.disabled = True

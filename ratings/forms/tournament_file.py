@@ -172,13 +172,13 @@ class TrfConfirmForm(forms.Form):
         # Where it was played, and why it was read so: the officer may change it.
         self.fields["online"].help_text = (
             format_html(
-                "Read as online: {}. The club does not rate online games: they are kept "
-                "in the record, on no list. Change it if wrong.",
+                "Read as online: {}. Online games are rated only on a list of online play "
+                "the club keeps, never with games over the board. Change it if wrong.",
                 tournament.online_why,
             )
             if tournament.online_why
-            else "Nothing in the file says it was played online. The club does not rate "
-            "online games: they are kept in the record, on no list."
+            else "Nothing in the file says it was played online. Online games are rated "
+            "only on a list of online play the club keeps, never with games over the board."
         )
         # The class read, and why: the officer checks it and may change it.
         # (Escaped: the name and time control are the file's, and help text is not.)

@@ -12,8 +12,10 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine import DEFAULT_SYSTEM, SYSTEMS, RatingSystem, get_system, system_choices
+from ..rules.places_of_play import list_place, online_list
 from ..rules.roles import PERMISSIONS
-from ..rules.time_classes import BLITZ, RAPID, STANDARD
+from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..rules.time_classes import STANDARD
 from . import rules
 
 
@@ -64,25 +66,6 @@ class ClubSettings(models.Model):
         default=False,
         help_text="For a club that publishes continuously: the rating list page shows the "
         "live ratings and no publications.",
-    )
-
-    class OnlineGames(models.TextChoices):
-        """How the club rates games played online (``Event.online``), of every time class.
-
-        Only "not rated" is offered yet: an online event's games are kept in the record
-        and rated on no list. Lists of online play of their own, one a time class as the
-        ECF keeps them, are to come; they will be a further choice here."""
-
-        UNRATED = "unrated", "Not rated (kept in the record, on no list)"
-
-    online_games = models.CharField(
-        "online games",
-        max_length=10,
-        choices=OnlineGames.choices,
-        default=OnlineGames.UNRATED,
-        db_default=OnlineGames.UNRATED,
-        help_text="Games of events played online (on Lichess, chess.com…), of every time "
-        "class: never mixed into the over-the-board lists. Not rated is the only choice yet.",
     )
 
     fide_on_list = models.BooleanField(
@@ -185,10 +168,14 @@ class ClubSettings(models.Model):
         return _with_time_control(self.rating_system, self.system_params, STANDARD)
 
     def engine(self, time_class: str = STANDARD) -> RatingSystem:
-        """The system of the list rating ``time_class`` (standard: the club's own)."""
+        """The system of list ``time_class`` (a time class, or an online list's key,
+        ``rules/places_of_play.py``; standard: the club's own)."""
         if time_class == STANDARD:
             return get_system(self.rating_system, self.params())
-        own = RatingList.objects.filter(time_class=time_class, kept=RatingList.Kept.OWN).first()
+        played, online = list_place(time_class)
+        own = RatingList.objects.filter(
+            time_class=played, online=online, kept=RatingList.Kept.OWN
+        ).first()
         if own is None:
             return get_system(self.rating_system, self.params())
         return own.engine()
@@ -216,10 +203,14 @@ def club_time_zone_activate(settings: ClubSettings | None = None) -> None:
 
 
 class RatingList(models.Model):
-    """How the club rates one time control other than standard play.
+    """How the club rates one time control other than standard play over the board, or
+    one time control played online.
 
-    With the standard list (the default, and how a club with one list works), on a list
-    of its own with its own system, or not at all. Each list is its own rating chain.
+    Over the board, rapid and blitz are rated with the standard list (the default, and
+    how a club with one list works), on a list of their own with its own system, or not at
+    all. Online games (``online``) are on a list of their own or not rated (the default,
+    a time class with no row): never mixed into an over-the-board list. Each list is its
+    own rating chain.
     """
 
     class Kept(models.TextChoices):
@@ -227,8 +218,13 @@ class RatingList(models.Model):
         OWN = "own", "On a list of its own"
         UNRATED = "unrated", "Not rated"
 
-    time_class = models.CharField(
-        max_length=10, unique=True, choices=[(RAPID, "Rapid"), (BLITZ, "Blitz")]
+    time_class = models.CharField(max_length=10, choices=TIME_CLASSES)
+    #: Where the games it says of are played: over the board (False) or online.
+    online = models.BooleanField(
+        "played online",
+        default=False,
+        help_text="Online games are rated on a list of their own or not at all, never with "
+        "a list of games over the board.",
     )
     kept = models.CharField("rated", max_length=10, choices=Kept.choices, default=Kept.STANDARD)
     rating_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default=DEFAULT_SYSTEM)
@@ -242,12 +238,38 @@ class RatingList(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        ordering = ["time_class"]
+        ordering = ["online", "time_class"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["time_class", "online"], name="one_rating_list_a_place"
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.get_time_class_display()} list"
+        place = "Online " if self.online else ""
+        name = self.get_time_class_display()
+        return f"{place}{name.lower() if self.online else name} list"
+
+    @property
+    def key(self) -> str:
+        """The list's key, as its derived rows name it ("rapid", "online-blitz")."""
+        return online_list(self.time_class) if self.online else self.time_class
 
     def clean(self) -> None:
+        if self.time_class == STANDARD and not self.online:
+            raise ValidationError(
+                {
+                    "time_class": "Standard play over the board is the club's own list: its "
+                    "system is the club settings'."
+                }
+            )
+        if self.online and self.kept == self.Kept.STANDARD:
+            raise ValidationError(
+                {
+                    "kept": "Online games are rated on a list of their own or not at all, never "
+                    "with the games played over the board."
+                }
+            )
         if not isinstance(self.system_params, dict):
             raise ValidationError({"system_params": "Must be a JSON object."})
         system = SYSTEMS.get(self.rating_system)

@@ -18,6 +18,7 @@ from simple_history.models import HistoricalRecords
 from ..presentation.counts import count_phrase
 from ..rules import results, tiebreaks
 from ..rules.names import name_problem
+from ..rules.places_of_play import LIST_CHOICES, LIST_KEY_LENGTH
 from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..rules.time_classes import STANDARD
@@ -106,7 +107,9 @@ class RatingPeriod(models.Model):
 
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     #: The list whose chain it belongs to (``rules/rating_lists.py``).
-    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
+    time_class = models.CharField(
+        max_length=LIST_KEY_LENGTH, choices=LIST_CHOICES, default=STANDARD
+    )
     label = models.CharField(max_length=20)
     start = models.DateField()
     end = models.DateField()
@@ -235,7 +238,8 @@ class Event(models.Model):
         default=False,
         db_default=False,
         help_text="Played on a chess server (Lichess, chess.com…), not over the board. "
-        "The club does not rate online games: they are kept in the record, on no list.",
+        "Its games are rated on the club's list of online play of their time class, if it "
+        "keeps one; never on a list of games over the board.",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     players: models.ManyToManyField[Member, Any] = models.ManyToManyField(

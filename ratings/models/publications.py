@@ -12,7 +12,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..rules.places_of_play import LIST_CHOICES, LIST_KEY_LENGTH
 from ..rules.time_classes import STANDARD
 from . import rules
 from .club import SYSTEM_CHOICES
@@ -25,7 +25,7 @@ class Publication(models.Model):
 
     #: The list's date and its address: "2026-03-01", or "2026-03-01-2" for a second
     #: publication on one day.
-    slug = models.SlugField(max_length=20, unique=True)
+    slug = models.SlugField(max_length=32, unique=True)
     day = models.DateField(db_index=True)
     published_at = models.DateTimeField(default=timezone.now)
     note = models.TextField(blank=True, validators=[rules.validate_lines])
@@ -36,7 +36,9 @@ class Publication(models.Model):
     #: Club night, 3 Mar 2026", "rating period 2026-1 ...") when it was published.
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     #: The list published (``rules/rating_lists.py``): standard, or rapid or blitz on their own.
-    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
+    time_class = models.CharField(
+        max_length=LIST_KEY_LENGTH, choices=LIST_CHOICES, default=STANDARD
+    )
     basis = models.CharField(max_length=200, blank=True, validators=[rules.validate_text])
     #: The system's parameters the figures were rated with (None: published before they
     #: were kept), so the changes between two lists can say the settings changed.
@@ -49,7 +51,7 @@ class Publication(models.Model):
         ordering = ["-published_at", "-pk"]
 
     def __str__(self) -> str:
-        kind = "List" if self.time_class == STANDARD else f"{self.time_class.capitalize()} list"
+        kind = "List" if self.time_class == STANDARD else f"{self.get_time_class_display()} list"
         # "2026-03-01-2", "2026-03-01-rapid-2": the second of its list that day.
         second = self.slug.removeprefix(self.day.isoformat()).removeprefix(f"-{self.time_class}")
         return f"{kind} of {self.day:%-d %b %Y}" + (f" ({second[1:]})" if second else "")

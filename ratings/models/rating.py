@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from ..rules.time_classes import CHOICES as TIME_CLASSES
+from ..rules.places_of_play import LIST_CHOICES, LIST_KEY_LENGTH
 from ..rules.time_classes import STANDARD
 from .club import SYSTEM_CHOICES
 from .events import Event
@@ -56,7 +56,9 @@ class RatingState(models.Model):
     """
 
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_states")
-    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
+    time_class = models.CharField(
+        max_length=LIST_KEY_LENGTH, choices=LIST_CHOICES, default=STANDARD
+    )
     rating = models.FloatField(null=True, blank=True)
     display = models.CharField(max_length=12, blank=True)
     games = models.PositiveIntegerField(default=0)
@@ -109,7 +111,9 @@ class RatingChange(models.Model):
     )
     #: The list it counts on (``RatingState.time_class``), copied like ``event_end``: a
     #: member's changes on one list are one index range.
-    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, default=STANDARD)
+    time_class = models.CharField(
+        max_length=LIST_KEY_LENGTH, choices=LIST_CHOICES, default=STANDARD
+    )
     period = models.CharField(max_length=20, blank=True)
     before = models.FloatField(null=True, blank=True)
     after = models.FloatField(null=True, blank=True)
@@ -195,7 +199,7 @@ class RatingRun(models.Model):
     )
     reason = models.CharField(max_length=200)
     #: The list it re-rated; blank: every list the club keeps.
-    time_class = models.CharField(max_length=10, choices=TIME_CLASSES, blank=True)
+    time_class = models.CharField(max_length=LIST_KEY_LENGTH, choices=LIST_CHOICES, blank=True)
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     from_event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL)
     events_rated = models.PositiveIntegerField(default=0)

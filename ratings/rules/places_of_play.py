@@ -3,7 +3,8 @@
 The rating bodies keep online play apart from play over the board (the ECF rates them on
 lists of their own from September 2021; US Chess likewise): a game on a chess
 server is a different game for a rating. The club records where an event was played
-(``Event.online``) and, for now, rates no online game on any list (``rating_lists``).
+(``Event.online``) and rates online games of a time class on a list of their own, or
+not at all (``rating_lists``): never on an over-the-board list.
 
 A file exported by an online site says so by what the site writes in it; these read it,
 each reason in words for the officer's preview, where the guess is shown and changed.
@@ -13,6 +14,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from .time_classes import CHOICES as TIME_CLASSES
+
+#: What names a list of online play: "online-" and its time class ("online-rapid"), the
+#: key every derived row (a state, a change, a run, a period, a publication) carries.
+ONLINE_LIST_PREFIX = "online-"
+
+
+def online_list(time_class: str) -> str:
+    """The key of the list online games of ``time_class`` are rated on, when kept."""
+    return f"{ONLINE_LIST_PREFIX}{time_class}"
+
+
+def list_place(rating_list: str) -> tuple[str, bool]:
+    """A list's time class and whether it rates online play: ("rapid", True) for
+    "online-rapid", ("rapid", False) for "rapid"."""
+    if rating_list.startswith(ONLINE_LIST_PREFIX):
+        return rating_list.removeprefix(ONLINE_LIST_PREFIX), True
+    return rating_list, False
+
+
+#: Every list a club can keep, as the derived rows' choices: the time classes played over
+#: the board, then each played online.
+LIST_CHOICES = [
+    *TIME_CLASSES,
+    *((online_list(tc), f"Online {name.lower()}") for tc, name in TIME_CLASSES),
+]
+#: The longest list key ("online-standard"), the derived rows' list columns fit.
+LIST_KEY_LENGTH = 16
 
 #: The chess servers whose exports the club is sent, by the host their addresses name.
 _SERVER_URL = re.compile(

@@ -6,9 +6,11 @@ as the ECF and FIDE keep them), or not at all: ``RatingList`` says which. Every 
 row (a member's state, a rating change, a run, a period, a publication) names the list
 it belongs to by its time class.
 
-Games played online (``Event.online``) are on no over-the-board list: the club's one
-choice for them yet is "not rated" (``ClubSettings.OnlineGames``), so an online event is
-on no list at all (``event_list_of``, ``on_list``).
+Games played online (``Event.online``) are on no over-the-board list: the club rates
+those of a time class on a list of their own ("online-rapid", ``places_of_play``), with
+its own system, or not at all (the default): a ``RatingList`` row with ``online`` says
+which. An online list is a rating chain like any other: its own publications, page, CSV,
+API listing and member-page section.
 """
 
 from __future__ import annotations
@@ -17,23 +19,41 @@ from django.db.models import Q
 
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, RatingList
-from .time_classes import BLITZ, CHOICES, RAPID, STANDARD
+from .places_of_play import LIST_CHOICES, list_place, online_list
+from .time_classes import BLITZ, RAPID, STANDARD
 
 ORDER = (STANDARD, RAPID, BLITZ)
-NAMES = dict(CHOICES)
+NAMES = dict(LIST_CHOICES)
+#: Every list a club may keep, in the order pages show them: over the board, then online.
+LIST_ORDER = tuple(NAMES)
 
 
 def _kept() -> dict[str, str]:
-    """Each time class other than standard: how it is kept (``RatingList.Kept``)."""
+    """Each time class other than standard, played over the board: how it is kept
+    (``RatingList.Kept``)."""
     kept: dict[str, str] = {RAPID: RatingList.Kept.STANDARD, BLITZ: RatingList.Kept.STANDARD}
-    kept.update(RatingList.objects.values_list("time_class", "kept"))
+    kept.update(RatingList.objects.filter(online=False).values_list("time_class", "kept"))
     return kept
 
 
+def _online_kept() -> set[str]:
+    """The time classes whose online games are rated on a list of their own."""
+    return set(
+        RatingList.objects.filter(online=True, kept=RatingList.Kept.OWN).values_list(
+            "time_class", flat=True
+        )
+    )
+
+
 def lists_kept() -> list[str]:
-    """The lists the club keeps, standard first: each is its own rating chain."""
-    kept = _kept()
-    return [STANDARD, *(tc for tc in ORDER[1:] if kept[tc] == RatingList.Kept.OWN)]
+    """The lists the club keeps, standard first, then those of online play: each is its
+    own rating chain."""
+    kept, online = _kept(), _online_kept()
+    return [
+        STANDARD,
+        *(tc for tc in ORDER[1:] if kept[tc] == RatingList.Kept.OWN),
+        *(online_list(tc) for tc in ORDER if tc in online),
+    ]
 
 
 def list_of(time_class: str) -> str | None:
@@ -47,10 +67,9 @@ def list_of(time_class: str) -> str | None:
 
 
 def online_list_of(time_class: str) -> str | None:
-    """The list online games of ``time_class`` are rated on: none, as "not rated" is the
-    only choice the club has for them yet (``ClubSettings.online_games``). Lists of their
-    own, when they come, are named here."""
-    return None
+    """The list online games of ``time_class`` are rated on: their own, when the club
+    keeps it; None when it does not rate them (the default)."""
+    return online_list(time_class) if time_class in _online_kept() else None
 
 
 def event_list_of(event: Event) -> str | None:
@@ -63,20 +82,27 @@ def event_list_of(event: Event) -> str | None:
 
 def on_list(rating_list: str, *, prefix: str = "") -> Q:
     """The events ``rating_list`` rates, as a filter (``prefix``: the path to the event,
-    e.g. "event__" for games): its time classes, played over the board."""
-    return Q(**{f"{prefix}time_class__in": classes_of(rating_list), f"{prefix}online": False})
+    e.g. "event__" for games): its time classes, played over the board, or its one time
+    class played online for an online list."""
+    _played, online = list_place(rating_list)
+    return Q(**{f"{prefix}time_class__in": classes_of(rating_list), f"{prefix}online": online})
 
 
 def classes_of(rating_list: str) -> list[str]:
     """The events' time classes a list rates: its own, and those kept with standard."""
     if rating_list != STANDARD:
-        return [rating_list]
+        return [list_place(rating_list)[0]]
     kept = _kept()
     return [STANDARD, *(tc for tc in ORDER[1:] if kept[tc] == RatingList.Kept.STANDARD)]
 
 
 def list_name(rating_list: str) -> str:
     return f"{NAMES.get(rating_list, rating_list)} list"
+
+
+def list_words(rating_list: str) -> str:
+    """The list's name inside a sentence: "rapid", "online blitz"."""
+    return NAMES.get(rating_list, rating_list).lower()
 
 
 def event_list_system(event: Event, club: ClubSettings | None = None) -> tuple[str, RatingSystem]:

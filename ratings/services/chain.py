@@ -21,6 +21,7 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
+from ..rules.places_of_play import list_place
 from ..rules.rating_lists import on_list
 from ..rules.time_classes import STANDARD
 
@@ -63,8 +64,12 @@ def closed_periods(system: RatingSystem, time_class: str = STANDARD) -> QuerySet
 
 def rateable_q(system: RatingSystem, time_class: str = STANDARD) -> Q:
     """Events a list's system rates now: rated, complete, of a time control the list rates
-    and, for period systems, in a closed period of the list."""
+    (over the board or online, as the list's place), on an online list from the day the
+    system rates online play (``online_rated_from``) and, for period systems, in a
+    closed period of the list."""
     q = Q(rated=True, status=Event.Status.COMPLETE) & on_list(time_class)
+    if list_place(time_class)[1] and system.online_rated_from is not None:
+        q &= Q(end_date__gte=system.online_rated_from)
     if system.period_based:
         ranges = Q(pk__in=[])
         for start, end in closed_periods(system, time_class).values_list("start", "end"):

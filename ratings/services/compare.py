@@ -48,6 +48,7 @@ from ..models import (
 )
 from ..models.club import _with_time_control as with_time_control
 from ..presentation.counts import count_phrase
+from ..rules.places_of_play import list_place
 from ..rules.publication import published_members
 from ..rules.rating_lists import lists_kept, on_list
 from ..rules.time_classes import STANDARD
@@ -238,13 +239,14 @@ def list_systems(comparison: Comparison, rating_list: str) -> dict[str, RatingSy
     if rating_list == STANDARD:
         chosen = {sid: comparison.params.get(sid) or {} for sid in SYSTEMS}
     else:
-        own = RatingList.objects.filter(time_class=rating_list).first()
+        played, online = list_place(rating_list)
+        own = RatingList.objects.filter(time_class=played, online=online).first()
         chosen = {
             sid: dict(own.system_params) if own and sid == own.rating_system else {}
             for sid in SYSTEMS
         }
     return {
-        sid: get_system(sid, with_time_control(sid, params, rating_list))
+        sid: get_system(sid, with_time_control(sid, params, list_place(rating_list)[0]))
         for sid, params in chosen.items()
     }
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..engine import SYSTEMS
 from ..models import Comparison, ComparisonRating, Member
 from ..presentation.counts import count_phrase
-from ..rules.rating_lists import ORDER, list_name
+from ..rules.rating_lists import LIST_ORDER, list_name
 from ..rules.time_classes import STANDARD
 from .compare_verdict import MOST_FILLED_IN
 
@@ -220,7 +220,7 @@ def list_sections(comparison: Comparison) -> list[ListSection]:
             verdict_sentences(data, rating_list),
             measure_rows(comparison, data),
         )
-        for rating_list, data in sorted(lists.items(), key=lambda item: ORDER.index(item[0]))
+        for rating_list, data in sorted(lists.items(), key=lambda item: LIST_ORDER.index(item[0]))
     ]
 
 

@@ -35,9 +35,11 @@ from ratings.models import (
     Subscription,
 )
 from ratings.rules.pairings import round_robin_schedule
+from ratings.rules.places_of_play import online_list
 from ratings.rules.time_classes import RAPID, STANDARD, time_class_of
 from ratings.services.accounts import officer_create
 
+ONLINE_RAPID = online_list(RAPID)
 CLUB_NAME = "Riverside Chess Club"
 OFFICER = ("officer", "officer-demo-2026")
 ADMIN = ("admin", "admin-demo-2026")
@@ -164,10 +166,18 @@ class DemoClub:
         self.save_events()
         RatingList.objects.update_or_create(
             time_class=RAPID,
+            online=False,
+            defaults={"kept": RatingList.Kept.OWN, "rating_system": self.system_id},
+        )
+        # The club's online rapid evenings on Lichess: a list of their own, apart from
+        # every game over the board.
+        RatingList.objects.update_or_create(
+            time_class=RAPID,
+            online=True,
             defaults={"kept": RatingList.Kept.OWN, "rating_system": self.system_id},
         )
         self.publish_before_the_season()
-        for rating_list in (STANDARD, RAPID):
+        for rating_list in (STANDARD, RAPID, ONLINE_RAPID):
             services.periods_close_past(
                 system=club.engine(rating_list), today=self.today, time_class=rating_list
             )
@@ -205,6 +215,11 @@ class DemoClub:
             note="The rapid list after the season's four rapid Saturdays.",
             now=now,
             time_class=RAPID,
+        )
+        services.list_publish(
+            note="The online rapid list after the season's Lichess evenings.",
+            now=now,
+            time_class=ONLINE_RAPID,
         )
 
     def born(self, age: int) -> dt.date:
@@ -396,6 +411,24 @@ class DemoClub:
             time_control="3+2",
             rated=False,
         )
+        # Last, so that every draw before them is as it was: three evenings on Lichess,
+        # rated on the online rapid list alone (``build``).
+        for weeks, name in (
+            (12, "Lichess Rapid Arena"),
+            (24, "Lichess Rapid Swiss"),
+            (36, "Lichess Spring Rapid"),
+        ):
+            evening = first_tuesday + dt.timedelta(weeks=weeks, days=2)
+            self.add_swiss(
+                name,
+                Event.Kind.SWISS,
+                evening,
+                evening,
+                rng.sample(self.club(), 12),
+                rounds=5,
+                time_control="15+10",
+                online=True,
+            )
 
     def result(self, white: Person, black: Person) -> str:
         # White's edge of about 35 points; draws likelier between equals and strong players.
@@ -463,6 +496,7 @@ class DemoClub:
         played_rounds: int | None = None,
         rated: bool = True,
         status: str = Event.Status.COMPLETE,
+        online: bool = False,
     ) -> None:
         self.reset(players)
         byes: set[int] = set()
@@ -479,6 +513,7 @@ class DemoClub:
             time_class=time_class_of(time_control) or STANDARD,
             rated=rated,
             status=status,
+            online=online,
         )
         self.events.append((event, games, list(players)))
 

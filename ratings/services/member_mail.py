@@ -23,7 +23,7 @@ from ..presentation.figures import shown_change
 from ..rules.mail import NEW_RATING, STATUS_CHANGE, member_consents, member_may_be_mailed
 from ..rules.member_links import EVERY_KIND, MY_PAGE_DAYS, my_page_token, unsubscribe_token
 from ..rules.publication import financial
-from ..rules.rating_lists import lists_kept
+from ..rules.rating_lists import list_words, lists_kept
 from ..rules.status_changes import member_status_changes, status_mail_key, told_ahead
 from ..rules.time_classes import STANDARD
 from .notifications import Letter, mail_render, mail_send, mail_send_many
@@ -88,7 +88,9 @@ def publication_letters(*, publication: Publication, site: str) -> list[Letter]:
     common = {
         "publication": publication,
         "previous": previous,
-        "list_name": "" if publication.time_class == STANDARD else publication.time_class,
+        "list_name": ""
+        if publication.time_class == STANDARD
+        else list_words(publication.time_class),
         "publication_url": site.rstrip("/") + publication.get_absolute_url(),
     }
     told = [entry for entry in entries if member_may_be_mailed(entry.member, NEW_RATING)]
@@ -324,7 +326,7 @@ def status_change_letters(*, today: dt.date, site: str) -> list[Letter]:
                             "state": state,
                             "change": change,
                             "status": system.status_word(state.display),
-                            "list_name": "" if time_class == STANDARD else time_class,
+                            "list_name": "" if time_class == STANDARD else list_words(time_class),
                             **urls,
                         },
                         headers=unsubscribe_headers(urls["unsubscribe_url"]),

@@ -29,7 +29,7 @@ def rapid_feeds_standard(system: RatingSystem | None = None, time_class: str = S
     if not system.reads_rapid_list:
         return False
     return RatingList.objects.filter(
-        time_class=RAPID, kept=RatingList.Kept.OWN, rating_system=system.id
+        time_class=RAPID, online=False, kept=RatingList.Kept.OWN, rating_system=system.id
     ).exists()
 
 

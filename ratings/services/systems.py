@@ -132,6 +132,7 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
     wanted = {
         "rating_list": {
             "time_class": rating_list.time_class,
+            "online": rating_list.online,
             "kept": rating_list.kept,
             "rating_system": rating_list.rating_system,
             "system_params": rating_list.system_params,
@@ -143,7 +144,9 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
         # A run going: the change waits for its turn behind it, unmade till then.
         free = ratings_lock_take(wait=outermost)
         rating_list.full_clean()
-        previous = RatingList.objects.filter(time_class=rating_list.time_class).first()
+        previous = RatingList.objects.filter(
+            time_class=rating_list.time_class, online=rating_list.online
+        ).first()
         fed_standard = rapid_feeds_standard()
         estimate = None
         # What the change re-rates, and how long it would take, is read with it made,
@@ -156,7 +159,7 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
                 # The same chain: no event moves. A standard list that read the rapid
                 # one and reads it no longer is re-rated along (``rerate_lists`` adds it
                 # when it reads it now).
-                time_class = rating_list.time_class
+                time_class = rating_list.key
                 if fed_standard and not rapid_feeds_standard():
                     time_class = None
             if not free:
@@ -183,15 +186,16 @@ def rating_list_apply(*, pending: dict[str, Any]) -> None:
     """Keep a time control as ``pending["rating_list"]`` says, and close its list's past
     rating periods; rates nothing (the caller re-rates, in this transaction)."""
     wanted = pending["rating_list"]
-    row = RatingList.objects.filter(time_class=wanted["time_class"]).first() or RatingList(
-        time_class=wanted["time_class"]
-    )
+    online = bool(wanted.get("online", False))  # a change queued before online lists
+    row = RatingList.objects.filter(
+        time_class=wanted["time_class"], online=online
+    ).first() or RatingList(time_class=wanted["time_class"], online=online)
     for field in ("kept", "rating_system", "system_params"):
         setattr(row, field, wanted[field])
     row.full_clean()
     row.save()
     if row.kept == RatingList.Kept.OWN:
-        periods_close_past(system=row.engine(), time_class=row.time_class)
+        periods_close_past(system=row.engine(), time_class=row.key)
 
 
 def pending_apply(*, pending: dict[str, Any], user: Any = None) -> None:

@@ -41,6 +41,6 @@ def club_settings(request: HttpRequest) -> HttpResponse:
             "form": form,
             "may_change": may_change,
             "scope": scope,
-            "rating_lists": RatingList.objects.order_by("time_class"),
+            "rating_lists": RatingList.objects.all(),
         },
     )

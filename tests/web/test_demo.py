@@ -160,11 +160,22 @@ def test_the_demo_club_can_be_loaded_on_a_period_system():
 def test_the_demo_keeps_rapid_on_a_list_of_its_own(demo):
     from ratings.models import RatingList, RatingState
 
-    assert RatingList.objects.get(time_class="rapid").kept == RatingList.Kept.OWN
+    assert RatingList.objects.get(time_class="rapid", online=False).kept == RatingList.Kept.OWN
     rapid = RatingChange.objects.filter(time_class="rapid")
     assert rapid.values("event").distinct().count() == 4
     assert not rapid.exclude(event__time_class="rapid").exists()
     assert RatingState.objects.filter(time_class="rapid", games__gt=0).count() >= 20
+
+
+def test_the_demo_rates_its_lichess_evenings_on_the_online_rapid_list_alone(client, demo):
+    online = RatingChange.objects.filter(time_class="online-rapid")
+    assert online.values("event").distinct().count() == 3
+    assert not online.exclude(event__online=True).exists()
+    assert not RatingChange.objects.filter(event__online=True).exclude(time_class="online-rapid")
+    published = Publication.objects.get(time_class="online-rapid")
+    assert published.entries.filter(rank__isnull=False).count() >= 10
+    page = client.get("/ratings/live/", {"list": "online-rapid"}).content.decode()
+    assert "Online rapid rating list" in page
 
 
 def test_the_demo_publishes_its_lists_before_the_season_and_now(demo):
@@ -178,7 +189,7 @@ def test_the_demo_publishes_its_lists_before_the_season_and_now(demo):
     # Before the season: the ratings members brought, nothing rated yet.
     brought = before.entries.values_list("display", "member__initial_rating")
     assert all(float(shown) == rating for shown, rating in brought)
-    assert "3 lists published" in demo
+    assert "4 lists published" in demo
 
 
 def test_the_demo_publishes_the_rapid_list_with_its_own_ratings(demo):

@@ -1,6 +1,6 @@
 """Online play kept apart: an event is over the board or online, a server's export reads as
-online, and the club rates no online game on any list (its one choice yet), the over-the-
-board list as it would be without them."""
+online, and by default the club rates no online game on any list, the over-the-board list
+as it would be without them (lists of online play: test_online_lists.py)."""
 
 from __future__ import annotations
 
@@ -275,11 +275,9 @@ def test_the_trf_export_keeps_where_the_event_was_played(online, club_members, r
     assert read.online is online
 
 
-def test_the_settings_page_says_online_games_are_not_rated(admin_client):
-    page = admin_client.get(reverse("ratings:officer-settings"))
-    field = page.context["form"]["online_games"]
-    assert field.value() == ClubSettings.OnlineGames.UNRATED and field.field.disabled
-    assert "Not rated (kept in the record, on no list)" in page.content.decode()
+def test_the_settings_page_says_online_games_are_not_rated_by_default(admin_client):
+    page = admin_client.get(reverse("ratings:officer-settings")).content.decode()
+    assert "Online games: not rated (kept in the record, on no list)" in page
 
 
 def test_the_api_says_which_events_were_played_online(client, club_members, rated_event):

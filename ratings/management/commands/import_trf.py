@@ -88,7 +88,7 @@ def add_place_arguments(parser: CommandParser) -> None:
         dest="online",
         action="store_true",
         default=None,
-        help="the events were played online (the club does not rate online games)",
+        help="the events were played online (rated only on a list of online play the club keeps)",
     )
     place.add_argument(
         "--over-the-board",
