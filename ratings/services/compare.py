@@ -403,6 +403,13 @@ class _ListRunner:
                     state = system.prepare(member_initial_state(member, system, self.rating_list))
                     self.states[sid][state.id] = state
 
+    def _rates(self, system: RatingSystem, event: EngineEvent) -> bool:
+        """Whether ``system`` rates ``event`` on this list, as the live list's re-rate
+        decides (``chain.rateable_q``): an online list's events from the day the system
+        rates online play (``online_rated_from``)."""
+        start = system.online_rated_from
+        return start is None or not list_place(self.rating_list)[1] or event.date >= start
+
     def _rate(self, inputs: list[EngineEvent]) -> None:
         expected: dict[str, dict[str, list[float | None]]] = {}
         for sid, system in self.systems.items():
@@ -410,7 +417,10 @@ class _ListRunner:
             history = self.history[sid]
             mine: dict[str, list[float | None]] = {}
             expect = system.expected_score
-            for label, group in system.group_events(inputs):
+            rated = [event for event in inputs if self._rates(system, event)]
+            for event in inputs:  # not rated by this system: no prediction of its own
+                mine.setdefault(event.id, [None] * len(event.games))
+            for label, group in system.group_events(rated):
                 for event in group:  # on the ratings before the event (period systems: period)
                     mine[event.id] = [expect(states[g.a], states[g.b]) for g in event.games]
                 dates = {event.id: event.date for event in group}
