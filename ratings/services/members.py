@@ -30,6 +30,7 @@ from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
+from .rerate import RerateRequest
 from .rerate_chain import AFTER_ALL, Chain
 from .runs import ratings_update, run_logged
 
@@ -306,7 +307,9 @@ def members_merge(
             # No rated game moved, so nothing is re-rated: the log has the merge all the same.
             run_logged(reason=said, user=user)
             return None
-        return ratings_update(start=start, members=[target.pk], user=user, reason=said)
+        return ratings_update(
+            RerateRequest(start=start, members=[target.pk], user=user, reason=said)
+        )
 
 
 def _rows_move(
@@ -479,11 +482,13 @@ def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | No
         if not keys:
             return None
         return ratings_update(
-            start=min(keys),
-            members=[kept.pk, removed.pk],
-            user=user,
-            reason=f"{removed.name} ({removed.member_number}) taken back out of "
-            f"{kept.name} ({kept.member_number}): merge undone",
+            RerateRequest(
+                start=min(keys),
+                members=[kept.pk, removed.pk],
+                user=user,
+                reason=f"{removed.name} ({removed.member_number}) taken back out of "
+                f"{kept.name} ({kept.member_number}): merge undone",
+            )
         )
 
 

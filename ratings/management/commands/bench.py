@@ -226,7 +226,9 @@ class Bench(PageTimings):
         for event in events:
             event.delete()
         if position is not None:
-            services.ratings_rerate(start=position, reason="bench: leftovers taken out")
+            services.ratings_rerate(
+                services.RerateRequest(start=position, reason="bench: leftovers taken out")
+            )
 
     # -- re-rates ---------------------------------------------------------------------------
 
@@ -235,7 +237,7 @@ class Bench(PageTimings):
         services.periods_close_past(system=system)
         self.say("Full re-rate...")
         clock, cpu = time.perf_counter(), time.process_time()
-        run = services.ratings_rerate(reason="bench: full re-rate")
+        run = services.ratings_rerate(services.RerateRequest(reason="bench: full re-rate"))
         self.figure("full_rerate_1m_s", time.perf_counter() - clock, "s")
         # This process's own CPU time: on a machine other work shares, the wall time says
         # more about the load than about the re-rate (on PostgreSQL the server's work is
@@ -354,7 +356,9 @@ class Bench(PageTimings):
         self.figure("new_event_s", seconds, "s")
         self.say("  taking it out again (re-rate from its place)...")
         event.delete()
-        services.ratings_rerate(start=position, reason="bench: new event taken out")
+        services.ratings_rerate(
+            services.RerateRequest(start=position, reason="bench: new event taken out")
+        )
 
     def correction(self) -> None:
         """One game's result changed in an event a year back, then changed back."""
