@@ -51,6 +51,9 @@ from .rerate_rows import (
 #: A position after every event: a re-rate from here rates nothing and takes each member
 #: in with their last change (``member_states_write``).
 AFTER_ALL: Position = (dt.date.max, dt.date.max, 0)
+#: A member's last change written or kept: (event pk, end date, figures shown before and
+#: after).
+LastChange = tuple[int, Any, str, str]
 #: Games a batch of the chain holds at most (a period of a period system may hold more).
 BATCH_GAMES = 50_000
 
@@ -101,9 +104,8 @@ class Chain:
         self.reads_rapid = rapid_feeds_standard(system, time_class)
         self.opens = period_opening_moves(system)
         self.states: dict[str, PlayerState] = {}
-        #: member pk -> (event pk, end date, figures shown before and after) of their last
-        #: change written or kept
-        self.last: dict[int, tuple[int, Any, str, str]] = {}
+        #: member pk -> their last change written or kept
+        self.last: dict[int, LastChange] = {}
         self.active: set[int] = set()
         self.touched: set[int] = set()
         #: member pk -> their first rapid change's end date (read once, when first needed)
