@@ -163,10 +163,6 @@ def member_initial_state(
     return system.brought_in(state, standing=standing, since=member.created.date())
 
 
-def state_fields(state: PlayerState) -> dict[str, Any]:
-    return {name: getattr(state, name) for name in state.__slots__}  # type: ignore[attr-defined]
-
-
 def state_from_json(data: dict[str, Any] | str) -> PlayerState:
     """A stored state (some backends hand JSON from a subquery back as text)."""
     return state_from_dict(json.loads(data) if isinstance(data, str) else data)
@@ -258,10 +254,10 @@ def states_before(
     ``member_ids`` None: every member, but for records merged into another (their games
     are the kept record's now).
     """
-    members = Member.objects.active()
+    wanted = Member.objects.active()
     if member_ids is not None:
-        members = members.filter(pk__in=list(member_ids))
-    members = list(members)
+        wanted = wanted.filter(pk__in=list(member_ids))
+    members = list(wanted)
     prior = last_changes_before(key, [m.pk for m in members], time_class)
     return {
         str(m.pk): prior[m.pk].state

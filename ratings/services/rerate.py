@@ -158,7 +158,7 @@ def _chain_rate(
 ) -> tuple[int, int]:
     chain = Chain(system, scope.key, time_class)
     everyone = scope.key is None
-    if everyone:
+    if scope.key is None:
         RatingChange.objects.filter(time_class=time_class).delete()
         chain.take_in(Member.objects.values_list("pk", flat=True))
     else:
