@@ -188,7 +188,7 @@ def rated_event() -> Callable[..., Event]:
             if black is not None:
                 event.entries.get_or_create(member=black)
         if rate:
-            services.ratings_rerate(start=event, reason=f"{name} rated")
+            services.ratings_rerate(services.RerateRequest(start=event, reason=f"{name} rated"))
         return event
 
     return make

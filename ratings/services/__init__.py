@@ -130,7 +130,7 @@ from .publishing import (
     publication_on,
 )
 from .record_version import RecordChanged, record_unchanged_check, record_version
-from .rerate import ratings_rerate
+from .rerate import RerateRequest, ratings_rerate
 from .results_version import ResultsChanged, results_unchanged_check, results_version
 from .runs import (
     position_from_json,
@@ -184,6 +184,7 @@ __all__ = [
     "Position",
     "PublishRefused",
     "RecordChanged",
+    "RerateRequest",
     "RerateScope",
     "ResultsChanged",
     "SwitchScope",

@@ -36,6 +36,7 @@ from .duplicates import event_duplicate_reason_keep
 from .list_figures import list_figures_forget
 from .members import member_states_create
 from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
+from .rerate import RerateRequest
 from .results_version import results_unchanged_check
 from .runs import ratings_update
 
@@ -111,7 +112,9 @@ def event_complete(
             period = period_for(event, system, rating_list)
             if period is None or not period.is_closed:
                 return None
-        return ratings_update(start=event, changed=event, user=user, reason=f"{event.name} rated")
+        return ratings_update(
+            RerateRequest(start=event, changed=event, user=user, reason=f"{event.name} rated")
+        )
 
 
 def event_rerate_needed(*, event: Event) -> bool:
@@ -281,10 +284,9 @@ def games_replace(
         _entries_create(event=event, member_ids=players, user=user)
         if (gone or updated or created) and event_rerate_needed(event=event):
             return ratings_update(
-                start=event,
-                changed=event,
-                user=user,
-                reason=f"{event.name}: results changed",
+                RerateRequest(
+                    start=event, changed=event, user=user, reason=f"{event.name}: results changed"
+                )
             )
     return None
 

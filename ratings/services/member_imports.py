@@ -322,7 +322,9 @@ def members_import(
             for status in (Membership.FINANCIAL, Membership.ARREARS, Membership.GUEST)
         )
         if moves_ratings:
-            report.run = services.ratings_update(user=user, reason="Members imported")
+            report.run = services.ratings_update(
+                services.RerateRequest(user=user, reason="Members imported")
+            )
         else:
             # New members (a rating brought in shows at once) and changed starting details
             # of members yet to play: their states alone.

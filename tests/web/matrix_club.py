@@ -126,7 +126,7 @@ def build_club() -> Club:
         GameFactory(event=event, round=round_, white=white, black=black, result=result)
     for member in [*published, arrears, guest]:
         Entry.objects.create(event=event, member=member)
-    services.ratings_rerate(start=event, reason="Club night rated")
+    services.ratings_rerate(services.RerateRequest(start=event, reason="Club night rated"))
     run = RatingRun.objects.create(
         reason="Correction a year back",
         system=ClubSettings.load().rating_system,

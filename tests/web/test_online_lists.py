@@ -39,7 +39,7 @@ def rate_everything() -> None:
     club = ClubSettings.load()
     for rating_list in lists_kept():
         services.periods_close_past(system=club.engine(rating_list), time_class=rating_list)
-    services.ratings_rerate(reason="the record rated")
+    services.ratings_rerate(services.RerateRequest(reason="the record rated"))
 
 
 def on_list(rating_list: str, members=None) -> dict:
@@ -131,14 +131,14 @@ def test_switching_an_event_between_the_board_and_online_re_rates_both_lists_as_
     lists = set(RatingChange.objects.filter(event=event).values_list("time_class", flat=True))
     assert lists == {"online-standard"}
     online = ratings_now()
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     assert ratings_now() == online
 
     moved(event, online=False)
     lists = set(RatingChange.objects.filter(event=event).values_list("time_class", flat=True))
     assert lists == {"standard"}
     back = ratings_now()
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     assert ratings_now() == back
 
 
