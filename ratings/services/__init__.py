@@ -121,7 +121,7 @@ from .periods import (
     period_close_warning,
     periods_close_past,
 )
-from .public_pages import public_pages_changed, public_pages_version
+from .public_pages import public_pages_changed, public_pages_version, public_pages_withdrawn
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -258,6 +258,7 @@ __all__ = [
     "possible_duplicates_find",
     "public_pages_changed",
     "public_pages_version",
+    "public_pages_withdrawn",
     "publication_latest",
     "publication_mail_preview",
     "publication_mail_send",
