@@ -232,7 +232,7 @@ class EventAdmin(IdsOnly, RerateAdmin, AuditAdmin):
         return [inline for inline in instances if type(inline) not in left_out]
 
     def _create_formsets(self, request: HttpRequest, obj: Any, change: bool) -> Any:
-        formsets, inline_instances = super()._create_formsets(request, obj, change)  # type: ignore[misc]
+        formsets, inline_instances = super()._create_formsets(request, obj, change)
         if change:
             # Made before the event's form is checked, on the event it edits: a result
             # corrected in the games table, the event's fields unchanged, needs the
