@@ -34,7 +34,7 @@ from .members import (
     number_taken,
     suggested_member_number,
 )
-from .public_pages import PublicPagesVersion, PublishedListFigures
+from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
@@ -62,6 +62,7 @@ __all__ = [
     "MemberQuerySet",
     "Membership",
     "PublicPagesVersion",
+    "PublicPagesWithdrawal",
     "Publication",
     "PublicationEntry",
     "PublishedListFigures",

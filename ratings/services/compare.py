@@ -54,6 +54,7 @@ from ..rules.rating_lists import lists_kept, on_list
 from ..rules.time_classes import STANDARD
 from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
+from .public_pages import public_pages_changed
 from .rerate_rows import _json, chunks, insert_rows
 
 log = logging.getLogger("ratings")
@@ -148,7 +149,11 @@ def comparisons_take_over() -> list[Comparison]:
 def comparison_publish(*, comparison: Comparison, publish: bool) -> None:
     """Show a finished comparison to members (the latest published one), or withdraw it."""
     comparison.published = timezone.now() if publish else None
-    comparison.save(update_fields=["published"])
+    with transaction.atomic():
+        comparison.save(update_fields=["published"])
+        if not publish:
+            # Withdrawn: no page's previous copy may still show it.
+            public_pages_changed(hides=True)
 
 
 def comparison_published() -> Comparison | None:

@@ -32,6 +32,7 @@ from ratings.models import (
     Member,
     MemberMerge,
     PublicPagesVersion,
+    PublicPagesWithdrawal,
     PublishedListFigures,
     RatingChange,
     RatingList,
@@ -219,6 +220,7 @@ def build_club() -> Club:
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
         "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
+        "ratings_publicpageswithdrawal": PublicPagesWithdrawal.objects.get_or_create(pk=1)[0],
         "ratings_publishedlistfigures": PublishedListFigures.objects.get_or_create(pk=1)[0],
         "ratings_comparisonrating": ComparisonRating.objects.create(
             comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"

@@ -198,7 +198,7 @@ def test_the_estimate_is_a_fixed_cost_plus_the_games_at_the_pace_of_the_last_run
 
 
 def _post_first_round_reversed(client, event, alice, bob, carol, dave):
-    data = {"g-TOTAL_FORMS": "2", "g-INITIAL_FORMS": "0"}
+    data = {"g-TOTAL_FORMS": "2", "g-INITIAL_FORMS": "0", "change_reason": "colours misread"}
     for i, (white, black) in enumerate([(alice, bob), (carol, dave)]):
         data.update({f"g-{i}-white": white.pk, f"g-{i}-black": black.pk, f"g-{i}-result": "0-1"})
     return client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
