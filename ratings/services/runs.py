@@ -386,8 +386,14 @@ class Heartbeat:
     own, whatever the run's own transaction is doing (PostgreSQL; SQLite's one write lock
     is the run's while it writes, and ``runs_take_over`` reads that lock instead)."""
 
-    def __init__(self, run: RatingRun) -> None:
+    def __init__(
+        self, run: Any, *, table: str = "ratings_ratingrun", status: str = RatingRun.Status.RUNNING
+    ) -> None:
+        # ``table``, ``status``: another kind of background job's row (a members file's
+        # import), beating while it is in that status.
         self.run_pk = run.pk
+        self.table = table
+        self.status = status
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{run.pk}", daemon=True)
 
@@ -406,12 +412,12 @@ class Heartbeat:
                 try:
                     with side.cursor() as cursor:
                         cursor.execute(
-                            "UPDATE ratings_ratingrun SET heartbeat = %s WHERE id = %s "
+                            f"UPDATE {self.table} SET heartbeat = %s WHERE id = %s "
                             "AND status = %s",
                             [
                                 side.ops.adapt_datetimefield_value(timezone.now()),
                                 self.run_pk,
-                                RatingRun.Status.RUNNING,
+                                self.status,
                             ],
                         )
                 except DatabaseError:
