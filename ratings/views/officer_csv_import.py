@@ -4,14 +4,17 @@ the officer confirms: the flow of the TRF import, on the readers of the import c
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 
 from ..formats import members_csv, results_csv
 from ..forms import CsvUploadForm, DuplicateReasonForm, MembersConfirmForm
+from ..models import MemberImport, Subscription
 from ..rules.duplicates import Duplicates
 from ..services import member_import_jobs, member_imports, result_imports
 from .common import officer_required, progress_or

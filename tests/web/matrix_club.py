@@ -30,6 +30,7 @@ from ratings.models import (
     Game,
     MailMessage,
     Member,
+    MemberImport,
     MemberMerge,
     PublicPagesVersion,
     PublishedListFigures,
@@ -218,6 +219,16 @@ def build_club() -> Club:
         "ratings_publication": publication,
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
+        # A long members file read by the worker, waiting for the officer's confirmation.
+        "ratings_memberimport": MemberImport.objects.create(
+            filename="register.csv",
+            text="id,name\nR9001,Matrix Member\n",
+            status=MemberImport.Status.READ,
+            rows_total=1,
+            rows_done=1,
+            progress=100,
+            preview={"problems": [], "lines": [], "removals": [], "duplicates": []},
+        ),
         "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
         "ratings_publishedlistfigures": PublishedListFigures.objects.get_or_create(pk=1)[0],
         "ratings_comparisonrating": ComparisonRating.objects.create(
@@ -331,6 +342,10 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:compare-detail": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-status": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-publish": {"pk": club.objects["ratings_comparison"].pk},
+        "ratings:officer-import-register-job": {"pk": club.objects["ratings_memberimport"].pk},
+        "ratings:officer-import-register-job-status": {
+            "pk": club.objects["ratings_memberimport"].pk
+        },
         "api:member": {"number": club.published[0].member_number},
         "api:member-history": {"number": club.published[0].member_number},
         "api:event_detail": {"pk": club.event.pk},

@@ -360,6 +360,8 @@ EXPECTED: dict[str, str | dict[str, str]] = {
     "ratings:officer-publish": OFFICER,
     "ratings:officer-import-register": OFFICER,
     "ratings:officer-import-register-preview": OFFICER,
+    "ratings:officer-import-register-job": OFFICER,
+    "ratings:officer-import-register-job-status": OFFICER,
     "ratings:officer-import-results": OFFICER,
     "ratings:officer-import-results-preview": OFFICER,
     "ratings:officer-fide": OFFICER,

@@ -5,10 +5,11 @@ rating run whose worker has stopped (``services.runs_take_over``): a worker kill
 mid-run, or its machine restarted; for a comparison of systems whose worker stopped
 (``compare.comparisons_take_over``); and for a members file it was reading or saving
 (``member_import_jobs.member_imports_take_over``). Such a run saved nothing; it is queued
-again and this worker (or another) carries it out from the start. A worker started after the old one
-died does the same at once. And it counts the published lists' figures when they are not
-current (``services.list_figures_refresh``): on the morning a season starts or ends, or
-after a write whose own count failed, so that the list's readers do not each count them.
+again and this worker (or another) carries it out from the start. A worker started after
+the old one died does the same at once. And it counts the published lists' figures when
+they are not current (``services.list_figures_refresh``): on the morning a season starts
+or ends, or after a write whose own count failed, so that the list's readers do not each
+count them.
 """
 
 from __future__ import annotations
