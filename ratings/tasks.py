@@ -1,8 +1,9 @@
 """Background work for the task worker (django-tasks; `manage.py db_worker` runs it).
 
 Re-rates too long to hold a page (``services.ratings_rerate_soon`` decides), comparisons
-of the systems, long members files (``services/member_import_jobs.py``), and every mail
-message (``services/notifications.py``).
+of the systems, and every mail message (``services/notifications.py``). A long members
+file's task lives beside its service (``services/member_import_jobs.py``): the layers
+keep services from importing this module.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ from typing import Any
 from django_tasks import task
 
 from . import services
-from .models import Comparison, MemberImport, RatingRun
+from .models import Comparison, RatingRun
 from .models.club import club_time_zone_activate
-from .services import member_import_jobs
 from .services.compare import comparison_run
 
 
@@ -43,18 +43,6 @@ def compare_in_background(*, comparison_pk: int) -> int:
         return comparison.pk  # already carried out (a worker retried it)
     comparison_run(comparison=comparison)
     return comparison.pk
-
-
-@task()
-def member_import_in_background(*, import_pk: int) -> str:
-    """Read a kept members file, or save a confirmed one: whichever it waits for."""
-    club_time_zone_activate()
-    job = MemberImport.objects.get(pk=import_pk)
-    if job.status == MemberImport.Status.QUEUED:
-        job = member_import_jobs.member_import_read(job=job)
-    elif job.status == MemberImport.Status.SAVE_QUEUED:
-        job = member_import_jobs.member_import_save(job=job)
-    return job.status  # anything else: carried out already (a worker retried it)
 
 
 @task()

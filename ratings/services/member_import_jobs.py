@@ -22,9 +22,11 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django_tasks import task
 
 from ..formats.members_csv import ImportRefused, Problem
 from ..models import MemberImport
+from ..models.club import club_time_zone_activate
 from ..models.rating import heartbeat_lapse
 from . import member_imports
 from .runs import Heartbeat, progress_connection, tasks_running_fail
@@ -67,9 +69,19 @@ def member_import_queue(*, text: str, filename: str, notice: str, user: Any) -> 
 
 
 def _enqueue(job: MemberImport) -> None:
-    from ..tasks import member_import_in_background
-
     transaction.on_commit(lambda: member_import_in_background.enqueue(import_pk=job.pk))
+
+
+@task()
+def member_import_in_background(*, import_pk: int) -> str:
+    """Read a kept members file, or save a confirmed one: whichever it waits for."""
+    club_time_zone_activate()
+    job = MemberImport.objects.get(pk=import_pk)
+    if job.status == Status.QUEUED:
+        job = member_import_read(job=job)
+    elif job.status == Status.SAVE_QUEUED:
+        job = member_import_save(job=job)
+    return job.status  # anything else: carried out already (a worker retried it)
 
 
 def _claim(job: MemberImport, *, waiting: str, working: str, message: str) -> bool:
@@ -312,7 +324,9 @@ def member_imports_take_over() -> list[MemberImport]:
                 if not claimed:
                     continue
                 tasks_running_fail(
-                    run_pk=job.pk, task="member_import_in_background", key="import_pk"
+                    run_pk=job.pk,
+                    task=f"{__name__}.member_import_in_background",
+                    key="import_pk",
                 )
                 _enqueue(job)
         except OperationalError:

@@ -540,14 +540,15 @@ def runs_take_over() -> list[RatingRun]:
 def tasks_running_fail(
     *, run_pk: int, task: str = "rerate_in_background", key: str = "run_pk"
 ) -> int:
-    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` of
-    ``key=run_pk`` (a rating run; a comparison's ``comparison_pk``) failed: their worker
-    died."""
+    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` (or ``task``
+    when it is a whole dotted path) of ``key=run_pk`` (a rating run; a comparison's
+    ``comparison_pk``) failed: their worker died."""
     from django_tasks_db.models import DBTaskResult
 
+    path = task if "." in task else f"ratings.tasks.{task}"
     rows = [
         row.pk
-        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=f"ratings.tasks.{task}")
+        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=path)
         if row.args_kwargs.get("kwargs", {}).get(key) == run_pk
     ]
     return DBTaskResult.objects.filter(pk__in=rows).update(
