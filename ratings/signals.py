@@ -21,6 +21,7 @@ from .models import (
     Event,
     Game,
     Member,
+    MemberImport,
     Publication,
     PublicationEntry,
     PublicPagesVersion,
@@ -58,9 +59,10 @@ def _public_pages_changed(sender: type[Any], raw: bool = False, **kwargs: Any) -
 def _moves_public_pages(model: type[Any]) -> bool:
     """The models whose saves and deletes retire the cached public pages: the club's record,
     not the pages' version itself, nor the audit trail's copies, nor the re-rate's own rows
-    (a re-rate moves the version once, when it has written them)."""
+    (a re-rate moves the version once, when it has written them), nor a members file on its
+    way in (its save moves the version when it writes the members)."""
     return not (
-        model in (PublicPagesVersion, PublishedListFigures)
+        model in (PublicPagesVersion, PublishedListFigures, MemberImport)
         or issubclass(model, HistoricalChanges)
         or model in (RatingChange, RatingState)
     )
