@@ -22,6 +22,7 @@ from .models import (
     Game,
     Member,
     MemberImport,
+    MemberImportLine,
     Publication,
     PublicationEntry,
     PublicPagesVersion,
@@ -62,7 +63,7 @@ def _moves_public_pages(model: type[Any]) -> bool:
     (a re-rate moves the version once, when it has written them), nor a members file on its
     way in (its save moves the version when it writes the members)."""
     return not (
-        model in (PublicPagesVersion, PublishedListFigures, MemberImport)
+        model in (PublicPagesVersion, PublishedListFigures, MemberImport, MemberImportLine)
         or issubclass(model, HistoricalChanges)
         or model in (RatingChange, RatingState)
     )

@@ -32,7 +32,7 @@ from .events import (
     inline_row_fields,
     inlines_left_out,
 )
-from .member_imports import MemberImportAdmin
+from .member_imports import MemberImportAdmin, MemberImportLineAdmin
 from .members import MemberAdmin, MergedFilter, SeasonAdmin, SubscriptionAdmin, SubscriptionInline
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "GameInline",
     "MemberAdmin",
     "MemberImportAdmin",
+    "MemberImportLineAdmin",
     "MergedFilter",
     "Position",
     "RatingChangeAdmin",

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
 
-from ..models import MemberImport
+from ..models import MemberImport, MemberImportLine
 from .base import ReadOnlyAdmin
 
 
@@ -27,3 +27,11 @@ class MemberImportAdmin(ReadOnlyAdmin):
 
     def view_on_site(self, obj: MemberImport) -> str:
         return reverse("ratings:officer-import-register-job", args=[obj.pk])
+
+
+@admin.register(MemberImportLine)
+class MemberImportLineAdmin(ReadOnlyAdmin):
+    """A preview's lines, read only: they go with their file."""
+
+    list_display = ["member_import", "position"]
+    list_select_related = ["member_import"]

@@ -18,7 +18,7 @@ from .events import (
     event_date_problem,
 )
 from .fide import FIDE_KINDS, FideRating
-from .imports import MemberImport
+from .imports import MemberImport, MemberImportLine
 from .mail import MailMessage
 from .members import (
     BROUGHT_IN_STANDING_FIELDS,
@@ -60,6 +60,7 @@ __all__ = [
     "MailMessage",
     "Member",
     "MemberImport",
+    "MemberImportLine",
     "MemberMerge",
     "MemberQuerySet",
     "Membership",

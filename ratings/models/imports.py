@@ -50,8 +50,8 @@ class MemberImport(models.Model):
     message = models.TextField(blank=True)
     heartbeat = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=64, blank=True)
-    #: What the preview shows: problems, lines, payments taken back, possible duplicates
-    #: (services.member_import_jobs for the shape).
+    #: What the preview shows but its lines (``MemberImportLine``): problems, payments taken
+    #: back, possible duplicates, the counts (services.member_import_jobs for the shape).
     preview = models.JSONField(default=dict, blank=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -89,3 +89,25 @@ class MemberImport(models.Model):
         if self.status not in self.WORKING:
             return False
         return timezone.now() - (self.heartbeat or self.started) > heartbeat_lapse()
+
+
+class MemberImportLine(models.Model):
+    """One line of a long file's preview, as the page shows it (a page of them at a time:
+    the whole preview of 60,000 lines would be megabytes to read for each page)."""
+
+    member_import = models.ForeignKey(MemberImport, on_delete=models.CASCADE, related_name="lines")
+    #: Its place in the preview (the file's order).
+    position = models.PositiveIntegerField()
+    #: The line, what it changes, its rating brought in (services.member_import_jobs).
+    shown = models.JSONField()
+
+    class Meta:
+        ordering = ["member_import", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member_import", "position"], name="member_import_line_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_import_id}: {self.position}"

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from ..formats.members_csv import ImportRefused, Problem
-from ..models import MemberImport
+from ..models import MemberImport, MemberImportLine
 from ..models.club import club_time_zone_activate
 from ..models.rating import heartbeat_lapse
 from . import member_imports
@@ -155,8 +155,18 @@ def member_import_read(*, job: MemberImport) -> MemberImport:
                 lines = member_imports.member_changes(rows, removals)
                 _mine(job).update(progress=92, message="Looking for possible duplicates")
                 duplicates = member_imports.members_file_duplicates(rows)
+                # Written in batches, one statement each (the page reads them a page at
+                # a time); a read taken over starts afresh, so any earlier ones go first.
+                MemberImportLine.objects.filter(member_import=job).delete()
+                MemberImportLine.objects.bulk_create(
+                    (
+                        MemberImportLine(member_import=job, position=n, shown=_line_json(line))
+                        for n, line in enumerate(lines)
+                    ),
+                    batch_size=2000,
+                )
                 preview |= {
-                    "lines": [_line_json(line) for line in lines],
+                    "lines": len(lines),
                     "removals": [
                         {"line": r.line, "name": r.name, "subscription": r.subscription.pk}
                         for r in removals
@@ -243,8 +253,8 @@ def member_import_save(*, job: MemberImport) -> MemberImport:
             log.debug("progress of members file %s not recorded (database busy)", job.pk)
 
     def saved(report: member_imports.MembersReport) -> None:
-        # In the save's own transaction: the import is saved exactly when the record is.
-        preview = {k: v for k, v in job.preview.items() if k != "lines"}
+        # In the save's own transaction: the import is saved exactly when the record is,
+        # and the copy of the members' details in its preview goes with it.
         if not _mine(job).update(
             status=Status.SAVED,
             progress=100,
@@ -252,11 +262,11 @@ def member_import_save(*, job: MemberImport) -> MemberImport:
             report=str(report),
             run=report.run,
             text="",
-            preview=preview,
             heartbeat=None,
             finished=timezone.now(),
         ):
             raise TakenOver
+        MemberImportLine.objects.filter(member_import=job).delete()
 
     try:
         with Heartbeat(job, table=table, status=Status.SAVING):
@@ -287,10 +297,11 @@ def member_import_save(*, job: MemberImport) -> MemberImport:
 
 
 def _end(job: MemberImport, status: str, *, message: str) -> None:
-    """An import that will go no further: its text goes, what it says stays."""
+    """An import that will go no further: its text and lines go, what it says stays."""
     _mine(job).update(
         status=status, message=message, text="", heartbeat=None, finished=timezone.now()
     )
+    MemberImportLine.objects.filter(member_import=job).delete()
 
 
 def member_imports_take_over() -> list[MemberImport]:

@@ -140,7 +140,9 @@ JOB_LINES_PER_PAGE = 500
 def members_job(request: HttpRequest, pk: int) -> HttpResponse:
     """A long members file on its way in: the worker's progress while it reads or saves,
     the preview to confirm once read, and what was saved at the end."""
-    job = get_object_or_404(MemberImport.objects.select_related("user", "run"), pk=pk)
+    job = get_object_or_404(
+        MemberImport.objects.select_related("user", "confirmed_by", "run").defer("text"), pk=pk
+    )
     preview = job.preview
     removals = _removals_kept(preview.get("removals", []))
     form = MembersConfirmForm(
@@ -157,9 +159,8 @@ def members_job(request: HttpRequest, pk: int) -> HttpResponse:
             listed=form.cleaned_data["listed"],
         )
         return redirect("ratings:officer-import-register-job", pk=job.pk)
-    lines = Paginator(preview.get("lines", []), JOB_LINES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    kept = job.lines.order_by("position").values_list("shown", flat=True)
+    lines = Paginator(kept, JOB_LINES_PER_PAGE).get_page(request.GET.get("page"))
     for line in lines:
         born = line["row"]["fields"].get("born")
         if isinstance(born, str):
@@ -174,7 +175,7 @@ def members_job(request: HttpRequest, pk: int) -> HttpResponse:
             "problems": preview.get("problems", []),
             "page": lines,
             "lines": lines,
-            "total": len(preview.get("lines", [])),
+            "total": preview.get("lines", 0),
             "removals": removals,
             "possible_duplicates": preview.get("duplicates", []),
             "form": form,

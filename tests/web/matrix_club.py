@@ -31,6 +31,7 @@ from ratings.models import (
     MailMessage,
     Member,
     MemberImport,
+    MemberImportLine,
     MemberMerge,
     PublicPagesVersion,
     PublishedListFigures,
@@ -180,6 +181,16 @@ def build_club() -> Club:
     failure = AccessFailureLog.objects.create(
         username="mel", ip_address="10.0.0.9", user_agent="x"
     )
+    # A long members file read by the worker, waiting for the officer's confirmation.
+    member_import = MemberImport.objects.create(
+        filename="register.csv",
+        text="id,name\nR9001,Matrix Member\n",
+        status=MemberImport.Status.READ,
+        rows_total=1,
+        rows_done=1,
+        progress=100,
+        preview={"problems": [], "lines": 1, "removals": [], "duplicates": []},
+    )
     # A published list, and a finished comparison (published), for their pages.
     publication = services.list_publish(note="Matrix")
     comparison = Comparison.objects.create(
@@ -220,14 +231,18 @@ def build_club() -> Club:
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
         # A long members file read by the worker, waiting for the officer's confirmation.
-        "ratings_memberimport": MemberImport.objects.create(
-            filename="register.csv",
-            text="id,name\nR9001,Matrix Member\n",
-            status=MemberImport.Status.READ,
-            rows_total=1,
-            rows_done=1,
-            progress=100,
-            preview={"problems": [], "lines": [], "removals": [], "duplicates": []},
+        "ratings_memberimport": member_import,
+        "ratings_memberimportline": MemberImportLine.objects.create(
+            member_import=member_import,
+            position=0,
+            shown={
+                "row": {"line": 2, "number": "R9001", "membership": "", "fields": {"name": "M"}},
+                "new": True,
+                "changes": [],
+                "rating": None,
+                "games": None,
+                "standing": "",
+            },
         ),
         "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
         "ratings_publishedlistfigures": PublishedListFigures.objects.get_or_create(pk=1)[0],
