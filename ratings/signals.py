@@ -22,6 +22,8 @@ from .models import (
     Event,
     Game,
     Member,
+    MemberImport,
+    MemberImportLine,
     Publication,
     PublicationEntry,
     PublicPagesVersion,
@@ -81,9 +83,10 @@ def _public_pages_changed(
 def _moves_public_pages(model: type[Any]) -> bool:
     """The models whose saves and deletes retire the cached public pages: the club's record,
     not the pages' version itself, nor the audit trail's copies, nor the re-rate's own rows
-    (a re-rate moves the version once, when it has written them)."""
+    (a re-rate moves the version once, when it has written them), nor a members file on its
+    way in (its save moves the version when it writes the members)."""
     return not (
-        model in (PublicPagesVersion, PublishedListFigures)
+        model in (PublicPagesVersion, PublishedListFigures, MemberImport, MemberImportLine)
         or issubclass(model, HistoricalChanges)
         or model in (RatingChange, RatingState)
     )

@@ -18,6 +18,7 @@ from .events import (
     event_date_problem,
 )
 from .fide import FIDE_KINDS, FideRating
+from .imports import MemberImport, MemberImportLine
 from .mail import MailMessage
 from .members import (
     BROUGHT_IN_STANDING_FIELDS,
@@ -58,6 +59,8 @@ __all__ = [
     "MailConsent",
     "MailMessage",
     "Member",
+    "MemberImport",
+    "MemberImportLine",
     "MemberMerge",
     "MemberQuerySet",
     "Membership",

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Field, Q
+from django.db.models import CharField, Count, F, Field, Func, Q, Value
 from django.utils import timezone
 
 from ..models import (
@@ -357,12 +357,14 @@ def possible_duplicates_find(
     ids = {p.fide_id.lstrip("0") for p in coming if p.fide_id.strip().isdigit()} - {""}
     if not keys and not ids:
         return []
-    id_match = Q()
-    for fide_id in ids:  # "0123" and "123" are one id: compared without leading zeros
-        id_match |= Q(fide_id__regex=rf"^0*{fide_id}$")
     rows = (
         Member.objects.active()
-        .filter(Q(name_key__in=keys) | id_match)
+        # "0123" and "123" are one id: compared without leading zeros, in one IN list (a
+        # condition per id overflowed SQLite's expression depth past a thousand ids).
+        .annotate(
+            bare_fide_id=Func(F("fide_id"), Value("0"), function="LTRIM", output_field=CharField())
+        )
+        .filter(Q(name_key__in=keys) | Q(bare_fide_id__in=ids))
         .exclude(pk__in=list(matched))
         .values_list("pk", "name", "born", "fide_id", "member_number")
     )

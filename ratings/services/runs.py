@@ -344,8 +344,14 @@ class Heartbeat:
     own, whatever the run's own transaction is doing (PostgreSQL; SQLite's one write lock
     is the run's while it writes, and ``runs_take_over`` reads that lock instead)."""
 
-    def __init__(self, run: RatingRun) -> None:
+    def __init__(
+        self, run: Any, *, table: str = "ratings_ratingrun", status: str = RatingRun.Status.RUNNING
+    ) -> None:
+        # ``table``, ``status``: another kind of background job's row (a members file's
+        # import), beating while it is in that status.
         self.run_pk = run.pk
+        self.table = table
+        self.status = status
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{run.pk}", daemon=True)
 
@@ -364,12 +370,12 @@ class Heartbeat:
                 try:
                     with side.cursor() as cursor:
                         cursor.execute(
-                            "UPDATE ratings_ratingrun SET heartbeat = %s WHERE id = %s "
+                            f"UPDATE {self.table} SET heartbeat = %s WHERE id = %s "
                             "AND status = %s",
                             [
                                 side.ops.adapt_datetimefield_value(timezone.now()),
                                 self.run_pk,
-                                RatingRun.Status.RUNNING,
+                                self.status,
                             ],
                         )
                 except DatabaseError:
@@ -491,14 +497,15 @@ def runs_take_over() -> list[RatingRun]:
 def tasks_running_fail(
     *, run_pk: int, task: str = "rerate_in_background", key: str = "run_pk"
 ) -> int:
-    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` of
-    ``key=run_pk`` (a rating run; a comparison's ``comparison_pk``) failed: their worker
-    died."""
+    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` (or ``task``
+    when it is a whole dotted path) of ``key=run_pk`` (a rating run; a comparison's
+    ``comparison_pk``) failed: their worker died."""
     from django_tasks_db.models import DBTaskResult
 
+    path = task if "." in task else f"ratings.tasks.{task}"
     rows = [
         row.pk
-        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=f"ratings.tasks.{task}")
+        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=path)
         if row.args_kwargs.get("kwargs", {}).get(key) == run_pk
     ]
     return DBTaskResult.objects.filter(pk__in=rows).update(
