@@ -113,7 +113,8 @@ def name_search(text: str, *, through: str = "") -> Q:
     words = list(dict.fromkeys(word.casefold() for word in text.split()))[:SEARCH_WORDS]
     for word in words:
         named = Q()
-        for part in name_words(word):
+        # A word's parts ("-9-9-9" is thousands of "9"s) likewise.
+        for part in list(dict.fromkeys(name_words(word)))[:SEARCH_WORDS]:
             named &= Q(**{f"{through}name_key__contains": part})
         numbered = Q(**{f"{through}member_number__iexact": word})
         found &= (named | numbered) if named else numbered
