@@ -181,6 +181,22 @@ def test_the_comparison_leaves_out_the_online_games_a_system_does_not_rate(
     assert predicted["ecf-2020"] == 0
 
 
+def test_an_online_event_before_its_systems_online_start_says_it_is_not_rated(
+    client, club_members, rated_event
+):
+    alice, bob, _carol = club_members
+    services.rating_system_set(system_id="ecf-2020")
+    keep_online("standard", system="ecf-2020")
+    early = rated_event([(1, alice, bob, "1-0")], date=dt.date(2021, 8, 10), rate=False)
+    Event.objects.filter(pk=early.pk).update(online=True)
+    rate_everything()
+    page = client.get(f"/events/{early.pk}/").content.decode()
+    assert (
+        "played online; not rated: the online standard list counts online play from "
+        "1 September 2021" in page
+    )
+
+
 def test_leaving_online_games_unrated_again_takes_their_list_away(club_members, rated_event):
     alice, bob, _carol = club_members
     keep_online("standard")
