@@ -117,6 +117,14 @@ class _Period:
         self.units = 0  # confirmed: the sum of (Sa - Se) + bonus margin over events, hundredths
 
 
+#: The figures of a change's breakdown in each form it takes (``breakdown_shapes``).
+_STATUS = ("status_before", "status_after")
+_ESTABLISHED = ("calculation", "NG", "Sa", "AR", "D", "D_table", "P", "Se", "BP", "Ri")
+_NONE_RATED = ("calculation", "NG", "Sa", "AR", "D", "P", "Se", "BP", "Ri")
+_PERFORMANCE = ("calculation", "played", "Sa", "NG", "TS", "AR", "percentage", "Dp", "Rp")
+_LINE = ("held_from",)
+
+
 class Acf1993(RatingSystem[AcfState]):
     id = "acf-1993"
     title = "ACF ratings (December 1993 booklet)"
@@ -125,6 +133,38 @@ class Acf1993(RatingSystem[AcfState]):
     per_game_expected = False
     parameters = PARAMETERS
     state_type = AcfState
+    detail_labels = {
+        "status_before": "Status before",
+        "status_after": "Status after",
+        "reset": "Rating reset",
+        "calculation": "Calculation",
+        **RatingSystem.detail_labels,
+        "NG": "Games (NG)",
+        "Sa": "Score (Sa)",
+        "TS": "Total score (TS)",
+        "AR": "Average opponent (AR)",
+        "D": "Rating difference (D)",
+        "D_table": "Difference in the table",
+        "P": "Expected a game (P)",
+        "Se": "Expected score (Se)",
+        "BP": "Bonus points (BP)",
+        "Ri": "Change (Ri)",
+        "percentage": "Percentage",
+        "Dp": "Dp",
+        "Rp": "Performance rating (Rp)",
+    }
+    #: The opponent's rating before the 336 rule held it, where it did.
+    line_labels = {"held_from": "Held from"}
+    rating_line_figures = frozenset({"held_from"})
+    #: A confirmed player's tournament; one with no game against a usable rating; a
+    #: partially rated player's performance rating, and the same after the period's
+    #: zero-score reset. Numbers 0 to 3, for good (``RatingSystem.breakdown_shapes``).
+    breakdown_shapes = {
+        0: (_STATUS + _ESTABLISHED, _LINE),
+        1: (_STATUS + _NONE_RATED, _LINE),
+        2: (_STATUS + _PERFORMANCE, _LINE),
+        3: ((*_STATUS, "reset", *_PERFORMANCE), _LINE),
+    }
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         super().__init__(params)

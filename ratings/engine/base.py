@@ -389,6 +389,36 @@ class RatingSystem(ABC, Generic[S]):
     #: kinds (acf-1993's ``AcfState``). The driver, the codec and a stored row's reading
     #: ask for it; nothing outside the system's module names its fields.
     state_type: ClassVar[type[PlayerState]] = PlayerState
+    #: The figures of a change's breakdown (``PlayerChange.detail``) as a reader names
+    #: them, in the order a page lists them. Here, the figures every system may give; a
+    #: system that gives its own declares its whole table in its module, placing the
+    #: shared ones among its own with ``**RatingSystem.detail_labels`` (the shared ones it
+    #: leaves out follow its own). A figure no table names reads as its key does
+    #: ("inactive_periods": "Inactive periods"). Pages keep this order, not the stored
+    #: one: PostgreSQL keeps a breakdown (jsonb) with its keys sorted by length.
+    detail_labels: ClassVar[Mapping[str, str]] = {
+        "played": "Games",
+        "score": "Score",
+        "expected": "Expected score",
+        "guest": "Guest",
+    }
+    #: A game line's own figures (``GameLine.detail``) as column headings, in the order
+    #: of the columns: beyond the opponent, their rating, the score, the expected score
+    #: and the change, which every report shows.
+    line_labels: ClassVar[Mapping[str, str]] = {}
+    #: The system's rule names (``GameLine.detail["rule"]``) in a reader's words.
+    rule_words: ClassVar[Mapping[str, str]] = {}
+    #: A game line's own figures that read with their sign, as offsets do ("+10").
+    signed_line_figures: ClassVar[frozenset[str]] = frozenset()
+    #: A game line's own figures that are ratings, read whole as the rating column is.
+    rating_line_figures: ClassVar[frozenset[str]] = frozenset()
+    #: The forms a period system's change breakdown takes, for the web app's packed
+    #: storage (docs/performance.md, "What a rating change stores"): each form's number,
+    #: then its figures (``PlayerChange.detail``'s keys, in the order stored) and its game
+    #: lines' own figures. A stored row names its form by the number, so a number is the
+    #: form's for good, across every system: a new form takes a number no system has used,
+    #: and a form once stored is never changed (a new one is added instead).
+    breakdown_shapes: ClassVar[Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

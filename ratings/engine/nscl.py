@@ -54,6 +54,20 @@ class Nscl(RatingSystem[PlayerState]):
     title = "NSCL (per meet, with bonus points)"
     #: A game's change follows one of three formulas by who won, not an expected score.
     per_game_expected = False
+    detail_labels = {
+        **RatingSystem.detail_labels,
+        "gained": "Points gained",
+        "after_games": "Rating after the games",
+        "bonus1": "First bonus",
+        "bonus2": "Second bonus",
+    }
+    #: Which of the three formulas settled the game's change.
+    line_labels = {"rule": "Rule"}
+    rule_words = {
+        HIGHER_WINS: "higher rated wins",
+        LOWER_WINS: "lower rated wins",
+        DRAW: "draw",
+    }
     parameters = (
         Parameter(
             "start_rating",

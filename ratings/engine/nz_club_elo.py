@@ -38,6 +38,9 @@ class NzClubElo(RatingSystem[PlayerState]):
     has_floor = True
     #: Each game line has the Elo expected score its change is worked from.
     per_game_expected = True
+    #: K, the development coefficient: the player's own, and a game's where it differs.
+    detail_labels = {"k": "K", **RatingSystem.detail_labels}
+    line_labels = {"k": "K"}
     parameters = (
         Parameter(
             "start_rating", 1500.0, "rating given to every new player", minimum=0, maximum=3000

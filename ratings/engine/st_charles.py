@@ -59,6 +59,17 @@ class StCharles(RatingSystem[PlayerState]):
     has_floor = True
     #: A game moves a rating by a band or a shift, never from an expected score.
     per_game_expected = False
+    detail_labels = {**RatingSystem.detail_labels, "official": "Official"}
+    #: Shift: (opponent - own) / 25; Rule: which rule settled the game's change.
+    line_labels = {"shift": "Shift", "rule": "Rule"}
+    rule_words = {
+        WITHIN: "within the band",  # +-21 for a win, nothing for a draw
+        FORMULA: "formula",
+        MIN_GAIN: "minimum",  # the winner's gain or the loser's loss raised to the minimum
+        MAX_CHANGE: "maximum",  # cut to the most a game may move
+        FLOOR: "floor",
+    }
+    signed_line_figures = frozenset({"shift"})
     parameters = (
         Parameter(
             "start_rating",

@@ -8,8 +8,9 @@ A period system's change cannot be worked out again so cheaply (it would mean ra
 whole period: docs/performance.md, "What a rating change stores"), so it stores what the
 engine worked out and nothing else, packed: ``[shape, *figures, lines]``.
 
-- ``shape``: the change's place in ``SHAPES``, which names its figures, so that a row
-  stores their values alone (the names were most of a breakdown).
+- ``shape``: the number of the change's shape in ``SHAPES`` (its system's
+  ``breakdown_shapes``), which names its figures, so that a row stores their values alone
+  (the names were most of a breakdown).
 - ``lines``: one item a game, in the order the engine rated the member's games in the
   event (round, board, game): the opponent's rating as the system used it (null: not
   rated), or ``[rating, *own figures]`` where the line has figures of its own (acf-1993's
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from ..engine import PlayerChange, RatingSystem
+from ..engine import SYSTEMS, PlayerChange, RatingSystem
 
 #: A game line's values, in this order, before the system's own figures (``breakdown_json``).
 LINE_KEYS = ("opponent", "score", "opponent_rating", "round", "expected", "change", "rated")
@@ -48,50 +49,32 @@ class Shape:
     line: tuple[str, ...] = ()
 
 
-_ACF_STATUS = ("status_before", "status_after")
-_ACF_ESTABLISHED = ("calculation", "NG", "Sa", "AR", "D", "D_table", "P", "Se", "BP", "Ri")
-_ACF_NONE_RATED = ("calculation", "NG", "Sa", "AR", "D", "P", "Se", "BP", "Ri")
-_ACF_PERFORMANCE = ("calculation", "played", "Sa", "NG", "TS", "AR", "percentage", "Dp", "Rp")
-_ACF_LINE = ("held_from",)
-_ECF_MONTH = ("category_before", "category_after", "pass", "month_games", "month_points")
-_ECF_LINE = ("d", "d_offset", "score_offset", "increment")
+def shapes_of(systems: Sequence[type[RatingSystem[Any]]]) -> dict[int, Shape]:
+    """Every system's ``breakdown_shapes`` by their numbers, in number order. Two systems
+    giving one number are a mistake in a system's module, said when the app starts: a
+    stored row would read as the other system's."""
+    shapes: dict[int, Shape] = {}
+    owners: dict[int, str] = {}
+    for system in systems:
+        for at, (figures, line) in system.breakdown_shapes.items():
+            if at in shapes:
+                raise ValueError(
+                    f"{system.id}'s breakdown shape {at} is {owners[at]}'s: take a number no "
+                    "system has used"
+                )
+            shapes[at] = Shape(tuple(figures), tuple(line))
+            owners[at] = system.id
+    return dict(sorted(shapes.items()))
 
-#: The shapes of the period systems' changes: a stored change names its shape by its place
-#: here, so a shape is only ever added at the end, never moved or changed (a migration
-#: copies them as they are). Matched by the figures' names, not their order: PostgreSQL's
-#: jsonb gives a dict's keys sorted by length.
-SHAPES: tuple[Shape, ...] = (
-    # acf-1993: a confirmed player's tournament; one with no game against a usable rating;
-    # a partially rated player's performance rating, and the same after the period's
-    # zero-score reset.
-    Shape(_ACF_STATUS + _ACF_ESTABLISHED, _ACF_LINE),
-    Shape(_ACF_STATUS + _ACF_NONE_RATED, _ACF_LINE),
-    Shape(_ACF_STATUS + _ACF_PERFORMANCE, _ACF_LINE),
-    Shape((*_ACF_STATUS, "reset", *_ACF_PERFORMANCE), _ACF_LINE),
-    # ecf-2020: a P rating (new and partial players), a K rating (fully rated ones).
-    Shape(
-        (
-            *_ECF_MONTH,
-            "dummy_rating",
-            "total_games",
-            "total_points",
-            "avg_opp",
-            "p",
-            "dp",
-            "rating_a",
-            "rating_b",
-            "pass1_games_used",
-            "pass1_total_games",
-            "pass1_avg_opp",
-            "pass1_p",
-            "pass1_dp",
-        ),
-        _ECF_LINE,
-    ),
-    Shape((*_ECF_MONTH, "player_k", "improving", "sum_offsets", "adjustment"), _ECF_LINE),
-)
-_SHAPE_OF = {frozenset(shape.figures): at for at, shape in enumerate(SHAPES)}
-_LINE_FIGURES = [frozenset(shape.line) for shape in SHAPES]
+
+#: The shapes of the period systems' changes, by the number a stored change names its
+#: shape by: each system declares its own in its module with their numbers (acf-1993's
+#: 0 to 3, ecf-2020's 4 and 5), so a shape is only ever added under a new number, never
+#: renumbered or changed (a migration copies them as they were). Matched by the figures'
+#: names, not their order: PostgreSQL's jsonb gives a dict's keys sorted by length.
+SHAPES: dict[int, Shape] = shapes_of(list(SYSTEMS.values()))
+_SHAPE_OF = {frozenset(shape.figures): at for at, shape in SHAPES.items()}
+_LINE_FIGURES = {at: frozenset(shape.line) for at, shape in SHAPES.items()}
 
 
 def _plain(value: Any) -> Any:

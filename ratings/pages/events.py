@@ -56,7 +56,7 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
         lines = breakdown.get("games", [])
         # The system's own figures for each game (ecf-2020's offsets, a rule's name), as
         # columns of their own: what a player needs to check a game by hand.
-        columns = explain.line_columns(lines, breakdown)
+        columns = explain.line_columns(lines, breakdown, system)
         games = []
         for line in lines:
             opponent = str(line.get("opponent", ""))
@@ -66,7 +66,7 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                     "opponent": names.get(int(opponent)) if opponent.isdigit() else None,
                     "change": services.game_line_change(line=line),
                     "rated": line.get("rated", True),
-                    "extra": [explain.line_text(key, line.get(key)) for key in columns],
+                    "extra": [explain.line_text(key, line.get(key), system) for key in columns],
                     "extra_keys": columns,
                     # The opponent's rating as the system used it, where not the one
                     # they held (a rating held within a band): marked and explained.
@@ -88,7 +88,7 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                 if before is not None and after is not None
                 else None,
                 "games": games,
-                "columns": [explain.line_label(key) for key in columns],
+                "columns": [explain.line_label(key, system) for key in columns],
                 "has_expected": has_expected,
                 "has_change": has_change,
                 # Each reason a figure used differs from the one held, once.
@@ -97,10 +97,10 @@ def change_rows(changes: list[dict[str, Any]], *, system: RatingSystem) -> list[
                 ),
                 "width": 4 + len(columns) + has_expected + has_change,
                 "detail": breakdown,
-                "breakdown": explain.breakdown_items(breakdown),
+                "breakdown": explain.breakdown_items(breakdown, system),
                 # Each item's key, so a figure that gives a withheld rating away is known
                 # by it (``publication.withhold_unpublished``).
-                "breakdown_keys": explain.breakdown_keys(breakdown),
+                "breakdown_keys": explain.breakdown_keys(breakdown, system),
                 "played": len(rated),
                 "score": sum(g["score"] for g in rated),
                 "expected": (

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from .. import services
+from ..engine import RatingSystem
 from ..forms import (
     CalculatorGameFormSet,
     CalculatorPlayerForm,
@@ -84,6 +85,7 @@ def _initial(request: HttpRequest) -> tuple[dict[str, Any], list[dict[str, Any]]
 def calculator(request: HttpRequest) -> HttpResponse:
     """What if I beat her? A GET form, so a what-if can be bookmarked and shared."""
     members = _calculator_members(is_officer(request))
+    system = ClubSettings.load().engine()
     outcome = None
     if "add" in request.GET:
         player_initial, games_initial = _initial(request)
@@ -96,7 +98,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         player_form = CalculatorPlayerForm(request.GET, members=members, prefix="p")
         formset = CalculatorGameFormSet(request.GET, prefix="g", form_kwargs={"members": members})
         if player_form.is_valid() and formset.is_valid():
-            outcome = _calculate(player_form.cleaned_data, formset)
+            outcome = _calculate(player_form.cleaned_data, formset, system=system)
             if outcome is None:
                 player_form.add_error(
                     "member", "You cannot play yourself: choose another opponent."
@@ -111,12 +113,14 @@ def calculator(request: HttpRequest) -> HttpResponse:
             "player_form": player_form,
             "formset": formset,
             "outcome": outcome,
-            "system": ClubSettings.load().engine(),
+            "system": system,
         },
     )
 
 
-def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
+def _calculate(
+    player: dict[str, Any], formset: Any, *, system: RatingSystem[Any]
+) -> dict[str, Any] | None:
     rows = [f.cleaned_data for f in formset.forms if not f.is_blank]
     picked = {row["opponent"].pk: row["opponent"] for row in rows if row["opponent"] is not None}
     labels = {pk: f"{m.name} ({m.rating_state.display})" for pk, m in picked.items()}
@@ -144,7 +148,7 @@ def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
             names[opponent.id] = f"a player rated {row['rating']:g}"
         games.append((opponent, float(row["result"])))
     change = services.calculator_rate(player=me, games=games)
-    columns = explain.line_columns([line.detail for line in change.games], change.detail)
+    columns = explain.line_columns([line.detail for line in change.games], change.detail, system)
     lines = [
         {
             "opponent": names.get(line.opponent, line.opponent),
@@ -153,7 +157,7 @@ def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
             "expected": line.expected,
             "change": services.game_line_change(line={**line.detail, "change": line.change}),
             "rated": line.rated,
-            "extra": [explain.line_text(key, line.detail.get(key)) for key in columns],
+            "extra": [explain.line_text(key, line.detail.get(key), system) for key in columns],
         }
         for line in change.games
     ]
@@ -162,8 +166,8 @@ def _calculate(player: dict[str, Any], formset: Any) -> dict[str, Any] | None:
         "change": change,
         "lines": lines,
         "detail": detail,
-        "breakdown": explain.breakdown_items(detail),
-        "columns": [explain.line_label(key) for key in columns],
+        "breakdown": explain.breakdown_items(detail, system),
+        "columns": [explain.line_label(key, system) for key in columns],
         # The change the reader can check: the figures shown, less each other
         # ("2303 → 2304" is +1, not the unrounded +1.6).
         "delta": figures.shown_change(change.display_before, change.display_after),
