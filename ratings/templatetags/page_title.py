@@ -14,10 +14,11 @@ register = template.Library()
 def _has_errors(value: object) -> bool:
     # Only a form already checked by its view: asking an unchecked bound form for its
     # errors would validate it here, in the template, and could query.
+    # Django keeps no public "validated" flag: _errors is None until a form is checked.
     if isinstance(value, BaseForm):
-        return value._errors is not None and bool(value._errors)
+        return bool(getattr(value, "_errors", None))
     if isinstance(value, BaseFormSet):
-        return value._errors is not None and value.total_error_count() > 0
+        return getattr(value, "_errors", None) is not None and value.total_error_count() > 0
     return False
 
 

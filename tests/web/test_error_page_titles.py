@@ -72,8 +72,13 @@ def test_a_login_refused_is_titled_error(client, db):
 def test_the_calculator_asked_with_a_game_left_blank_is_titled_error(client, club):
     page = client.get(
         reverse("ratings:calculator"),
-        {"go": "1", "p-rating": "1500", "g-TOTAL_FORMS": 1, "g-INITIAL_FORMS": 0,
-         "g-0-result": "1"},
+        {
+            "go": "1",
+            "p-rating": "1500",
+            "g-TOTAL_FORMS": 1,
+            "g-INITIAL_FORMS": 0,
+            "g-0-result": "1",
+        },
     )
     assert "error-summary" in page.content.decode()
     assert title(page.content.decode()).startswith("Error: ")
