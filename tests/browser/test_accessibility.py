@@ -230,3 +230,61 @@ def test_the_csrf_failure_page_passes_axe_at_both_widths(browser, live_server) -
     check(page, "POST /accounts/login/ without its token", findings)
     context.close()
     assert findings.count() == 0, findings.report()
+
+
+#: Where the focus is, if on a control of the page's form that asks for something, and the
+#: outline drawn around it.
+FOCUSED_CONTROL = """() => {
+  const e = document.activeElement;
+  if (!e.closest('form[method=post i]') || !e.matches('input, select, textarea, button')) {
+    return null;
+  }
+  const s = getComputedStyle(e);
+  return {control: `${e.tagName.toLowerCase()}#${e.id || e.name || e.textContent.trim()}`,
+          style: s.outlineStyle, width: parseFloat(s.outlineWidth)};
+}"""
+
+
+def test_in_forced_colours_every_control_of_the_officers_forms_shows_its_focus(
+    browser, live_server, production_tasks
+) -> None:
+    """Windows High Contrast drops box-shadows and the page's colours: each field, box and
+    button of every form the officer fills in, reached by Tab, keeps an outline of its own
+    (WCAG 2.4.7). One width: forced colours change no layout."""
+    club = build_club()
+    context = browser.new_context(base_url=live_server.url)
+    log_in(context, live_server, club, "officer")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.emulate_media(forced_colors="active")
+    unseen: list[str] = []
+    forms = 0
+    for pattern in every_pattern():
+        get, post = columns(pattern.key, "officer")
+        # The officer's own pages (a visitor may not open them); the admin's are Django's.
+        if get != "ok" or post != "ok":
+            continue
+        if not theirs(pattern.key, "officer") or pattern.key == "ratings:home":
+            continue
+        url = url_for(pattern, club)
+        if not is_html(goto(page, url)) or "/admin/" in page.url:
+            continue
+        if not takes_input(page, pattern.key):
+            continue
+        forms += 1
+        seen: set[str] = set()
+        for _ in range(150):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement === document.body"):
+                break
+            focused = page.evaluate(FOCUSED_CONTROL)
+            if focused is None:
+                continue
+            if focused["control"] in seen:
+                break  # round again: every control of the page met
+            seen.add(focused["control"])
+            if focused["style"] == "none" or focused["width"] < 2:
+                unseen.append(f"{url}: {focused['control']}")
+    context.close()
+    assert forms > 0
+    assert unseen == [], "\n".join(unseen)

@@ -10,6 +10,8 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.views.defaults import server_error
 
+from ..factories import officer_user
+
 pytestmark = pytest.mark.django_db
 
 
@@ -43,3 +45,40 @@ def test_a_form_sent_without_its_token_is_titled_as_error_403(db):
 def test_a_server_error_is_titled_as_error_500(db):
     page = server_error(RequestFactory().get("/"))
     assert title(page.content.decode()) == "Server error (error 500) · Club Ratings"
+
+
+# -- A form that comes back with errors: "Error: " leads its page's title (WCAG 3.3.1) -----
+
+
+def test_an_officer_form_sent_with_errors_is_titled_error(client, db):
+    client.force_login(officer_user())
+    page = client.post(reverse("ratings:officer-event-add"), {"name": ""})
+    assert page.status_code == 200
+    assert title(page.content.decode()).startswith("Error: ")
+
+
+def test_an_officer_form_not_yet_sent_is_not_titled_error(client, db):
+    client.force_login(officer_user())
+    page = client.get(reverse("ratings:officer-event-add"))
+    assert not title(page.content.decode()).startswith("Error")
+
+
+def test_a_login_refused_is_titled_error(client, db):
+    page = client.post(reverse("login"), {"username": "nobody", "password": "wrong"})
+    assert page.status_code == 200
+    assert title(page.content.decode()).startswith("Error: ")
+
+
+def test_the_calculator_asked_with_a_game_left_blank_is_titled_error(client, club):
+    page = client.get(
+        reverse("ratings:calculator"),
+        {
+            "go": "1",
+            "p-rating": "1500",
+            "g-TOTAL_FORMS": 1,
+            "g-INITIAL_FORMS": 0,
+            "g-0-result": "1",
+        },
+    )
+    assert "error-summary" in page.content.decode()
+    assert title(page.content.decode()).startswith("Error: ")
