@@ -34,6 +34,7 @@ from .acf_tables import (
     percentage,
 )
 from .base import (
+    BroughtInField,
     NUMBER,
     EngineError,
     Event,
@@ -152,7 +153,15 @@ class Acf1993(RatingSystem[AcfState]):
 
     # -- periods ---------------------------------------------------------------
 
-    brought_in_standing = "status"
+    brought_in_fields = (
+        BroughtInField(
+            "status",
+            "ACF status brought in",
+            "ACF status",
+            ((CONFIRMED, "Confirmed"), (PROVISIONAL, "Provisional")),
+            "The status of the rating brought in (blank: from its games).",
+        ),
+    )
     # A provisional rating is the history of its games (NG, AR, TS): none, none to keep.
     brought_in_needs_games = True
     legend_on_report = True

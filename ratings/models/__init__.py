@@ -20,7 +20,6 @@ from .events import (
 from .fide import FIDE_KINDS, FideRating
 from .mail import MailMessage
 from .members import (
-    BROUGHT_IN_STANDING_FIELDS,
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
     MailConsent,
@@ -39,7 +38,6 @@ from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
-    "BROUGHT_IN_STANDING_FIELDS",
     "EARLIEST_DATE",
     "EVENT_DAYS_AHEAD",
     "FIDE_KINDS",

@@ -29,8 +29,7 @@ RECORD_FIELDS = (
     "is_guest",
     "initial_rating",
     "initial_games",
-    "initial_acf_status",
-    "initial_ecf_category",
+    "brought_in",
     "created",
 )
 

@@ -38,8 +38,7 @@ MEMBER_RATING_FIELDS = frozenset(
     {
         "initial_rating",
         "initial_games",
-        "initial_acf_status",
-        "initial_ecf_category",
+        "brought_in",
         "is_guest",
         "born",
         "gender",
@@ -173,8 +172,7 @@ def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple
 BROUGHT_IN_FIELDS = (
     "initial_rating",
     "initial_games",
-    "initial_acf_status",
-    "initial_ecf_category",
+    "brought_in",
 )
 
 

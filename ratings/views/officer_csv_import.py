@@ -132,8 +132,7 @@ FIELD_WORDS = {
     "is_guest": "guest",
     "initial_rating": "rating brought in",
     "initial_games": "games brought in",
-    "initial_acf_status": "ACF status",
-    "initial_ecf_category": "ECF category",
+    "brought_in": "standing brought in",
     "email": "email",
 }
 
@@ -150,8 +149,9 @@ def member_changes(
     for row in rows:
         member: Member | None = existing.get(row.number.lower())
         changes = []
+        fields = member_imports.as_recorded(row, member)
         if member is not None:
-            for field, value in row.fields.items():
+            for field, value in fields.items():
                 old = getattr(member, field)
                 if old != value:
                     changes.append(f"{FIELD_WORDS[field]}: {_shown(old)} → {_shown(value)}")
@@ -164,9 +164,7 @@ def member_changes(
                 "changes": changes,
                 "rating": row.fields.get("initial_rating"),
                 "games": row.fields.get("initial_games"),
-                "standing": row.fields.get("initial_acf_status")
-                or row.fields.get("initial_ecf_category")
-                or "",
+                "standing": " ".join(fields.get("brought_in", {}).values()),
             }
         )
     return lines
@@ -179,6 +177,8 @@ def _shown(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{name} {word}" for name, word in value.items()) or "–"
     return str(value)
 
 
