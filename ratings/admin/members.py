@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.utils.formats import date_format
 
 from .. import services
-from ..forms import refuse_a_dropped_rating, whole_initial_rating
 from ..engine import brought_in_fields
-from ..forms.members import WORD_FIELD, mail_wanted_field, word_field
+from ..forms import refuse_a_dropped_rating, whole_initial_rating
+from ..forms.members import WORD_FIELD, WordsAsked, mail_wanted_field, word_field
 from ..models import (
     ClubSettings,
     Member,
@@ -78,7 +78,7 @@ def words_taken() -> set[str]:
     return {WORD_FIELD.format(field.name) for field in taken}
 
 
-class MemberRecordForm(ReasonForm):
+class MemberRecordForm(WordsAsked, ReasonForm):
     """A member's record with a reason for the change; a whole initial rating shown as
     the officer's form shows it (1400, not 1400.0); the messages wanted as boxes, one a
     kind of club mail; the words brought in with a rating that the club's system reads,

@@ -80,11 +80,10 @@ def rate(
 
 
 __all__ = [
-    "BroughtInField",
-    "brought_in_fields",
     "DEFAULT_SYSTEM",
     "SYSTEMS",
     "AcfState",
+    "BroughtInField",
     "EcfState",
     "EngineError",
     "Event",
@@ -99,6 +98,7 @@ __all__ = [
     "RatingResult",
     "RatingSystem",
     "StatusChange",
+    "brought_in_fields",
     "get_system",
     "rate",
     "rated_games",

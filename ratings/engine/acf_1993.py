@@ -34,8 +34,8 @@ from .acf_tables import (
     percentage,
 )
 from .base import (
-    BroughtInField,
     NUMBER,
+    BroughtInField,
     EngineError,
     Event,
     EventResult,

@@ -435,7 +435,9 @@ class RatingSystem(ABC, Generic[S]):
         super().__init_subclass__(**kwargs)
         # The word ``brought_in`` is given is the one the system declares a field for.
         if "brought_in_fields" in cls.__dict__:
-            cls.brought_in_standing = cls.brought_in_fields[0].name if cls.brought_in_fields else None
+            cls.brought_in_standing = (
+                cls.brought_in_fields[0].name if cls.brought_in_fields else None
+            )
         # Every system's state type, for a state read back without its system (the codec).
         if cls.state_type not in STATE_TYPES:
             STATE_TYPES.append(cls.state_type)

@@ -23,9 +23,10 @@ from django.utils import timezone
 from ..engine import brought_in_fields
 from ..engine.codec import TITLES
 from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, Membership, rules
-from ..rules.brought_in import STANDING, standing_problems
 from ..presentation.counts import count_phrase
+from ..rules.brought_in import STANDING, standing_problems
 from ..rules.text import text_problem
+
 
 def word_column(column: str) -> str:
     """The file's column of a word brought in with a rating: the engine's name for the
@@ -38,6 +39,12 @@ def word_columns() -> dict[str, str]:
     name in the record (``status``): every system's, whatever the club's (asked each
     time, so a system added in the engine brings its column)."""
     return {word_column(field.column): field.name for field in brought_in_fields()}
+
+
+def member_columns() -> tuple[str, ...]:
+    """The members file's columns, the words brought in as the engine's systems declare
+    them now (asked each time: a system added in the engine brings its column)."""
+    return (*MEMBER_COLUMNS[: MEMBER_COLUMNS.index("games") + 1], *word_columns(), "email")
 
 
 MEMBER_COLUMNS = (
@@ -334,7 +341,7 @@ class MemberRow:
 def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
     """Every member row of a file and every problem in the file itself (nothing is saved,
     the record is not asked: ``services.member_imports.members_check`` adds what it says)."""
-    table, problems = read_table(data, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
+    table, problems = read_table(data, columns=member_columns(), required=MEMBER_REQUIRED)
     rows: list[MemberRow] = []
     # A1 and a1 are one number: by lower case, the line and the spelling first seen.
     seen: dict[str, tuple[int, str]] = {}

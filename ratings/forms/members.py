@@ -114,9 +114,22 @@ def word_field(field: BroughtInField, kept: Mapping[str, str] | None = None) -> 
     )
 
 
+class WordsAsked:
+    """A member's form asking the words brought in each in a field of its own: a change
+    to one is a change to the record's ``brought_in`` (what re-rates, what the history
+    says changed)."""
+
+    @property
+    def changed_data(self) -> list[str]:
+        changed = list(super().changed_data)  # type: ignore[misc]
+        if any(name.startswith(WORD_FIELD.format("")) for name in changed):
+            changed.append(STANDING)
+        return changed
+
+
 def words_given(form: forms.ModelForm) -> dict[str, str]:  # type: ignore[type-arg]
     """The words brought in as the form gives them: the record's, with those the form
-    asks over them. A rating cleared takes its words with it."""
+    asks over them."""
     words = dict(form.instance.brought_in or {})
     for name in list(words):
         if WORD_FIELD.format(name) in form.fields:
@@ -124,8 +137,6 @@ def words_given(form: forms.ModelForm) -> dict[str, str]:  # type: ignore[type-a
     for name, value in form.cleaned_data.items():
         if name.startswith(WORD_FIELD.format("")) and name in form.fields:
             words[name.removeprefix(WORD_FIELD.format(""))] = value
-    if _given(form, "initial_rating") is None:
-        return {}
     return tidy_standing(words)
 
 
@@ -150,6 +161,9 @@ def refuse_a_dropped_rating(form: forms.ModelForm) -> None:  # type: ignore[type
     asked = {n: v for n, v in words.items() if WORD_FIELD.format(n) in form.fields}
     for name, problem in standing_problems(rating, games, asked).items():  # type: ignore[arg-type]
         form.add_error(WORD_FIELD.format(name), problem)
+    if rating is None:
+        # A rating cleared takes its words with it: they described it.
+        words = {}
     fields = {"initial_rating": rating, "initial_games": games, STANDING: words}
     if problem := brought_in_problem(ClubSettings.load().engine(), fields):
         form.add_error("initial_rating", problem)
@@ -224,7 +238,7 @@ def mail_wanted_field() -> forms.MultipleChoiceField:
     )
 
 
-class MemberForm(forms.ModelForm):
+class MemberForm(WordsAsked, forms.ModelForm):
     """A member's details; a new member's form can also record this season paid."""
 
     mail_consent = forms.BooleanField(
@@ -354,7 +368,7 @@ def initial_rating_help() -> str:
     )
 
 
-class QuickMemberForm(forms.ModelForm):
+class QuickMemberForm(WordsAsked, forms.ModelForm):
     """A guest or a new member added from inside an event, on the spot."""
 
     member_number = forms.CharField(

@@ -180,7 +180,9 @@ def test_a_newcomer_is_neither_listed_nor_given_a_figure_on_the_register(
 
 
 def test_a_status_brought_in_is_the_one_acf_starts_from(db):
-    pat = MemberFactory(initial_rating=1500, initial_games=30, brought_in={"status": "provisional"})
+    pat = MemberFactory(
+        initial_rating=1500, initial_games=30, brought_in={"status": "provisional"}
+    )
     state = services.member_initial_state(pat, SYSTEMS["acf-1993"]())
     assert state.status == "provisional"
 
