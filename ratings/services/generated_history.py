@@ -491,8 +491,7 @@ class Builder:
                     if brings
                     else None,
                     rng.randint(5, 200) if brings else 0,
-                    "",  # the status and category follow from the games
-                    "",
+                    "{}",  # no words brought in (JSON): they follow from the games
                     _noon(joined_on),
                 )
             )

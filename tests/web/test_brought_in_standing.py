@@ -17,6 +17,7 @@ from ratings.models import Member
 from ratings.services import member_imports
 
 from ..factories import MemberFactory
+from .test_rerate import admin_form
 
 BEFORE = ("ratings", "0043_online_lists")
 AFTER = ("ratings", "0044_broughtin_standing")
@@ -137,3 +138,23 @@ def test_the_record_refuses_a_word_no_system_reads() -> None:
     member = MemberFactory.build(initial_rating=1500, brought_in={"shoe size": "9"})
     with pytest.raises(Exception, match="No rating system reads"):
         member.full_clean()
+
+
+def test_the_admin_asks_the_word_of_the_clubs_system_only(admin_client):
+    services.rating_system_set(system_id="ecf-2020")
+    member = MemberFactory(initial_rating=1500, initial_games=30)
+    page = admin_client.get(reverse("admin:ratings_member_change", args=[member.pk]))
+    fields = page.context["adminform"].form.fields
+    asked = {name for name in fields if name.startswith("brought_in")}
+    assert asked == {"brought_in_category"}
+
+
+def test_the_admin_keeps_the_word_given(admin_client):
+    services.rating_system_set(system_id="ecf-2020")
+    member = MemberFactory(initial_rating=1500, initial_games=30)
+    url = reverse("admin:ratings_member_change", args=[member.pk])
+    data = admin_form(admin_client.get(url))
+    data.update(brought_in_category="partial", change_reason="category from the ECF's list")
+    admin_client.post(url, data)
+    member.refresh_from_db()
+    assert member.brought_in == {"category": "partial"}
