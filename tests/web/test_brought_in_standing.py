@@ -5,7 +5,10 @@ the member's page with no change to the record and no migration."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
@@ -13,7 +16,7 @@ from django.urls import reverse
 from ratings import services
 from ratings.engine import SYSTEMS, BroughtInField
 from ratings.engine.nz_club_elo import NzClubElo
-from ratings.models import Member
+from ratings.models import ClubSettings, Member
 from ratings.services import member_imports
 
 from ..factories import MemberFactory
@@ -158,3 +161,16 @@ def test_the_admin_keeps_the_word_given(admin_client):
     admin_client.post(url, data)
     member.refresh_from_db()
     assert member.brought_in == {"category": "partial"}
+
+
+@pytest.mark.django_db
+def test_a_system_added_in_the_engine_is_a_choice_of_the_club_with_no_migration(monkeypatch):
+    """The choice of system is asked of the engine when checked, not frozen into the
+    schema: the club may take the new system, and the migrations see no change."""
+    monkeypatch.setitem(SYSTEMS, Colours.id, Colours)
+    club = ClubSettings.load()
+    club.rating_system = Colours.id
+    club.full_clean()
+    out = io.StringIO()
+    call_command("makemigrations", "ratings", check=True, dry_run=True, stdout=out)
+    assert "No changes detected" in out.getvalue()
