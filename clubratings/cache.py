@@ -21,8 +21,10 @@ that reader takes the page's render mark (``cache.add``, ``RENDER_LOCK`` seconds
 the readers who come meanwhile are served the page's previous copy (its latest under an
 older version, the same day and address, kept ``PREVIOUS_KEPT``), without a validator and
 kept nowhere under the new version. With no previous copy they render it as before (one
-thread of a process at a time). After a write every server thread once rendered the same
-list at once, and the site stalled.
+thread of a process at a time). Nor is a previous copy served once something was withdrawn
+from the public since it was rendered (an erasure, a member kept off: the withdrawals'
+count in the key, ``services.public_pages``): it may show what was withdrawn. After a
+write every server thread once rendered the same list at once, and the site stalled.
 
 Each kept answer carries an ``ETag`` (the key's hash) and ``Last-Modified`` (the
 version's move, or the day's start); a reader whose copy is current gets 304 before the
@@ -107,16 +109,25 @@ def _public_reader(request: HttpRequest) -> bool:
 
 def _version(request: HttpRequest) -> tuple[str, dt.datetime]:
     """The version as the key's part (its number and moment: a database restored, or a
-    test's rolled back, may give a number again, never with the same moment), and the
-    answers' Last-Modified. Read once a request: ``KeptPublicPagesMiddleware`` leaves
-    what it read on the request."""
-    from ratings.services.public_pages import public_pages_version
+    test's rolled back, may give a number again, never with the same moment, and the
+    withdrawals' count: ``_withdrawals``), and the answers' Last-Modified. Read once a
+    request: ``KeptPublicPagesMiddleware`` leaves what it read on the request."""
+    from ratings.services.public_pages import public_pages_version, public_pages_withdrawn
 
     read = getattr(request, "public_pages_version", None)
-    number, changed = read if read is not None else public_pages_version()
+    number, changed, withdrawn = (
+        read if read is not None else (*public_pages_version(), public_pages_withdrawn())
+    )
     day_start = timezone.make_aware(dt.datetime.combine(timezone.localdate(), dt.time()))
     moment = changed.isoformat() if changed else ""
-    return f"{number}@{moment}", max(changed or day_start, day_start)
+    return f"{number}@{moment}~{withdrawn}", max(changed or day_start, day_start)
+
+
+def _withdrawals(version: str) -> str:
+    """The withdrawals' count a version was read with: a page's previous copy is served
+    only under the count it was rendered under (``services.public_pages``: after an
+    erasure, say, it may show who was erased)."""
+    return version.rpartition("~")[2] if "~" in version else ""
 
 
 def _key(
@@ -228,9 +239,10 @@ def _rendering_key(key: str) -> str:
 
 
 def _previous_copy(request: HttpRequest, version: str) -> Any:
-    """The page's copy kept under an earlier version, or None."""
+    """The page's copy kept under an earlier version, or None: none when something was
+    withdrawn from the public since it was rendered."""
     kept = cache.get(_previous_key(request))
-    if kept is None or kept[0] == version:
+    if kept is None or kept[0] == version or _withdrawals(kept[0]) != _withdrawals(version):
         return None
     return kept[1]
 
@@ -413,36 +425,44 @@ _CHECKS: dict[str, Callable[[HttpRequest], HttpResponse | None]] = {}
 _NOT_MODIFIED_HEADERS = ("ETag", "Last-Modified", "Cache-Control", "Vary")
 
 
-def _version_now() -> tuple[str, tuple[int, dt.datetime | None]]:
+def _version_now() -> tuple[str, tuple[int, dt.datetime | None, int]]:
     """The public pages' version as the database holds it, in one plain query (the ORM's
     building would cost as much as the rest of a kept answer): as this middleware keys
     its answers, and as ``public_pages_version`` gives it (``public_page`` reads it from
     the request rather than asking again)."""
-    from ratings.models import PublicPagesVersion
+    from ratings.models import PublicPagesVersion, PublicPagesWithdrawal
 
     meta = PublicPagesVersion._meta
+    withdrawals = PublicPagesWithdrawal._meta
     quote = connection.ops.quote_name
     columns = {field.name: quote(field.column) for field in meta.concrete_fields}
+    counted = {field.name: quote(field.column) for field in withdrawals.concrete_fields}
     with connection.cursor() as cursor:
+        # The withdrawals' count in the same statement: still one query a kept answer.
         cursor.execute(
-            f"SELECT {columns['number']}, {columns['changed_at']} FROM {quote(meta.db_table)} "
+            f"SELECT {columns['number']}, {columns['changed_at']}, "
+            f"(SELECT {counted['number']} FROM {quote(withdrawals.db_table)} "
+            f"WHERE {counted['id']} = %s) FROM {quote(meta.db_table)} "
             f"WHERE {columns['id']} = %s",
-            [1],
+            [1, 1],
         )
         row = cursor.fetchone()
     if row is None:
-        return "0@", (0, None)
-    number, changed = row
+        return "0@~0", (0, None, 0)
+    number, changed, withdrawn = row
+    withdrawn = withdrawn or 0
     # SQLite gives the stored moment without its zone (UTC, as Django wrote it).
     if isinstance(changed, str):
         changed = parse_datetime(changed)
     if changed is not None and settings.USE_TZ and timezone.is_naive(changed):
         changed = timezone.make_aware(changed, dt.UTC)
-    return f"{row[0]}@{row[1]}", (number, changed)
+    return f"{row[0]}@{row[1]}~{withdrawn}", (number, changed, withdrawn)
 
 
 def _same_number(version: str, kept_for: KeptFor) -> bool:
-    return version.partition("@")[0] == kept_for.version.partition("@")[0]
+    return version.partition("@")[0] == kept_for.version.partition("@")[0] and _withdrawals(
+        version
+    ) == _withdrawals(kept_for.version)
 
 
 def _kept_answer(

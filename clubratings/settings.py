@@ -426,6 +426,10 @@ RERATE_FOREGROUND_GAMES = envint("RERATE_FOREGROUND_GAMES", "20000")
 # (and holding no lock) lost its worker, and another worker takes it over.
 RERATE_HEARTBEAT_SECONDS = float(os.getenv("RERATE_HEARTBEAT_SECONDS", "5"))
 RERATE_HEARTBEAT_LAPSE = float(os.getenv("RERATE_HEARTBEAT_LAPSE", "30"))
+# A members CSV of more rows than this is read and saved by the worker, its page following
+# it (a 60,000-row register took 36 s to read and 129 s to save inside the request);
+# a shorter one is read and saved in the page, as ever.
+MEMBER_IMPORT_FOREGROUND_ROWS = envint("MEMBER_IMPORT_FOREGROUND_ROWS", "2000")
 
 # Background re-rates: queued in the database, run by `manage.py db_worker` (make run
 # starts it). TASKS_BACKEND=immediate runs them in the request instead (tests, no worker).

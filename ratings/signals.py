@@ -15,12 +15,15 @@ from django.dispatch import receiver
 from simple_history.models import HistoricalChanges
 
 from .models import (
+    ClubSettings,
     Comparison,
     ComparisonRating,
     Entry,
     Event,
     Game,
     Member,
+    MemberImport,
+    MemberImportLine,
     Publication,
     PublicationEntry,
     PublicPagesVersion,
@@ -44,7 +47,26 @@ def member_state_on_add(
         services.member_states_create(members=[instance])
 
 
-def _public_pages_changed(sender: type[Any], raw: bool = False, **kwargs: Any) -> None:
+def _withdraws(sender: type[Any], instance: Any, saved: bool) -> bool:
+    """Whether a save or delete may withdraw something from the public: no previous copy
+    of a page may then be served (``services.public_pages``). Read from the row as saved,
+    with no query: a delete always (a payment, a result, a publication gone); a member
+    saved as a guest or merged (no longer published); the club's settings saved while
+    they keep unpublished members off; a season saved (its dates decide who is
+    financial). A few saves that withdraw nothing are counted too: only their pages'
+    readers wait for a render once."""
+    if not saved:
+        return True
+    if sender is Member:
+        return bool(instance.is_guest or instance.merged_into_id is not None)
+    if sender is ClubSettings:
+        return bool(instance.unpublished_members == ClubSettings.Unpublished.KEPT_OFF)
+    return sender is Season
+
+
+def _public_pages_changed(
+    sender: type[Any], instance: Any = None, raw: bool = False, **kwargs: Any
+) -> None:
     """Any save or delete of the club's records retires the cached public pages
     (``services.public_pages``)."""
     if raw:
@@ -52,15 +74,19 @@ def _public_pages_changed(sender: type[Any], raw: bool = False, **kwargs: Any) -
     from .services.public_pages import public_pages_changed
 
     # The published lists' figures: followed, or forgotten, by the receivers below.
-    public_pages_changed(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
+    public_pages_changed(
+        using=kwargs.get("using") or DEFAULT_DB_ALIAS,
+        hides=_withdraws(sender, instance, saved="created" in kwargs),
+    )
 
 
 def _moves_public_pages(model: type[Any]) -> bool:
     """The models whose saves and deletes retire the cached public pages: the club's record,
     not the pages' version itself, nor the audit trail's copies, nor the re-rate's own rows
-    (a re-rate moves the version once, when it has written them)."""
+    (a re-rate moves the version once, when it has written them), nor a members file on its
+    way in (its save moves the version when it writes the members)."""
     return not (
-        model in (PublicPagesVersion, PublishedListFigures)
+        model in (PublicPagesVersion, PublishedListFigures, MemberImport, MemberImportLine)
         or issubclass(model, HistoricalChanges)
         or model in (RatingChange, RatingState)
     )

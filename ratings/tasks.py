@@ -1,7 +1,9 @@
 """Background work for the task worker (django-tasks; `manage.py db_worker` runs it).
 
 Re-rates too long to hold a page (``services.ratings_rerate_soon`` decides), comparisons
-of the systems, and every mail message (``services/notifications.py``).
+of the systems, and every mail message (``services/notifications.py``). A long members
+file's task lives beside its service (``services/member_import_jobs.py``): the layers
+keep services from importing this module.
 """
 
 from __future__ import annotations

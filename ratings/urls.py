@@ -202,6 +202,16 @@ urlpatterns = [
         name="officer-import-register-preview",
     ),
     path(
+        "officer/import/members/<int:pk>/",
+        officer_csv_import.members_job,
+        name="officer-import-register-job",
+    ),
+    path(
+        "officer/import/members/<int:pk>/status/",
+        officer_csv_import.members_job_status,
+        name="officer-import-register-job-status",
+    ),
+    path(
         "officer/import/results/",
         officer_csv_import.results_upload,
         name="officer-import-results",

@@ -19,10 +19,17 @@ from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, 
 TRF_FILES = __import__("pathlib").Path(__file__).resolve().parent / "data" / "trf"
 
 # CI explores the same examples on every run, so a submission's result does not depend
-# on the draw; a developer's runs draw afresh (and keep what fails in .hypothesis/).
-hypothesis.settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    hypothesis.settings.load_profile("ci")
+# on the draw: derandomized, nothing kept between runs, no deadline (a loaded runner is
+# slow, not wrong), and the number of examples bounded (each test's own, else 100).
+# A developer's runs ("dev") draw afresh and keep what failed in .hypothesis/, to try it
+# first next time. HYPOTHESIS_PROFILE chooses one; CI=1 means "ci".
+hypothesis.settings.register_profile(
+    "ci", max_examples=100, derandomize=True, database=None, deadline=None, print_blob=True
+)
+hypothesis.settings.register_profile("dev", print_blob=True)
+hypothesis.settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -188,7 +195,7 @@ def rated_event() -> Callable[..., Event]:
             if black is not None:
                 event.entries.get_or_create(member=black)
         if rate:
-            services.ratings_rerate(start=event, reason=f"{name} rated")
+            services.ratings_rerate(services.RerateRequest(start=event, reason=f"{name} rated"))
         return event
 
     return make

@@ -32,6 +32,7 @@ from .events import (
     inline_row_fields,
     inlines_left_out,
 )
+from .member_imports import MemberImportAdmin, MemberImportLineAdmin
 from .members import MemberAdmin, MergedFilter, SeasonAdmin, SubscriptionAdmin, SubscriptionInline
 
 __all__ = [
@@ -48,6 +49,8 @@ __all__ = [
     "GameAdmin",
     "GameInline",
     "MemberAdmin",
+    "MemberImportAdmin",
+    "MemberImportLineAdmin",
     "MergedFilter",
     "Position",
     "RatingChangeAdmin",

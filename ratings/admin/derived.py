@@ -17,6 +17,7 @@ from ..models import (
     Publication,
     PublicationEntry,
     PublicPagesVersion,
+    PublicPagesWithdrawal,
     PublishedListFigures,
     RatingChange,
     RatingRun,
@@ -134,6 +135,15 @@ class PublicPagesVersionAdmin(ReadOnlyAdmin):
     (``services.public_pages``); read here to see when the public pages last changed."""
 
     list_display = ["number", "changed_at"]
+
+
+@admin.register(PublicPagesWithdrawal)
+class PublicPagesWithdrawalAdmin(ReadOnlyAdmin):
+    """How many writes withdrew something from the public (an erasure, a member kept off):
+    in the cached pages' key with the version, and no previous copy of a page is served
+    across one (``services.public_pages``)."""
+
+    list_display = ["number", "withdrawn_at"]
 
 
 @admin.register(PublishedListFigures)

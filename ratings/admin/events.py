@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from .. import services
+from ..forms import ROWS_POSTED_WITH
 from ..models import (
     Entry,
     Event,
@@ -229,6 +230,15 @@ class EventAdmin(IdsOnly, RerateAdmin, AuditAdmin):
             return instances
         left_out = inlines_left_out(obj)
         return [inline for inline in instances if type(inline) not in left_out]
+
+    def _create_formsets(self, request: HttpRequest, obj: Any, change: bool) -> Any:
+        formsets, inline_instances = super()._create_formsets(request, obj, change)
+        if change:
+            # Made before the event's form is checked, on the event it edits: a result
+            # corrected in the games table, the event's fields unchanged, needs the
+            # event's reason too (``reason_required``).
+            setattr(obj, ROWS_POSTED_WITH, formsets)
+        return formsets, inline_instances
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         fields = list(super().get_readonly_fields(request, obj))

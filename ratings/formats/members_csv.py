@@ -12,7 +12,7 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -338,14 +338,27 @@ class MemberRow:
     membership: str
 
 
-def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
+#: How many rows a long file's reader reads between two words to its progress.
+PROGRESS_EVERY = 1000
+
+
+def members_read(
+    data: bytes | str, *, progress: Callable[[int, int], None] | None = None
+) -> tuple[list[MemberRow], list[Problem]]:
     """Every member row of a file and every problem in the file itself (nothing is saved,
-    the record is not asked: ``services.member_imports.members_check`` adds what it says)."""
+    the record is not asked: ``services.member_imports.members_check`` adds what it says).
+
+    ``progress(rows read, rows in the file)``: told every ``PROGRESS_EVERY`` rows (a long
+    file read by the worker, its page following it).
+    """
     table, problems = read_table(data, columns=member_columns(), required=MEMBER_REQUIRED)
     rows: list[MemberRow] = []
     # A1 and a1 are one number: by lower case, the line and the spelling first seen.
     seen: dict[str, tuple[int, str]] = {}
-    for line, row in table.rows:
+    total = len(table.rows)
+    for done, (line, row) in enumerate(table.rows):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, total)
         before = len(problems)
         number = cell_required(row, "id", line, problems)
         if number and cell_member_id(number, line, "id", problems):
@@ -424,6 +437,8 @@ def members_read(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
             fields["is_guest"] = membership == Membership.GUEST
         if len(problems) == before:
             rows.append(MemberRow(line, number, fields, membership))
+    if progress is not None:
+        progress(total, total)
     problems += _fide_ids_repeated(rows)
     return rows, problems
 

@@ -31,6 +31,7 @@ from .grid import (
 from .members import (
     CHANGE_REASON,
     DATE,
+    ROWS_POSTED_WITH,
     MemberEraseForm,
     MemberForm,
     QuickMemberForm,
@@ -78,6 +79,7 @@ __all__ = [
     "RESULT_CHOICES",
     "RESULT_JOINS",
     "RESULT_LABELS",
+    "ROWS_POSTED_WITH",
     "VERSUS_TOKEN",
     "BaseCalculatorGameFormSet",
     "BaseRoundFormSet",

@@ -53,15 +53,24 @@ def change_reason_field(example: str) -> forms.CharField:
 REASON_NEEDED = "Say why: the reason is kept in the history with the change, who made it and when."
 
 
+#: The attribute of a record being edited that names the tables of its rows posted with
+#: it (the admin's inlines: an event's games and entries), whose changes need the
+#: record's reason too.
+ROWS_POSTED_WITH = "_rows_posted_with"
+
+
 def reason_required(form: forms.BaseForm) -> None:
-    """A correction needs its reason: a saved record whose fields the form changes is
-    refused without one (the admin's corrections and the officer's pages alike). A form
-    sent unchanged asks for none, as it changes nothing."""
+    """A correction needs its reason: a saved record whose fields the form changes, or
+    the rows posted with it (``ROWS_POSTED_WITH``: a result corrected in an event's games
+    table, the event's own fields unchanged), is refused without one (the admin's
+    corrections and the officer's pages alike). A form sent unchanged asks for none, as it
+    changes nothing."""
     if getattr(form.instance, "pk", None) is None or CHANGE_REASON not in form.fields:  # type: ignore[attr-defined]
         return
     if CHANGE_REASON in form.errors or (form.cleaned_data.get(CHANGE_REASON) or "").strip():
         return
-    if set(form.changed_data) - {CHANGE_REASON}:
+    rows = getattr(form.instance, ROWS_POSTED_WITH, ())  # type: ignore[attr-defined]
+    if set(form.changed_data) - {CHANGE_REASON} or any(table.has_changed() for table in rows):
         form.add_error(CHANGE_REASON, REASON_NEEDED)
 
 

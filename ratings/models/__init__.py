@@ -18,6 +18,7 @@ from .events import (
     event_date_problem,
 )
 from .fide import FIDE_KINDS, FideRating
+from .imports import MemberImport, MemberImportLine
 from .mail import MailMessage
 from .members import (
     EARLIEST_DATE,
@@ -33,7 +34,7 @@ from .members import (
     number_taken,
     suggested_member_number,
 )
-from .public_pages import PublicPagesVersion, PublishedListFigures
+from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
@@ -56,10 +57,13 @@ __all__ = [
     "MailConsent",
     "MailMessage",
     "Member",
+    "MemberImport",
+    "MemberImportLine",
     "MemberMerge",
     "MemberQuerySet",
     "Membership",
     "PublicPagesVersion",
+    "PublicPagesWithdrawal",
     "Publication",
     "PublicationEntry",
     "PublishedListFigures",

@@ -98,15 +98,24 @@ class MemberQuerySet(models.QuerySet["Member"]):
         return publication.published(self, day)
 
 
+#: The words of a search read, the first ones different: more than any name has.
+SEARCH_WORDS = 8
+
+
 def name_search(text: str, *, through: str = "") -> Q:
     """Members whose name holds every word typed, whatever its case, accents or order, or
     whose number is the word typed: "jose alv" and "ALVAREZ" find José Alvarez, "r1003"
     finds R1003. ``through`` is the path to the member from the rows searched
     ("member__")."""
     found = Q()
-    for word in text.split():
+    # Each different word once, and no more words than a name has: a query of thousands
+    # of words (pasted, or sent by a script) would otherwise nest a condition a word,
+    # deeper than the database parses ("Expression tree is too large" on SQLite).
+    words = list(dict.fromkeys(word.casefold() for word in text.split()))[:SEARCH_WORDS]
+    for word in words:
         named = Q()
-        for part in name_words(word):
+        # A word's parts ("-9-9-9" is thousands of "9"s) likewise.
+        for part in list(dict.fromkeys(name_words(word)))[:SEARCH_WORDS]:
             named &= Q(**{f"{through}name_key__contains": part})
         numbered = Q(**{f"{through}member_number__iexact": word})
         found &= (named | numbered) if named else numbered

@@ -24,6 +24,27 @@ class PublicPagesVersion(models.Model):
         return f"public pages' version {self.number}"
 
 
+class PublicPagesWithdrawal(models.Model):
+    """One row (pk 1): how many writes have withdrawn something from the public (an
+    erasure, a member kept off or unpublished, a payment or result removed) and when the
+    last did. Part of every cached page's key with the version: a withdrawal retires every
+    page, and a page's previous copy (served while its new version renders,
+    ``clubratings.cache``) is served only under the same count, so no reader is handed a
+    copy that shows what was just withdrawn.
+
+    A row of its own, not the version's: a long re-rate holds the version's row to its
+    end, and a withdrawal must not wait for it, nor go unseen until it ends."""
+
+    number = models.BigIntegerField(default=0)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "public pages' withdrawal"
+
+    def __str__(self) -> str:
+        return f"public pages' withdrawal {self.number}"
+
+
 class PublishedListFigures(models.Model):
     """One row (pk 1): the published lists' figures, kept exact by every write that moves
     them (``services.list_figures``), so that the list's readers need not count every

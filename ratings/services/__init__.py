@@ -58,6 +58,8 @@ from .event_members import (
 from .events import (
     EVENT_RATING_FIELDS,
     GAME_FIELDS,
+    RESULTS_REASON_NEEDED,
+    ReasonNeeded,
     entries_add,
     entry_remove,
     event_complete,
@@ -121,7 +123,7 @@ from .periods import (
     period_close_warning,
     periods_close_past,
 )
-from .public_pages import public_pages_changed, public_pages_version
+from .public_pages import public_pages_changed, public_pages_version, public_pages_withdrawn
 from .publishing import (
     PublishRefused,
     list_publish,
@@ -130,7 +132,7 @@ from .publishing import (
     publication_on,
 )
 from .record_version import RecordChanged, record_unchanged_check, record_version
-from .rerate import ratings_rerate
+from .rerate import RerateRequest, ratings_rerate
 from .results_version import ResultsChanged, results_unchanged_check, results_version
 from .runs import (
     position_from_json,
@@ -176,6 +178,7 @@ __all__ = [
     "MERGE_FILLED_FIELDS",
     "PAID_ON_JOINING",
     "PERIOD_RATING_FIELDS",
+    "RESULTS_REASON_NEEDED",
     "AuditLine",
     "EraseRefused",
     "MailPreview",
@@ -183,7 +186,9 @@ __all__ = [
     "PeriodRefused",
     "Position",
     "PublishRefused",
+    "ReasonNeeded",
     "RecordChanged",
+    "RerateRequest",
     "RerateScope",
     "ResultsChanged",
     "SwitchScope",
@@ -258,6 +263,7 @@ __all__ = [
     "possible_duplicates_find",
     "public_pages_changed",
     "public_pages_version",
+    "public_pages_withdrawn",
     "publication_latest",
     "publication_mail_preview",
     "publication_mail_send",

@@ -58,11 +58,13 @@ def change_before_q(key: Position) -> Q:
     )
 
 
-def closed_periods(system: RatingSystem, time_class: str = STANDARD) -> QuerySet[RatingPeriod]:
+def closed_periods(
+    system: RatingSystem[Any], time_class: str = STANDARD
+) -> QuerySet[RatingPeriod]:
     return RatingPeriod.objects.of_list(system, time_class).closed()
 
 
-def rateable_q(system: RatingSystem, time_class: str = STANDARD) -> Q:
+def rateable_q(system: RatingSystem[Any], time_class: str = STANDARD) -> Q:
     """Events a list's system rates now: rated, complete, of a time control the list rates
     (over the board or online, as the list's place), on an online list from the day the
     system rates online play (``online_rated_from``) and, for period systems, in a
@@ -78,12 +80,12 @@ def rateable_q(system: RatingSystem, time_class: str = STANDARD) -> Q:
     return q
 
 
-def rateable_events(system: RatingSystem, time_class: str = STANDARD) -> QuerySet[Event]:
+def rateable_events(system: RatingSystem[Any], time_class: str = STANDARD) -> QuerySet[Event]:
     return Event.objects.filter(rateable_q(system, time_class)).in_rating_order()
 
 
 def period_for(
-    event: Event, system: RatingSystem, time_class: str = STANDARD
+    event: Event, system: RatingSystem[Any], time_class: str = STANDARD
 ) -> RatingPeriod | None:
     """The (possibly new, unsaved) rating period of list ``time_class`` holding ``event``;
     None for per-event systems (``RatingPeriod.objects.for_event``)."""
@@ -109,7 +111,7 @@ class RerateScope:
 def rerate_scope(
     *,
     start: Event | Position | None,
-    system: RatingSystem | None = None,
+    system: RatingSystem[Any] | None = None,
     time_class: str = STANDARD,
 ) -> RerateScope:
     """The rateable events from ``start`` (or its period's first event) onwards.
@@ -140,7 +142,7 @@ def rerate_scope(
 
 
 def member_initial_state(
-    member: Member, system: RatingSystem, time_class: str = STANDARD
+    member: Member, system: RatingSystem[Any], time_class: str = STANDARD
 ) -> PlayerState:
     """A member as the engine sees them before their first event on a list.
 
@@ -155,7 +157,8 @@ def member_initial_state(
             gender=member.gender or None,
             title=member.title or None,
         )
-        return system.own_state(bare)
+        own: PlayerState = system.own_state(bare)
+        return own
     state = PlayerState(
         id=str(member.pk),
         rating=member.initial_rating,
@@ -166,11 +169,8 @@ def member_initial_state(
         title=member.title or None,
     )
     standing = member.brought_in_standing(system.brought_in_standing)
-    return system.brought_in(state, standing=standing, since=member.created.date())
-
-
-def state_fields(state: PlayerState) -> dict[str, Any]:
-    return {name: getattr(state, name) for name in state.__slots__}  # type: ignore[attr-defined]
+    brought: PlayerState = system.brought_in(state, standing=standing, since=member.created.date())
+    return brought
 
 
 def state_from_json(data: dict[str, Any] | str) -> PlayerState:
@@ -254,7 +254,7 @@ def last_changes_before(
 
 def states_before(
     key: Position | None,
-    system: RatingSystem,
+    system: RatingSystem[Any],
     member_ids: Iterable[int] | None = None,
     time_class: str = STANDARD,
 ) -> dict[str, PlayerState]:
@@ -264,10 +264,10 @@ def states_before(
     ``member_ids`` None: every member, but for records merged into another (their games
     are the kept record's now).
     """
-    members = Member.objects.active()
+    wanted = Member.objects.active()
     if member_ids is not None:
-        members = members.filter(pk__in=list(member_ids))
-    members = list(members)
+        wanted = wanted.filter(pk__in=list(member_ids))
+    members = list(wanted)
     prior = last_changes_before(key, [m.pk for m in members], time_class)
     return {
         str(m.pk): prior[m.pk].state

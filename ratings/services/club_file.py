@@ -37,6 +37,7 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from ..formats.club_file import ClubFileRefused, club_write
 from ..presentation.counts import count_phrase
+from .rerate import RerateRequest
 from .rerate_rows import insert_rows
 
 #: Rows a query reads or writes at a time.
@@ -366,7 +367,9 @@ def _check_ratings() -> int:
     loaded = ratings_snapshot()
     try:
         with transaction.atomic():
-            run = ratings_rerate(start=None, reason="import_club: checking the ratings")
+            run = ratings_rerate(
+                RerateRequest(start=None, reason="import_club: checking the ratings")
+            )
             derived = ratings_snapshot()
             raise _Rollback
     except _Rollback:

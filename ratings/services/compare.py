@@ -54,6 +54,7 @@ from ..rules.rating_lists import lists_kept, on_list
 from ..rules.time_classes import STANDARD
 from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
+from .public_pages import public_pages_changed
 from .rerate_rows import _json, chunks, insert_rows
 
 log = logging.getLogger("ratings")
@@ -148,7 +149,11 @@ def comparisons_take_over() -> list[Comparison]:
 def comparison_publish(*, comparison: Comparison, publish: bool) -> None:
     """Show a finished comparison to members (the latest published one), or withdraw it."""
     comparison.published = timezone.now() if publish else None
-    comparison.save(update_fields=["published"])
+    with transaction.atomic():
+        comparison.save(update_fields=["published"])
+        if not publish:
+            # Withdrawn: no page's previous copy may still show it.
+            public_pages_changed(hides=True)
 
 
 def comparison_published() -> Comparison | None:
@@ -403,6 +408,13 @@ class _ListRunner:
                     state = system.prepare(member_initial_state(member, system, self.rating_list))
                     self.states[sid][state.id] = state
 
+    def _rates(self, system: RatingSystem, event: EngineEvent) -> bool:
+        """Whether ``system`` rates ``event`` on this list, as the live list's re-rate
+        decides (``chain.rateable_q``): an online list's events from the day the system
+        rates online play (``online_rated_from``)."""
+        start = system.online_rated_from
+        return start is None or not list_place(self.rating_list)[1] or event.date >= start
+
     def _rate(self, inputs: list[EngineEvent]) -> None:
         expected: dict[str, dict[str, list[float | None]]] = {}
         for sid, system in self.systems.items():
@@ -410,7 +422,10 @@ class _ListRunner:
             history = self.history[sid]
             mine: dict[str, list[float | None]] = {}
             expect = system.expected_score
-            for label, group in system.group_events(inputs):
+            rated = [event for event in inputs if self._rates(system, event)]
+            for event in inputs:  # not rated by this system: no prediction of its own
+                mine.setdefault(event.id, [None] * len(event.games))
+            for label, group in system.group_events(rated):
                 for event in group:  # on the ratings before the event (period systems: period)
                     mine[event.id] = [expect(states[g.a], states[g.b]) for g in event.games]
                 dates = {event.id: event.date for event in group}

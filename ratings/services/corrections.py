@@ -19,6 +19,7 @@ from .audit import reason_kept
 from .chain import Position, rating_key, rerate_scope
 from .events import EVENT_RATING_FIELDS, _entries_create, audit_user, event_rerate_needed
 from .members import MEMBER_RATING_FIELDS, member_rerate_start, member_states_write
+from .rerate import RerateRequest
 from .runs import ratings_update
 
 
@@ -69,7 +70,7 @@ def event_changed(
     # Only its games changed: the ripple from this event (``services/ripple.py``).
     only_games = previous is not None and EVENT_RATING_FIELDS.isdisjoint(changed)
     return ratings_update(
-        start=start, changed=event if only_games else None, user=user, reason=reason
+        RerateRequest(start=start, changed=event if only_games else None, user=user, reason=reason)
     )
 
 
@@ -97,10 +98,9 @@ def games_changed(*, events: Iterable[Event], user: Any = None, reason: str) -> 
         return None
     first = min(counting.values(), key=rating_key)
     return ratings_update(
-        start=first,
-        changed=first if len(counting) == 1 else None,
-        user=user,
-        reason=reason,
+        RerateRequest(
+            start=first, changed=first if len(counting) == 1 else None, user=user, reason=reason
+        )
     )
 
 
@@ -115,7 +115,9 @@ def member_changed(
     start = member_rerate_start(member=member)
     if start is None:
         return None
-    return ratings_update(start=start, members=[member.pk], user=user, reason=reason)
+    return ratings_update(
+        RerateRequest(start=start, members=[member.pk], user=user, reason=reason)
+    )
 
 
 #: A rating period's fields that change what is rated (closed or open, its dates).
@@ -135,7 +137,7 @@ def period_changed(
     if PERIOD_RATING_FIELDS.isdisjoint(changed) and previous_start is not None:
         return None
     first = min(period.start, previous_start) if previous_start else period.start
-    return ratings_update(start=(first, dt.date.min, 0), user=user, reason=reason)
+    return ratings_update(RerateRequest(start=(first, dt.date.min, 0), user=user, reason=reason))
 
 
 # -- deletions ----------------------------------------------------------------------------
@@ -190,4 +192,6 @@ def records_delete(
             record.delete()
         if start is None:
             return None
-        return ratings_update(start=start, user=user, reason=f"{what}: {why}" if why else what)
+        return ratings_update(
+            RerateRequest(start=start, user=user, reason=f"{what}: {why}" if why else what)
+        )

@@ -181,7 +181,7 @@ class DemoClub:
             services.periods_close_past(
                 system=club.engine(rating_list), today=self.today, time_class=rating_list
             )
-        services.ratings_rerate(reason="Demo club loaded")
+        services.ratings_rerate(services.RerateRequest(reason="Demo club loaded"))
         self.publish_the_season()
         members = [p for p in self.people if p.status != "guest"]
         self.counts.update(

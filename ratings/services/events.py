@@ -36,6 +36,7 @@ from .duplicates import event_duplicate_reason_keep
 from .list_figures import list_figures_forget
 from .members import member_states_create
 from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
+from .rerate import RerateRequest
 from .results_version import results_unchanged_check
 from .runs import ratings_update
 
@@ -111,7 +112,9 @@ def event_complete(
             period = period_for(event, system, rating_list)
             if period is None or not period.is_closed:
                 return None
-        return ratings_update(start=event, changed=event, user=user, reason=f"{event.name} rated")
+        return ratings_update(
+            RerateRequest(start=event, changed=event, user=user, reason=f"{event.name} rated")
+        )
 
 
 def event_rerate_needed(*, event: Event) -> bool:
@@ -119,15 +122,34 @@ def event_rerate_needed(*, event: Event) -> bool:
     return event.rating_changes.exists() or (event.rated and event.status == Event.Status.COMPLETE)
 
 
-def _entries_create(*, event: Event, member_ids: Iterable[int], user: Any) -> int:
-    """Enter the members not in ``event`` yet, each entry in the audit trail."""
+def _entries_create(
+    *, event: Event, member_ids: Iterable[int], user: Any, reason: str | None = None
+) -> int:
+    """Enter the members not in ``event`` yet, each entry in the audit trail (with
+    ``reason``: a rated event's results corrected)."""
     from simple_history.utils import bulk_create_with_history
 
     have = set(event.entries.values_list("member_id", flat=True))
     new = [Entry(event=event, member_id=pk) for pk in dict.fromkeys(member_ids) if pk not in have]
     if new:
-        bulk_create_with_history(new, Entry, default_user=audit_user(user))
+        bulk_create_with_history(
+            new, Entry, default_user=audit_user(user), default_change_reason=reason
+        )
     return len(new)
+
+
+#: What a rated event's results changed without a reason are told.
+RESULTS_REASON_NEEDED = (
+    "Say why: this event is rated, and the reason is kept in the history of each result "
+    "changed, with who changed it and when."
+)
+
+
+class ReasonNeeded(Exception):
+    """A rated event's results would change and no reason was given: nothing saved."""
+
+    def __str__(self) -> str:
+        return RESULTS_REASON_NEEDED
 
 
 def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) -> int:
@@ -205,6 +227,7 @@ def games_replace(
     reason: str = "",
     version: str | None = None,
     duplicate_reason: str = "",
+    reason_required: bool = False,
 ) -> RatingRun | None:
     """Make the games of ``rounds`` (None: every round) ``games``, atomically.
 
@@ -222,7 +245,9 @@ def games_replace(
     event does not have. ``version``: the results as the officer's page showed them
     (``results_version``); if those rounds changed since, ``ResultsChanged`` and nothing
     saved. ``duplicate_reason``: why games already recorded in another event are entered
-    here too (``rules.duplicates``), kept with the event.
+    here too (``rules.duplicates``), kept with the event. ``reason_required``: a rated
+    event's results (``event_rerate_needed``) are not changed without a ``reason``
+    (``ReasonNeeded``, nothing saved); a draft's, or a save that changes nothing, need none.
     """
     from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -263,6 +288,13 @@ def games_replace(
                     setattr(previous, v, getattr(game, v))
                 updated.append(previous)
         gone = [g for g in old_games if g.pk not in kept]
+        if (
+            reason_required
+            and why is None
+            and (gone or updated or created)
+            and event_rerate_needed(event=event)
+        ):
+            raise ReasonNeeded
         _delete_with_history(gone, user=who, reason=why or "")
         if updated:
             bulk_update_with_history(
@@ -278,13 +310,12 @@ def games_replace(
         if twice:
             raise rules.RecordRefused(twice)
         players = [g.white_id for g in games] + [g.black_id for g in games if g.black_id]
-        _entries_create(event=event, member_ids=players, user=user)
+        _entries_create(event=event, member_ids=players, user=user, reason=why)
         if (gone or updated or created) and event_rerate_needed(event=event):
             return ratings_update(
-                start=event,
-                changed=event,
-                user=user,
-                reason=f"{event.name}: results changed",
+                RerateRequest(
+                    start=event, changed=event, user=user, reason=f"{event.name}: results changed"
+                )
             )
     return None
 

@@ -15,7 +15,7 @@ preview, and removed only with the officer's reason, as the member page's "Remov
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,9 +128,13 @@ def payments_removed(
     return sorted(removals, key=lambda r: r.line)
 
 
-def members_check(data: bytes | str) -> tuple[list[MemberRow], list[Problem]]:
-    """Every member row of a file and every problem in it (nothing is saved)."""
-    rows, problems = members_read(data)
+def members_check(
+    data: bytes | str, *, progress: Callable[[int, int], None] | None = None
+) -> tuple[list[MemberRow], list[Problem]]:
+    """Every member row of a file and every problem in it (nothing is saved).
+
+    ``progress(rows read, rows in the file)`` as ``members_read`` tells it."""
+    rows, problems = members_read(data, progress=progress)
     problems += _fide_ids_held(rows)
     problems += _ratings_dropped(rows)
     problems += _consented_addresses_cleared(rows)
@@ -241,6 +245,9 @@ def members_import(
     user: Any = None,
     today: dt.date | None = None,
     removal_reason: str = "",
+    listed: str | None = None,
+    progress: Callable[[int, str], None] | None = None,
+    before_commit: Callable[[MembersReport], None] | None = None,
 ) -> MembersReport:
     """Add or update the members of a file and record their membership this season.
 
@@ -249,8 +256,22 @@ def members_import(
     ``removal_reason`` (refused, ``RemovalUnexplained``, without one: nothing saved);
     ``guest`` makes the player a guest. A change that moves ratings (guest status, date
     of birth, gender, title of a rated member) re-rates everything.
+
+    ``listed``: the payments the officer's preview listed (``forms.listed_value``), when
+    it was read a while before (the worker's save): any other payment to take back now is
+    refused, nothing saved. ``progress(per cent, words)``: each step as it starts.
+    ``before_commit(report)``: last, within the transaction (it may raise to undo it all).
     """
-    rows, problems = members_check(data)
+
+    def tell(percent: int, words: str) -> None:
+        if progress is not None:
+            progress(percent, words)
+
+    def checked(done: int, total: int) -> None:
+        # Checking the file again is the first half of a long save.
+        tell(done * 50 // max(total, 1), f"Checking the file: {done:,} of {total:,} rows")
+
+    rows, problems = members_check(data, progress=checked if progress else None)
     if problems:
         raise ImportRefused(problems)
     today = today or timezone.localdate()
@@ -258,8 +279,20 @@ def members_import(
     report = MembersReport()
     with transaction.atomic():
         removals = payments_removed(rows, today=today)
+        if listed is not None and ",".join(str(r.subscription.pk) for r in removals) != listed:
+            raise ImportRefused(
+                [
+                    Problem(
+                        removals[0].line if removals else 0,
+                        "membership",
+                        "the payments this file would take back have changed since the "
+                        "preview (another officer's change): upload it again to see them",
+                    )
+                ]
+            )
         if removals and not removal_reason:
             raise RemovalUnexplained(removals)
+        tell(55, f"Saving {count_phrase(len(rows), 'member')}")
         # Members and payments are written past the model layer (no signals): every public
         # page may show them, and the published lists' figures are counted again.
         services.public_pages_changed()
@@ -302,6 +335,7 @@ def members_import(
                 default_change_reason=reason,
             )
         report.created, report.updated = len(new), len(changed)
+        tell(70, "Recording this season's payments")
         members = members_any_case([r.number for r in rows])
         financial = [
             members[r.number.lower()] for r in rows if r.membership == Membership.FINANCIAL
@@ -329,6 +363,7 @@ def members_import(
                 subscription=removal.subscription, user=user, reason=removal_reason
             )
             report.subscriptions_removed += 1
+        tell(80, "Counting the members financial, in arrears and guests")
         # Counted as the members page will show them today: the file's members financial,
         # in arrears (a member, no season paid, whether or not the file said "arrears")
         # and guests.
@@ -337,13 +372,80 @@ def members_import(
             services.members_with_membership(in_file, status=status, day=today).count()
             for status in (Membership.FINANCIAL, Membership.ARREARS, Membership.GUEST)
         )
+        tell(90, "Re-rating" if moves_ratings else "Writing the new members' ratings")
         if moves_ratings:
-            report.run = services.ratings_update(user=user, reason="Members imported")
+            report.run = services.ratings_update(
+                services.RerateRequest(user=user, reason="Members imported")
+            )
         else:
             # New members (a rating brought in shows at once) and changed starting details
             # of members yet to play: their states alone.
             services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
+        if before_commit is not None:
+            before_commit(report)
     return report
+
+
+#: How the preview names a member field a file changes.
+FIELD_WORDS = {
+    "name": "name",
+    "born": "born",
+    "gender": "gender",
+    "region": "region",
+    "title": "title",
+    "fide_id": "FIDE id",
+    "is_guest": "guest",
+    "initial_rating": "rating brought in",
+    "initial_games": "games brought in",
+    "brought_in": "standing brought in",
+    "email": "email",
+}
+
+
+def member_changes(
+    rows: list[MemberRow], removals: Sequence[PaymentRemoved] = ()
+) -> list[dict[str, Any]]:
+    """Each row of a members file with the member it updates (or None: a new member) and
+    what it changes, "field: before → after", and a payment it takes back (a change,
+    never "unchanged"); one query for the whole file."""
+    existing = members_any_case([r.number for r in rows])
+    removed = {r.line: r for r in removals}
+    lines = []
+    for row in rows:
+        member: Member | None = existing.get(row.number.lower())
+        changes = []
+        fields = as_recorded(row, member)
+        if member is not None:
+            for field, value in fields.items():
+                old = getattr(member, field)
+                if old != value:
+                    changes.append(f"{FIELD_WORDS[field]}: {_shown(old)} → {_shown(value)}")
+        if row.line in removed:
+            changes.append(str(removed[row.line]))
+        lines.append(
+            {
+                "row": row,
+                "member": member,
+                "new": member is None,
+                "changes": changes,
+                "rating": row.fields.get("initial_rating"),
+                "games": row.fields.get("initial_games"),
+                "standing": " ".join(fields.get(STANDING, {}).values()),
+            }
+        )
+    return lines
+
+
+def _shown(value: Any) -> str:
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{name} {word}" for name, word in value.items()) or "–"
+    return str(value)
 
 
 def members_file_duplicates(rows: Sequence[MemberRow]) -> list[PossibleDuplicate]:

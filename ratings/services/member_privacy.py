@@ -97,5 +97,6 @@ def member_erase(*, member: Member, reason: str, by: Any) -> Member:
         member._change_reason = reason_kept(f"Erased: {reason}")  # type: ignore[attr-defined]
         member._history_user = by  # type: ignore[attr-defined]
         member.save()
-        public_pages_changed()
+        # Who they were is withdrawn: no page's previous copy may still name them.
+        public_pages_changed(hides=True)
     return member

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import CharField, Count, F, Field, Func, Q, Value
 from django.utils import timezone
 
 from ..models import (
@@ -30,6 +30,7 @@ from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
+from .rerate import RerateRequest
 from .rerate_chain import AFTER_ALL, Chain
 from .runs import ratings_update, run_logged
 
@@ -161,10 +162,10 @@ def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple
     # A rating brought in (with its games, status and category, as one) is kept when
     # the record kept brought none: otherwise the merge would start the player afresh.
     if target.initial_rating is None:
-        source = next((s for s in sources if s.initial_rating is not None), None)
-        if source is not None:
+        bringer = next((s for s in sources if s.initial_rating is not None), None)
+        if bringer is not None:
             for field in BROUGHT_IN_FIELDS:
-                fills[field] = (source, getattr(source, field))
+                fills[field] = (bringer, getattr(bringer, field))
     return fills
 
 
@@ -304,7 +305,9 @@ def members_merge(
             # No rated game moved, so nothing is re-rated: the log has the merge all the same.
             run_logged(reason=said, user=user)
             return None
-        return ratings_update(start=start, members=[target.pk], user=user, reason=said)
+        return ratings_update(
+            RerateRequest(start=start, members=[target.pk], user=user, reason=said)
+        )
 
 
 def _rows_move(
@@ -352,12 +355,14 @@ def possible_duplicates_find(
     ids = {p.fide_id.lstrip("0") for p in coming if p.fide_id.strip().isdigit()} - {""}
     if not keys and not ids:
         return []
-    id_match = Q()
-    for fide_id in ids:  # "0123" and "123" are one id: compared without leading zeros
-        id_match |= Q(fide_id__regex=rf"^0*{fide_id}$")
     rows = (
         Member.objects.active()
-        .filter(Q(name_key__in=keys) | id_match)
+        # "0123" and "123" are one id: compared without leading zeros, in one IN list (a
+        # condition per id overflowed SQLite's expression depth past a thousand ids).
+        .annotate(
+            bare_fide_id=Func(F("fide_id"), Value("0"), function="LTRIM", output_field=CharField())
+        )
+        .filter(Q(name_key__in=keys) | Q(bare_fide_id__in=ids))
         .exclude(pk__in=list(matched))
         .values_list("pk", "name", "born", "fide_id", "member_number")
     )
@@ -433,7 +438,10 @@ def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | No
         restored = []
         for field, before in filled.items():
             if getattr(kept, field) == getattr(removed, field):  # not changed since
-                setattr(kept, field, Member._meta.get_field(field).to_python(before))
+                model_field = Member._meta.get_field(field)
+                # Only the member's own columns are filled by a merge, never a relation.
+                assert isinstance(model_field, Field)
+                setattr(kept, field, model_field.to_python(before))
                 restored.append(field)
         if restored:
             kept._change_reason = why[:100]  # type: ignore[attr-defined]
@@ -477,15 +485,19 @@ def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | No
         if not keys:
             return None
         return ratings_update(
-            start=min(keys),
-            members=[kept.pk, removed.pk],
-            user=user,
-            reason=f"{removed.name} ({removed.member_number}) taken back out of "
-            f"{kept.name} ({kept.member_number}): merge undone",
+            RerateRequest(
+                start=min(keys),
+                members=[kept.pk, removed.pk],
+                user=user,
+                reason=f"{removed.name} ({removed.member_number}) taken back out of "
+                f"{kept.name} ({kept.member_number}): merge undone",
+            )
         )
 
 
-def _rows_back(model: Any, ids: list[int], dropped: list[dict[str, Any]], merge: Any, why: str):  # type: ignore[no-untyped-def]
+def _rows_back(
+    model: Any, ids: list[int], dropped: list[dict[str, Any]], merge: Any, why: str
+) -> None:
     """Entries (or subscriptions) a merge moved, back to the duplicate (those still the
     kept record's), and those it dropped made again for the duplicate (unless made since)."""
     for row in model.objects.filter(pk__in=ids, member=merge.kept):

@@ -24,15 +24,12 @@ play, their current state rewritten); with no period before it at all, the full 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
 from typing import Any
 
 from ..engine import EventResult, PlayerState, RatingSystem
-from ..engine.codec import state_to_dict
 from ..models import Event, Member, RatingChange
-from ..presentation.counts import count_phrase
 from .chain import (
     RerateScope,
     before_q,
@@ -43,9 +40,10 @@ from .chain import (
     state_from_json,
 )
 from .rapid_standing import rapid_ratings_set
-from .rerate_chain import AFTER_ALL, Chain, event_batches, period_opening_moves
-from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
+from .rerate_chain import LastChange, period_opening_moves
+from .rerate_rows import chunks
 from .ripple_reads import Stored, engine_event, games_of, stored_rows_of
+from .ripple_walk import RippleWalk, same_state
 
 #: A member's standing as the walk knows it: their state (a PlayerState, or a stored row)
 #: and the walk's index of the period it is from (below 0: before the walk's first).
@@ -59,7 +57,7 @@ EARLIER = -2
 
 
 def period_ripple_possible(
-    *, scope: RerateScope, system: RatingSystem, changed: Event | None
+    *, scope: RerateScope, system: RatingSystem[Any], changed: Event | None
 ) -> bool:
     """Whether a re-rate of ``scope`` after a change to ``changed`` alone may ripple: a
     period system, and ``changed`` in the first period the scope rates."""
@@ -77,7 +75,7 @@ def period_ripple_possible(
 def period_ripple_rerate(
     *,
     scope: RerateScope,
-    system: RatingSystem,
+    system: RatingSystem[Any],
     report: Callable[[int, str], None],
     time_class: str,
 ) -> tuple[int, int] | None:
@@ -86,213 +84,233 @@ def period_ripple_rerate(
     Returns the events and games rated, or None (nothing written) where the ripple
     cannot tell who the change reaches: take the full road then.
     """
-    assert scope.key is not None
-    period_of = system.period_of
-    previous = (
-        rateable_events(system, time_class)
-        .filter(before_q(scope.key))
-        .order_by("-end_date", "-start_date", "-pk")
-        .values_list("end_date", flat=True)
-        .first()
-    )
-    previous_label = None if previous is None else period_of(previous)
-    opens = period_opening_moves(system)
-    opening = system.period_opening
-    prepare = system.prepare
+    return PeriodRipple(scope=scope, system=system, report=report, time_class=time_class).rerate()
 
-    walk = Chain(system, scope.key, time_class)  # builds the rows; ``walk.last``: rows it writes
-    changed: set[int] = set()  # members whose standing differs from the stored chain's
-    known: dict[int, Standing] = {}  # member pk -> their standing as the walk stands
-    where: dict[int, Event] = {}  # member pk -> the kept event of their last row
-    touched: set[int] = set()  # members whose current state is written again
-    pending: list[int] = []
-    rows: list[tuple[Any, ...]] = []
-    events_rated = games_rated = done = 0
-    total = len(scope.events)
-    index = -1  # the walk's index of the period being looked at
 
-    def flush() -> None:
-        for chunk in chunks(pending):
-            RatingChange.objects.filter(event__in=chunk, time_class=time_class).delete()
-        insert_rows(RatingChange, CHANGE_COLUMNS, rows)
-        pending.clear()
-        rows.clear()
+class PeriodRipple(RippleWalk):
+    """The walk a step a rating period (``RippleWalk``): the first period rated whole, a
+    later one only as far as the change reaches in it (``_reach``)."""
 
-    def state_of(value: Any) -> PlayerState:
-        return value if isinstance(value, PlayerState) else state_from_json(value[0])
+    def __init__(
+        self,
+        *,
+        scope: RerateScope,
+        system: RatingSystem[Any],
+        report: Callable[[int, str], None],
+        time_class: str,
+    ) -> None:
+        super().__init__(scope=scope, system=system, report=report, time_class=time_class)
+        previous = (
+            rateable_events(system, time_class)
+            .filter(before_q(self.key))
+            .order_by("-end_date", "-start_date", "-pk")
+            .values_list("end_date", flat=True)
+            .first()
+        )
+        self.previous_label = None if previous is None else system.period_of(previous)
+        self.opens = period_opening_moves(system)
+        self.changed: set[int] = set()  # members whose standing differs from the stored chain's
+        self.known: dict[int, Standing] = {}  # member pk -> their standing as the walk stands
+        self.where: dict[int, Event] = {}  # member pk -> the kept event of their last row
+        self.index = -1  # the walk's index of the period being looked at
+        self.stored_rows: dict[int, dict[int, Stored]] = {}
+        self.event_games: dict[int, list[tuple[int, int, str, int]]] = {}
 
-    def brought(standing: Standing, at: int) -> PlayerState:
+    # -- standings -------------------------------------------------------------------------
+
+    def _brought(self, standing: Standing, at: int) -> PlayerState:
         """The state a standing brings into the period of index ``at``."""
         value, since = standing
-        state = state_of(value)
-        if opens and at - since > 1:  # a period opened between: as it left them
-            return opening(prepare(state))
+        state = value if isinstance(value, PlayerState) else state_from_json(value[0])
+        if self.opens and at - since > 1:  # a period opened between: as it left them
+            opened: PlayerState = self.system.period_opening(self.system.prepare(state))
+            return opened
         return state
 
-    def from_before(member_ids: set[int]) -> None:
+    def _from_before(self, member_ids: set[int]) -> None:
         """Standings of members first met, as they stood before the walk's start."""
-        prior = last_changes_before(scope.key, member_ids, time_class)
+        prior = last_changes_before(self.key, member_ids, self.time_class)
         for pk, change in prior.items():
-            label = period_of(change.event_end)
-            known[pk] = (change.state, PREVIOUS if label == previous_label else EARLIER)
+            label = self.system.period_of(change.event_end)
+            self.known[pk] = (change.state, PREVIOUS if label == self.previous_label else EARLIER)
         rest = sorted(member_ids - prior.keys())
         for chunk in chunks(rest):
             for member in Member.objects.filter(pk__in=chunk):
-                initial = member_initial_state(member, system, time_class)
-                known[member.pk] = (initial, EARLIER if previous_label else PREVIOUS)
+                initial = member_initial_state(member, self.system, self.time_class)
+                self.known[member.pk] = (initial, EARLIER if self.previous_label else PREVIOUS)
 
-    def load(member_ids: set[int]) -> set[int]:
+    def _load(self, member_ids: set[int]) -> set[int]:
         """Make sure the walk knows these members' standings; the members."""
-        missing = member_ids - known.keys()
+        missing = member_ids - self.known.keys()
         if missing:
-            from_before(missing)
+            self._from_before(missing)
         return member_ids
 
-    def states_at(member_ids: set[int]) -> dict[int, PlayerState]:
+    def _states_at(self, member_ids: set[int]) -> dict[int, PlayerState]:
         """The states these members bring into the period being rated."""
-        return {pk: brought(known[pk], index) for pk in load(member_ids)}
+        return {pk: self._brought(self.known[pk], self.index) for pk in self._load(member_ids)}
 
-    for batch in event_batches(scope.events, system):
-        stored_rows = stored_rows_of(batch)
-        event_games = games_of(batch)
-        for _, group in groupby(batch, key=lambda e: period_of(e.end_date)):
+    # -- the steps -------------------------------------------------------------------------
+
+    def batch_read(self, batch: list[Event]) -> None:
+        self.stored_rows = stored_rows_of(batch)
+        self.event_games = games_of(batch)
+
+    def steps(self, batch: list[Event]) -> Iterator[list[Event]]:
+        for _, group in groupby(batch, key=lambda e: self.system.period_of(e.end_date)):
             events = list(group)
-            index += 1
-            players = {pk for e in events for game in event_games[e.pk] for pk in game[:2]}
-            stored: dict[int, Stored] = {}  # each member's row of the period (its last)
-            for event in events:
-                stored.update(stored_rows[event.pk])
-            if index == 0 and opens and not stored:
-                # Perhaps a period the chain did not have: its opening now changes those
-                # whose last period was the one before it.
-                if previous_label is None:
-                    return None  # initial states opened here: the full road
-                # Rare rows, read down their partial index alone and sorted out here: any
-                # other condition in SQL (the list, the period) lets SQLite's planner walk
-                # the whole table instead (0.4 s at 200,000 games, growing with them).
-                unsettled = {
-                    member
-                    for member, list_, period in RatingChange.objects.filter(unsettled=True)
-                    .order_by()
-                    .values_list("member_id", "time_class", "period")
-                    if list_ == time_class and period == previous_label
-                }
-                from_before(unsettled - known.keys())
-                changed |= unsettled
-                touched |= unsettled
-            if index > 0 and changed.isdisjoint(players):
-                # Out of the ripple's reach: its rows stand, and say where its players are.
-                for event in events:
-                    for pk, row in stored_rows[event.pk].items():
-                        known[pk] = (row, index)
-                        where[pk] = event
-                done += len(events)
-                continue
-            label = period_of(events[0].end_date)
-            assert label is not None
-            games = {e.pk: event_games[e.pk] for e in events}
-            if index == 0:
-                # Its games changed: every row of it is written again.
-                everyone = reached = players | stored.keys()
-            else:
-                # Everyone out of reach of the changed members keeps their rows; only the
-                # games of those reached and of the players their figures read are rated.
-                everyone = players
-                reached, support = _reach(system, changed & players, games, label, states_at)
-                games = {
-                    pk: [g for g in rows_ if g[0] in support or g[1] in support]
-                    for pk, rows_ in games.items()
-                }
-            rated = {pk for rows_ in games.values() for game in rows_ for pk in game[:2]}
-            load(everyone if index == 0 else rated)
-            states = {str(pk): brought(known[pk], index) for pk in rated}
-            if walk.reads_rapid:
-                states.update(
-                    rapid_ratings_set(
-                        states=states,
-                        key=rating_key(events[0]),
-                        member_ids=rated,
-                        system=system,
-                    )
-                )
-            inputs = [engine_event(e, games[e.pk]) for e in events]
-            result = system.rate(list(states.values()), inputs)
-            after = {int(state.id): state for state in result.players if int(state.id) in reached}
-            if index > 0:  # the rest keep their rows, and say where they are
-                for event in events:
-                    for pk, row in stored_rows[event.pk].items():
-                        if pk not in reached:
-                            known[pk] = (row, index)
-                            where[pk] = event
-            for pk in reached:
-                old = stored.get(pk)
-                if pk in after:
-                    new: Standing = (after[pk], index)
-                    same = old is not None and _as_dict(old[0]) == state_to_dict(after[pk])
-                    where.pop(pk, None)
-                else:
-                    # Taken out of the period: back to where they stood before it.
-                    new = known[pk]
-                    same = False
-                if same:
-                    changed.discard(pk)
-                else:
-                    changed.add(pk)
-                known[pk] = new
-            touched |= reached
-            if index == 0:
-                rows.extend(walk.change_rows(events, result.events))
-                pending.extend(e.pk for e in events)
-            else:
-                kept = [
-                    EventResult(r.id, r.period, [c for c in r.changes if int(c.player) in reached])
-                    for r in result.events
-                ]
-                rows.extend(walk.change_rows(events, kept))
-                for chunk in chunks(sorted(reached)):
-                    RatingChange.objects.filter(
-                        event__in=[e.pk for e in events], member__in=chunk, time_class=time_class
-                    ).delete()
-            events_rated += len(events)
-            games_rated += sum(len(event_games[e.pk]) for e in events)
-            done += len(events)
-            if len(rows) >= FLUSH_ROWS:
-                flush()
-        report(
-            10 + 80 * done // max(total, 1), f"Looked at {done} of {count_phrase(total, 'event')}"
-        )
-    flush()
-    report(92, "Saving current ratings")
-    periods = index + 1
-    final = Chain(system, AFTER_ALL, time_class)
-    # Members whose last row the walk did not see (taken out of a period, or met only by
-    # a period's opening): their last row as it stands now.
-    unseen = {pk for pk in touched if pk not in where and pk not in walk.last}
-    final.take_in(unseen)
-    rest = touched - unseen
-    final.touched |= rest
-    for chunk in chunks(sorted(rest)):
-        active = Member.objects.filter(pk__in=chunk).active()
-        final.active.update(active.values_list("pk", flat=True))
-    for pk in touched:
-        final.states[str(pk)] = brought(known[pk], periods)
-    for pk in rest:
-        if pk in where:  # last seen in a period out of reach: its stored row
-            row = known[pk][0]
-            event = where[pk]
-            final.last[pk] = (event.pk, event.end_date, row[1], row[2])
+            self.index += 1
+            yield events
+
+    def flush_due(self) -> bool:
+        return len(self.rows) >= FLUSH_ROWS
+
+    def step_take(self, step: list[Event]) -> bool:
+        players = {pk for e in step for game in self.event_games[e.pk] for pk in game[:2]}
+        stored: dict[int, Stored] = {}  # each member's row of the period (its last)
+        for event in step:
+            stored.update(self.stored_rows[event.pk])
+        if self.index == 0 and self.opens and not stored and not self._opening_taken_in():
+            return False
+        if self.index > 0 and self.changed.isdisjoint(players):
+            # Out of the ripple's reach: its rows stand, and say where its players are.
+            self._rows_kept(step, reached=set())
         else:
-            final.last[pk] = walk.last[pk]
-    final.write_states(everyone=False)
-    return events_rated, games_rated
+            self._rate(step, players, stored)
+        return True
 
+    def _opening_taken_in(self) -> bool:
+        """The walk's first period, perhaps one the chain did not have: its opening now
+        changes those whose last period was the one before it. False where there is no
+        period before it (initial states opened here: the full road)."""
+        if self.previous_label is None:
+            return False
+        # Rare rows, read down their partial index alone and sorted out here: any
+        # other condition in SQL (the list, the period) lets SQLite's planner walk
+        # the whole table instead (0.4 s at 200,000 games, growing with them).
+        unsettled = {
+            member
+            for member, list_, period in RatingChange.objects.filter(unsettled=True)
+            .order_by()
+            .values_list("member_id", "time_class", "period")
+            if list_ == self.time_class and period == self.previous_label
+        }
+        self._from_before(unsettled - self.known.keys())
+        self.changed |= unsettled
+        self.touched |= unsettled
+        return True
 
-def _as_dict(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
+    def _rows_kept(self, events: list[Event], *, reached: set[int]) -> None:
+        """The rows of a period's members out of reach stand, and say where they are."""
+        for event in events:
+            for pk, row in self.stored_rows[event.pk].items():
+                if pk not in reached:
+                    self.known[pk] = (row, self.index)
+                    self.where[pk] = event
+
+    def _rate(self, events: list[Event], players: set[int], stored: dict[int, Stored]) -> None:
+        """Rate a period again as far as the change reaches in it."""
+        index = self.index
+        label = self.system.period_of(events[0].end_date)
+        assert label is not None
+        games = {e.pk: self.event_games[e.pk] for e in events}
+        if index == 0:
+            # Its games changed: every row of it is written again.
+            everyone = reached = players | stored.keys()
+        else:
+            # Everyone out of reach of the changed members keeps their rows; only the
+            # games of those reached and of the players their figures read are rated.
+            everyone = players
+            reached, support = _reach(
+                self.system, self.changed & players, games, label, self._states_at
+            )
+            games = {
+                pk: [g for g in rows_ if g[0] in support or g[1] in support]
+                for pk, rows_ in games.items()
+            }
+        rated = {pk for rows_ in games.values() for game in rows_ for pk in game[:2]}
+        self._load(everyone if index == 0 else rated)
+        states = {str(pk): self._brought(self.known[pk], index) for pk in rated}
+        if self.walk.reads_rapid:
+            states.update(
+                rapid_ratings_set(
+                    states=states,
+                    key=rating_key(events[0]),
+                    member_ids=rated,
+                    system=self.system,
+                )
+            )
+        inputs = [engine_event(e, games[e.pk]) for e in events]
+        result = self.system.rate(list(states.values()), inputs)
+        after = {int(state.id): state for state in result.players if int(state.id) in reached}
+        if index > 0:  # the rest keep their rows, and say where they are
+            self._rows_kept(events, reached=reached)
+        self._standings_after(reached, stored, after)
+        self.touched |= reached
+        self._rows_write(events, result.events, reached)
+        self.events_rated += len(events)
+        self.games_rated += sum(len(self.event_games[e.pk]) for e in events)
+
+    def _standings_after(
+        self, reached: set[int], stored: dict[int, Stored], after: dict[int, PlayerState]
+    ) -> None:
+        """Each member reached changed or not after the period: changed where their new
+        state differs from the one stored after it."""
+        for pk in reached:
+            old = stored.get(pk)
+            if pk in after:
+                new: Standing = (after[pk], self.index)
+                same = old is not None and same_state(old[0], after[pk])
+                self.where.pop(pk, None)
+            else:
+                # Taken out of the period: back to where they stood before it.
+                new = self.known[pk]
+                same = False
+            if same:
+                self.changed.discard(pk)
+            else:
+                self.changed.add(pk)
+            self.known[pk] = new
+
+    def _rows_write(
+        self, events: list[Event], results: Sequence[EventResult], reached: set[int]
+    ) -> None:
+        """The period's new rows: every row of the first, the reached members' of a later
+        one (their old rows deleted now, the others' kept)."""
+        if self.index == 0:
+            self.rows_add(events, self.walk.change_rows(events, results))
+            return
+        kept = [
+            EventResult(r.id, r.period, [c for c in r.changes if int(c.player) in reached])
+            for r in results
+        ]
+        self.rows.extend(self.walk.change_rows(events, kept))
+        for chunk in chunks(sorted(reached)):
+            RatingChange.objects.filter(
+                event__in=[e.pk for e in events], member__in=chunk, time_class=self.time_class
+            ).delete()
+
+    def current_standings(
+        self,
+    ) -> tuple[set[int], dict[int, PlayerState], dict[int, LastChange]]:
+        periods = self.index + 1
+        # Members whose last row the walk did not see (taken out of a period, or met only
+        # by a period's opening): their last row as it stands now.
+        unseen = {pk for pk in self.touched if pk not in self.where and pk not in self.walk.last}
+        states = {pk: self._brought(self.known[pk], periods) for pk in self.touched}
+        last: dict[int, LastChange] = {}
+        for pk in self.touched - unseen:
+            if pk in self.where:  # last seen in a period out of reach: its stored row
+                row = self.known[pk][0]
+                event = self.where[pk]
+                last[pk] = (event.pk, event.end_date, row[1], row[2])
+            else:
+                last[pk] = self.walk.last[pk]
+        return unseen, states, last
 
 
 def _reach(
-    system: RatingSystem,
+    system: RatingSystem[Any],
     seeds: set[int],
     games: dict[int, list[tuple[int, int, str, int]]],
     label: str,

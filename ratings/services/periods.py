@@ -19,6 +19,7 @@ from ..engine import RatingSystem
 from ..models import ClubSettings, Event, RatingPeriod, RatingRun
 from ..rules.rating_lists import on_list
 from ..rules.time_classes import STANDARD
+from .rerate import RerateRequest
 from .runs import ratings_update
 
 
@@ -104,11 +105,13 @@ def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
         # Only this period's events became rateable: the re-rate ripples from it
         # (``period_ripple.py``), later periods rated only where a change reaches.
         return ratings_update(
-            start=first or (period.start, period.start, 0),
-            changed=first,
-            user=user,
-            reason=f"Rating period {period.name} closed",
-            time_class=period.time_class,
+            RerateRequest(
+                start=first or (period.start, period.start, 0),
+                changed=first,
+                user=user,
+                reason=f"Rating period {period.name} closed",
+                time_class=period.time_class,
+            )
         )
 
 

@@ -14,6 +14,16 @@ wait for it: its bump is written just after it commits instead, or, the row stil
 left to the holder, whose own bump commits after this change is seen. A page rendered
 between a commit and its bump is stored under the old number, which no reader asks for
 again. Nothing waits for the row (on PostgreSQL; SQLite has one writer at a time anyway).
+
+A change that withdraws something from the public (``hides=True``: an erasure, a member
+made a guest or merged, the club keeping unpublished members off, a payment, result or
+publication removed, a comparison withdrawn) also moves the withdrawals' count
+(``PublicPagesWithdrawal``), in its own transaction like the version. The count is in
+every cached page's key, so it retires them even while a re-rate holds the version's
+row; and a page's previous copy, served to readers while its new version renders, is
+served only under the count it was rendered under: after a withdrawal, readers wait for
+the page or render it, never see the copy that shows what was withdrawn. Its row is
+waited for (two withdrawals at once are rare, and neither may be seen before it shows).
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from ..models import PublicPagesVersion
+from ..models import PublicPagesVersion, PublicPagesWithdrawal
 
 _ROW = 1
 
@@ -34,6 +44,41 @@ def public_pages_version() -> tuple[int, dt.datetime | None]:
     """The number every cached public page is keyed on, and when it last moved."""
     row = PublicPagesVersion.objects.filter(pk=_ROW).values_list("number", "changed_at").first()
     return (0, None) if row is None else row
+
+
+def public_pages_withdrawn() -> int:
+    """How many writes have withdrawn something from the public (``hides``)."""
+    number = PublicPagesWithdrawal.objects.filter(pk=_ROW).values_list("number", flat=True)
+    return number.first() or 0
+
+
+def _withdraw_now() -> None:
+    moved = PublicPagesWithdrawal.objects.filter(pk=_ROW).update(
+        number=F("number") + 1, withdrawn_at=timezone.now()
+    )
+    if not moved:
+        try:
+            with transaction.atomic():
+                PublicPagesWithdrawal.objects.create(
+                    pk=_ROW, number=1, withdrawn_at=timezone.now()
+                )
+        except IntegrityError:  # another process made the row meanwhile
+            _withdraw_now()
+
+
+def _withdrawn(using: str) -> None:
+    """Move the withdrawals' count with this change: in its transaction (so it shows
+    with the change, never before nor after), once a transaction."""
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        with transaction.atomic(using=using):
+            _withdraw_now()
+        return
+    in_a_test = getattr(connection.atomic_blocks[0], "_from_testcase", False)
+    if not in_a_test and _marked(connection, "_public_pages_withdrawn"):
+        return
+    _withdraw_now()
+    _mark(connection, "_public_pages_withdrawn")
 
 
 def _bump_now() -> None:
@@ -93,10 +138,14 @@ def _bumped_already(connection: Any) -> bool:
     return _marked(connection, "_public_pages_bumped")
 
 
-def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:
+def public_pages_changed(*, using: str = DEFAULT_DB_ALIAS, hides: bool = False) -> None:
     """Retire every cached public page: what the public reads has changed (or is changing
-    in this transaction). Never waits for another transaction. (The published lists'
-    figures are kept apart: ``services.list_figures``.)"""
+    in this transaction). Never waits for another transaction, but for another's
+    withdrawal when ``hides``: the change withdraws something from the public, and no
+    reader is to be served a page's previous copy that still shows it. (The published
+    lists' figures are kept apart: ``services.list_figures``.)"""
+    if hides:
+        _withdrawn(using)
     connection = connections[using]
     if not connection.in_atomic_block:
         with transaction.atomic(using=using):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -59,7 +60,34 @@ log = logging.getLogger("ratings")
 Progress = Callable[[int, str], None]
 
 
-def _stale_members(key: Position, system: RatingSystem, time_class: str) -> set[int]:
+@dataclass(frozen=True)
+class RerateRequest:
+    """What a change to the record asks to be re-rated, and why: the one argument every
+    way of re-rating takes (now, queued, or whichever the estimate says).
+
+    ``start``: the event or rating position the chain is re-rated from (None: from the
+    beginning). ``members``: pks of members to rewrite even if no event from ``start`` on
+    touches them (their starting details changed). ``changed``: the one event (``start``
+    itself) whose games changed or that became rateable, when nothing else did: only
+    the later events its ripple reaches are rated again. ``user``: who asked (the runs
+    log). ``reason``: the runs log's words. ``time_class``: the one list to re-rate
+    (otherwise as ``rerate_lists`` says).
+    """
+
+    reason: str
+    start: Event | Position | None = None
+    members: Sequence[int] = ()
+    changed: Event | None = None
+    user: Any = None
+    time_class: str | None = None
+
+    def __post_init__(self) -> None:
+        # A tuple, whatever the caller passed (a list, a set's keys): the request is a
+        # value, and a generator would be spent by its first reader.
+        object.__setattr__(self, "members", tuple(self.members))
+
+
+def _stale_members(key: Position, system: RatingSystem[Any], time_class: str) -> set[int]:
     """Delete the changes a re-rate from ``key`` derives anew; the members they were of.
 
     Those of events from ``key`` on, and of events no longer rateable (unrated, reopened,
@@ -101,7 +129,7 @@ def _stale_members(key: Position, system: RatingSystem, time_class: str) -> set[
 def _chain_rerate(
     *,
     scope: RerateScope,
-    system: RatingSystem,
+    system: RatingSystem[Any],
     members: Iterable[int],
     report: Progress,
     time_class: str,
@@ -123,14 +151,14 @@ def _chain_rate(
     *,
     collector: _collector_paused,
     scope: RerateScope,
-    system: RatingSystem,
+    system: RatingSystem[Any],
     members: Iterable[int],
     report: Progress,
     time_class: str,
 ) -> tuple[int, int]:
     chain = Chain(system, scope.key, time_class)
     everyone = scope.key is None
-    if everyone:
+    if scope.key is None:
         RatingChange.objects.filter(time_class=time_class).delete()
         chain.take_in(Member.objects.values_list("pk", flat=True))
     else:
@@ -200,25 +228,16 @@ def ratings_lock_take(*, wait: bool) -> bool:
 
 
 def ratings_rerate(
+    request: RerateRequest,
     *,
-    start: Event | Position | None = None,
-    members: Iterable[int] = (),
-    changed: Event | None = None,
-    user: Any = None,
-    reason: str,
     progress: Progress | None = None,
     run: RatingRun | None = None,
-    time_class: str | None = None,
 ) -> RatingRun:
     """Re-rate every rateable event from ``start`` onwards (None: everything), atomically.
 
-    The chain before ``start`` is left alone; the states as they stood before it are
-    the starting point. ``members``: pks of members to rewrite even if no event from
-    ``start`` on touches them (their starting details changed). ``changed``: the one
-    event (``start`` itself) whose games changed or that became rateable, when nothing
-    else did: only the later events its ripple reaches are rated again
-    (``services/ripple.py``). ``time_class``: the one list to re-rate (otherwise as
-    ``rerate_lists`` says). Returns the RatingRun logged for it.
+    The chain before ``request.start`` is left alone; the states as they stood before it
+    are the starting point (``RerateRequest`` says what each field asks). Returns the
+    RatingRun logged for it.
 
     One run at a time (``ratings_lock_take``): called outside a transaction it waits for
     a run going; inside one (a correction saved while a run goes) its re-rate is queued
@@ -236,15 +255,7 @@ def ratings_rerate(
         if not ratings_lock_take(wait=outermost):
             from .runs import run_queue
 
-            return run_queue(
-                start=start,
-                members=members,
-                changed=changed,
-                user=user,
-                reason=reason,
-                time_class=time_class,
-                behind=True,
-            )
+            return run_queue(request, behind=True)
         # Every public page may show what this re-rate writes (past the model layer); the
         # published lists' figures it counts as its last step.
         public_pages_changed()
@@ -254,58 +265,31 @@ def ratings_rerate(
             with list_figures_counted_by_the_run():
                 pending_apply(pending=run.pending, user=run.user)
         club = ClubSettings.load()
-        lists = rerate_lists(start=start, time_class=time_class)
-        everything = start is None and time_class is None
-        if everything:
+        lists = rerate_lists(start=request.start, time_class=request.time_class)
+        if request.start is None and request.time_class is None:
             # Every list is rated again from nothing: every change goes, in one statement
             # with no condition (SQLite empties the table and its indexes whole, where a
             # list at a time deletes row by row). Lists the club no longer keeps (rapid
             # moved back to the standard list) lose their states too.
             RatingChange.objects.all().delete()
             RatingState.objects.exclude(time_class__in=lists).delete()
-        members = list(members)
-        events_rated = games_rated = 0
-        first_event: Event | None = None
+        tally = _Tally()
         for rating_list in lists:
-            system = club.engine(rating_list)
-            report(5, "Finding the events to rate")
-            scope = rerate_scope(start=start, system=system, time_class=rating_list)
-            if scope.events and first_event is None:
-                first_event = scope.events[0]
-            rated: tuple[int, int] | None = None
-            if not members and ripple_possible(scope=scope, system=system, changed=changed):
-                rated = ripple_rerate(
-                    scope=scope, system=system, report=report, time_class=rating_list
-                )
-            elif not members and period_ripple_possible(
-                scope=scope, system=system, changed=changed
-            ):
-                rated = period_ripple_rerate(
-                    scope=scope, system=system, report=report, time_class=rating_list
-                )
-            if rated is None:
-                rated = _chain_rerate(
-                    scope=scope,
-                    system=system,
-                    members=members,
-                    report=report,
-                    time_class=rating_list,
-                )
-            events_rated += rated[0]
-            games_rated += rated[1]
-        run = run or RatingRun(user=user if getattr(user, "is_authenticated", False) else None)
-        run.reason = reason[:200]
-        run.time_class = lists[0] if len(lists) == 1 else ""
-        run.system = club.engine(lists[0]).id if lists else club.rating_system
-        run.from_event = first_event
-        run.events_rated = events_rated
-        run.games_rated = games_rated
-        run.seconds = round(time.perf_counter() - clock, 3)
-        run.status = RatingRun.Status.DONE
-        run.progress = 100
-        run.message = ""
-        run.finished = timezone.now()
-        run.save()
+            _list_rerate(
+                request,
+                system=club.engine(rating_list),
+                time_class=rating_list,
+                report=report,
+                tally=tally,
+            )
+        run = _run_done(
+            run or RatingRun(user=run_user(request.user)),
+            request=request,
+            system=club.engine(lists[0]).id if lists else club.rating_system,
+            lists=lists,
+            tally=tally,
+            seconds=round(time.perf_counter() - clock, 3),
+        )
         # The published lists as this run leaves them, counted once for their readers.
         list_figures_keep()
     report(100, "Done")
@@ -314,6 +298,81 @@ def ratings_rerate(
         count_phrase(run.events_rated, "event"),
         count_phrase(run.games_rated, "game"),
         run.seconds,
-        reason,
+        request.reason,
     )
+    return run
+
+
+def run_user(user: Any) -> Any:
+    """The runs log's user: a signed-in person, or nobody (a command, the worker)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+@dataclass
+class _Tally:
+    """What a run rated over its lists: the first event and the events and games."""
+
+    first_event: Event | None = None
+    events: int = 0
+    games: int = 0
+
+
+def _list_rerate(
+    request: RerateRequest,
+    *,
+    system: RatingSystem[Any],
+    time_class: str,
+    report: Progress,
+    tally: _Tally,
+) -> None:
+    """Re-rate one list as ``request`` asks: by the ripple where only one event's games
+    changed and it can tell who they reach, else by the full road from the start."""
+    report(5, "Finding the events to rate")
+    scope = rerate_scope(start=request.start, system=system, time_class=time_class)
+    if scope.events and tally.first_event is None:
+        tally.first_event = scope.events[0]
+    rated: tuple[int, int] | None = None
+    changed = request.changed
+    if not request.members and ripple_possible(scope=scope, system=system, changed=changed):
+        rated = ripple_rerate(scope=scope, system=system, report=report, time_class=time_class)
+    elif not request.members and period_ripple_possible(
+        scope=scope, system=system, changed=changed
+    ):
+        rated = period_ripple_rerate(
+            scope=scope, system=system, report=report, time_class=time_class
+        )
+    if rated is None:
+        rated = _chain_rerate(
+            scope=scope,
+            system=system,
+            members=request.members,
+            report=report,
+            time_class=time_class,
+        )
+    tally.events += rated[0]
+    tally.games += rated[1]
+
+
+def _run_done(
+    run: RatingRun,
+    *,
+    request: RerateRequest,
+    system: str,
+    lists: list[str],
+    tally: _Tally,
+    seconds: float,
+) -> RatingRun:
+    """The run logged as done, with what it rated."""
+    run.reason = request.reason[:200]
+    run.time_class = lists[0] if len(lists) == 1 else ""
+    run.system = system
+    run.from_event = tally.first_event
+    run.events_rated = tally.events
+    run.games_rated = tally.games
+    run.seconds = seconds
+    run.status = RatingRun.Status.DONE
+    run.progress = 100
+    run.message = ""
+    run.finished = timezone.now()
+    run.save()
     return run

@@ -51,11 +51,14 @@ from .rerate_rows import (
 #: A position after every event: a re-rate from here rates nothing and takes each member
 #: in with their last change (``member_states_write``).
 AFTER_ALL: Position = (dt.date.max, dt.date.max, 0)
+#: A member's last change written or kept: (event pk, end date, figures shown before and
+#: after).
+LastChange = tuple[int, Any, str, str]
 #: Games a batch of the chain holds at most (a period of a period system may hold more).
 BATCH_GAMES = 50_000
 
 
-def event_batches(events: Sequence[Event], system: RatingSystem) -> Iterator[list[Event]]:
+def event_batches(events: Sequence[Event], system: RatingSystem[Any]) -> Iterator[list[Event]]:
     """The events in order, cut into batches of about BATCH_GAMES games, never mid-period."""
     counts: dict[int, int] = {}
     if len(events) > 1:
@@ -82,7 +85,7 @@ def event_batches(events: Sequence[Event], system: RatingSystem) -> Iterator[lis
         yield batch
 
 
-def period_opening_moves(system: RatingSystem) -> bool:
+def period_opening_moves(system: RatingSystem[Any]) -> bool:
     """Whether the system's period opening ever changes a state (acf-1993's reset)."""
     return type(system).period_opening is not RatingSystem.period_opening
 
@@ -92,7 +95,7 @@ class Chain:
     rows will say."""
 
     def __init__(
-        self, system: RatingSystem, key: Position | None, time_class: str = STANDARD
+        self, system: RatingSystem[Any], key: Position | None, time_class: str = STANDARD
     ) -> None:
         self.system = system
         self.key = key
@@ -101,9 +104,8 @@ class Chain:
         self.reads_rapid = rapid_feeds_standard(system, time_class)
         self.opens = period_opening_moves(system)
         self.states: dict[str, PlayerState] = {}
-        #: member pk -> (event pk, end date, figures shown before and after) of their last
-        #: change written or kept
-        self.last: dict[int, tuple[int, Any, str, str]] = {}
+        #: member pk -> their last change written or kept
+        self.last: dict[int, LastChange] = {}
         self.active: set[int] = set()
         self.touched: set[int] = set()
         #: member pk -> their first rapid change's end date (read once, when first needed)

@@ -187,9 +187,11 @@ def results_import(
             system = ClubSettings.load().engine()
             services.periods_close_past(system=system)
             run = services.ratings_update(
-                start=saved[0],
-                user=user,
-                reason=f"Results imported: {count_phrase(len(saved), 'event')}",
+                services.RerateRequest(
+                    start=saved[0],
+                    user=user,
+                    reason=f"Results imported: {count_phrase(len(saved), 'event')}",
+                )
             )
     assert len(created) == len(saved)
     return ResultsReport(events=saved, games=len(games), run=run)

@@ -21,25 +21,23 @@ road in ``rerate.py``.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.db import connection
 
 from ..engine import PlayerState, RatingSystem
-from ..engine.codec import state_to_dict
 from ..models import Event, Member, RatingChange
-from ..presentation.counts import count_phrase
 from .chain import (
     Position,
     RerateScope,
     member_initial_state,
     state_from_json,
 )
-from .rerate_chain import AFTER_ALL, Chain, event_batches
-from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
+from .rerate_chain import LastChange
+from .rerate_rows import chunks
 from .ripple_reads import Stored, engine_event, games_of, stored_rows_of
+from .ripple_walk import RippleWalk, same_state
 
 #: Rewritten events' rows flushed at a time (their deletes and inserts).
 FLUSH_EVENTS = 200
@@ -47,7 +45,9 @@ FLUSH_EVENTS = 200
 LOOK_AHEAD = 25
 
 
-def ripple_possible(*, scope: RerateScope, system: RatingSystem, changed: Event | None) -> bool:
+def ripple_possible(
+    *, scope: RerateScope, system: RatingSystem[Any], changed: Event | None
+) -> bool:
     """Whether a re-rate of ``scope`` after a change to ``changed`` alone may ripple."""
     return (
         changed is not None
@@ -59,7 +59,7 @@ def ripple_possible(*, scope: RerateScope, system: RatingSystem, changed: Event 
 
 
 def _states_at_start(
-    key: Position, system: RatingSystem, member_ids: set[int], time_class: str
+    key: Position, system: RatingSystem[Any], member_ids: set[int], time_class: str
 ) -> dict[int, PlayerState]:
     """The members' states before rating position ``key``: their last rows before it (one
     indexed lookup a member, in one statement), or as they came in.
@@ -143,13 +143,21 @@ def _rows_of(pairs: set[tuple[int, int]]) -> dict[tuple[int, int], Stored]:
 def ripple_rerate(
     *,
     scope: RerateScope,
-    system: RatingSystem,
+    system: RatingSystem[Any],
     report: Callable[[int, str], None],
     time_class: str,
 ) -> tuple[int, int]:
     """Re-rate ``scope``, whose first event alone changed, as far as the change reaches.
 
     Returns the events and games rated (those the ripple reached).
+    """
+    rated = EventRipple(scope=scope, system=system, report=report, time_class=time_class).rerate()
+    assert rated is not None, "an event's ripple can always tell who it reaches"
+    return rated
+
+
+class EventRipple(RippleWalk):
+    """The walk a step an event (``RippleWalk``).
 
     Of an event out of reach the walk reads only who has a row in it (``_event_members``):
     a correction a year back at ten million games passes some 7,800 events and reaches a
@@ -158,142 +166,150 @@ def ripple_rerate(
     unchanged players last had (in an event passed, ``where``).
     """
 
-    assert scope.key is not None
-    walk = Chain(system, scope.key, time_class)  # builds the rows; ``walk.last``: rows it writes
-    changed: dict[int, PlayerState] = {}  # member pk -> their state, where it differs
-    # member pk -> their state after the last reached event they played in; a member who
-    # has played in a passed event since has its stored row instead (``passed``).
-    known: dict[int, PlayerState] = {}
-    passed: dict[int, Event] = {}
-    # member pk -> the last passed event they played in, until a reached event rates them:
-    # their last row is there (read at the end).
-    where: dict[int, Event] = {}
-    at_start: dict[int, PlayerState] = {}  # member pk -> their state before the start
-    touched: set[int] = set()  # members whose current state is written again
-    lost: set[int] = set()  # taken out of an event, their last row unknown to the walk
-    pending: list[int] = []  # events whose rows are rewritten, not yet flushed
-    rows: list[tuple[Any, ...]] = []
-    events_rated = games_rated = done = 0
-    total = len(scope.events)
+    def __init__(
+        self,
+        *,
+        scope: RerateScope,
+        system: RatingSystem[Any],
+        report: Callable[[int, str], None],
+        time_class: str,
+    ) -> None:
+        super().__init__(scope=scope, system=system, report=report, time_class=time_class)
+        self.first = scope.events[0].pk
+        self.changed: dict[int, PlayerState] = {}  # member pk -> their state, where it differs
+        # member pk -> their state after the last reached event they played in; a member
+        # who has played in a passed event since has its stored row instead (``passed``).
+        self.known: dict[int, PlayerState] = {}
+        self.passed: dict[int, Event] = {}
+        # member pk -> the last passed event they played in, until a reached event rates
+        # them: their last row is there (read at the end).
+        self.where: dict[int, Event] = {}
+        self.at_start: dict[int, PlayerState] = {}  # member pk -> their state before the start
+        self.lost: set[int] = set()  # taken out of an event, their last row unknown to the walk
+        # Games and rows of events the walk will likely reach, read a few events at a time.
+        self.games_ahead: dict[int, list[tuple[int, int, str, int]]] = {}
+        self.rows_ahead: dict[int, dict[int, Stored]] = {}
+        self.batch: list[Event] = []
+        self.members_of: dict[int, set[int]] = {}
+        self.index = 0  # the step's place in its batch
 
-    def flush() -> None:
-        for chunk in chunks(pending):
-            RatingChange.objects.filter(event__in=chunk, time_class=time_class).delete()
-        insert_rows(RatingChange, CHANGE_COLUMNS, rows)
-        pending.clear()
-        rows.clear()
+    def batch_read(self, batch: list[Event]) -> None:
+        self.batch = batch
+        self.members_of = _event_members(batch)
 
-    # Games and rows of events the walk will likely reach, read a few events at a time.
-    games_ahead: dict[int, list[tuple[int, int, str, int]]] = {}
-    rows_ahead: dict[int, dict[int, Stored]] = {}
+    def steps(self, batch: list[Event]) -> Iterator[list[Event]]:
+        for self.index, event in enumerate(batch):
+            yield [event]
 
-    first = scope.events[0].pk
-    for batch in event_batches(scope.events, system):
-        members_of = _event_members(batch)
-        for index, event in enumerate(batch):
-            members = members_of[event.pk]
-            if event.pk != first and changed.keys().isdisjoint(members):
-                # Out of the ripple's reach: its rows stand, and say where its players are.
-                for pk in members:
-                    where[pk] = passed[pk] = event
-                games_ahead.pop(event.pk, None)
-                rows_ahead.pop(event.pk, None)
-                continue
-            if event.pk not in games_ahead:
-                # With it, the next few events a changed member plays in as things stand.
-                likely = [event] + [
-                    later
-                    for later in batch[index + 1 : index + LOOK_AHEAD]
-                    if not changed.keys().isdisjoint(members_of[later.pk])
-                ]
-                games_ahead.update(games_of(likely))
-                rows_ahead.update(stored_rows_of(likely))
-            games = games_ahead.pop(event.pk)
-            stored = rows_ahead.pop(event.pk)
-            players = {pk for game in games for pk in game[:2]}
-            everyone = players | members
-            # Membership tests, not set arithmetic with the dicts' keys: ``a_set -
-            # a_dict.keys()`` walks the whole dict (every member met so far, 200,000 at
-            # ten million games), not the event's fifty players.
-            last_rows = {
-                (passed[pk].pk, pk) for pk in everyone if pk not in changed and pk in passed
-            }
-            read = _rows_of(last_rows) if last_rows else {}
-            states = {str(pk): changed[pk] for pk in everyone if pk in changed}
-            for at, pk in last_rows:
-                states[str(pk)] = state_from_json(read[at, pk][0])
-            for pk in everyone:
-                if str(pk) not in states and pk in known:
-                    states[str(pk)] = known[pk]
-            missing = {pk for pk in everyone if str(pk) not in states}
-            if any(pk not in at_start for pk in missing):
-                # First met since the start: as they stood before it. So are the new faces
-                # of the next few events a changed member plays in as things stand, looked
-                # up with them (one statement, not one an event; a state before the start
-                # holds until the walk meets them).
-                ahead = {
-                    pk
-                    for later in batch[index + 1 : index + LOOK_AHEAD]
-                    if not changed.keys().isdisjoint(members_of[later.pk])
-                    for pk in members_of[later.pk]
-                }
-                wanted = missing | {
-                    pk
-                    for pk in ahead
-                    if pk not in changed
-                    and pk not in known
-                    and pk not in passed
-                    and pk not in at_start
-                }
-                at_start.update(_states_at_start(scope.key, system, wanted, time_class))
-            for pk in missing:
-                states[str(pk)] = at_start[pk]
-            event_input = engine_event(event, games)
-            result = system.rate([states[str(pk)] for pk in players], [event_input])
-            after = {int(state.id): state for state in result.players}
-            for pk in everyone:
-                # A player taken out of the event keeps the state they came in with.
-                state = after.get(pk) or states[str(pk)]
-                old = stored.get(pk)
-                if old is not None and _as_dict(old[0]) == state_to_dict(state):
-                    changed.pop(pk, None)
-                else:
-                    changed[pk] = state
-                known[pk] = state
-                passed.pop(pk, None)
-                if pk in after:
-                    where.pop(pk, None)
-                elif pk not in walk.last and pk not in where:
-                    lost.add(pk)
-            touched |= everyone
-            rows.extend(walk.change_rows([event], result.events))
-            pending.append(event.pk)
-            events_rated += 1
-            games_rated += len(games)
-            if len(pending) >= FLUSH_EVENTS:
-                flush()
-        done += len(batch)
-        report(
-            10 + 80 * done // max(total, 1), f"Looked at {done} of {count_phrase(total, 'event')}"
+    def flush_due(self) -> bool:
+        return len(self.pending) >= FLUSH_EVENTS
+
+    def step_take(self, step: list[Event]) -> bool:
+        (event,) = step
+        members = self.members_of[event.pk]
+        if event.pk != self.first and self.changed.keys().isdisjoint(members):
+            # Out of the ripple's reach: its rows stand, and say where its players are.
+            for pk in members:
+                self.where[pk] = self.passed[pk] = event
+            self.games_ahead.pop(event.pk, None)
+            self.rows_ahead.pop(event.pk, None)
+        else:
+            self._rate(event, members)
+        return True
+
+    def _likely_next(self) -> list[Event]:
+        """The next few events of the batch a changed member plays in as things stand."""
+        return [
+            later
+            for later in self.batch[self.index + 1 : self.index + LOOK_AHEAD]
+            if not self.changed.keys().isdisjoint(self.members_of[later.pk])
+        ]
+
+    def _rate(self, event: Event, members: set[int]) -> None:
+        """Rate ``event`` again from its players' states as the walk stands."""
+        if event.pk not in self.games_ahead:
+            likely = [event, *self._likely_next()]
+            self.games_ahead.update(games_of(likely))
+            self.rows_ahead.update(stored_rows_of(likely))
+        games = self.games_ahead.pop(event.pk)
+        stored = self.rows_ahead.pop(event.pk)
+        players = {pk for game in games for pk in game[:2]}
+        everyone = players | members
+        states = self._states_of(everyone)
+        result = self.system.rate(
+            [states[str(pk)] for pk in players], [engine_event(event, games)]
         )
-    flush()
-    report(92, "Saving current ratings")
-    final = Chain(system, AFTER_ALL, time_class)
-    # Last seen in a passed event, or taken out of one: their last row, wherever it is now
-    # (the walk's rows are written by now).
-    final.take_in(lost | (touched & where.keys()))
-    rest = touched - final.touched
-    final.touched |= rest
-    for chunk in chunks(sorted(rest)):
-        active = Member.objects.filter(pk__in=chunk).active()
-        final.active.update(active.values_list("pk", flat=True))
-    for pk in rest:
-        final.states[str(pk)] = known[pk]
-        if pk in walk.last:
-            final.last[pk] = walk.last[pk]
-    final.write_states(everyone=False)
-    return events_rated, games_rated
+        self._standings_after(everyone, states, stored, result.players)
+        self.touched |= everyone
+        self.rows_add([event], self.walk.change_rows([event], result.events))
+        self.events_rated += 1
+        self.games_rated += len(games)
 
+    def _states_of(self, everyone: set[int]) -> dict[str, PlayerState]:
+        """The states ``everyone`` of an event brings into it, as the walk stands."""
+        changed, known, passed, at_start = self.changed, self.known, self.passed, self.at_start
+        # Membership tests, not set arithmetic with the dicts' keys: ``a_set -
+        # a_dict.keys()`` walks the whole dict (every member met so far, 200,000 at
+        # ten million games), not the event's fifty players.
+        last_rows = {(passed[pk].pk, pk) for pk in everyone if pk not in changed and pk in passed}
+        read = _rows_of(last_rows) if last_rows else {}
+        states = {str(pk): changed[pk] for pk in everyone if pk in changed}
+        for at, pk in last_rows:
+            states[str(pk)] = state_from_json(read[at, pk][0])
+        for pk in everyone:
+            if str(pk) not in states and pk in known:
+                states[str(pk)] = known[pk]
+        missing = {pk for pk in everyone if str(pk) not in states}
+        if any(pk not in at_start for pk in missing):
+            # First met since the start: as they stood before it. So are the new faces
+            # of the next few events a changed member plays in as things stand, looked
+            # up with them (one statement, not one an event; a state before the start
+            # holds until the walk meets them).
+            ahead = {pk for later in self._likely_next() for pk in self.members_of[later.pk]}
+            wanted = missing | {
+                pk
+                for pk in ahead
+                if pk not in changed
+                and pk not in known
+                and pk not in passed
+                and pk not in at_start
+            }
+            at_start.update(_states_at_start(self.key, self.system, wanted, self.time_class))
+        for pk in missing:
+            states[str(pk)] = at_start[pk]
+        return states
 
-def _as_dict(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
+    def _standings_after(
+        self,
+        everyone: set[int],
+        states: dict[str, PlayerState],
+        stored: dict[int, Stored],
+        rated: Sequence[PlayerState],
+    ) -> None:
+        """Each of an event's members changed or not after it: changed where their new
+        state differs from the one stored after it."""
+        after = {int(state.id): state for state in rated}
+        for pk in everyone:
+            # A player taken out of the event keeps the state they came in with.
+            state = after.get(pk) or states[str(pk)]
+            old = stored.get(pk)
+            if old is not None and same_state(old[0], state):
+                self.changed.pop(pk, None)
+            else:
+                self.changed[pk] = state
+            self.known[pk] = state
+            self.passed.pop(pk, None)
+            if pk in after:
+                self.where.pop(pk, None)
+            elif pk not in self.walk.last and pk not in self.where:
+                self.lost.add(pk)
+
+    def current_standings(
+        self,
+    ) -> tuple[set[int], dict[int, PlayerState], dict[int, LastChange]]:
+        # Last seen in a passed event, or taken out of one: their last row as it stands.
+        taken_in = self.lost | (self.touched & self.where.keys())
+        rest = self.touched - taken_in
+        states = {pk: self.known[pk] for pk in rest}
+        last = {pk: self.walk.last[pk] for pk in rest if pk in self.walk.last}
+        return taken_in, states, last

@@ -37,7 +37,7 @@ from .chain import (
     rating_key,
     rerate_scope,
 )
-from .rerate import ratings_lock_take, ratings_rerate, rerate_lists
+from .rerate import RerateRequest, ratings_lock_take, ratings_rerate, rerate_lists, run_user
 
 log = logging.getLogger("ratings")
 
@@ -69,7 +69,7 @@ def position_from_json(data: list[Any] | None) -> Position | None:
 def rerate_games(
     *,
     start: Event | Position | None,
-    system: RatingSystem | None = None,
+    system: RatingSystem[Any] | None = None,
     time_class: str | None = None,
 ) -> int:
     """The played games a re-rate from ``start`` rates (every list it touches)."""
@@ -88,7 +88,7 @@ def rerate_games(
 def rerate_estimate(
     *,
     start: Event | Position | None,
-    system: RatingSystem | None = None,
+    system: RatingSystem[Any] | None = None,
     time_class: str | None = None,
     games: int | None = None,
 ) -> float:
@@ -123,7 +123,7 @@ def machine_load() -> float:
 def rerate_in_the_page(
     *,
     start: Event | Position | None,
-    system: RatingSystem | None = None,
+    system: RatingSystem[Any] | None = None,
     time_class: str | None = None,
 ) -> tuple[bool, float]:
     """Whether a page may wait for a re-rate from ``start``, and its estimate in seconds
@@ -142,51 +142,23 @@ def rerate_in_the_page(
     return estimate <= limit and games <= most, estimate
 
 
-def ratings_rerate_soon(
-    *,
-    start: Event | Position | None = None,
-    members: Iterable[int] = (),
-    changed: Event | None = None,
-    user: Any = None,
-    reason: str,
-    time_class: str | None = None,
-) -> RatingRun:
-    """Re-rate from ``start`` now, in this transaction, or queue it when it would be slow.
+def ratings_rerate_soon(request: RerateRequest) -> RatingRun:
+    """Re-rate as ``request`` asks now, in this transaction, or queue it when it would be
+    slow.
 
     A re-rate a page should not wait for (``rerate_in_the_page``) is queued for the task
     worker once this transaction commits; until it finishes the published list keeps
     the last complete ratings. The run returned is DONE, or QUEUED with a progress page.
     """
-    members = list(members)
-    now, estimate = rerate_in_the_page(start=start, time_class=time_class)
+    now, estimate = rerate_in_the_page(start=request.start, time_class=request.time_class)
     if now:
-        return ratings_rerate(
-            start=start,
-            members=members,
-            changed=changed,
-            user=user,
-            reason=reason,
-            time_class=time_class,
-        )
-    return run_queue(
-        start=start,
-        members=members,
-        changed=changed,
-        user=user,
-        reason=reason,
-        time_class=time_class,
-        estimate=estimate,
-    )
+        return ratings_rerate(request)
+    return run_queue(request, estimate=estimate)
 
 
 def run_queue(
+    request: RerateRequest,
     *,
-    start: Event | Position | None = None,
-    members: Iterable[int] = (),
-    changed: Event | None = None,
-    user: Any = None,
-    reason: str,
-    time_class: str | None = None,
     estimate: float | None = None,
     pending: dict[str, Any] | None = None,
     system: str | None = None,
@@ -198,12 +170,13 @@ def run_queue(
     system. ``behind``: queued because a run is going (``ratings_rerate``); the worker takes
     it once that one has finished, and rates from the record as it then stands.
     """
+    start, time_class = request.start, request.time_class
     lists = rerate_lists(start=start, time_class=time_class)
     if estimate is None:
         estimate = rerate_estimate(start=start, time_class=time_class)
     run = RatingRun.objects.create(
-        user=user if getattr(user, "is_authenticated", False) else None,
-        reason=reason[:200],
+        user=run_user(request.user),
+        reason=request.reason[:200],
         time_class=time_class or (lists[0] if len(lists) == 1 else ""),
         system=system or ClubSettings.load().engine(lists[0] if lists else STANDARD).id,
         from_event=start if isinstance(start, Event) else None,
@@ -211,8 +184,8 @@ def run_queue(
         message=WAITING_BEHIND if behind else WAITING,
         estimate=round(estimate, 3),
         start=position_json(start),
-        members=list(members),
-        changed_event=changed,
+        members=list(request.members),
+        changed_event=request.changed,
         pending=pending,
     )
     _enqueue(run)
@@ -237,7 +210,7 @@ def run_retry(*, run: RatingRun, user: Any = None) -> RatingRun:
     with transaction.atomic():
         again = RatingRun.objects.create(
             pending=run.pending,
-            user=user if getattr(user, "is_authenticated", False) else None,
+            user=run_user(user),
             reason=f"{run.reason} (again)"[:200],
             time_class=run.time_class,
             system=run.system,
@@ -288,16 +261,8 @@ def page_waiting() -> bool:
     return _page_waiting.get()
 
 
-def ratings_update(
-    *,
-    start: Event | Position | None = None,
-    members: Iterable[int] = (),
-    changed: Event | None = None,
-    user: Any = None,
-    reason: str,
-    time_class: str | None = None,
-) -> RatingRun:
-    """Re-rate from ``start`` after a change to the record: the one re-rate policy.
+def ratings_update(request: RerateRequest) -> RatingRun:
+    """Re-rate as ``request`` asks after a change to the record: the one re-rate policy.
 
     Every service that changes the record asks here, whoever called it. A page's save
     (``rerates_for_a_page``) re-rates now when the estimate is within
@@ -306,14 +271,7 @@ def ratings_update(
     has no page to time out and may run where no worker does.
     """
     rerate = ratings_rerate_soon if _page_waiting.get() else ratings_rerate
-    return rerate(
-        start=start,
-        members=members,
-        changed=changed,
-        user=user,
-        reason=reason,
-        time_class=time_class,
-    )
+    return rerate(request)
 
 
 #: The runs log's message for a change that re-rated nothing.
@@ -326,7 +284,7 @@ def run_logged(*, reason: str, user: Any = None) -> RatingRun:
     read what was changed and by whom, whether or not ratings moved."""
     now = timezone.now()
     return RatingRun.objects.create(
-        user=user if getattr(user, "is_authenticated", False) else None,
+        user=run_user(user),
         reason=reason[:200],
         system=ClubSettings.load().engine().id,
         status=RatingRun.Status.DONE,
@@ -386,8 +344,14 @@ class Heartbeat:
     own, whatever the run's own transaction is doing (PostgreSQL; SQLite's one write lock
     is the run's while it writes, and ``runs_take_over`` reads that lock instead)."""
 
-    def __init__(self, run: RatingRun) -> None:
+    def __init__(
+        self, run: Any, *, table: str = "ratings_ratingrun", status: str = RatingRun.Status.RUNNING
+    ) -> None:
+        # ``table``, ``status``: another kind of background job's row (a members file's
+        # import), beating while it is in that status.
         self.run_pk = run.pk
+        self.table = table
+        self.status = status
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._beat, name=f"heartbeat-{run.pk}", daemon=True)
 
@@ -406,12 +370,12 @@ class Heartbeat:
                 try:
                     with side.cursor() as cursor:
                         cursor.execute(
-                            "UPDATE ratings_ratingrun SET heartbeat = %s WHERE id = %s "
+                            f"UPDATE {self.table} SET heartbeat = %s WHERE id = %s "
                             "AND status = %s",
                             [
                                 side.ops.adapt_datetimefield_value(timezone.now()),
                                 self.run_pk,
-                                RatingRun.Status.RUNNING,
+                                self.status,
                             ],
                         )
                 except DatabaseError:
@@ -464,16 +428,15 @@ def rerate_run(
 
     try:
         with Heartbeat(run):
-            run = ratings_rerate(
+            request = RerateRequest(
                 start=start,
-                members=members,
+                members=tuple(members),
                 changed=run.changed_event,
                 time_class=run.time_class or None,
                 user=run.user,
                 reason=run.reason,
-                progress=report,
-                run=run,
             )
+            run = ratings_rerate(request, progress=report, run=run)
     except Exception:
         log.exception("background re-rate %s failed", run.pk)
         RatingRun.objects.filter(pk=run.pk).update(
@@ -534,14 +497,15 @@ def runs_take_over() -> list[RatingRun]:
 def tasks_running_fail(
     *, run_pk: int, task: str = "rerate_in_background", key: str = "run_pk"
 ) -> int:
-    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` of
-    ``key=run_pk`` (a rating run; a comparison's ``comparison_pk``) failed: their worker
-    died."""
+    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` (or ``task``
+    when it is a whole dotted path) of ``key=run_pk`` (a rating run; a comparison's
+    ``comparison_pk``) failed: their worker died."""
     from django_tasks_db.models import DBTaskResult
 
+    path = task if "." in task else f"ratings.tasks.{task}"
     rows = [
         row.pk
-        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=f"ratings.tasks.{task}")
+        for row in DBTaskResult.objects.filter(status="RUNNING", task_path=path)
         if row.args_kwargs.get("kwargs", {}).get(key) == run_pk
     ]
     return DBTaskResult.objects.filter(pk__in=rows).update(

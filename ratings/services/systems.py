@@ -16,7 +16,7 @@ from ..rules.time_classes import STANDARD
 from .chain import rerate_scope
 from .periods import periods_close_past
 from .rapid_standing import rapid_feeds_standard
-from .rerate import ratings_lock_take, ratings_rerate
+from .rerate import RerateRequest, ratings_lock_take, ratings_rerate
 from .runs import page_waiting, rerate_in_the_page, run_queue
 
 
@@ -56,13 +56,13 @@ def rating_system_set(
                     if not now:
                         transaction.set_rollback(True)
                 if not transaction.get_rollback():
-                    return ratings_rerate(user=user, reason=reason, time_class=STANDARD)
+                    return ratings_rerate(
+                        RerateRequest(user=user, reason=reason, time_class=STANDARD)
+                    )
         # The queued run is the switch's record: it commits with this transaction,
         # before anything is rated, and the worker makes the switch (``pending``).
         return run_queue(
-            user=user,
-            reason=reason,
-            time_class=STANDARD,
+            RerateRequest(user=user, reason=reason, time_class=STANDARD),
             estimate=estimate,
             pending=pending,
             system=system_id,
@@ -169,11 +169,11 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
                 if not now:
                     transaction.set_rollback(True)
             if not transaction.get_rollback():
-                return ratings_rerate(user=user, reason=reason, time_class=time_class)
+                return ratings_rerate(
+                    RerateRequest(user=user, reason=reason, time_class=time_class)
+                )
         return run_queue(
-            user=user,
-            reason=reason,
-            time_class=time_class,
+            RerateRequest(user=user, reason=reason, time_class=time_class),
             estimate=estimate,
             pending=wanted,
             system=rating_list.rating_system

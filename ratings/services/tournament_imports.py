@@ -424,9 +424,11 @@ def files_import(
         system = ClubSettings.load().engine()
         services.periods_close_past(system=system)
         services.ratings_update(
-            start=saved[0],
-            user=user,
-            reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",
+            services.RerateRequest(
+                start=saved[0],
+                user=user,
+                reason=f"Tournament files imported: {count_phrase(len(saved), 'event')}",
+            )
         )
     return report
 

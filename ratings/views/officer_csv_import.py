@@ -4,18 +4,19 @@ the officer confirms: the flow of the TRF import, on the readers of the import c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
 
 from ..formats import members_csv, results_csv
 from ..forms import CsvUploadForm, DuplicateReasonForm, MembersConfirmForm
-from ..models import Member
+from ..models import MemberImport, Subscription
 from ..rules.duplicates import Duplicates
-from ..services import member_imports, result_imports
+from ..services import member_import_jobs, member_imports, result_imports
 from .common import officer_required, progress_or
 
 #: What each kind of file is: its session key, pages, and the columns it takes.
@@ -45,6 +46,16 @@ def _upload(request: HttpRequest, kind: str) -> HttpResponse:
     about = KINDS[kind]
     form = CsvUploadForm(request.POST or None, request.FILES or None, help_text=about["help"])
     if request.method == "POST" and form.is_valid():
+        text = form.cleaned_data["text"]
+        if kind == "members" and member_import_jobs.member_import_in_the_background(text):
+            # Too long to read within the page: the worker reads it, this page follows.
+            job = member_import_jobs.member_import_queue(
+                text=text,
+                filename=form.cleaned_data["file"].name,
+                notice=form.cleaned_data["notice"],
+                user=request.user,
+            )
+            return redirect("ratings:officer-import-register-job", pk=job.pk)
         request.session[about["session"]] = {
             "text": form.cleaned_data["text"],
             "filename": form.cleaned_data["file"].name,
@@ -99,7 +110,7 @@ def members_preview(request: HttpRequest) -> HttpResponse:
             del request.session[KINDS["members"]["session"]]
             messages.success(request, f"{stored['filename']} imported: {report}")
             return progress_or(report.run, redirect("ratings:officer-members"))
-    lines = [] if problems else member_changes(rows, removals)
+    lines = [] if problems else member_imports.member_changes(rows, removals)
     # Two lines (or a line and a member) that may be one person: shown, never refused.
     return render(
         request,
@@ -121,65 +132,88 @@ def members_preview(request: HttpRequest) -> HttpResponse:
     )
 
 
-#: How the preview names a member field a file changes.
-FIELD_WORDS = {
-    "name": "name",
-    "born": "born",
-    "gender": "gender",
-    "region": "region",
-    "title": "title",
-    "fide_id": "FIDE id",
-    "is_guest": "guest",
-    "initial_rating": "rating brought in",
-    "initial_games": "games brought in",
-    "brought_in": "standing brought in",
-    "email": "email",
-}
+#: Lines of a long file's preview a page shows (a 60,000-line table would not load).
+JOB_LINES_PER_PAGE = 500
 
 
-def member_changes(
-    rows: list[members_csv.MemberRow], removals: Sequence[member_imports.PaymentRemoved] = ()
-) -> list[dict[str, Any]]:
-    """Each row of a members file with the member it updates (or None: a new member) and
-    what it changes, "field: before → after", and a payment it takes back (a change,
-    never "unchanged"); one query for the whole file."""
-    existing = member_imports.members_any_case([r.number for r in rows])
-    removed = {r.line: r for r in removals}
-    lines = []
-    for row in rows:
-        member: Member | None = existing.get(row.number.lower())
-        changes = []
-        fields = member_imports.as_recorded(row, member)
-        if member is not None:
-            for field, value in fields.items():
-                old = getattr(member, field)
-                if old != value:
-                    changes.append(f"{FIELD_WORDS[field]}: {_shown(old)} → {_shown(value)}")
-        if row.line in removed:
-            changes.append(str(removed[row.line]))
-        lines.append(
-            {
-                "row": row,
-                "member": member,
-                "changes": changes,
-                "rating": row.fields.get("initial_rating"),
-                "games": row.fields.get("initial_games"),
-                "standing": " ".join(fields.get("brought_in", {}).values()),
-            }
+@officer_required
+def members_job(request: HttpRequest, pk: int) -> HttpResponse:
+    """A long members file on its way in: the worker's progress while it reads or saves,
+    the preview to confirm once read, and what was saved at the end."""
+    job = get_object_or_404(
+        MemberImport.objects.select_related("user", "confirmed_by", "run").defer("text"), pk=pk
+    )
+    preview = job.preview
+    removals = _removals_kept(preview.get("removals", []))
+    form = MembersConfirmForm(
+        request.POST if request.method == "POST" else None, removals=removals
+    )
+    if request.method == "POST" and job.status != MemberImport.Status.READ:
+        messages.info(request, "This file was confirmed already: nothing more was done.")
+        return redirect("ratings:officer-import-register-job", pk=job.pk)
+    if request.method == "POST" and form.is_valid():
+        member_import_jobs.member_import_confirm(
+            job=job,
+            user=request.user,
+            removal_reason=form.cleaned_data.get("removal_reason", ""),
+            listed=form.cleaned_data["listed"],
         )
-    return lines
+        return redirect("ratings:officer-import-register-job", pk=job.pk)
+    kept = job.lines.order_by("position").values_list("shown", flat=True)
+    lines = Paginator(kept, JOB_LINES_PER_PAGE).get_page(request.GET.get("page"))
+    for line in lines:
+        born = line["row"]["fields"].get("born")
+        if isinstance(born, str):
+            line["row"]["fields"]["born"] = dt.date.fromisoformat(born)
+    return render(
+        request,
+        "ratings/officer/csv_members_job.html",
+        {
+            "job": job,
+            "filename": job.filename,
+            "notice": job.notice,
+            "problems": preview.get("problems", []),
+            "page": lines,
+            "lines": lines,
+            "total": preview.get("lines", 0),
+            "removals": removals,
+            "possible_duplicates": preview.get("duplicates", []),
+            "form": form,
+            "new": preview.get("new", 0),
+            "updated": preview.get("updated", 0),
+            **KINDS["members"],
+        },
+    )
 
 
-def _shown(value: Any) -> str:
-    if value is None or value == "":
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, dict):
-        return ", ".join(f"{name} {word}" for name, word in value.items()) or "–"
-    return str(value)
+def _removals_kept(kept: list[dict[str, Any]]) -> list[member_imports.PaymentRemoved]:
+    """The payments a kept preview takes back, as the record has them now (one query)."""
+    found = Subscription.objects.select_related("season", "member").in_bulk(
+        [r["subscription"] for r in kept]
+    )
+    return [
+        member_imports.PaymentRemoved(line=r["line"], name=r["name"], subscription=subscription)
+        for r in kept
+        if (subscription := found.get(r["subscription"])) is not None
+    ]
+
+
+@officer_required
+def members_job_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the page of a long members file polls while the worker reads or saves it."""
+    job = get_object_or_404(MemberImport.objects.defer("text", "preview"), pk=pk)
+    return JsonResponse(
+        {
+            "status": job.status,
+            "status_display": job.get_status_display(),
+            "progress": job.progress,
+            "rows_done": job.rows_done,
+            "rows_total": job.rows_total,
+            "message": job.message,
+            "finished": not job.under_way,
+            "quiet": job.quiet,
+        }
+    )
 
 
 @officer_required

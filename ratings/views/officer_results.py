@@ -85,6 +85,11 @@ def _conflict(
     }
 
 
+def _reason_needed(refused: services.ReasonNeeded) -> dict[str, object]:
+    """What a save refused for want of a reason shows: the error at the reason's box."""
+    return {"change_reason_error": str(refused)}
+
+
 def _rerate_note(event: Event) -> int | None:
     """How many events saving this event's results re-rates (None: saving rates nothing)."""
     if not services.event_rerate_needed(event=event):
@@ -140,10 +145,15 @@ def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 user=request.user,
                 reason=request.POST.get(CHANGE_REASON, ""),
                 version=request.POST.get(VERSION),
+                reason_required=True,
             )
         except services.ResultsChanged as refused:
             return _round_page(
                 request, event, number, formset, bool(players), 0, _conflict(event, refused)
+            )
+        except services.ReasonNeeded as refused:
+            return _round_page(
+                request, event, number, formset, bool(players), 0, _reason_needed(refused)
             )
         if not pairings:
             messages.success(
@@ -260,9 +270,12 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
                     duplicate_reason=form.cleaned_data["duplicate_reason"]
                     if form.duplicates.is_duplicate
                     else "",
+                    reason_required=True,
                 )
             except services.ResultsChanged as refused:
                 conflict = _conflict(event, refused)
+            except services.ReasonNeeded as refused:
+                conflict = _reason_needed(refused)
             else:
                 messages.success(
                     request,
@@ -340,9 +353,12 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
                     user=request.user,
                     reason=request.POST.get(CHANGE_REASON, ""),
                     version=request.POST.get(VERSION),
+                    reason_required=True,
                 )
             except services.ResultsChanged as refused:
                 conflict = _conflict(event, refused, pairs_only=True)
+            except services.ReasonNeeded as refused:
+                conflict = _reason_needed(refused)
             else:
                 messages.success(
                     request,

@@ -33,7 +33,7 @@ def test_an_officer_publishes_and_a_visitor_walks_the_publication(page, club, br
     services.list_publish(note="Last month", now=timezone.now() - dt.timedelta(days=30))
     # A correction: Alice lost. Then the officer publishes with a note.
     club.games.filter(white__member_number="A1").update(result=Game.Result.BLACK_WIN)
-    services.ratings_rerate(start=club, reason="correction")
+    services.ratings_rerate(services.RerateRequest(start=club, reason="correction"))
     log_in(page)
     page.get_by_role("link", name="Publish the list").click()
     page.wait_for_url("**/officer/publish/")
@@ -77,7 +77,7 @@ def test_an_officer_publishes_and_a_visitor_walks_the_publication(page, club, br
 def test_the_publication_pages_read_on_a_phone(phone_page, club):
     services.list_publish(note="Last month", now=timezone.now() - dt.timedelta(days=30))
     club.games.filter(white__member_number="A1").update(result=Game.Result.BLACK_WIN)
-    services.ratings_rerate(start=club, reason="correction")
+    services.ratings_rerate(services.RerateRequest(start=club, reason="correction"))
     latest = services.list_publish(note="This month")
     page = phone_page
     page.goto("/ratings/")

@@ -30,8 +30,11 @@ from ratings.models import (
     Game,
     MailMessage,
     Member,
+    MemberImport,
+    MemberImportLine,
     MemberMerge,
     PublicPagesVersion,
+    PublicPagesWithdrawal,
     PublishedListFigures,
     RatingChange,
     RatingList,
@@ -126,7 +129,7 @@ def build_club() -> Club:
         GameFactory(event=event, round=round_, white=white, black=black, result=result)
     for member in [*published, arrears, guest]:
         Entry.objects.create(event=event, member=member)
-    services.ratings_rerate(start=event, reason="Club night rated")
+    services.ratings_rerate(services.RerateRequest(start=event, reason="Club night rated"))
     run = RatingRun.objects.create(
         reason="Correction a year back",
         system=ClubSettings.load().rating_system,
@@ -179,6 +182,16 @@ def build_club() -> Club:
     failure = AccessFailureLog.objects.create(
         username="mel", ip_address="10.0.0.9", user_agent="x"
     )
+    # A long members file read by the worker, waiting for the officer's confirmation.
+    member_import = MemberImport.objects.create(
+        filename="register.csv",
+        text="id,name\nR9001,Matrix Member\n",
+        status=MemberImport.Status.READ,
+        rows_total=1,
+        rows_done=1,
+        progress=100,
+        preview={"problems": [], "lines": 1, "removals": [], "duplicates": []},
+    )
     # A published list, and a finished comparison (published), for their pages.
     publication = services.list_publish(note="Matrix")
     comparison = Comparison.objects.create(
@@ -218,7 +231,22 @@ def build_club() -> Club:
         "ratings_publication": publication,
         "ratings_publicationentry": publication.entries.first(),
         "ratings_comparison": comparison,
+        # A long members file read by the worker, waiting for the officer's confirmation.
+        "ratings_memberimport": member_import,
+        "ratings_memberimportline": MemberImportLine.objects.create(
+            member_import=member_import,
+            position=0,
+            shown={
+                "row": {"line": 2, "number": "R9001", "membership": "", "fields": {"name": "M"}},
+                "new": True,
+                "changes": [],
+                "rating": None,
+                "games": None,
+                "standing": "",
+            },
+        ),
         "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
+        "ratings_publicpageswithdrawal": PublicPagesWithdrawal.objects.get_or_create(pk=1)[0],
         "ratings_publishedlistfigures": PublishedListFigures.objects.get_or_create(pk=1)[0],
         "ratings_comparisonrating": ComparisonRating.objects.create(
             comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"
@@ -331,6 +359,10 @@ def url_for(pattern: Pattern, club: Club) -> str:
         "ratings:compare-detail": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-status": {"pk": club.objects["ratings_comparison"].pk},
         "ratings:compare-publish": {"pk": club.objects["ratings_comparison"].pk},
+        "ratings:officer-import-register-job": {"pk": club.objects["ratings_memberimport"].pk},
+        "ratings:officer-import-register-job-status": {
+            "pk": club.objects["ratings_memberimport"].pk
+        },
         "api:member": {"number": club.published[0].member_number},
         "api:member-history": {"number": club.published[0].member_number},
         "api:event_detail": {"pk": club.event.pk},

@@ -507,7 +507,7 @@ def test_a_rating_changes_page_shows_its_game_lines_worked_out(
     )
     Game.objects.create(event=event, round=1, white=alice, black=bob, result=Game.Result.WHITE_WIN)
     services.periods_close_past(system=ClubSettings.load().engine())
-    services.ratings_rerate(reason="rated")
+    services.ratings_rerate(services.RerateRequest(reason="rated"))
     change = RatingChange.objects.get(member=alice)
     response = admin_client.get(reverse("admin:ratings_ratingchange_change", args=[change.pk]))
     body = response.content.decode()

@@ -200,7 +200,7 @@ def test_a_change_is_the_difference_of_the_figures_given(
     unrounded +10.23, in the member's history and in the event's answer."""
     paid_up(alice, current_season)
     Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
-    services.ratings_rerate(reason="a rating brought in")
+    services.ratings_rerate(services.RerateRequest(reason="a rating brought in"))
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     history = checked(client, spec, "/members/A1/history", "/members/{number}/history").json()
     assert [(h["rating_before"], h["rating_after"], h["change"]) for h in history["results"]] == [

@@ -74,7 +74,7 @@ def test_every_figure_is_printed_as_name_value_unit():
     assert not RatingChange.objects.filter(event__name__startswith="Bench").exists()
     states = RatingState.objects.order_by("member", "time_class")
     ratings = list(states.values_list("member", "time_class", "rating", "last_event"))
-    services.ratings_rerate(reason="check")
+    services.ratings_rerate(services.RerateRequest(reason="check"))
     assert list(states.values_list("member", "time_class", "rating", "last_event")) == ratings
 
     # A second run reuses the history.

@@ -22,8 +22,8 @@ from ratings.services import member_imports
 from ..factories import MemberFactory
 from .test_rerate import admin_form
 
-BEFORE = ("ratings", "0043_online_lists")
-AFTER = ("ratings", "0044_broughtin_standing")
+BEFORE = ("ratings", "0045_merge_csvbg")
+AFTER = ("ratings", "0046_broughtin_standing")
 
 
 class Colours(NzClubElo):

@@ -289,7 +289,7 @@ def test_importing_into_the_past_rerates_the_later_events(write, rated_event, al
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 10))
     run("import_results", write(RESULTS_HEADER + "Earlier,2026-03-03,1,B2,A1,1-0\n"))
     incremental = dict(RatingState.objects.values_list("member_id", "rating"))
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert dict(RatingState.objects.values_list("member_id", "rating")) == incremental
     assert RatingChange.objects.count() == 4
 

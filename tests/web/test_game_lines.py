@@ -78,7 +78,9 @@ def _club_history(system_id: str, params: dict | None = None) -> list[Event]:
         events.append(event)
         if SYSTEMS[system_id].period_based:
             services.periods_close_past(system=SYSTEMS[system_id]())
-        services.ratings_rerate(start=event, changed=event, reason="completed")
+        services.ratings_rerate(
+            services.RerateRequest(start=event, changed=event, reason="completed")
+        )
     return events
 
 
@@ -191,7 +193,7 @@ def test_a_period_change_whose_games_changed_since_shows_no_lines_until_it_is_ra
     ]
     assert [(line["score"], line.get("rated", True)) for line in corrected] == [(1, False)]
     assert all("games" in b for pk, b in shown.items() if pk != first.white_id)
-    services.ratings_rerate(start=event, changed=event, reason="corrected")
+    services.ratings_rerate(services.RerateRequest(start=event, changed=event, reason="corrected"))
     assert all("games" in c["breakdown"] for c in saved_changes(event, system=system))
 
 
@@ -208,7 +210,7 @@ def test_a_change_whose_games_changed_since_shows_no_lines_until_it_is_rated_aga
     shown = {c["player"]: c["breakdown"].get("games") for c in saved_changes(event, system=system)}
     assert shown[alice.pk] is None and shown[bob.pk] is None
     assert [line["score"] for line in shown[carol.pk]] == [0.5]
-    services.ratings_rerate(start=event, changed=event, reason="corrected")
+    services.ratings_rerate(services.RerateRequest(start=event, changed=event, reason="corrected"))
     lines = [line for c in saved_changes(event, system=system) for line in c["breakdown"]["games"]]
     assert len(lines) == 4
 

@@ -330,7 +330,9 @@ def test_a_payment_never_waits_for_a_system_switch_rating_in_the_background(
             paid.wait(timeout=10)
 
     def carry_out() -> None:
-        services.ratings_rerate(reason=run.reason, run=run, progress=report)
+        services.ratings_rerate(
+            services.RerateRequest(reason=run.reason), run=run, progress=report
+        )
 
     switch = started(carry_out, failures)
     try:
@@ -431,7 +433,7 @@ def _write(write: tuple, members: list[Member], season: Season, past: Season) ->
         event = EventFactory(status="complete", start_date=dt.date(2026, 3, 2))
         GameFactory(event=event, white=member, black=other)
         event.entries.create(member=member), event.entries.create(member=other)
-        services.ratings_rerate(start=event, reason="rated")
+        services.ratings_rerate(services.RerateRequest(start=event, reason="rated"))
     elif kind == "merge" and member != other and not other.merged_into_id:
         if services.merge_problem([other, member]):
             return

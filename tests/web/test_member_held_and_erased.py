@@ -183,7 +183,9 @@ def test_no_other_members_rating_moves_when_everything_is_rated_again(
 ):
     before = everyone_elses_ratings(alice_played)
     erase(officer_client, alice_played, reason="asked to be removed", confirm="on")
-    services.ratings_rerate(reason="everything rated again after an erasure")
+    services.ratings_rerate(
+        services.RerateRequest(reason="everything rated again after an erasure")
+    )
     assert everyone_elses_ratings(alice_played) == before
     assert len(before) == 3 + 5  # Bob, Carol, Dave; their five rating changes
 

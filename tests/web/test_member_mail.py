@@ -129,7 +129,7 @@ def test_the_messages_are_read_in_a_few_queries_however_many_members(
         consenting(
             paid_up(MemberFactory(initial_rating=1500 + n, initial_games=30), current_season)
         )
-    services.ratings_rerate(reason="new members")
+    services.ratings_rerate(services.RerateRequest(reason="new members"))
     publication = services.list_publish()
     with django_assert_max_num_queries(8):
         letters = services.member_mail.publication_letters(publication=publication, site=SITE)

@@ -30,6 +30,6 @@ def test_the_officer_pages_link_to_the_log_of_rating_runs(officer_client):
 
 
 def test_the_officer_home_links_each_recent_run_to_its_page(officer_client, officer):
-    run = services.ratings_rerate(user=officer, reason="from scratch")
+    run = services.ratings_rerate(services.RerateRequest(user=officer, reason="from scratch"))
     html = officer_client.get(reverse("ratings:officer-home")).content.decode()
     assert f'href="{reverse("ratings:run", args=[run.pk])}"' in html

@@ -131,7 +131,8 @@ def test_saving_a_result_of_a_rated_event_re_rates_it(officer_client, rated_even
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     page = officer_client.get(reverse("ratings:officer-round", args=[event.pk, 1]))
     assert "saving re-rates 1 event" in page.content.decode()
-    _post_round(officer_client, event, 1, [(alice, bob, "0-1")])
+    data = {**_round([(alice, bob, "0-1")]), "change_reason": "result misread"}
+    officer_client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
     assert RatingChange.objects.get(event=event, member=bob).after > 1500
 
 

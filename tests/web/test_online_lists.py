@@ -39,7 +39,7 @@ def rate_everything() -> None:
     club = ClubSettings.load()
     for rating_list in lists_kept():
         services.periods_close_past(system=club.engine(rating_list), time_class=rating_list)
-    services.ratings_rerate(reason="the record rated")
+    services.ratings_rerate(services.RerateRequest(reason="the record rated"))
 
 
 def on_list(rating_list: str, members=None) -> dict:
@@ -131,14 +131,14 @@ def test_switching_an_event_between_the_board_and_online_re_rates_both_lists_as_
     lists = set(RatingChange.objects.filter(event=event).values_list("time_class", flat=True))
     assert lists == {"online-standard"}
     online = ratings_now()
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     assert ratings_now() == online
 
     moved(event, online=False)
     lists = set(RatingChange.objects.filter(event=event).values_list("time_class", flat=True))
     assert lists == {"standard"}
     back = ratings_now()
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     assert ratings_now() == back
 
 
@@ -152,6 +152,33 @@ def test_ecf_2020_rates_online_play_from_1_september_2021(club_members, rated_ev
     rate_everything()
     assert not RatingChange.objects.filter(event=early).exists()
     assert RatingChange.objects.filter(event=late, time_class="online-standard").exists()
+
+
+def test_the_comparison_leaves_out_the_online_games_a_system_does_not_rate(
+    club_members, rated_event
+):
+    """ecf-2020 rates online play from 1 September 2021 in the comparison as on the live
+    list: the August game is not its to predict (nz-club-elo predicts it from the
+    brought-in ratings), and the two come to September's game with no online rating of
+    ecf-2020's, so it predicts neither."""
+    from ratings.models import Comparison
+    from ratings.services import compare
+
+    alice, bob, _carol = club_members
+    keep_online("standard")
+    early = rated_event([(1, alice, bob, "0-1")], date=dt.date(2021, 8, 10), rate=False)
+    late = rated_event([(1, alice, bob, "1-0")], date=dt.date(2021, 9, 14), rate=False)
+    Event.objects.filter(pk__in=[early.pk, late.pk]).update(online=True)
+    rate_everything()
+    comparison = compare.comparison_start(params=None)
+    comparison = Comparison.objects.get(pk=comparison.pk)
+    if comparison.status == Comparison.Status.QUEUED:  # not run by a commit hook in a test
+        compare.comparison_run(comparison=comparison)
+    comparison.refresh_from_db()
+    systems = comparison.results["lists"]["online-standard"]["systems"]
+    predicted = {sid: figures["expected_games"] for sid, figures in systems.items()}
+    assert predicted["nz-club-elo"] == 2
+    assert predicted["ecf-2020"] == 0
 
 
 def test_leaving_online_games_unrated_again_takes_their_list_away(club_members, rated_event):

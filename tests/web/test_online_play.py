@@ -50,7 +50,7 @@ def club_on(system_id: str) -> None:
 def rate_all(events) -> None:
     """Rate the club's record as it stands: past periods closed, then from the start."""
     services.periods_close_past(system=ClubSettings.load().engine())
-    services.ratings_rerate(reason="the record rated")
+    services.ratings_rerate(services.RerateRequest(reason="the record rated"))
 
 
 def over_the_board(members) -> dict:
@@ -94,7 +94,7 @@ def test_a_lichess_swiss_imports_online_and_leaves_the_over_the_board_list_as_it
     assert not RatingChange.objects.filter(event=lichess).exists()
     assert over_the_board(club_members) == before
     # A re-rate of everything agrees: the online games are on no list.
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert over_the_board(club_members) == before
     assert not RatingChange.objects.filter(event=lichess).exists()
 
@@ -129,14 +129,14 @@ def test_an_event_moved_online_and_back_re_rates_from_its_place_as_a_full_re_rat
     services.event_save(event=moved, previous=previous, changed=["online"])
     assert not RatingChange.objects.filter(event=moved).exists()
     online = ratings_now()
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     assert ratings_now() == online
 
     moved.online = False
     services.event_save(event=moved, previous=previous, changed=["online"])
     assert RatingChange.objects.filter(event=moved).exists()
     back = ratings_now()
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     assert ratings_now() == back
 
 

@@ -141,7 +141,7 @@ def rated_history(member, opponents, count: int, start: int = 0) -> None:
     Game.objects.bulk_create(games)
     Entry.objects.bulk_create(entries, ignore_conflicts=True)
     services.periods_close_past(system=ClubSettings.load().engine())
-    services.ratings_rerate(reason="rated in bulk")
+    services.ratings_rerate(services.RerateRequest(reason="rated in bulk"))
 
 
 #: Systems whose lines the member page reads in each way: a per-event system's worked out

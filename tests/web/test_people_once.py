@@ -57,3 +57,23 @@ def test_the_calculator_takes_a_name_typed_without_its_accents_or_in_another_ord
     field = MemberPickField()
     field.queryset = Member.objects.active().with_state()
     assert field.clean("Alvarez, Jose") == jose
+
+
+def test_a_search_of_thousands_of_words_reads_each_different_word_once(officer_client):
+    MemberFactory(member_number="R1", name="Rosa García")
+    page = officer_client.get(reverse("ratings:officer-members"), {"q": "r " * 3000 + "garcia"})
+    assert "R1" in page.content.decode()
+
+
+def test_a_search_reads_its_first_eight_different_words(officer_client):
+    MemberFactory(member_number="R1", name="Rosa García")
+    typed = "rosa garcia " + " ".join(f"w{n}" for n in range(3000))
+    page = officer_client.get(reverse("ratings:officer-members"), {"q": typed})
+    assert page.status_code == 200
+    assert "R1" not in page.content.decode()  # "w0", read third, is not in her name
+
+
+@pytest.mark.parametrize("typed", ["a " * 2500, "-9" * 2500, "x." * 2500])
+def test_the_public_list_searches_a_name_of_thousands_of_words(client, current_season, typed):
+    response = client.get(reverse("ratings:live-list"), {"name": typed})
+    assert response.status_code == 200

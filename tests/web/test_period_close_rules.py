@@ -120,7 +120,7 @@ def test_an_event_report_of_a_period_system_says_the_change_is_the_periods(
 ):
     event = rated_event([(1, alice, bob, WIN)], name="Night", date=months_ago(3), rate=False)
     services.periods_close_past(system=ClubSettings.load().engine())
-    services.ratings_rerate(reason="test")
+    services.ratings_rerate(services.RerateRequest(reason="test"))
     page = client.get(reverse("ratings:event-report", args=[event.pk])).content.decode()
     assert "The change is the rating period" in page
     assert "Period&#x27;s change" in page or "Period's change" in page

@@ -120,7 +120,9 @@ def _complete(event: Event) -> None:
     if period is not None and not period.is_closed:
         services.period_close(period=period)
     else:
-        services.ratings_rerate(start=event, changed=event, reason="completed")
+        services.ratings_rerate(
+            services.RerateRequest(start=event, changed=event, reason="completed")
+        )
 
 
 def _record(history: list, club: str) -> tuple[list[Member], list[Event]]:
@@ -159,7 +161,7 @@ def _correct(members: list[Member], events: list[Event], edit: tuple, rapid: boo
     else:
         game.delete()
     # As ``games_replace`` does: only this event's games changed.
-    services.ratings_rerate(start=event, changed=event, reason=kind)
+    services.ratings_rerate(services.RerateRequest(start=event, changed=event, reason=kind))
 
 
 def everything_stored() -> dict[str, Any]:
@@ -247,5 +249,5 @@ def test_a_period_systems_ripple_stores_what_a_full_re_rate_stores(db, club, his
     for edit in corrections:
         _correct(members, events, edit, rapid)
     rippled = everything_stored()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert everything_stored() == rippled

@@ -88,7 +88,7 @@ def test_the_web_import_takes_each_tournament_in_turn_as_its_source_has_it(offic
         event = Event.objects.get(name=tournament.name.strip())
         event.status = Event.Status.COMPLETE
         event.save()
-    services.ratings_rerate(reason="test: rate the imported events")
+    services.ratings_rerate(services.RerateRequest(reason="test: rate the imported events"))
     for path in SOURCES:
         tournament = trf.parse(path.read_bytes())
         assert_as_the_source_says(Event.objects.get(name=tournament.name.strip()), tournament)

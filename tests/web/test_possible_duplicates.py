@@ -11,6 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from ratings import services
 from ratings.rules.people import Person, possible_duplicates
 
 from ..factories import MemberFactory
@@ -108,3 +109,17 @@ def test_a_pgn_player_named_like_two_members_is_flagged_with_both(officer_client
     assert "(player 1) and José Alvarez (member J1) may be one person" in page
     assert "(player 1) and Jose Alvarez (member J2) may be one person" in page
     assert "José Alvarez (member J1) and Jose Alvarez (member J2)" not in page
+
+
+def test_a_file_of_thousands_of_fide_ids_is_compared_in_one_query(django_assert_num_queries):
+    # A condition per id overflowed SQLite's expression depth past a thousand ids.
+    MemberFactory(member_number="R1", name="Kept Member", fide_id="0005000700")
+    coming = [
+        Person(ref=n, name=f"Player {n}", fide_id=str(5_000_000 + n), where=f"line {n}")
+        for n in range(1, 1501)
+    ]
+    with django_assert_num_queries(1):
+        found = services.possible_duplicates_find(coming=coming)
+    assert [(d.first.ref, d.second.name, d.why) for d in found] == [
+        (700, "Kept Member", "the same FIDE id")
+    ]

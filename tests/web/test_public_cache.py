@@ -92,7 +92,7 @@ def test_a_rating_run_changes_the_kept_list(client, night, alice, bob):
     game = Game.objects.get(event=night)
     game.result = Game.Result.BLACK_WIN
     game.save()
-    services.ratings_rerate(start=night, reason="result corrected")
+    services.ratings_rerate(services.RerateRequest(start=night, reason="result corrected"))
     now = round(RatingState.objects.get(member=alice).rating)
     after = client.get(LIST).content.decode()
     assert now != shown and str(now) in after

@@ -378,7 +378,7 @@ def test_the_last_change_is_the_difference_of_the_figures_its_event_shows(
     change's +10."""
     Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
     paid_up(alice, current_season)
-    services.ratings_rerate(reason="a rating brought in")
+    services.ratings_rerate(services.RerateRequest(reason="a rating brought in"))
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     change = RatingChange.objects.get(member=alice, event=event)
     assert (change.display_before, change.display_after) == ("1400", "1411")
@@ -394,7 +394,7 @@ def test_migration_0020_stores_each_members_last_change_as_their_event_shows_it(
 ):
     migration = import_module("ratings.migrations.0020_last_change_as_shown")
     Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
-    services.ratings_rerate(reason="a rating brought in")
+    services.ratings_rerate(services.RerateRequest(reason="a rating brought in"))
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     RatingState.objects.filter(member=alice).update(last_change=10.23)  # as stored before
     migration.last_changes_as_shown(django_apps, None)

@@ -63,7 +63,7 @@ def night(rated_event, current_season, alice, bob, carol):
         # An address, so that each one's own links open their pages in the sweep.
         member.email = f"{member.member_number.lower()}@example.org"
         member.save()
-    services.ratings_rerate(reason="starting ratings")
+    services.ratings_rerate(services.RerateRequest(reason="starting ratings"))
     now = timezone.now()
     services.list_publish(note="Before the night", now=now - dt.timedelta(seconds=1))
     event = rated_event(

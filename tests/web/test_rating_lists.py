@@ -132,7 +132,7 @@ def test_an_event_changing_time_control_moves_between_the_chains(alice_and_bob, 
     assert set(RatingChange.objects.values_list("time_class", flat=True)) == {"rapid"}
     assert state(alice).rating == 1600
     moved = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == moved
 
 
@@ -151,7 +151,7 @@ def test_correcting_a_rapid_result_re_rates_the_rapid_list_alone(alice_and_bob, 
         == standard
     )
     corrected = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == corrected
 
 
@@ -196,7 +196,7 @@ def test_a_rapid_period_closes_on_its_own_chain(alice_and_bob, rated_event):
         system=ClubSettings.load().engine("rapid"), time_class="rapid"
     )
     assert periods and all(p.time_class == "rapid" for p in periods)
-    services.ratings_rerate(reason="periods closed", time_class="rapid")
+    services.ratings_rerate(services.RerateRequest(reason="periods closed", time_class="rapid"))
     assert RatingChange.objects.filter(event=event, time_class="rapid").count() == 2
     assert not RatingChange.objects.filter(time_class="standard").exists()
 
@@ -314,7 +314,7 @@ def test_changing_the_rapid_lists_system_re_rates_its_chain_alone(alice_and_bob,
         == standard_states
     )
     switched = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == switched
 
 
@@ -355,7 +355,7 @@ def test_a_rapid_correction_re_rates_an_ecf_2020_standard_list_reading_rapid(
     assert dummy_in(first_standard, nina) == max(1800, state(nina, "rapid").rating)
     assert dummy_in(first_standard, nina) != with_full_rapid
     corrected = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == corrected
 
 
@@ -370,7 +370,7 @@ def ecf_lists_close_and_rate() -> None:
         services.periods_close_past(
             system=ClubSettings.load().engine(time_class), time_class=time_class
         )
-    services.ratings_rerate(reason="periods closed")
+    services.ratings_rerate(services.RerateRequest(reason="periods closed"))
 
 
 def nina_on_both_lists(rated_event, alice, bob, *, rapid_games=10, rapid_day=RAPID_MONTH):
@@ -473,7 +473,7 @@ def test_moving_the_rapid_list_off_ecf_2020_re_rates_the_standard_list_that_read
     keep("rapid", system="nz-club-elo", start_rating=1900.0)
     assert dummy_in(first_standard, nina) == 1800
     moved = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == moved
 
 

@@ -70,7 +70,7 @@ def ratings_now() -> dict[str, Any]:
 
 
 def full_rerate() -> dict[str, Any]:
-    services.ratings_rerate(reason="from scratch, to compare")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch, to compare"))
     return ratings_now()
 
 
@@ -119,7 +119,7 @@ def club_history(rated_event):
             for i in range(0, 8, 2)
         ]
         events.append(rated_event(games, date=day, name=f"Week {week + 1}", rate=False))
-    services.ratings_rerate(reason="history loaded")
+    services.ratings_rerate(services.RerateRequest(reason="history loaded"))
     return events
 
 
@@ -249,8 +249,8 @@ def test_rerating_from_an_earlier_event_gives_the_same_as_rating_from_scratch(
     game = first.games.get()
     game.result = Game.Result.BLACK_WIN
     game.save()
-    services.ratings_rerate(start=first, reason="corrected")
+    services.ratings_rerate(services.RerateRequest(start=first, reason="corrected"))
     incremental = dict(RatingState.objects.values_list("member_id", "rating"))
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert dict(RatingState.objects.values_list("member_id", "rating")) == incremental
     assert RatingChange.objects.count() == 6

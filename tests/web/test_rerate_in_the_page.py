@@ -19,7 +19,7 @@ def season_of_games(rated_event, alice, bob, carol, dave):  # type: ignore[no-un
     for week in range(6):
         day = dt.date(2026, 2, 2) + dt.timedelta(weeks=week)
         rated_event([(1, alice, bob, "1-0"), (1, carol, dave, "0-1")], date=day, rate=False)
-    services.ratings_rerate(reason="season loaded")
+    services.ratings_rerate(services.RerateRequest(reason="season loaded"))
 
 
 @pytest.fixture
@@ -66,9 +66,11 @@ def test_a_page_saving_on_a_loaded_machine_queues_its_re_rate(
 ):
     _load(monkeypatch, 8.0)
     queued = []
-    monkeypatch.setattr(runs, "run_queue", lambda **kwargs: queued.append(kwargs) or "queued")
+    monkeypatch.setattr(
+        runs, "run_queue", lambda request, **kwargs: queued.append(kwargs) or "queued"
+    )
     with services.rerates_for_a_page():
-        assert services.ratings_update(reason="a correction") == "queued"
+        assert services.ratings_update(services.RerateRequest(reason="a correction")) == "queued"
     assert queued and queued[0]["estimate"] > 0.1
 
 

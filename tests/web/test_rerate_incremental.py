@@ -72,7 +72,7 @@ def test_completing_an_event_at_the_end_writes_rows_for_its_players_only(
         m.pk for m in players
     }
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -100,11 +100,11 @@ def test_a_correction_rewrites_the_members_of_the_events_after_it_only(club_of_f
     game.result = "0-1"
     game.save()
     with CaptureQueriesContext(connection) as queries:
-        services.ratings_rerate(start=first, reason="corrected")
+        services.ratings_rerate(services.RerateRequest(start=first, reason="corrected"))
     assert _state_writes(queries)
     assert RatingState.objects.get(member=outsider).updated == outsider_state
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -118,9 +118,9 @@ def test_a_deleted_events_players_are_re_rated_without_it(club_of_forty):
     last = Event.objects.get(name="Week 1")
     position = services.rating_key(last)
     last.delete()
-    services.ratings_rerate(start=position, reason="event deleted")
+    services.ratings_rerate(services.RerateRequest(start=position, reason="event deleted"))
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -139,7 +139,7 @@ def test_acf_players_reset_by_a_later_periods_opening_are_re_rated_with_it(db):
     for n, winner in enumerate(winners, 1):
         GameFactory(event=first, round=n, white=winner, black=loser, result="1-0")
     services.periods_close_past(system=system, today=dt.date(2024, 3, 15))
-    services.ratings_rerate(start=first, reason="first period")
+    services.ratings_rerate(services.RerateRequest(start=first, reason="first period"))
     assert RatingChange.objects.get(member=loser).unsettled
     second = EventFactory(
         start_date=dt.date(2024, 3, 20), end_date=dt.date(2024, 3, 20), status="complete"
@@ -149,7 +149,7 @@ def test_acf_players_reset_by_a_later_periods_opening_are_re_rated_with_it(db):
     assert period is not None and period.label != RatingPeriod.objects.get().label
     services.period_close(period=period)
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -171,8 +171,8 @@ def test_acf_a_correction_brings_a_member_reset_in_a_period_between_back_as_new(
     event_on(dt.date(2024, 3, 20), [(winners[0], winners[1], "1-0")])  # the loser away
     comeback = event_on(dt.date(2024, 8, 10), [(loser, winners[2], "1/2-1/2")])
     services.periods_close_past(system=ClubSettings.load().engine(), today=dt.date(2025, 1, 1))
-    services.ratings_rerate(start=first, reason="history")
-    services.ratings_rerate(start=comeback, reason="corrected")
+    services.ratings_rerate(services.RerateRequest(start=first, reason="history"))
+    services.ratings_rerate(services.RerateRequest(start=comeback, reason="corrected"))
     shown = {
         c["player"]: c["breakdown"]
         for c in saved_changes(comeback, system=ClubSettings.load().engine())
@@ -223,7 +223,7 @@ def test_a_correction_leaves_alone_a_later_event_none_of_whose_players_it_change
     _result_corrected(first)
     assert _row_pks(later) == kept
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -243,7 +243,7 @@ def test_a_correction_re_rates_a_later_event_where_a_player_it_changed_plays(
     after = dict(RatingChange.objects.filter(event=later).values_list("member_id", "after"))
     assert after[stranger.pk] != before[stranger.pk]  # the draw is now against a lower rating
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -261,7 +261,7 @@ def test_a_game_taken_out_of_an_event_takes_its_players_back_to_where_they_were(
     services.games_replace(event=first, games=keep, rounds=[gone.round])
     assert not RatingChange.objects.filter(event=first, member=gone.white).exists()
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -276,5 +276,5 @@ def test_a_queued_correction_keeps_the_event_it_changed_for_the_worker(
     assert run.changed_event == first
     assert run.status == RatingRun.Status.DONE
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental

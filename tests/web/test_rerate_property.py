@@ -91,7 +91,9 @@ def _record(history: list, system_id: str) -> list[Event]:
         if SYSTEMS[system_id].period_based:
             services.periods_close_past(system=SYSTEMS[system_id]())
         # As ``event_complete`` does: a newly rated event ripples on from its place.
-        services.ratings_rerate(start=event, changed=event, reason="completed")
+        services.ratings_rerate(
+            services.RerateRequest(start=event, changed=event, reason="completed")
+        )
     return events
 
 
@@ -112,18 +114,20 @@ def _correct(events: list[Event], edit: tuple) -> None:
             game.delete()
         # As ``games_replace`` does: only this event's games changed, so the re-rate
         # follows the change's ripple (period systems take the full road).
-        services.ratings_rerate(start=old, changed=event, reason=kind)
+        services.ratings_rerate(services.RerateRequest(start=old, changed=event, reason=kind))
     elif kind == "move":
         day = max(FIRST_DAY, event.end_date + dt.timedelta(days=value))
         event.start_date = event.end_date = day
         event.save()
         system = ClubSettings.load().engine()
         services.periods_close_past(system=system)
-        services.ratings_rerate(start=min(old, services.rating_key(event)), reason=kind)
+        services.ratings_rerate(
+            services.RerateRequest(start=min(old, services.rating_key(event)), reason=kind)
+        )
     else:
         event.rated = not event.rated
         event.save()
-        services.ratings_rerate(start=old, reason=kind)
+        services.ratings_rerate(services.RerateRequest(start=old, reason=kind))
 
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
@@ -153,7 +157,7 @@ def test_re_rating_from_the_earliest_correction_equals_a_full_re_rate(
     for edit in corrections:
         _correct(events, edit)
     incremental = ratings_now()
-    services.ratings_rerate(reason="from scratch")
+    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
     assert ratings_now() == incremental
 
 
@@ -163,7 +167,9 @@ def test_a_full_re_rate_reports_its_progress_rising_to_the_end(db, system_id, mo
     monkeypatch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 4)  # many batches
     reports: list[int] = []
     before = ratings_now()
-    services.ratings_rerate(reason="again", progress=lambda pct, msg: reports.append(pct))
+    services.ratings_rerate(
+        services.RerateRequest(reason="again"), progress=lambda pct, msg: reports.append(pct)
+    )
     assert reports == sorted(reports) and reports[-1] == 100 and len(reports) > 5
     assert ratings_now() == before
 
@@ -185,9 +191,9 @@ def test_a_full_re_rate_in_batches_equals_one_in_a_single_batch(
     opening changes): a member out of a batch comes out of the whole as in one batch."""
     _reset()
     _record(history, system_id)
-    services.ratings_rerate(reason="one batch")
+    services.ratings_rerate(services.RerateRequest(reason="one batch"))
     whole = ratings_now()
     with monkeypatch.context() as patch:
         patch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 1)  # a batch an event
-        services.ratings_rerate(reason="in batches")
+        services.ratings_rerate(services.RerateRequest(reason="in batches"))
     assert ratings_now() == whole

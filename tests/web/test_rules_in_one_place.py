@@ -166,7 +166,7 @@ def test_a_newcomer_is_neither_listed_nor_given_a_figure_on_the_register(
     """Dave joined with no rating and has not played; Alice brought one in."""
     alice.initial_rating, alice.initial_games = 1800, 30
     alice.save()
-    services.ratings_rerate(reason="ratings brought in")
+    services.ratings_rerate(services.RerateRequest(reason="ratings brought in"))
     newcomers = {m.pk for m in Member.objects.with_newcomer() if m.is_newcomer}
     listed = set(Member.objects.listable().values_list("pk", flat=True))
     assert newcomers == {dave.pk}

@@ -125,7 +125,9 @@ def test_a_correction_inside_a_transaction_while_the_ratings_lock_is_taken_is_qu
     monkeypatch.setattr(runs, "ratings_lock_take", lambda *, wait: False)
     monkeypatch.setattr(rerate, "ratings_lock_take", lambda *, wait: False)
     with django_capture_on_commit_callbacks(execute=False), transaction.atomic():
-        run = services.ratings_rerate(start=event, changed=event, reason="a correction")
+        run = services.ratings_rerate(
+            services.RerateRequest(start=event, changed=event, reason="a correction")
+        )
     assert run.status == RatingRun.Status.QUEUED
     assert run.message == runs.WAITING_BEHIND
 
@@ -261,7 +263,7 @@ def test_a_lists_new_system_queued_is_made_with_its_ratings(
 
     rapid = RatingList.objects.create(time_class="rapid", kept=RatingList.Kept.OWN)
     rated_event([(1, alice, bob, "1-0")], time_class="rapid")
-    services.ratings_rerate(reason="rapid list")
+    services.ratings_rerate(services.RerateRequest(reason="rapid list"))
     rapid.rating_system = "st-charles"
     with django_capture_on_commit_callbacks(execute=False) as queued:
         run = services.rating_list_set(rating_list=rapid)

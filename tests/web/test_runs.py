@@ -32,7 +32,7 @@ def season_of_games(rated_event, alice, bob, carol, dave):
         events.append(
             rated_event([(1, alice, bob, "1-0"), (1, carol, dave, "0-1")], date=day, rate=False)
         )
-    services.ratings_rerate(reason="season loaded")
+    services.ratings_rerate(services.RerateRequest(reason="season loaded"))
     return events
 
 
@@ -45,7 +45,9 @@ def _correct_first_game_in_admin(client, events):
 
 
 def test_officers_see_the_log_of_rating_runs(officer_client, season_of_games, officer):
-    services.ratings_rerate(start=season_of_games[2], user=officer, reason="a correction")
+    services.ratings_rerate(
+        services.RerateRequest(start=season_of_games[2], user=officer, reason="a correction")
+    )
     page = officer_client.get(reverse("ratings:runs")).content.decode()
     assert "a correction" in page
     assert "olivia" in page
@@ -62,7 +64,9 @@ def test_the_log_does_not_query_per_run(
     officer_client, season_of_games, django_assert_max_num_queries
 ):
     for n in range(20):
-        services.ratings_rerate(start=season_of_games[n % 6], reason=f"run {n}")
+        services.ratings_rerate(
+            services.RerateRequest(start=season_of_games[n % 6], reason=f"run {n}")
+        )
     with django_assert_max_num_queries(8):
         assert officer_client.get(reverse("ratings:runs")).status_code == 200
 
@@ -194,7 +198,7 @@ def test_the_estimate_is_a_fixed_cost_plus_the_games_at_the_pace_of_the_last_run
 
 
 def _post_first_round_reversed(client, event, alice, bob, carol, dave):
-    data = {"g-TOTAL_FORMS": "2", "g-INITIAL_FORMS": "0"}
+    data = {"g-TOTAL_FORMS": "2", "g-INITIAL_FORMS": "0", "change_reason": "colours misread"}
     for i, (white, black) in enumerate([(alice, bob), (carol, dave)]):
         data.update({f"g-{i}-white": white.pk, f"g-{i}-black": black.pk, f"g-{i}-result": "0-1"})
     return client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)

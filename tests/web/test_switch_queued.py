@@ -26,7 +26,7 @@ def small_club(rated_event, club, alice, bob, carol, dave):  # type: ignore[no-u
     for week in range(6):
         day = dt.date(2025, 3, 4) + dt.timedelta(weeks=week)
         rated_event([(1, alice, bob, "1-0"), (1, carol, dave, "1/2-1/2")], date=day, rate=False)
-    services.ratings_rerate(reason="season loaded")
+    services.ratings_rerate(services.RerateRequest(reason="season loaded"))
     return club
 
 
@@ -103,7 +103,7 @@ def test_a_list_of_its_own_under_a_period_system_is_queued_by_its_games(
     for week in range(6):
         day = dt.date(2025, 3, 4) + dt.timedelta(weeks=week)
         rated_event([(1, alice, bob, "1-0")], date=day, rate=False, time_class="rapid")
-    services.ratings_rerate(reason="season loaded")
+    services.ratings_rerate(services.RerateRequest(reason="season loaded"))
     rapid = RatingList(time_class="rapid", kept=RatingList.Kept.OWN, rating_system=system)
     with services.rerates_for_a_page():
         run = services.rating_list_set(rating_list=rapid)

@@ -32,6 +32,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.db.backends.sqlite3.creation import DatabaseCreation as SQLiteCreation
+from django.db.models import Q
 from django.test import Client, override_settings
 from django.urls import resolve, reverse
 from django.utils import timezone
@@ -226,7 +228,9 @@ class Bench(PageTimings):
         for event in events:
             event.delete()
         if position is not None:
-            services.ratings_rerate(start=position, reason="bench: leftovers taken out")
+            services.ratings_rerate(
+                services.RerateRequest(start=position, reason="bench: leftovers taken out")
+            )
 
     # -- re-rates ---------------------------------------------------------------------------
 
@@ -235,7 +239,7 @@ class Bench(PageTimings):
         services.periods_close_past(system=system)
         self.say("Full re-rate...")
         clock, cpu = time.perf_counter(), time.process_time()
-        run = services.ratings_rerate(reason="bench: full re-rate")
+        run = services.ratings_rerate(services.RerateRequest(reason="bench: full re-rate"))
         self.figure("full_rerate_1m_s", time.perf_counter() - clock, "s")
         # This process's own CPU time: on a machine other work shares, the wall time says
         # more about the load than about the re-rate (on PostgreSQL the server's work is
@@ -308,7 +312,9 @@ class Bench(PageTimings):
         pool = list(
             Member.objects.active()
             .with_state()
-            .filter(rating_state__isnull=False)
+            # A Q: ``rating_state`` is with_state's FilteredRelation, which django-stubs
+            # cannot see in a keyword filter.
+            .filter(Q(rating_state__isnull=False))
             .order_by("pk")
             .values_list("pk", flat=True)
         )
@@ -354,7 +360,9 @@ class Bench(PageTimings):
         self.figure("new_event_s", seconds, "s")
         self.say("  taking it out again (re-rate from its place)...")
         event.delete()
-        services.ratings_rerate(start=position, reason="bench: new event taken out")
+        services.ratings_rerate(
+            services.RerateRequest(start=position, reason="bench: new event taken out")
+        )
 
     def correction(self) -> None:
         """One game's result changed in an event a year back, then changed back."""
@@ -372,7 +380,7 @@ class Bench(PageTimings):
         if game is None:
             raise CommandError(f"{event} has no played game to correct.")
         was = game.result
-        other = {Game.Result.WHITE_WIN: Game.Result.BLACK_WIN}.get(was, Game.Result.WHITE_WIN)
+        other = Game.Result.BLACK_WIN if was == Game.Result.WHITE_WIN else Game.Result.WHITE_WIN
         later = Event.objects.filter(
             services.rateable_q(ClubSettings.load().engine()), end_date__gte=event.end_date
         )
@@ -458,7 +466,7 @@ def _database_url() -> str | None:
     db = connection.settings_dict
     if connection.vendor == "sqlite":
         name = str(db["NAME"])
-        if connection.is_in_memory_db() or name.startswith("file:"):
+        if SQLiteCreation.is_in_memory_db(db["NAME"]) or name.startswith("file:"):
             return None
         return f"sqlite:///{Path(name).resolve()}"
     if connection.vendor == "postgresql":

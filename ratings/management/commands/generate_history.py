@@ -57,7 +57,7 @@ class Command(BaseCommand):
             clock = time.perf_counter()
             system = ClubSettings.load().engine()
             services.periods_close_past(system=system)
-            run = services.ratings_rerate(reason="generated history")
+            run = services.ratings_rerate(services.RerateRequest(reason="generated history"))
             self.stdout.write(
                 f"rated: {run.events_rated} events, {run.games_rated} games with {system.id} "
                 f"in {time.perf_counter() - clock:.1f}s"

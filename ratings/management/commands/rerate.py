@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         clock = time.perf_counter()
-        run = services.ratings_rerate(reason="manage.py rerate")
+        run = services.ratings_rerate(services.RerateRequest(reason="manage.py rerate"))
         system = ClubSettings.load().rating_system
         self.stdout.write(
             self.style.SUCCESS(

@@ -35,7 +35,7 @@ def words_out(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0043_online_lists"),
+        ("ratings", "0045_merge_csvbg"),
     ]
 
     operations = [
