@@ -86,7 +86,7 @@ def pat_provisional(season: Season) -> Member:
         name="Pat Provisional",
         initial_rating=1500,
         initial_games=8,
-        initial_acf_status="provisional",
+        brought_in={"status": "provisional"},
     )
     return paid_up(pat, season)
 

@@ -11,9 +11,11 @@ from django.shortcuts import render
 from django.utils.formats import date_format
 
 from .. import services
+from ..engine import brought_in_fields
 from ..forms import refuse_a_dropped_rating, whole_initial_rating
-from ..forms.members import mail_wanted_field
+from ..forms.members import WORD_FIELD, WordsAsked, mail_wanted_field, word_field
 from ..models import (
+    ClubSettings,
     Member,
     MemberMerge,
     Season,
@@ -66,16 +68,35 @@ class MergedFilter(admin.SimpleListFilter):
         return queryset
 
 
-class MemberAdminForm(ReasonForm):
+#: The form's field of each word any system reads with a rating brought in.
+WORD_FIELDS = {WORD_FIELD.format(field.name): field for field in brought_in_fields()}
+
+
+def words_taken() -> set[str]:
+    """The form's fields of the words the club's system reads."""
+    taken = ClubSettings.load().engine().brought_in_fields
+    return {WORD_FIELD.format(field.name) for field in taken}
+
+
+class MemberRecordForm(WordsAsked, ReasonForm):
     """A member's record with a reason for the change; a whole initial rating shown as
     the officer's form shows it (1400, not 1400.0); the messages wanted as boxes, one a
-    kind of club mail."""
+    kind of club mail; the words brought in with a rating that the club's system reads,
+    each a field of its own (``brought_in`` itself is not shown)."""
 
     mail_wanted = mail_wanted_field()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         whole_initial_rating(self.initial)
+        kept = self.instance.brought_in or {}
+        taken = words_taken()
+        for name, field in WORD_FIELDS.items():
+            if name not in taken:
+                # Another system's word is kept in the record as it is, not cleared.
+                self.fields.pop(name, None)
+            elif name in self.fields:
+                self.fields[name].initial = kept.get(field.name, "")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -83,9 +104,19 @@ class MemberAdminForm(ReasonForm):
         return data
 
 
+# Each word's field declared on the form (the admin builds its form from the class's
+# fields), the words of the club's system shown (``MemberAdmin.get_fields``).
+MemberAdminForm = type(
+    "MemberAdminForm",
+    (MemberRecordForm,),
+    {name: word_field(field) for name, field in WORD_FIELDS.items()},
+)
+
+
 @admin.register(Member)
 class MemberAdmin(RerateAdmin, AuditAdmin):
     form = MemberAdminForm
+    exclude = ["brought_in"]
     list_display = [
         "member_number",
         "name",
@@ -103,6 +134,11 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
     date_hierarchy = "created"
     inlines = [SubscriptionInline]
     actions = ["merge_members"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        taken = words_taken()
+        fields = super().get_fields(request, obj)
+        return [f for f in fields if f not in WORD_FIELDS or f in taken]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Member]:
         return (
@@ -220,8 +256,17 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
 def merge_value(field: str, value: Any) -> str:
     """A value a merge copies, as the officer reads it: a choice's words, a date in full,
     "none" for a blank (a rating brought in without a status copies its blank too)."""
-    if value in (None, ""):
+    if value in (None, "", {}):
         return "none"
+    if isinstance(value, dict):
+        # The words brought in, each as the engine labels it ("ACF status brought in: Confirmed").
+        fields = {field.name: field for field in brought_in_fields()}
+        return "; ".join(
+            f"{fields[name].label}: {dict(fields[name].choices).get(word, word)}"
+            if name in fields
+            else f"{name}: {word}"
+            for name, word in value.items()
+        )
     model_field = Member._meta.get_field(field)
     choices = dict(model_field.flatchoices)  # type: ignore[union-attr]
     if choices:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .acf_1993 import Acf1993, AcfState
 from .base import (
+    BroughtInField,
     EngineError,
     Event,
     EventResult,
@@ -44,6 +45,17 @@ def system_choices() -> list[tuple[str, str]]:
     return [(system_id, cls.title) for system_id, cls in SYSTEMS.items()]
 
 
+def brought_in_fields() -> tuple[BroughtInField, ...]:
+    """Every word any system reads with a rating brought in, once each by name, in the
+    registry's order: what a member's record may keep and the members file may carry
+    (a system added to ``SYSTEMS`` brings its own)."""
+    seen: dict[str, BroughtInField] = {}
+    for system in SYSTEMS.values():
+        for field in system.brought_in_fields:
+            seen.setdefault(field.name, field)
+    return tuple(seen.values())
+
+
 #: The system a new club starts on.
 DEFAULT_SYSTEM = "nz-club-elo"
 
@@ -71,6 +83,7 @@ __all__ = [
     "DEFAULT_SYSTEM",
     "SYSTEMS",
     "AcfState",
+    "BroughtInField",
     "EcfState",
     "EngineError",
     "Event",
@@ -85,6 +98,7 @@ __all__ = [
     "RatingResult",
     "RatingSystem",
     "StatusChange",
+    "brought_in_fields",
     "get_system",
     "rate",
     "rated_games",

@@ -35,6 +35,7 @@ from .acf_tables import (
 )
 from .base import (
     NUMBER,
+    BroughtInField,
     EngineError,
     Event,
     EventResult,
@@ -192,7 +193,15 @@ class Acf1993(RatingSystem[AcfState]):
 
     # -- periods ---------------------------------------------------------------
 
-    brought_in_standing = "status"
+    brought_in_fields = (
+        BroughtInField(
+            "status",
+            "ACF status brought in",
+            "ACF status",
+            ((CONFIRMED, "Confirmed"), (PROVISIONAL, "Provisional")),
+            "The status of the rating brought in (blank: from its games).",
+        ),
+    )
     # A provisional rating is the history of its games (NG, AR, TS): none, none to keep.
     brought_in_needs_games = True
     legend_on_report = True

@@ -328,6 +328,44 @@ _PAIR = attrgetter("a", "b")
 _GAMES = attrgetter("games")
 
 
+@dataclass(frozen=True)
+class BroughtInField:
+    """A word a system reads with a rating brought in besides its figure and games
+    (acf-1993's status, ecf-2020's category): declared in the system's module, so the
+    member's record keeps it by ``name`` and the forms, the members file and the member's
+    page offer it with no change outside the engine."""
+
+    #: The key the member's record keeps the word under (the same for any system that
+    #: reads the same word).
+    name: str
+    #: The form's and the page's label ("ACF status brought in").
+    label: str
+    #: The members file's column ("ACF status").
+    column: str
+    #: The words it may be, (word, label), in the order offered.
+    choices: tuple[tuple[str, str], ...]
+    help_text: str = ""
+    #: Whether the word weighs the games behind the rating, so needs some given.
+    needs_games: bool = False
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(word for word, _ in self.choices)
+
+    def problem(self, value: str, *, rating: float | None, games: int) -> str | None:
+        """What is wrong with ``value`` as this word for a rating brought in, or None:
+        a word describes a rating, so needs one; some weigh its games, so need them."""
+        if not value:
+            return None
+        if value not in self.words:
+            return f"The {self.column} is one of: {', '.join(self.words)}."
+        if rating is None:
+            return f"The {self.column} needs the rating it describes."
+        if self.needs_games and not games:
+            return f"The {self.column} needs the games behind the rating (games played before)."
+        return None
+
+
 #: A system's own state type (``RatingSystem.state_type``); any state (``with_changes``).
 S = TypeVar("S", bound=PlayerState)
 T = TypeVar("T", bound=PlayerState)
@@ -359,6 +397,9 @@ class RatingSystem(ABC, Generic[S]):
     #: the systems that keep one ("status" for acf-1993, "category" for ecf-2020): the
     #: member's form asks for it only when the club's system reads it.
     brought_in_standing: ClassVar[str | None] = None
+    #: The words a rating brought in carries for this system, as the member's record,
+    #: forms and file take them (``BroughtInField``); its first is ``brought_in_standing``.
+    brought_in_fields: ClassVar[tuple[BroughtInField, ...]] = ()
     #: Whether a rating brought in is started from only with the games behind it: a
     #: system that reads its games (acf-1993's status, ecf-2020's category) takes a bare
     #: figure for a new player's, so every form that takes one asks for its games too.
@@ -422,6 +463,11 @@ class RatingSystem(ABC, Generic[S]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # The word ``brought_in`` is given is the one the system declares a field for.
+        if "brought_in_fields" in cls.__dict__:
+            cls.brought_in_standing = (
+                cls.brought_in_fields[0].name if cls.brought_in_fields else None
+            )
         # Every system's state type, for a state read back without its system (the codec).
         if cls.state_type not in STATE_TYPES:
             STATE_TYPES.append(cls.state_type)

@@ -32,6 +32,7 @@ from operator import add
 from typing import Any, NamedTuple
 
 from .base import (
+    BroughtInField,
     EngineError,
     Event,
     EventResult,
@@ -225,7 +226,16 @@ class Ecf2020(RatingSystem[EcfState]):
 
     # -- the player's standing -----------------------------------------------------------
 
-    brought_in_standing = "category"
+    brought_in_fields = (
+        BroughtInField(
+            "category",
+            "ECF category brought in",
+            "ECF category",
+            (("full", "Full"), ("partial", "Partial")),
+            "The category of the rating brought in (blank: from its games).",
+            needs_games=True,
+        ),
+    )
     # A category weighs the games behind the figure: with none, a new player.
     brought_in_needs_games = True
     reads_rapid_list = True

@@ -20,11 +20,32 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils import timezone
 
+from ..engine import brought_in_fields
 from ..engine.codec import TITLES
 from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, Membership, rules
-from ..models.members import standing_problems
 from ..presentation.counts import count_phrase
+from ..rules.brought_in import STANDING, standing_problems
 from ..rules.text import text_problem
+
+
+def word_column(column: str) -> str:
+    """The file's column of a word brought in with a rating: the engine's name for the
+    column, as a header writes it ("ACF status": ``acf_status``)."""
+    return column.lower().replace(" ", "_")
+
+
+def word_columns() -> dict[str, str]:
+    """Each column of a word brought in with a rating (``acf_status``) and the word's
+    name in the record (``status``): every system's, whatever the club's (asked each
+    time, so a system added in the engine brings its column)."""
+    return {word_column(field.column): field.name for field in brought_in_fields()}
+
+
+def member_columns() -> tuple[str, ...]:
+    """The members file's columns, the words brought in as the engine's systems declare
+    them now (asked each time: a system added in the engine brings its column)."""
+    return (*MEMBER_COLUMNS[: MEMBER_COLUMNS.index("games") + 1], *word_columns(), "email")
+
 
 MEMBER_COLUMNS = (
     "id",
@@ -37,17 +58,11 @@ MEMBER_COLUMNS = (
     "membership",
     "rating",
     "games",
-    "acf_status",
-    "ecf_category",
+    *word_columns(),
     "email",
 )
 #: A rating brought in: the columns and the member fields they fill.
-MEMBER_RATING_COLUMNS = {
-    "rating": "initial_rating",
-    "games": "initial_games",
-    "acf_status": "initial_acf_status",
-    "ecf_category": "initial_ecf_category",
-}
+MEMBER_RATING_COLUMNS = {"rating": "initial_rating", "games": "initial_games"}
 #: The separators a spreadsheet writes: a comma, or (where the comma is the decimal
 #: mark) a semicolon, or a tab.
 SEPARATORS = (",", ";", "\t")
@@ -336,7 +351,7 @@ def members_read(
     ``progress(rows read, rows in the file)``: told every ``PROGRESS_EVERY`` rows (a long
     file read by the worker, its page following it).
     """
-    table, problems = read_table(data, columns=MEMBER_COLUMNS, required=MEMBER_REQUIRED)
+    table, problems = read_table(data, columns=member_columns(), required=MEMBER_REQUIRED)
     rows: list[MemberRow] = []
     # A1 and a1 are one number: by lower case, the line and the spelling first seen.
     seen: dict[str, tuple[int, str]] = {}
@@ -478,27 +493,25 @@ def _rating_columns(
                     )
                 )
         fields["initial_games"] = games
-    for column, allowed in (("acf_status", ACF_STATUSES), ("ecf_category", ECF_CATEGORIES)):
+    words: dict[str, str] = {}
+    fields_by_name = {field.name: field for field in brought_in_fields()}
+    for column, name in word_columns().items():
         if column not in row:
             continue
         value = row[column].lower()
+        allowed = fields_by_name[name].words
         if value and value not in allowed:
             problems.append(
                 Problem(line, column, f"{row[column]!r} is not one of {', '.join(allowed)}")
             )
             value = ""
-        fields[MEMBER_RATING_COLUMNS[column]] = value
+        words[name] = value
+    if words:
+        # The words the file gives, blank ones too (a blank cell clears the word); the
+        # record's other words are kept (``services.member_imports``).
+        fields[STANDING] = words
     if "rating" in row:
-        found = standing_problems(
-            fields["initial_rating"],
-            fields.get("initial_games"),
-            fields.get("initial_acf_status", ""),
-            fields.get("initial_ecf_category", ""),
-        )
+        found = standing_problems(fields["initial_rating"], fields.get("initial_games"), words)
+        columns = {name: column for column, name in word_columns().items()}
         for name, message in found.items():
-            column = next(c for c, f in MEMBER_RATING_COLUMNS.items() if f == name)
-            problems.append(Problem(line, column, message))
-
-
-ACF_STATUSES = ("confirmed", "provisional")
-ECF_CATEGORIES = ("full", "partial")
+            problems.append(Problem(line, columns.get(name), message))

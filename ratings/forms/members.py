@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from ..engine import BroughtInField
 from ..models import (
-    BROUGHT_IN_STANDING_FIELDS,
     ClubSettings,
     Entry,
     FideRating,
@@ -22,7 +23,12 @@ from ..models import (
     suggested_member_number,
 )
 from ..models.members import CONSENT_NEEDS_EMAIL
-from ..rules.brought_in import BROUGHT_IN_FIELDS, brought_in_problem
+from ..rules.brought_in import (
+    STANDING,
+    brought_in_problem,
+    standing_problems,
+    tidy_standing,
+)
 from ..rules.mail import mail_kind_choices
 from ..services.audit import REASON_LENGTH
 
@@ -78,6 +84,11 @@ def whole_initial_rating(initial: dict) -> None:  # type: ignore[type-arg]
 # -- members ----------------------------------------------------------------------------
 
 
+#: A word brought in with a rating is asked in a field of this name and the word's
+#: (``brought_in_status``): the member's record keeps the words together (``brought_in``).
+WORD_FIELD = "brought_in_{}"
+
+
 def ask_what_the_system_reads(
     form: forms.ModelForm,  # type: ignore[type-arg]
     *,
@@ -85,26 +96,87 @@ def ask_what_the_system_reads(
 ) -> None:
     """Keep on ``form`` only what the club's system reads with a rating brought in: the
     games where it needs them (acf-1993, ecf-2020; ``games_always``: the member's own
-    form, which shows them whatever the system), its own standing word (acf-1993's
-    status, ecf-2020's category; a switch of system keeps the other in the record)."""
+    form, which shows them whatever the system), and a field for each word it declares
+    (``engine.BroughtInField``: acf-1993's status, ecf-2020's category), with the
+    engine's label and words; a switch of system keeps the other words in the record."""
     system = ClubSettings.load().engine()
     if not (games_always or system.brought_in_needs_games):
         del form.fields["initial_games"]
-    for kind, name in BROUGHT_IN_STANDING_FIELDS.items():
-        if kind != system.brought_in_standing and name in form.fields:
-            del form.fields[name]
+    kept = form.instance.brought_in or {}
+    words = {WORD_FIELD.format(f.name): word_field(f, kept) for f in system.brought_in_fields}
+    # Each word asked beside the games (or the rating) it goes with.
+    after = "initial_games" if "initial_games" in form.fields else "initial_rating"
+    fields = list(form.fields.items())
+    at = next((i + 1 for i, (name, _) in enumerate(fields) if name == after), len(fields))
+    form.fields = dict([*fields[:at], *words.items(), *fields[at:]])
+
+
+def word_field(field: BroughtInField, kept: Mapping[str, str] | None = None) -> forms.ChoiceField:
+    """The form's field asking ``field``'s word, with the engine's label and words, and
+    the word the record keeps (``kept``) as it starts."""
+    return forms.ChoiceField(
+        label=field.label,
+        required=False,
+        choices=[("", "---------"), *field.choices],
+        help_text=field.help_text,
+        initial=(kept or {}).get(field.name, ""),
+    )
+
+
+class WordsAsked:
+    """A member's form asking the words brought in each in a field of its own: a change
+    to one is a change to the record's ``brought_in`` (what re-rates, what the history
+    says changed)."""
+
+    @property
+    def changed_data(self) -> list[str]:
+        changed = list(super().changed_data)  # type: ignore[misc]
+        if any(name.startswith(WORD_FIELD.format("")) for name in changed):
+            changed.append(STANDING)
+        return changed
+
+
+def words_given(form: forms.ModelForm) -> dict[str, str]:  # type: ignore[type-arg]
+    """The words brought in as the form gives them: the record's, with those the form
+    asks over them."""
+    words = dict(form.instance.brought_in or {})
+    for name in list(words):
+        if WORD_FIELD.format(name) in form.fields:
+            del words[name]
+    for name, value in form.cleaned_data.items():
+        if name.startswith(WORD_FIELD.format("")) and name in form.fields:
+            words[name.removeprefix(WORD_FIELD.format(""))] = value
+    return tidy_standing(words)
+
+
+def _given(form: forms.ModelForm, name: str) -> object:  # type: ignore[type-arg]
+    """The form's value of ``name`` where it asks it, else the record's."""
+    if name in form.fields:
+        return form.cleaned_data.get(name)
+    return getattr(form.instance, name)
 
 
 def refuse_a_dropped_rating(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
     """A rating brought in that the club's system would drop (a new player's start
     instead) is refused at the field, naming what it lacks: kept or refused, never
-    dropped. Fields the form does not show are the record's."""
+    dropped. Fields the form does not show are the record's. Each word asked is checked
+    at its field (one a system reads, describing a rating, with games where it weighs
+    them); kept, the words go to the record."""
     if "initial_rating" in form.errors:
         return
-    fields = {name: getattr(form.instance, name) for name in BROUGHT_IN_FIELDS}
-    fields.update({k: v for k, v in form.cleaned_data.items() if k in fields})
+    words = words_given(form)
+    rating = _given(form, "initial_rating")
+    games = _given(form, "initial_games") or 0
+    asked = {n: v for n, v in words.items() if WORD_FIELD.format(n) in form.fields}
+    for name, problem in standing_problems(rating, games, asked).items():  # type: ignore[arg-type]
+        form.add_error(WORD_FIELD.format(name), problem)
+    if rating is None:
+        # A rating cleared takes its words with it: they described it.
+        words = {}
+    fields = {"initial_rating": rating, "initial_games": games, STANDING: words}
     if problem := brought_in_problem(ClubSettings.load().engine(), fields):
         form.add_error("initial_rating", problem)
+    form.instance.brought_in = words
 
 
 PAID_TONIGHT_HELP = (
@@ -175,7 +247,7 @@ def mail_wanted_field() -> forms.MultipleChoiceField:
     )
 
 
-class MemberForm(forms.ModelForm):
+class MemberForm(WordsAsked, forms.ModelForm):
     """A member's details; a new member's form can also record this season paid."""
 
     mail_consent = forms.BooleanField(
@@ -199,8 +271,6 @@ class MemberForm(forms.ModelForm):
             "fide_id",
             "initial_rating",
             "initial_games",
-            "initial_acf_status",
-            "initial_ecf_category",
             "email",
             "mail_consent",
             "mail_consent_how",
@@ -307,7 +377,7 @@ def initial_rating_help() -> str:
     )
 
 
-class QuickMemberForm(forms.ModelForm):
+class QuickMemberForm(WordsAsked, forms.ModelForm):
     """A guest or a new member added from inside an event, on the spot."""
 
     member_number = forms.CharField(
@@ -319,7 +389,7 @@ class QuickMemberForm(forms.ModelForm):
     class Meta:
         model = Member
         # The games and standing asked only where the club's system reads them.
-        fields = ["name", "member_number", "is_guest", *BROUGHT_IN_FIELDS]
+        fields = ["name", "member_number", "is_guest", "initial_rating", "initial_games"]
         error_messages = {"initial_games": {"min_value": "Games played cannot be below 0."}}
 
     def __init__(self, *args, **kwargs) -> None:

@@ -21,7 +21,6 @@ from .fide import FIDE_KINDS, FideRating
 from .imports import MemberImport, MemberImportLine
 from .mail import MailMessage
 from .members import (
-    BROUGHT_IN_STANDING_FIELDS,
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
     MailConsent,
@@ -40,7 +39,6 @@ from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
 
 __all__ = [
-    "BROUGHT_IN_STANDING_FIELDS",
     "EARLIEST_DATE",
     "EVENT_DAYS_AHEAD",
     "FIDE_KINDS",

@@ -18,7 +18,7 @@ from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
-from ..rules.brought_in import STANDING_FIELDS
+from ..rules.brought_in import standing_problems, tidy_standing
 from ..rules.names import fide_name, given_surname, name_key, name_words
 from ..rules.time_classes import STANDARD
 from . import rules
@@ -34,6 +34,7 @@ class MemberQuerySet(models.QuerySet["Member"]):
         objs = list(objs)
         for member in objs:
             member.name_key = name_key(member.name)
+            member.brought_in = tidy_standing(member.brought_in)
         return super().bulk_create(objs, *args, **kwargs)
 
     def bulk_update(self, objs, fields, *args, **kwargs):
@@ -154,29 +155,8 @@ class Membership(models.TextChoices):
         return "Guests" if self is Membership.GUEST else self.label.capitalize()
 
 
-#: The member field holding each word a system reads with a rating brought in (the
-#: engine's ``RatingSystem.brought_in_standing``), written once in ``rules.brought_in``.
-BROUGHT_IN_STANDING_FIELDS = STANDING_FIELDS
-
 #: The highest initial rating a member may be given (``rules.MAX_RATING``).
 MAX_INITIAL_RATING = rules.MAX_RATING
-
-
-def standing_problems(
-    rating: float | None, games: int | None, acf_status: str, ecf_category: str
-) -> dict[str, str]:
-    """What is wrong with a brought-in status or category, by field: each describes a
-    rating, so needs one; a category weighs the games behind it, so needs some."""
-    problems = {}
-    if acf_status and rating is None:
-        problems["initial_acf_status"] = "An ACF status needs the rating it describes."
-    if ecf_category and rating is None:
-        problems["initial_ecf_category"] = "An ECF category needs the rating it describes."
-    elif ecf_category and not games:
-        problems["initial_ecf_category"] = (
-            "An ECF category needs the games behind the rating (games played before)."
-        )
-    return problems
 
 
 class MailConsent(models.TextChoices):
@@ -272,22 +252,15 @@ class Member(models.Model):
         ],
         help_text="Rated games played before the first event here.",
     )
-    # What a rating brought in is, in the terms of the systems that say more than a number.
-    # Blank: worked out from the games (acf-1993: confirmed from its games threshold on,
-    # else provisional; ecf-2020: full from 10 games, partial below).
-    initial_acf_status = models.CharField(
-        "ACF status brought in",
-        max_length=12,
+    # What a rating brought in is, in the words of the systems that say more than a
+    # number (``engine.BroughtInField``: acf-1993's status, ecf-2020's category), by the
+    # word's name, blanks left out: a system added in the engine brings its own words and
+    # needs no column. A word absent is worked out from the games.
+    brought_in = models.JSONField(
+        "standing brought in",
+        default=dict,
         blank=True,
-        choices=[("confirmed", "Confirmed"), ("provisional", "Provisional")],
-        help_text="acf-1993 only: the status of the rating brought in (blank: from its games).",
-    )
-    initial_ecf_category = models.CharField(
-        "ECF category brought in",
-        max_length=8,
-        blank=True,
-        choices=[("full", "Full"), ("partial", "Partial")],
-        help_text="ecf-2020 only: the category of the rating brought in (blank: from its games).",
+        help_text="The words the rating brought in carries for the systems that read them.",
     )
     # Club mail (``ratings.rules.mail``): an address, the member's consent (when and how:
     # withdrawn, it is cleared) and the kinds of message they want, as the keys of
@@ -383,6 +356,10 @@ class Member(models.Model):
             self.name_key = key
             if fields is not None:
                 kwargs["update_fields"] = {*fields, "name_key"}
+        # One text for the same words (``rules.brought_in.tidy_standing``): a record is
+        # compared with its first history line in SQL.
+        if isinstance(self.brought_in, dict):
+            self.brought_in = tidy_standing(self.brought_in)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
@@ -407,15 +384,27 @@ class Member(models.Model):
             raise ValidationError(
                 {"born": f"A date of birth before {EARLIEST_DATE.year} is surely a slip."}
             )
-        problems = standing_problems(
-            self.initial_rating,
-            self.initial_games,
-            self.initial_acf_status,
-            self.initial_ecf_category,
-        )
-        problems.update(mail_problems(self))
+        problems = mail_problems(self)
         if problems:
             raise ValidationError(problems)
+
+    def clean_fields(self, exclude: Any = None) -> None:
+        """The words brought in checked with the field, where a form edits it: a form
+        showing them as fields of their own (the member's form) checks them there."""
+        errors: dict[str, list[str]] = {}
+        try:
+            super().clean_fields(exclude=exclude)
+        except ValidationError as error:
+            errors = error.message_dict
+        if not exclude or "brought_in" not in exclude:
+            if not isinstance(self.brought_in, dict):
+                errors.setdefault("brought_in", []).append("A mapping of word to value.")
+            else:
+                found = standing_problems(self.initial_rating, self.initial_games, self.brought_in)
+                if found:
+                    errors.setdefault("brought_in", []).extend(found.values())
+        if errors:
+            raise ValidationError(errors)
 
     def namesakes(self) -> list[str]:
         """The numbers of the other current members with this name, in any case, accents
@@ -439,8 +428,7 @@ class Member(models.Model):
 
     def brought_in_standing(self, kind: str | None) -> str | None:
         """The word of ``kind`` recorded with the rating brought in; None when blank."""
-        field = BROUGHT_IN_STANDING_FIELDS.get(kind or "")
-        return (getattr(self, field) or None) if field else None
+        return ((self.brought_in or {}).get(kind) or None) if kind else None
 
     @property
     def engine_id(self) -> str:

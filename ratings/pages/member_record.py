@@ -29,8 +29,7 @@ RECORD_FIELDS = (
     "is_guest",
     "initial_rating",
     "initial_games",
-    "initial_acf_status",
-    "initial_ecf_category",
+    "brought_in",
     "created",
 )
 
@@ -135,7 +134,12 @@ def member_held_rows(*, member: Member) -> Iterator[list[Any]]:
     """The CSV's rows (after ``HELD_CSV``): every field of every section, one a line."""
     held = member_held_json(member=member)
     for name, value in held["record"].items():
-        yield ["record", 1, name, _cell(value)]
+        if isinstance(value, dict):
+            # The words brought in with a rating, one a line by their name ("brought_in.status").
+            for word, given in value.items():
+                yield ["record", 1, f"{name}.{word}", _cell(given)]
+        else:
+            yield ["record", 1, name, _cell(value)]
     for section, rows in held.items():
         if section == "record":
             continue

@@ -90,6 +90,24 @@ def member_shown(*, member: Member, viewer: Viewer, club: ClubSettings | None = 
     return publication.shown_on_public_pages(target, viewer=viewer, club=club)
 
 
+def brought_in_shown(member: Member, system: Any) -> list[tuple[str, str]]:
+    """The rating a member brought in, as the officer reads it on their page: the figure,
+    its games and each word the club's system reads with it, labelled as the engine
+    labels it (a word not given is worked out from the games). None brought in: nothing."""
+    if member.initial_rating is None:
+        return []
+    shown = [
+        ("Rating brought in", f"{member.initial_rating:g}"),
+        ("Games before", str(member.initial_games)),
+    ]
+    for field in system.brought_in_fields:
+        word = (member.brought_in or {}).get(field.name)
+        shown.append(
+            (field.label, dict(field.choices).get(word, word) if word else "from its games")
+        )
+    return shown
+
+
 def member_page(
     *,
     member: Member,
@@ -142,6 +160,7 @@ def member_page(
         "rating_list": rating_list,
         # FIDE's list is public, but beside a withheld club rating it would say too much.
         "fide": fide_figures(member) if show_rating else None,
+        "brought_in": brought_in_shown(member, system) if officer else [],
     }
     if show_rating and state is not None:
         data.update(

@@ -40,8 +40,7 @@ def _as_created() -> Exists:
         .filter(
             start=OuterRef("start"),
             initial_games=OuterRef("initial_games"),
-            initial_acf_status=OuterRef("initial_acf_status"),
-            initial_ecf_category=OuterRef("initial_ecf_category"),
+            brought_in=OuterRef("brought_in"),
         )
     )
     return Exists(created)

@@ -144,8 +144,7 @@ COLUMNS: dict[type[Model], tuple[str, ...]] = {
         "is_guest",
         "initial_rating",
         "initial_games",
-        "initial_acf_status",
-        "initial_ecf_category",
+        "brought_in",
         "created",
     ),
     Subscription: ("member_id", "season_id", "paid_on", "amount"),
@@ -492,8 +491,7 @@ class Builder:
                     if brings
                     else None,
                     rng.randint(5, 200) if brings else 0,
-                    "",  # the status and category follow from the games
-                    "",
+                    "{}",  # no words brought in (JSON): they follow from the games
                     _noon(joined_on),
                 )
             )

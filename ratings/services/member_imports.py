@@ -26,11 +26,11 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 
 from .. import services
 from ..formats.members_csv import (
-    MEMBER_RATING_COLUMNS,
     ImportRefused,
     MemberRow,
     Problem,
     members_read,
+    word_column,
 )
 from ..models import (
     ClubSettings,
@@ -42,7 +42,13 @@ from ..models import (
     Subscription,
 )
 from ..presentation.counts import count_phrase
-from ..rules.brought_in import BLANK, BROUGHT_IN_FIELDS, STANDING_FIELDS, brought_in_problem
+from ..rules.brought_in import (
+    BLANK,
+    BROUGHT_IN_FIELDS,
+    STANDING,
+    brought_in_problem,
+    tidy_standing,
+)
 from ..rules.people import Person, PossibleDuplicate
 
 
@@ -145,20 +151,29 @@ def _ratings_dropped(rows: list[MemberRow]) -> list[Problem]:
     if not touching:
         return []
     existing = members_any_case([r.number for r in touching])
-    columns = {field: column for column, field in MEMBER_RATING_COLUMNS.items()}
     problems = []
     for row in touching:
         member = existing.get(row.number.lower())
         fields = {n: getattr(member, n) for n in BROUGHT_IN_FIELDS} if member else dict(BLANK)
-        fields.update({n: v for n, v in row.fields.items() if n in BROUGHT_IN_FIELDS})
+        fields.update(
+            {n: v for n, v in as_recorded(row, member).items() if n in BROUGHT_IN_FIELDS}
+        )
         if problem := brought_in_problem(system, fields):
-            asked = ["games"]
-            if system.brought_in_standing:
-                asked.append(columns[STANDING_FIELDS[system.brought_in_standing]])
+            asked = ["games", *(word_column(f.column) for f in system.brought_in_fields)]
             problems.append(
                 Problem(row.line, "rating", f"{problem} In the file: {' or '.join(asked)}.")
             )
     return problems
+
+
+def as_recorded(row: MemberRow, member: Member | None) -> dict[str, Any]:
+    """The row's fields as the member's record would hold them: the words brought in
+    that the file gives over the record's others (a word of another system's column
+    absent from the file is kept)."""
+    if STANDING not in row.fields:
+        return row.fields
+    kept = member.brought_in if member is not None else {}
+    return {**row.fields, STANDING: tidy_standing({**kept, **row.fields[STANDING]})}
 
 
 def _consented_addresses_cleared(rows: list[MemberRow]) -> list[Problem]:
@@ -295,14 +310,15 @@ def members_import(
         moves_ratings = False
         for row in rows:
             member = existing.get(row.number.lower())
+            fields = as_recorded(row, member)
             if member is None:
-                new.append(Member(member_number=row.number, **row.fields))
+                new.append(Member(member_number=row.number, **fields))
                 continue
-            diff = {k for k, v in row.fields.items() if getattr(member, k) != v}
+            diff = {k for k, v in fields.items() if getattr(member, k) != v}
             if not diff:
                 continue
             for name in diff:
-                setattr(member, name, row.fields[name])
+                setattr(member, name, fields[name])
             changed.append(member)
             changed_fields |= diff
             if member.pk in rated and diff & services.MEMBER_RATING_FIELDS:
@@ -381,8 +397,7 @@ FIELD_WORDS = {
     "is_guest": "guest",
     "initial_rating": "rating brought in",
     "initial_games": "games brought in",
-    "initial_acf_status": "ACF status",
-    "initial_ecf_category": "ECF category",
+    "brought_in": "standing brought in",
     "email": "email",
 }
 
@@ -399,8 +414,9 @@ def member_changes(
     for row in rows:
         member: Member | None = existing.get(row.number.lower())
         changes = []
+        fields = as_recorded(row, member)
         if member is not None:
-            for field, value in row.fields.items():
+            for field, value in fields.items():
                 old = getattr(member, field)
                 if old != value:
                     changes.append(f"{FIELD_WORDS[field]}: {_shown(old)} → {_shown(value)}")
@@ -414,9 +430,7 @@ def member_changes(
                 "changes": changes,
                 "rating": row.fields.get("initial_rating"),
                 "games": row.fields.get("initial_games"),
-                "standing": row.fields.get("initial_acf_status")
-                or row.fields.get("initial_ecf_category")
-                or "",
+                "standing": " ".join(fields.get(STANDING, {}).values()),
             }
         )
     return lines
@@ -429,6 +443,8 @@ def _shown(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{name} {word}" for name, word in value.items()) or "–"
     return str(value)
 
 

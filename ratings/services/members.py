@@ -39,8 +39,7 @@ MEMBER_RATING_FIELDS = frozenset(
     {
         "initial_rating",
         "initial_games",
-        "initial_acf_status",
-        "initial_ecf_category",
+        "brought_in",
         "is_guest",
         "born",
         "gender",
@@ -174,8 +173,7 @@ def merge_fills(*, sources: Sequence[Member], target: Member) -> dict[str, tuple
 BROUGHT_IN_FIELDS = (
     "initial_rating",
     "initial_games",
-    "initial_acf_status",
-    "initial_ecf_category",
+    "brought_in",
 )
 
 

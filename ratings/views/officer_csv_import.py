@@ -27,7 +27,7 @@ KINDS = {
         "preview": "ratings:officer-import-register-preview",
         "title": "Import members",
         "help": "Columns (a header line, any order, any case): "
-        + ", ".join(members_csv.MEMBER_COLUMNS)
+        + ", ".join(members_csv.member_columns())
         + ". Only id and name are required. Separated by commas, semicolons or tabs.",
     },
     "results": {

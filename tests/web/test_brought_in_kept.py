@@ -85,7 +85,7 @@ def test_the_member_form_keeps_an_acf_confirmed_rating_without_games(officer_cli
         "member_number": "N77",
         "initial_rating": "1500",
         "initial_games": 0,
-        "initial_acf_status": "confirmed",
+        "brought_in_status": "confirmed",
     }
     officer_client.post(reverse("ratings:officer-member-add"), data)
     assert kept("N77")
@@ -113,8 +113,8 @@ def test_someone_new_tonight_asks_for_the_systems_standing_word(officer_client, 
     event = EventFactory()
     page = officer_client.get(reverse("ratings:officer-event-players", args=[event.pk]))
     fields = page.context["quick"].fields
-    asked = {"initial_acf_status", "initial_ecf_category"} & set(fields)
-    expected = {"acf-1993": {"initial_acf_status"}, "ecf-2020": {"initial_ecf_category"}}
+    asked = {"brought_in_status", "brought_in_category"} & set(fields)
+    expected = {"acf-1993": {"brought_in_status"}, "ecf-2020": {"brought_in_category"}}
     assert asked == expected.get(system, set())
 
 

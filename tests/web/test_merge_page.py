@@ -49,7 +49,7 @@ def full():
         born=dt.date(1990, 5, 17),
         initial_rating=1850,
         initial_games=42,
-        initial_acf_status="confirmed",
+        brought_in={"status": "confirmed"},
     )
 
 
@@ -61,8 +61,7 @@ def test_the_merge_page_lists_every_field_copied_into_the_record_kept(admin_clie
         "Date of birth: 17 May 1990 (from K2)",
         "Initial rating: 1850 (from K2)",
         "Initial games: 42 (from K2)",
-        "ACF status brought in: Confirmed (from K2)",
-        "ECF category brought in: none (from K2)",
+        "Standing brought in: ACF status brought in: Confirmed (from K2)",
     ]
 
 

@@ -138,7 +138,7 @@ def test_an_ecf_category_is_brought_in_and_used(club):
 def test_a_status_without_a_rating_is_refused_at_its_column():
     _, problems = member_imports.members_check("id,name,rating,acf_status\nR1,Ana,,confirmed\n")
     assert [str(p) for p in problems] == [
-        "line 2, acf_status: An ACF status needs the rating it describes."
+        "line 2, acf_status: The ACF status needs the rating it describes."
     ]
 
 

@@ -180,13 +180,15 @@ def test_a_newcomer_is_neither_listed_nor_given_a_figure_on_the_register(
 
 
 def test_a_status_brought_in_is_the_one_acf_starts_from(db):
-    pat = MemberFactory(initial_rating=1500, initial_games=30, initial_acf_status="provisional")
+    pat = MemberFactory(
+        initial_rating=1500, initial_games=30, brought_in={"status": "provisional"}
+    )
     state = services.member_initial_state(pat, SYSTEMS["acf-1993"]())
     assert state.status == "provisional"
 
 
 def test_another_systems_word_brought_in_is_kept_but_not_read(db):
-    pat = MemberFactory(initial_rating=1500, initial_games=30, initial_ecf_category="partial")
+    pat = MemberFactory(initial_rating=1500, initial_games=30, brought_in={"category": "partial"})
     state = services.member_initial_state(pat, SYSTEMS["acf-1993"]())
     # acf-1993's state has no category to carry it: the system keeps its own fields only.
     assert state.status is None and not hasattr(state, "category")
@@ -195,8 +197,8 @@ def test_another_systems_word_brought_in_is_kept_but_not_read(db):
 @pytest.mark.parametrize(
     ("system_id", "asked"),
     [
-        ("acf-1993", {"initial_acf_status"}),
-        ("ecf-2020", {"initial_ecf_category"}),
+        ("acf-1993", {"brought_in_status"}),
+        ("ecf-2020", {"brought_in_category"}),
         ("nz-club-elo", set()),
     ],
 )
@@ -204,5 +206,5 @@ def test_the_member_form_asks_only_for_the_word_the_clubs_system_reads(db, syste
     from ratings.forms.members import MemberForm
 
     services.rating_system_set(system_id=system_id)
-    fields = set(MemberForm().fields) & {"initial_acf_status", "initial_ecf_category"}
+    fields = set(MemberForm().fields) & {"brought_in_status", "brought_in_category"}
     assert fields == asked
