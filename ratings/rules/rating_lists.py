@@ -28,27 +28,34 @@ NAMES = dict(LIST_CHOICES)
 LIST_ORDER = tuple(NAMES)
 
 
-def _kept() -> dict[str, str]:
+def _rows() -> list[tuple[str, bool, str]]:
+    """Every list row the club has: (time class, played online, how it is kept), in one
+    query, which every question below reads."""
+    return list(RatingList.objects.values_list("time_class", "online", "kept"))
+
+
+def _kept(rows: list[tuple[str, bool, str]] | None = None) -> dict[str, str]:
     """Each time class other than standard, played over the board: how it is kept
     (``RatingList.Kept``)."""
     kept: dict[str, str] = {RAPID: RatingList.Kept.STANDARD, BLITZ: RatingList.Kept.STANDARD}
-    kept.update(RatingList.objects.filter(online=False).values_list("time_class", "kept"))
+    kept.update((tc, how) for tc, online, how in (_rows() if rows is None else rows) if not online)
     return kept
 
 
-def _online_kept() -> set[str]:
+def _online_kept(rows: list[tuple[str, bool, str]] | None = None) -> set[str]:
     """The time classes whose online games are rated on a list of their own."""
-    return set(
-        RatingList.objects.filter(online=True, kept=RatingList.Kept.OWN).values_list(
-            "time_class", flat=True
-        )
-    )
+    return {
+        tc
+        for tc, online, how in (_rows() if rows is None else rows)
+        if online and how == RatingList.Kept.OWN
+    }
 
 
 def lists_kept() -> list[str]:
     """The lists the club keeps, standard first, then those of online play: each is its
     own rating chain."""
-    kept, online = _kept(), _online_kept()
+    rows = _rows()
+    kept, online = _kept(rows), _online_kept(rows)
     return [
         STANDARD,
         *(tc for tc in ORDER[1:] if kept[tc] == RatingList.Kept.OWN),
