@@ -317,4 +317,3 @@ def _order_key(item: Any) -> tuple[str, bool] | None:
             return None
         return item.expression.name, item.descending
     return None
-

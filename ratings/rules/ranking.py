@@ -100,13 +100,17 @@ class PublishedRanking:
         above = states.filter(rating__gte=lowest)
         if above[: self.MOST_REACHED].count() < self.MOST_REACHED:
             reach = reports.with_state_columns(self._among(above.values("member_id")))
-            return self._ranked(reach.filter(state_rating__gte=lowest), pks, from_top=True)
+            # ``state_rating``: an alias (``with_state_columns``) the stubs cannot see.
+            top = reach.filter(state_rating__gte=lowest)  # type: ignore[misc]
+            return self._ranked(top, pks, from_top=True)
         below = states.filter(rating__lte=highest)
         if below[: self.MOST_REACHED].count() < self.MOST_REACHED:
             reach = reports.with_state_columns(self._among(below.values("member_id")))
             usable = self._usable().count() if self.usable is None else self.usable
             at_or_below = self._ranked(
-                reach.filter(state_rating__lte=highest), pks, from_top=False
+                reach.filter(state_rating__lte=highest),  # type: ignore[misc]
+                pks,
+                from_top=False,
             )
             return {pk: 1 + usable - count for pk, count in at_or_below.items()}
         # Most of the list either way (a page sorted by name): the whole list ranked, in
