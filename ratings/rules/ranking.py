@@ -93,10 +93,7 @@ class PublishedRanking:
         ratings less those at or below. A page whose ratings span most of the list
         (sorted by name) ranks the whole list.
         """
-        from ..models import RatingState
-
-        states = RatingState.objects.filter(time_class=self.time_class, rating__isnull=False)
-        states = states.order_by()
+        states = reports.rated_states(self.time_class)
         above = states.filter(rating__gte=lowest)
         if above[: self.MOST_REACHED].count() < self.MOST_REACHED:
             reach = reports.with_state_columns(self._among(above.values("member_id")))
