@@ -112,7 +112,12 @@ class PublishedRanking:
             return {pk: 1 + usable - count for pk, count in at_or_below.items()}
         # Most of the list either way (a page sorted by name): the whole list ranked, in
         # one pass (reading through the rating index costs more a row than that pass).
-        return self._ranked(self._usable(), pks, from_top=True)
+        whole = reports.with_usable_rating(
+            reports.with_ratings(
+                publication.published_members(self.day), ranked=False, time_class=self.time_class
+            )
+        )
+        return self._ranked(whole.order_by(), pks, from_top=True)
 
     def _among(self, members: Any) -> Any:
         """The published members with a usable rating among ``members`` (a query of their
