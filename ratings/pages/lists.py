@@ -113,12 +113,14 @@ def rating_list_page(
         reports.with_ratings(filters.qs, ranked=False, time_class=rating_list),
         exclude=hidden_columns(ListShown(club, system)),
     )
-    # The whole published list unfiltered is its own ranking (the paginator's one read of
-    # it places the rows); any other list reads the published ratings once more.
-    table.ranking = PublishedRanking(time_class=rating_list) if everyone or filtered else None
+    # "#" is the place on the whole published list (``PublishedRanking``), its usable
+    # ratings as the last rating run counted them where they still hold. The whole list
+    # unfiltered is read a page at a time by its kept size (``WholeList``).
+    size = None if kept is None else kept["lists"].get(rating_list)
+    usable = size[1] if size else None
+    table.ranking = PublishedRanking(time_class=rating_list, usable=usable)
     table.time_class = rating_list
-    if table.ranking is None:
-        size = None if kept is None else kept["lists"].get(rating_list)
+    if not (everyone or filtered):
         table.whole_list = WholeList(time_class=rating_list, kept=tuple(size) if size else None)
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)

@@ -41,6 +41,11 @@ class StoredPlaces:
     def place(self, entry: Any) -> int | None:
         return None if entry.unrated else entry.rank
 
+    def place_all(self, entries: list[Any]) -> None:
+        """Each entry's place as stored (``ListPaginator`` places a page so): no query."""
+        for entry in entries:
+            entry.rank = self.place(entry)
+
 
 class PublicationTable(tables.Table):
     """A publication, a page at a time: ``LIST_ROW``'s columns, read from its entries.

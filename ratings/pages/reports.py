@@ -32,7 +32,15 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from ..engine import RatingSystem
-from ..models import ClubSettings, Event, Member, MemberQuerySet, RatingChange, RatingPeriod
+from ..models import (
+    ClubSettings,
+    Event,
+    Member,
+    MemberQuerySet,
+    RatingChange,
+    RatingPeriod,
+    RatingState,
+)
 from ..models.members import age_on
 from ..presentation.figures import shown_change
 from ..rules import publication
@@ -129,6 +137,12 @@ def with_state_columns(rows: QuerySet[Member]) -> QuerySet[Member]:
 def with_usable_rating(rows: QuerySet[Member]) -> QuerySet[Member]:
     """``with_ratings``' rows with a usable rating (``unrated`` 0)."""
     return with_state_columns(rows).filter(USABLE)
+
+
+def rated_states(time_class: str = STANDARD) -> QuerySet[RatingState]:
+    """Every member's state on the list of ``time_class`` that holds a rating, unordered:
+    read down the (list, rating) index (``state_list_rating``) from either end."""
+    return RatingState.objects.filter(time_class=time_class, rating__isnull=False).order_by()
 
 
 def published_list_size(

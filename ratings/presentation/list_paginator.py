@@ -11,34 +11,36 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import connections
-from django.db.models import F, OrderBy, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, F, OrderBy, QuerySet, Window
 from django.db.models.sql.where import WhereNode
 from django.utils.functional import cached_property
 from django_tables2.rows import BoundRows
 
 from ..models import Member, RatingState
 from ..pages import reports
+from ..rules.ranking import PublishedRanking
+from ..rules.time_classes import STANDARD
 
 
 class ListPaginator(Paginator):
-    """The published list's paginator: one read of the list's order, then the page's rows.
+    """The published list's paginator: the page's rows alone read from the database.
 
-    Counting the rows, finding a page's rows at an offset and ranking them each had the
-    database read and join every listed member again. Instead the ordered rows' keys
-    (pk, unrated, rating) are read once: their number is the count, a slice of them is
-    the page (its members then read by primary key), and their ratings place the page's
-    members (``rank``) without another query. A page too long for one ``pk IN`` (the
-    print view's whole list) is read by offset as before.
+    A filtered list is filtered, sorted and sliced in the database, and only the page's
+    rows come back: counted in the same pass, and the page's places one query
+    (``PublishedRanking.place_all``). Reading every listed member's keys (pk, unrated,
+    rating) into Python to count, slice and place them read every member for a region's
+    few.
+
+    The whole list sorted by another column than the rating (name, games, region, last
+    played) is the exception: its page's ratings span the list, so placing them in the
+    database ranked the whole list in a second pass. Its keys are read in one pass and
+    the page placed from them (``_whole_list_rows``): the database's work of one pass.
 
     The whole published list in its rating order (the first page every reader sees) is
     not read whole: reading every listed member's keys grew with the members (half the
     page's time at 20,000). It is counted, and its page read from the nearer end of the
     (list, rating) index (``_rating_page``).
     """
-
-    #: The most rows a page reads by primary key; longer pages are sliced in the query.
-    MAX_BY_KEY = 500
 
     def __init__(self, object_list: Any, per_page: int, *args: Any, **kwargs: Any) -> None:
         super().__init__(object_list, per_page, *args, **kwargs)
@@ -78,77 +80,28 @@ class ListPaginator(Paginator):
         return self._whole_list.size()
 
     @cached_property
-    def keys(self) -> list[tuple[int, int, float]]:
-        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
-        if (
-            ranking is not None
-            and hasattr(ranking, "places_sql")
-            and connections[self._queryset.db].vendor == "postgresql"
-        ):
-            # PostgreSQL hashes the window's rows for the join. SQLite's planner scans
-            # them once for every key (no index on the window's result): 13 s for a
-            # region's page at 20,000 members, minutes at 200,000. There the page's rows
-            # are placed by bisecting the published ratings, read once (``ranking.place``).
-            return self._keys_and_places(ranking)
-        # Read straight from the cursor: the values are plain ints and floats already, and
-        # the ORM's per-value converters cost as much as the query on a federation's list.
-        keys = self._queryset.values_list("pk", "unrated", "rating_value")
-        sql, params = keys.query.sql_with_params()
-        with connections[keys.db].cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
-
-    #: Each member's place on the published list, when the table's ``ranking`` gives them.
-    places: dict[int, int | None] | None = None
-
-    def _keys_and_places(self, ranking: Any) -> list[tuple[int, int, float]]:
-        """The keys as ``keys`` reads them, each with its member's place on the published
-        list (``ratings.rules.ranking``), in the same one query: the list's rows numbered in
-        their order, joined to a window over the published list."""
-        order = list(self._queryset.query.order_by) or list(self._queryset.model._meta.ordering)
-        keyed = self._queryset.values(
-            k_pk=F("pk"),
-            k_unrated=F("unrated"),
-            k_rating=F("rating_value"),
-            k_position=Window(RowNumber(), order_by=[_ordering(o) for o in order] or None),
-        )
-        keys_sql, keys_params = keyed.query.sql_with_params()
-        places_sql, places_params = ranking.places_sql()
-        sql = (
-            f"SELECT k.k_pk, k.k_unrated, k.k_rating, r.place FROM ({keys_sql}) k "
-            f"LEFT JOIN ({places_sql}) r ON r.place_pk = k.k_pk ORDER BY k.k_position"
-        )
-        with connections[self._queryset.db].cursor() as cursor:
-            cursor.execute(sql, (*keys_params, *places_params))
-            rows = cursor.fetchall()
-        self.places = {pk: place for pk, _, _, place in rows}
-        return [(pk, unrated, rating) for pk, unrated, rating, _ in rows]
-
-    @cached_property
     def count(self) -> int:
-        if self._strongest_first is not None:
+        # The whole list (nothing filtered, any order): its size as the last rating run
+        # kept it, or one count. A filtered list: counted in the database, never its
+        # members' keys read into Python (37,000 rows at 60,000 members).
+        if self._whole_list is not None:
             return self._counts[0]
-        return len(self.keys)
+        return self._queryset.order_by().count()
 
-    @cached_property
-    def _better(self) -> list[float]:
-        """Every usable rating on the list, lowest first."""
-        return sorted(rating for _, unrated, rating in self.keys if not unrated)
-
-    def rank(self, rating: float) -> int:
-        """One more than the members on the list with a better usable rating."""
-        return 1 + len(self._better) - bisect_right(self._better, rating)
-
-    def _by_key(self, ids: list[int]) -> QuerySet[Member]:
-        """The page's members, read by primary key alone: their keys were read through
-        the list's filter just now, so the page's rows are not filtered again (the
-        published filter reads every member's subscription, most of the query on a
-        federation's list). The columns and joins are the list's own."""
-        rows = self._queryset.order_by()
-        rows.query.where = WhereNode()
-        return rows.filter(pk__in=ids)
+    @property
+    def _ranking(self) -> Any:
+        """What places the page's rows: the table's ``ranking`` (the published list
+        filtered, the officer's list, a publication's stored places), else the whole
+        published list, which is its own ranking."""
+        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
+        if ranking is None:
+            ranking = PublishedRanking(time_class=self._time_class or STANDARD)
+        return ranking
 
     def page(self, number: Any) -> Any:
+        first_read = None
+        if self._strongest_first is None and self._whole_list is None:
+            first_read = self._read_counted(number)
         number = self.validate_number(number)
         bottom = (number - 1) * self.per_page
         top = bottom + self.per_page
@@ -156,29 +109,97 @@ class ListPaginator(Paginator):
             top = self.count
         if self._strongest_first is not None:
             return self._rating_page(number, bottom, top, strongest_first=self._strongest_first)
-        if top - bottom > self.MAX_BY_KEY:
-            rows = self.object_list[bottom:top]
+        if self._whole_list is not None:
+            # The whole list in another order than the rating's (name, games, region...):
+            # one pass over it (``_whole_list_rows``), as its page's ratings span it.
+            found = self._whole_list_rows(bottom, top)
+        elif first_read is not None and first_read[0] == bottom:
+            found = first_read[1][: top - bottom]
         else:
-            ids = [pk for pk, _, _ in self.keys[bottom:top]]
-            found = {m.pk: m for m in self._by_key(ids)}
-            rows = BoundRows(
-                data=[found[pk] for pk in ids if pk in found],
-                table=self.object_list.table,  # type: ignore[attr-defined]
-                pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
-            )
+            # Sorted, filtered and sliced in the database: only the page's rows come
+            # back, read from the nearer end of the list (the last page as cheap as the
+            # first, where nothing else needs the whole list read).
+            found = _read_part(self._ordered(), self._order(), bottom, top, self.count)
+        rows = BoundRows(
+            data=found,
+            table=self.object_list.table,  # type: ignore[attr-defined]
+            pinned_data=self.object_list.pinned_data,  # type: ignore[attr-defined]
+        )
         page = self._get_page(rows, number, self)  # type: ignore[attr-defined]
-        # A table may place its rows itself (``ranking``: the published list filtered, the
-        # officer's list, a publication's stored places); else the list is its own ranking.
-        ranking = getattr(self.object_list.table, "ranking", None)  # type: ignore[attr-defined]
-        for row in rows:
-            record = row.record
-            if self.places is not None and record.pk in self.places:
-                record.rank = self.places[record.pk]
-            elif ranking is not None:
-                record.rank = ranking.place(record)
-            else:
-                record.rank = None if record.unrated else self.rank(record.rating_value)
+        if self._whole_list is None:
+            # A filtered page's places on the whole published list, in one query for the
+            # page (``ranking.place_all``). Not a window in the page's own query: it had
+            # the database carry every listed member's whole row through a second sort
+            # (three times the work of the page's read at 60,000 members).
+            self._ranking.place_all(found)
         return page
+
+    #: The most rows a page of the whole list reads by primary key; a longer page (the
+    #: print view's whole list) is sliced in the query.
+    MAX_BY_KEY = 500
+
+    def _whole_list_rows(self, bottom: int, top: int) -> list[Any]:
+        """Rows ``bottom`` to ``top`` of the whole published list in its order (not the
+        rating's), placed: its keys (pk, unrated, rating) read in that order in one pass,
+        the page's members then by primary key, and their places bisected from the keys'
+        usable ratings (the whole list is its own ranking).
+
+        A page of the whole list sorted by name, games or region has ratings from the top
+        of the list to the bottom: placing them in the database ranked the whole list in
+        a second pass, each as costly as this one (2.4 times the work at 20,000 members).
+        """
+        keys = self._ordered().values_list("pk", "unrated", "rating_value")
+        sql, params = keys.query.sql_with_params()
+        # Straight from the cursor: plain ints and floats, no per-value converters.
+        with connections[keys.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            every = cursor.fetchall()
+        if top - bottom > self.MAX_BY_KEY:
+            rows = list(self._ordered()[bottom:top])
+        else:
+            ids = [pk for pk, _, _ in every[bottom:top]]
+            # Read by primary key alone: their keys came through the list's filter just
+            # now, so the publication rule is not asked again. Columns and joins as ever.
+            by_key = self._queryset.order_by()
+            by_key.query.where = WhereNode()
+            found = {member.pk: member for member in by_key.filter(pk__in=ids)}
+            rows = [found[pk] for pk in ids if pk in found]
+        better = sorted(rating for _, unrated, rating in every if not unrated)
+        for record in rows:
+            above = len(better) - bisect_right(better, record.rating_value)
+            record.rank = None if record.unrated else 1 + above
+        return rows
+
+    def _order(self) -> list[Any]:
+        """The list's order, the primary key last: a total order, so that pages neither
+        repeat nor skip a member among ties, and the order read backwards is the same
+        order reversed."""
+        order = list(self._queryset.query.order_by) or list(self._queryset.model._meta.ordering)
+        return [*order, "pk"]
+
+    def _ordered(self) -> QuerySet[Any]:
+        """The list's rows in its order."""
+        return self._queryset.order_by(*self._order())
+
+    def _read_counted(self, number: Any) -> tuple[int, list[Any]] | None:
+        """For a filtered list not yet counted: page ``number``'s rows (and the orphans
+        after them) read with the list's size, ``COUNT(*) OVER ()``, in one pass, which
+        is then the count. Counting the list and then reading its page sorted it twice.
+        None for a page number that is not one (``validate_number`` says so); a page
+        past the end reads no rows, and the list is counted alone."""
+        if "count" in self.__dict__:
+            return None
+        try:
+            wanted = int(number)
+        except (TypeError, ValueError):
+            return None
+        if wanted < 1:
+            return None
+        bottom = (wanted - 1) * self.per_page
+        top = bottom + self.per_page + self.orphans
+        found = list(self._ordered().annotate(list_size=Window(Count("*")))[bottom:top])
+        self.__dict__["count"] = found[0].list_size if found else self._queryset.count()
+        return bottom, found
 
     #: The deepest the first or last page of the rating order reads from its end of the
     #: list's usable ratings; a page deeper in (or a list most of whose rated members are
@@ -344,10 +365,3 @@ def _order_key(item: Any) -> tuple[str, bool] | None:
             return None
         return item.expression.name, item.descending
     return None
-
-
-def _ordering(item: Any) -> Any:
-    """An ``order_by`` entry ("-rating_value", or an expression) as a window's ordering."""
-    if isinstance(item, str):
-        return F(item[1:]).desc() if item.startswith("-") else F(item).asc()
-    return item

@@ -8,6 +8,7 @@ import io
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.db.backends.utils import CursorWrapper
 from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -15,6 +16,7 @@ from django.urls import reverse
 from ratings.models import Member
 from ratings.pages import reports
 from ratings.presentation.list_paginator import ListPaginator
+from ratings.rules.ranking import PublishedRanking
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -83,17 +85,18 @@ def test_the_officer_list_places_the_published_as_the_published_list_does_and_no
 
 
 @pytest.mark.parametrize("sort", ["", "name", "-last_played"])
-def test_a_page_too_long_to_read_by_key_is_read_in_the_same_order_with_the_same_ranks(
+def test_a_page_too_long_to_rank_in_the_database_is_placed_the_same(
     client, current_season, sort, monkeypatch
 ):
-    """The print view's whole list on one page is read by offset, not by primary key."""
+    """The print view's whole list on one page is placed from the published ratings read
+    once, not ranked in the database: the same places either way."""
     club_of(40, current_season)
     query = {"per_page": 40, **({"sort": sort} if sort else {})}
-    by_key = ranks_on(client, LIST, **query)
-    assert len(by_key) > 10
-    monkeypatch.setattr(ListPaginator, "MAX_BY_KEY", 10)
-    assert ranks_on(client, LIST, **query) == by_key
-    assert by_key == [(n, windowed(Member.objects.published())[n]) for n, _ in by_key]
+    ranked = ranks_on(client, LIST, **query)
+    assert len(ranked) > 10
+    monkeypatch.setattr(PublishedRanking, "MOST_RANKED", 10)
+    assert ranks_on(client, LIST, **query) == ranked
+    assert ranked == [(n, windowed(Member.objects.published())[n]) for n, _ in ranked]
 
 
 def count_queries(client, url: str, **query: object) -> int:
@@ -126,6 +129,116 @@ def test_the_list_takes_the_same_queries_with_ten_times_the_members(
     # No more: the whole list's page reads its unrated members only when it reaches them
     # (all 60's first page does; the first page of 600 is all usable ratings).
     assert count_queries(officer_client, url, **query) <= few
+
+
+class RowsRead:
+    """The rows the database hands back to Python while it is on (every fetch of every
+    cursor), and the queries: what a page costs, whatever the machine's load."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.rows = 0
+        counter = self
+
+        def fetchone(cursor):
+            row = cursor.cursor.fetchone()
+            counter.rows += row is not None
+            return row
+
+        def fetchmany(cursor, size=None):
+            rows = cursor.cursor.fetchmany() if size is None else cursor.cursor.fetchmany(size)
+            counter.rows += len(rows)
+            return rows
+
+        def fetchall(cursor):
+            rows = cursor.cursor.fetchall()
+            counter.rows += len(rows)
+            return rows
+
+        for method in (fetchone, fetchmany, fetchall):
+            monkeypatch.setattr(CursorWrapper, method.__name__, method, raising=False)
+
+    def of(self, client, url: str, **query: object) -> tuple[int, int]:
+        """The rows read and the queries made to GET ``url`` (rendered, no kept copy)."""
+        cache.clear()
+        self.rows = 0
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, query)
+        assert response.status_code == 200
+        return self.rows, len(queries)
+
+
+@pytest.mark.parametrize(
+    "url, query",
+    [
+        (LIST, {}),
+        (LIST, {"sort": "-rating", "page": 2}),
+        (LIST, {"region": "North"}),
+        (LIST, {"region": "North", "sort": "name", "page": 3}),
+        (LIST, {"region": "North", "sort": "-last_played"}),
+        (OFFICER_LIST, {"page": 2}),
+        (OFFICER_LIST, {"sort": "name"}),
+    ],
+)
+def test_a_list_page_reads_its_own_rows_not_every_members(
+    officer_client, current_season, monkeypatch, url, query
+):
+    """Filtered, sorted, counted and placed in the database: with three times the members,
+    the same queries and no more rows read than a page's (never every listed member's
+    keys). A page's rows come back, then the places of those of them with a published
+    rating: how many of those varies with who is on the page, never with the club."""
+    club_of(60, current_season)
+    rows_read = RowsRead(monkeypatch)
+    few_rows, few_queries = rows_read.of(officer_client, url, per_page=10, **query)
+    club_of(120, current_season, start=60)
+    rows, queries = rows_read.of(officer_client, url, per_page=10, **query)
+    assert queries == few_queries
+    assert rows <= few_rows + 10
+    assert rows < 60  # of 180 members, some 110 of them listed
+
+
+@pytest.mark.parametrize(
+    "query", [{"sort": "name", "page": 2}, {"sort": "-name", "page": 3}, {"sort": "-games"}]
+)
+def test_the_whole_list_sorted_another_way_is_read_in_one_pass_and_never_ranked_again(
+    officer_client, current_season, monkeypatch, query
+):
+    """The whole list by name or games: a page's ratings span the list, so its places
+    come from the one pass that reads the list's keys (one a listed member), never from a
+    second pass ranking the whole list (twice the database's work)."""
+    club_of(60, current_season)
+    rows_read = RowsRead(monkeypatch)
+    few_rows, few_queries = rows_read.of(officer_client, LIST, per_page=10, **query)
+    few_listed = reports.with_ratings(Member.objects.published(), ranked=False).count()
+    club_of(120, current_season, start=60)
+    with CaptureQueriesContext(connection) as captured:
+        rows, queries = rows_read.of(officer_client, LIST, per_page=10, **query)
+    listed = reports.with_ratings(Member.objects.published(), ranked=False).count()
+    assert queries == few_queries
+    assert rows - few_rows == listed - few_listed
+    assert not [q for q in captured.captured_queries if " OVER (" in q["sql"]]
+
+
+@pytest.mark.parametrize("reached", [5, 40, 8000])
+@pytest.mark.parametrize("sort", ["", "-rating", "name", "-games"])
+def test_a_filtered_page_is_placed_alike_from_either_end_of_the_ratings(
+    client, current_season, monkeypatch, reached, sort
+):
+    """A filtered page's places are read from the nearer end of the ratings when few are
+    above (or below) it, else from the whole list ranked: the whole list's places
+    either way, ties sharing one."""
+    club_of(130, current_season)
+    for n in range(0, 130, 4):  # a quarter of the club moves to the South
+        Member.objects.filter(member_number=f"S{n:04d}").update(region="South")
+    monkeypatch.setattr(PublishedRanking, "MOST_REACHED", reached)
+    expected = windowed(Member.objects.published())
+    seen = {}
+    for page in (1, 2, 3):
+        query = {"region": "South", "page": page, **({"sort": sort} if sort else {})}
+        for name, rank in ranks_on(client, LIST, per_page=10, **query):
+            seen[name] = rank
+    south = Member.objects.published().filter(region="South").values_list("name", flat=True)
+    assert seen == {name: expected[name] for name in south}
+    assert len(set(seen.values()) - {""}) < len(seen)  # ties share a place
 
 
 @pytest.mark.parametrize("url", [LIST, OFFICER_LIST])

@@ -334,8 +334,8 @@ def test_the_list_takes_the_same_few_queries_however_many_members(
 ):
     members = [paid_up(MemberFactory(region=f"R{n % 3}"), current_season) for n in range(size)]
     rated_event([(1, members[i], members[i + 1], Game.Result.DRAW) for i in range(0, size - 1, 2)])
-    # 7, and the public pages' version; on SQLite, one more: the published ratings, read
-    # once to place a filtered list's rows (``ListPaginator.keys``).
+    # 7, and the public pages' version; a filtered page reads its rows with its count,
+    # and places them in one query after asking how far down the ratings they reach.
     with django_assert_max_num_queries(8 if connection.vendor == "postgresql" else 9):
         response = client.get(LIST, {"active": "on"})
     assert len(response.context["table"].page.object_list) == min(size - size % 2, 50)
