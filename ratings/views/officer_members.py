@@ -228,6 +228,10 @@ def member_edit(request: HttpRequest, pk: int) -> HttpResponse:
             if saved:
                 messages.success(request, f"{member.name} saved{rerated(run, ' and ')}.")
                 return progress_or(run, redirect("ratings:officer-member", pk=member.pk))
+    if request.method == "POST":
+        # The form's values, refused or waiting for confirmation, are on its instance;
+        # the page around it (its links, the payments) shows the record as it stands.
+        member = Member.objects.get(pk=member.pk)
     subscription_form = SubscriptionForm(member=member, initial=_season())
     return _member_page(request, member, form, subscription_form, scope=scope, **conflict)
 

@@ -488,3 +488,14 @@ def test_a_recorded_season_is_offered_once_not_again_as_new(alice):
     offered = seasons_offered(alice)
     assert name in offered
     assert f"{name} (new season)" not in offered
+
+
+@pytest.mark.parametrize("number", ["<script>alert(1)</script>", "A/1", "  "])
+def test_a_member_number_refused_is_said_at_its_field_and_the_page_links_the_record(
+    officer_client, alice, number
+):
+    url = reverse("ratings:officer-member", args=[alice.pk])
+    response = officer_client.post(url, _member_data(officer_client, alice, member_number=number))
+    assert response.status_code == 200
+    assert response.context["form"].errors["member_number"]
+    assert alice.get_absolute_url() in response.content.decode()  # the public page as recorded
