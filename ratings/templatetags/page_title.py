@@ -15,9 +15,12 @@ def _has_errors(value: object) -> bool:
     # Only a form already checked by its view: asking an unchecked bound form for its
     # errors would validate it here, in the template, and could query.
     # Django keeps no public "validated" flag: _errors is None until a form is checked.
-    if isinstance(value, BaseForm):
+    # By type(), not isinstance(): isinstance asks a lazy value (the context's csrf_token)
+    # for its __class__, which makes the form token and leaves the page unkept.
+    kind = type(value)
+    if issubclass(kind, BaseForm):
         return bool(getattr(value, "_errors", None))
-    if isinstance(value, BaseFormSet):
+    if issubclass(kind, BaseFormSet):
         return getattr(value, "_errors", None) is not None and value.total_error_count() > 0
     return False
 
