@@ -4,6 +4,8 @@ list shows the title alone, so the error is said before anything else."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import template
 from django.forms import BaseForm
 from django.forms.formsets import BaseFormSet
@@ -21,7 +23,8 @@ def _has_errors(value: object) -> bool:
     if issubclass(kind, BaseForm):
         return bool(getattr(value, "_errors", None))
     if issubclass(kind, BaseFormSet):
-        return getattr(value, "_errors", None) is not None and value.total_error_count() > 0
+        formset = cast(BaseFormSet, value)
+        return getattr(formset, "_errors", None) is not None and formset.total_error_count() > 0
     return False
 
 
