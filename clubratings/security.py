@@ -183,3 +183,12 @@ class PrivatePagesMiddleware:
             return False
         user = getattr(request, "user", None)
         return bool(user is not None and user.is_authenticated)
+
+
+def axes_username(request: Any, credentials: dict[str, Any] | None = None) -> Any:
+    """The username django-axes records a failed login under (``AXES_USERNAME_CALLABLE``),
+    cut to its column's 255 characters: a longer one, which no login can have, failed
+    with a database error on PostgreSQL instead of being refused as a wrong login."""
+    data = credentials if credentials else getattr(request, "data", request.POST)
+    username = data.get("username")
+    return username[:255] if isinstance(username, str) else username

@@ -203,6 +203,7 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = envbool("AXES_ENABLED", "True")
+AXES_USERNAME_CALLABLE = "clubratings.security.axes_username"
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("AXES_COOLOFF_MINUTES", "15"))
 # Username and address together: a stranger guessing an officer's password is stopped

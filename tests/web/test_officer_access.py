@@ -108,6 +108,15 @@ def test_the_login_page_refuses_even_the_right_password_after_too_many_failures(
     assert client.get(reverse("ratings:officer-home")).status_code == 302
 
 
+def test_a_username_longer_than_any_login_is_refused_as_a_wrong_login(client, db):
+    """Counted under its first 255 characters, the column's size: not a 500 on PostgreSQL."""
+    from axes.models import AccessAttempt
+
+    response = client.post(reverse("login"), {"username": "8" * 400, "password": "x"})
+    assert response.status_code == 200 and response.context["form"].errors
+    assert AccessAttempt.objects.get().username == "8" * 255
+
+
 def test_a_lockout_is_for_the_username_from_that_address_only(client, settings, olivia):
     for _ in range(settings.AXES_FAILURE_LIMIT):
         _log_in(client, "wrong")
