@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .acf_1993 import Acf1993, AcfState
+from .acf_1993 import Acf1993
+from .acf_standing import AcfState
 from .base import (
     BroughtInField,
     EngineError,

@@ -10,7 +10,8 @@ where the booklet is unclear or slips are in docs/rating-systems.md.
 
 One module on purpose: one system's rules in one place, read against
 the booklet; its tables are data (acf_tables.py), its settings acf_parameters.py, its
-calendar of lists acf_lists.py.
+calendar of lists acf_lists.py, a player's standing acf_standing.py, and how its figures
+are labelled and stored acf_words.py.
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ from __future__ import annotations
 import gc
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any
 
 from .acf_lists import list_fed, list_month, list_period
 from .acf_parameters import PARAMETERS
+from .acf_standing import (
+    CONFIRMED,
+    NEW,
+    PARTIALLY_RATED,
+    PROVISIONAL,
+    UNRATED,
+    AcfState,
+)
 from .acf_tables import (
     DP_BY_PERCENT,
     HIGH_BY_DIFFERENCE,
@@ -33,9 +41,14 @@ from .acf_tables import (
     parse_bonus_rows,
     percentage,
 )
+from .acf_words import (
+    BREAKDOWN_SHAPES,
+    BROUGHT_IN_FIELDS,
+    DETAIL_LABELS,
+    LINE_LABELS,
+    RATING_LINE_FIGURES,
+)
 from .base import (
-    NUMBER,
-    BroughtInField,
     EngineError,
     Event,
     EventResult,
@@ -45,36 +58,10 @@ from .base import (
     PlayerChange,
     PlayerState,
     RatingSystem,
-    StateKind,
     StatusChange,
     games_words,
     with_changes,
 )
-
-NEW = "new"
-UNRATED = "unrated"
-PROVISIONAL = "provisional"
-CONFIRMED = "confirmed"
-#: Every status, in the order a player goes through them.
-STATUSES = (NEW, UNRATED, PROVISIONAL, CONFIRMED)
-#: The statuses the zero-score reset applies to.
-_PARTIALLY_RATED = frozenset((UNRATED, PROVISIONAL))
-
-
-@dataclass(frozen=True, slots=True)
-class AcfState(PlayerState):
-    """A player's acf-1993 standing: their status, and while not yet confirmed, the
-    average rating of their opponents (AR) and their score (TS) over ``games`` games."""
-
-    status: str | None = None
-    avg_opp: float | None = None
-    score: float | None = None
-
-    kinds: ClassVar[Mapping[str, StateKind]] = {
-        "status": STATUSES,
-        "avg_opp": NUMBER,
-        "score": NUMBER,
-    }
 
 
 def _rated(
@@ -118,14 +105,6 @@ class _Period:
         self.units = 0  # confirmed: the sum of (Sa - Se) + bonus margin over events, hundredths
 
 
-#: The figures of a change's breakdown in each form it takes (``breakdown_shapes``).
-_STATUS = ("status_before", "status_after")
-_ESTABLISHED = ("calculation", "NG", "Sa", "AR", "D", "D_table", "P", "Se", "BP", "Ri")
-_NONE_RATED = ("calculation", "NG", "Sa", "AR", "D", "P", "Se", "BP", "Ri")
-_PERFORMANCE = ("calculation", "played", "Sa", "NG", "TS", "AR", "percentage", "Dp", "Rp")
-_LINE = ("held_from",)
-
-
 class Acf1993(RatingSystem[AcfState]):
     id = "acf-1993"
     title = "ACF ratings (December 1993 booklet)"
@@ -134,38 +113,10 @@ class Acf1993(RatingSystem[AcfState]):
     per_game_expected = False
     parameters = PARAMETERS
     state_type = AcfState
-    detail_labels = {
-        "status_before": "Status before",
-        "status_after": "Status after",
-        "reset": "Rating reset",
-        "calculation": "Calculation",
-        **RatingSystem.detail_labels,
-        "NG": "Games (NG)",
-        "Sa": "Score (Sa)",
-        "TS": "Total score (TS)",
-        "AR": "Average opponent (AR)",
-        "D": "Rating difference (D)",
-        "D_table": "Difference in the table",
-        "P": "Expected a game (P)",
-        "Se": "Expected score (Se)",
-        "BP": "Bonus points (BP)",
-        "Ri": "Change (Ri)",
-        "percentage": "Percentage",
-        "Dp": "Dp",
-        "Rp": "Performance rating (Rp)",
-    }
-    #: The opponent's rating before the 336 rule held it, where it did.
-    line_labels = {"held_from": "Held from"}
-    rating_line_figures = frozenset({"held_from"})
-    #: A confirmed player's tournament; one with no game against a usable rating; a
-    #: partially rated player's performance rating, and the same after the period's
-    #: zero-score reset. Numbers 0 to 3, for good (``RatingSystem.breakdown_shapes``).
-    breakdown_shapes = {
-        0: (_STATUS + _ESTABLISHED, _LINE),
-        1: (_STATUS + _NONE_RATED, _LINE),
-        2: (_STATUS + _PERFORMANCE, _LINE),
-        3: ((*_STATUS, "reset", *_PERFORMANCE), _LINE),
-    }
+    detail_labels = DETAIL_LABELS
+    line_labels = LINE_LABELS
+    rating_line_figures = RATING_LINE_FIGURES
+    breakdown_shapes = BREAKDOWN_SHAPES
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         super().__init__(params)
@@ -193,15 +144,7 @@ class Acf1993(RatingSystem[AcfState]):
 
     # -- periods ---------------------------------------------------------------
 
-    brought_in_fields = (
-        BroughtInField(
-            "status",
-            "ACF status brought in",
-            "ACF status",
-            ((CONFIRMED, "Confirmed"), (PROVISIONAL, "Provisional")),
-            "The status of the rating brought in (blank: from its games).",
-        ),
-    )
+    brought_in_fields = BROUGHT_IN_FIELDS
     # A provisional rating is the history of its games (NG, AR, TS): none, none to keep.
     brought_in_needs_games = True
     legend_on_report = True
@@ -420,7 +363,7 @@ class Acf1993(RatingSystem[AcfState]):
             self.params["reset_zero_score"]
             and player.score == 0
             and player.games > 0
-            and player.status in _PARTIALLY_RATED
+            and player.status in PARTIALLY_RATED
         ):
             return _rated(player, NEW, None, 0, None, None)
         return player
@@ -437,7 +380,7 @@ class Acf1993(RatingSystem[AcfState]):
         zero = [
             (pid, state)
             for pid, state in players.items()
-            if state.score == 0 and state.games > 0 and state.status in _PARTIALLY_RATED
+            if state.score == 0 and state.games > 0 and state.status in PARTIALLY_RATED
         ]
         for pid, state in zero:
             players[pid] = _rated(state, NEW, None, 0, None, None)

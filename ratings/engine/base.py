@@ -6,22 +6,40 @@ the command line and the tests all drive the same pure functions.
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
-from collections import deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import chain, repeat
+from itertools import chain
 from operator import attrgetter
 from typing import Any, ClassVar, Generic, TypeVar, cast
+
+from .declarations import BroughtInField as BroughtInField
+from .declarations import FigureUsed as FigureUsed
+from .declarations import Marker as Marker
+from .declarations import Parameter as Parameter
+from .declarations import ParamValue as ParamValue
+from .declarations import StatusChange as StatusChange
+from .declarations import day_words as day_words
+from .declarations import games_words as games_words
+from .declarations import span_name as span_name
+from .states import DATE as DATE
+from .states import NUMBER as NUMBER
+from .states import STATE_FIELDS as STATE_FIELDS
+from .states import STATE_TYPES as STATE_TYPES
+from .states import TITLES as TITLES
+from .states import PlayerState as PlayerState
+from .states import StateKind as StateKind
+from .states import state_as as state_as
+from .states import state_fields as state_fields
+from .states import state_kinds as state_kinds
+from .states import with_changes as with_changes
 
 #: A game's score from player ``a``'s side.
 SCORES = (1.0, 0.5, 0.0)
 
 Number = float | int
-ParamValue = float | int | str | bool | None
 
 
 class EngineError(ValueError):
@@ -50,88 +68,6 @@ def round_half_up(value: float, ndigits: int = 0) -> float:
 def whole(value: float) -> int:
     """The nearest whole number, halves away from zero (the published figure)."""
     return int(round_half_up(value, 0))
-
-
-#: The titles a player's state may carry (the federations' own abbreviations).
-TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
-
-#: How the codec reads and checks a state's field (``PlayerState.kinds``): a figure, a
-#: day, or one of a few words (a tuple of them). ``id``, ``games`` and ``guest`` have their
-#: own kinds.
-NUMBER = "number"
-DATE = "date"
-StateKind = str | tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerState:
-    """A player's standing between events: what every system shares (the figure, the
-    games behind it, and the player's own details some systems read).
-
-    A system that keeps more declares its own state in its module, a subclass of this
-    one with its fields and their ``kinds`` (acf-1993's ``AcfState``: status, average
-    opponent, score), and names it as its ``RatingSystem.state_type``; the codec, the
-    driver and ``with_changes`` take whatever fields the type has.
-    """
-
-    id: str
-    rating: float | None = None
-    games: int = 0
-    guest: bool = False
-    born: date | None = None
-    gender: str | None = None
-    title: str | None = None
-
-    #: Each field this class adds, and how the codec reads it: ``NUMBER``, ``DATE`` or
-    #: the words it may be. A subclass names its own fields only; the codec gathers the
-    #: rest from the classes above it.
-    kinds: ClassVar[Mapping[str, StateKind]] = {
-        "id": "id",
-        "rating": NUMBER,
-        "games": "games",
-        "guest": "flag",
-        "born": DATE,
-        "gender": ("M", "F"),
-        "title": TITLES,
-    }
-
-    def age_on(self, day: date) -> int | None:
-        """Whole years of age on ``day``; None when the birth date is unknown."""
-        if self.born is None:
-            return None
-        years = day.year - self.born.year
-        if (day.month, day.day) < (self.born.month, self.born.day):
-            years -= 1
-        return years
-
-
-#: Every system's state type, in the order the systems were declared (the shared one
-#: first): ``RatingSystem`` adds each system's own.
-STATE_TYPES: list[type[PlayerState]] = [PlayerState]
-
-#: The fields every system's state has.
-STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(PlayerState))
-
-
-def state_fields(state_type: type[PlayerState]) -> tuple[str, ...]:
-    """The fields of a state type, in order: the shared ones, then the system's own."""
-    return _layout(state_type)[0]
-
-
-def state_kinds(state_type: type[PlayerState]) -> dict[str, StateKind]:
-    """Each field of a state type and how the codec reads it, from the ``kinds`` the type
-    and the types above it declare. A field declared without a kind is a mistake in the
-    system's module, said when the type is first used."""
-    return _layout(state_type)[4]
-
-
-def state_as(state_type: type[PlayerState], state: PlayerState) -> PlayerState:
-    """``state`` as a ``state_type``: every field the two share kept, the others at the
-    new type's defaults (a state from another system's list, or a bare one from outside)."""
-    if type(state) is state_type:
-        return state
-    own = set(_layout(type(state))[0])
-    return state_type(**{n: getattr(state, n) for n in _layout(state_type)[0] if n in own})
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,157 +149,8 @@ class RatingResult:
     events: list[EventResult]
 
 
-@dataclass(frozen=True, slots=True)
-class Parameter:
-    """A documented rule a club could reasonably set differently.
-
-    ``minimum`` and ``maximum`` bound a number, ``longest`` a text: the range the system's
-    own document makes sensible (a rating within 0..3000, a K within what any Elo system
-    uses), so that no value typed into a form or a file rates every member at a figure no
-    list could show or no column could hold.
-    """
-
-    name: str
-    default: ParamValue
-    help: str
-    choices: tuple[ParamValue, ...] | None = None
-    minimum: float | None = None
-    nullable: bool = False
-    maximum: float | None = None
-    longest: int = 40
-
-    def check(self, value: object) -> str | None:
-        """The problem with ``value``, or None when it is acceptable."""
-        if value is None:
-            return None if self.nullable else "must not be null"
-        expected = type(self.default) if self.default is not None else float
-        if expected is bool:
-            if not isinstance(value, bool):
-                return "must be true or false"
-        elif expected in (int, float):
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                return "must be a number"
-            if isinstance(value, float) and not math.isfinite(value):
-                return "must be a finite number"
-            # The range before the whole-number test: a whole number too big for a float
-            # (JSON's 1e400 written out) has no float to test.
-            if self.minimum is not None and value < self.minimum:
-                return f"must be at least {self.minimum:g}"
-            if self.maximum is not None and value > self.maximum:
-                return f"must be at most {self.maximum:g}"
-            if expected is int and not float(value).is_integer():
-                return "must be a whole number"
-        elif not isinstance(value, expected):
-            return f"must be a {expected.__name__}"
-        elif isinstance(value, str) and len(value) > self.longest:
-            return f"must be at most {self.longest} characters"
-        if self.choices is not None and value not in self.choices:
-            return "must be one of " + ", ".join(str(c) for c in self.choices)
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Marker:
-    """One way a system shows a rating on its list: an example of it, its status in a
-    word or two (the member page's and the API's), and what it means (the legend's)."""
-
-    example: str
-    status: str
-    meaning: str
-
-    def marks(self, display: str) -> bool:
-        """Whether ``display`` carries this marker: the same text after the figures."""
-        return display.lstrip("0123456789") == self.example.lstrip("0123456789")
-
-
-@dataclass(frozen=True, slots=True)
-class StatusChange:
-    """When a member's rating status next changes, and to what: the system's own rule
-    (``RatingSystem.status_changes``), never a guess.
-
-    ``on``: the first day it has changed, unless the member plays a rated game before it
-    (ecf-2020's lapse); ``after_games``: how many more rated games change it (st-charles'
-    official rating). ``to`` is the status word it becomes, ``words`` the sentence a page
-    or a message says to the member ("official after 2 more rated games").
-    """
-
-    to: str
-    words: str
-    on: date | None = None
-    after_games: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class FigureUsed:
-    """An opponent's rating as a system used it in a game, when it is not the rating they
-    held (``RatingSystem.opponent_figure``): ``word`` marks the figure where the rating
-    held is shown beside it ("held"), ``words`` where it is not ("held from 1780"), and
-    ``why`` says the rule in a sentence, the same for every such game."""
-
-    word: str
-    words: str
-    why: str
-
-
-def games_words(count: int) -> str:
-    """ "1 more rated game", "3 more rated games"."""
-    return f"{count} more rated game{'' if count == 1 else 's'}"
-
-
-def day_words(day: date) -> str:
-    """A day as a member reads it: "1 March 2027"."""
-    return f"{day.day} {day:%B %Y}"
-
-
-def span_name(start: date, end: date) -> str:
-    """The months from ``start`` to ``end``: "July 2026", "Jul–Oct 2026", "Nov 2026–Feb 2027"."""
-    if (start.year, start.month) == (end.year, end.month):
-        return f"{start:%B %Y}"
-    if start.year == end.year:
-        return f"{start:%b}–{end:%b %Y}"
-    return f"{start:%b %Y}–{end:%b %Y}"
-
-
 _PAIR = attrgetter("a", "b")
 _GAMES = attrgetter("games")
-
-
-@dataclass(frozen=True)
-class BroughtInField:
-    """A word a system reads with a rating brought in besides its figure and games
-    (acf-1993's status, ecf-2020's category): declared in the system's module, so the
-    member's record keeps it by ``name`` and the forms, the members file and the member's
-    page offer it with no change outside the engine."""
-
-    #: The key the member's record keeps the word under (the same for any system that
-    #: reads the same word).
-    name: str
-    #: The form's and the page's label ("ACF status brought in").
-    label: str
-    #: The members file's column ("ACF status").
-    column: str
-    #: The words it may be, (word, label), in the order offered.
-    choices: tuple[tuple[str, str], ...]
-    help_text: str = ""
-    #: Whether the word weighs the games behind the rating, so needs some given.
-    needs_games: bool = False
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        return tuple(word for word, _ in self.choices)
-
-    def problem(self, value: str, *, rating: float | None, games: int) -> str | None:
-        """What is wrong with ``value`` as this word for a rating brought in, or None:
-        a word describes a rating, so needs one; some weigh its games, so need them."""
-        if not value:
-            return None
-        if value not in self.words:
-            return f"The {self.column} is one of: {', '.join(self.words)}."
-        if rating is None:
-            return f"The {self.column} needs the rating it describes."
-        if self.needs_games and not games:
-            return f"The {self.column} needs the games behind the rating (games played before)."
-        return None
 
 
 #: A system's own state type (``RatingSystem.state_type``); any state (``with_changes``).
@@ -709,52 +496,3 @@ class RatingSystem(ABC, Generic[S]):
             assert label is not None
             groups.setdefault(label, []).append(event)
         return list(groups.items())
-
-
-#: Per state type: its fields, their set, a getter of all their values, each one's index,
-#: and each one's kind; built once a type (a big history makes a state a player an event).
-_Layout = tuple[tuple[str, ...], frozenset[str], Any, dict[str, int], dict[str, StateKind]]
-_LAYOUTS: dict[type[PlayerState], _Layout] = {}
-_set_field = object.__setattr__
-
-
-def _layout(state_type: type[PlayerState]) -> _Layout:
-    try:
-        return _LAYOUTS[state_type]
-    except KeyError:
-        pass
-    names = tuple(f.name for f in fields(state_type))
-    kinds: dict[str, StateKind] = {}
-    for klass in reversed(state_type.__mro__):
-        kinds.update(getattr(klass, "kinds", None) or {})
-    missing = [n for n in names if n not in kinds]
-    if missing:
-        raise TypeError(f"{state_type.__name__} declares no kind for {', '.join(missing)}")
-    layout = (
-        names,
-        frozenset(names),
-        attrgetter(*names),
-        {name: i for i, name in enumerate(names)},
-        {n: kinds[n] for n in names},
-    )
-    _LAYOUTS[state_type] = layout
-    return layout
-
-
-def with_changes(state: T, **changes: Any) -> T:
-    """A copy of ``state`` with some fields changed: ``dataclasses.replace(state, **changes)``
-    at a third of its cost (a big history makes a new state for each player in each event).
-
-    The fields are read in one call and set in one C-level pass: a frozen dataclass's own
-    ``__init__`` sets them one Python statement at a time, most of the cost. Any system's
-    state type: the copy is of the same type."""
-    cls = type(state)
-    names, name_set, values_of, index, _ = _LAYOUTS.get(cls) or _layout(cls)
-    if not changes.keys() <= name_set:
-        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - name_set)}")
-    values = list(values_of(state))
-    for name, value in changes.items():
-        values[index[name]] = value
-    copy: T = object.__new__(cls)
-    deque(map(_set_field, repeat(copy, len(values)), names, values), 0)
-    return copy

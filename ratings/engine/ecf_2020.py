@@ -70,6 +70,12 @@ from .ecf_standing import (
 )
 from .ecf_standing import prior as prior_of
 from .ecf_tables import D_MAX, D_OFFSET_FIFTHS, D_OFFSET_SIGNED, DP_BY_P
+from .ecf_words import (
+    BREAKDOWN_SHAPES,
+    DETAIL_LABELS,
+    LINE_LABELS,
+    SIGNED_LINE_FIGURES,
+)
 from .months import month_start, months_before
 
 #: PlayerChange.detail["pass"]: which calculation gave the player's new rating.
@@ -110,11 +116,6 @@ class _PRating(NamedTuple):
     used: int  # this month's games counted (all of them except pass-1 exclusions)
 
 
-#: The figures of a change's breakdown in each form it takes (``breakdown_shapes``).
-_MONTH = ("category_before", "category_after", "pass", "month_games", "month_points")
-_LINE = ("d", "d_offset", "score_offset", "increment")
-
-
 class Ecf2020(RatingSystem[EcfState]):
     id = "ecf-2020"
     title = "ECF rating (method from July 2020)"
@@ -124,57 +125,10 @@ class Ecf2020(RatingSystem[EcfState]):
     per_game_expected = False
     parameters = PARAMETERS
     state_type = EcfState
-    detail_labels = {
-        "category_before": "Category before",
-        "category_after": "Category after",
-        "pass": "Calculation",
-        "player_k": "K",
-        "improving": "Improving",
-        "month_games": "Games this month",
-        "month_points": "Points this month",
-        "total_games": "Games in all",
-        "total_points": "Points in all",
-        "dummy_rating": "Provisional rating",
-        "avg_opp": "Average opponent",
-        "p": "Score fraction (p)",
-        "dp": "dp",
-        "rating_a": "Rating (first pass)",
-        "rating_b": "Rating (second pass)",
-        "pass1_games_used": "First pass: games used",
-        "pass1_total_games": "First pass: games",
-        "pass1_avg_opp": "First pass: average opponent",
-        "pass1_p": "First pass: score fraction",
-        "pass1_dp": "First pass: dp",
-        "sum_offsets": "Sum of offsets",
-        "adjustment": "Adjustment",
-    }
-    #: D: the rating difference as the offset table reads it; its offset and the score's.
-    line_labels = {"d": "D", "d_offset": "D offset", "score_offset": "Score offset"}
-    signed_line_figures = frozenset({"d_offset", "score_offset"})
-    #: A P rating (new and partial players), a K rating (fully rated ones). Numbers 4
-    #: and 5, for good (``RatingSystem.breakdown_shapes``).
-    breakdown_shapes = {
-        4: (
-            (
-                *_MONTH,
-                "dummy_rating",
-                "total_games",
-                "total_points",
-                "avg_opp",
-                "p",
-                "dp",
-                "rating_a",
-                "rating_b",
-                "pass1_games_used",
-                "pass1_total_games",
-                "pass1_avg_opp",
-                "pass1_p",
-                "pass1_dp",
-            ),
-            _LINE,
-        ),
-        5: ((*_MONTH, "player_k", "improving", "sum_offsets", "adjustment"), _LINE),
-    }
+    detail_labels = DETAIL_LABELS
+    line_labels = LINE_LABELS
+    signed_line_figures = SIGNED_LINE_FIGURES
+    breakdown_shapes = BREAKDOWN_SHAPES
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         super().__init__(params)
