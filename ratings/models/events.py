@@ -15,13 +15,13 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
-from ..presentation.counts import count_phrase
 from ..rules import results, tiebreaks
 from ..rules.names import name_problem
 from ..rules.places_of_play import LIST_CHOICES, LIST_KEY_LENGTH
 from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 from . import rules
 from .club import SYSTEM_CHOICES
 from .members import Member

@@ -23,9 +23,9 @@ from ..models import (
     rules,
 )
 from ..pages.events import missing_rounds
-from ..presentation.counts import count_phrase
 from ..rules.pairings import grid_games, rematches, round_robin_schedule
 from ..rules.results import WHITE_AS_GRID, flipped, result_words
+from ..words.counts import count_phrase
 from .common import director_required, progress_or, rerated, results_closed
 
 # -- results ----------------------------------------------------------------------------
