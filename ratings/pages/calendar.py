@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from ..formats.calendar import CalendarEntry, calendar_ics
 from ..models import ClubSettings, Event, RatingChange
-from ..rules.rating_lists import classes_of, list_name
+from ..models.rating_lists import classes_of
+from ..rules.rating_lists import list_name
 from ..words.counts import count_phrase
 
 #: How far back the feed reaches: a calendar program keeps what it read before.

@@ -33,7 +33,7 @@ from ..models import (
     RatingRun,
     RatingState,
 )
-from ..rules.rating_lists import event_list_of, lists_kept
+from ..models.rating_lists import event_list_of, lists_kept
 from ..rules.time_classes import RAPID, STANDARD
 from ..words.counts import count_phrase
 from .chain import (

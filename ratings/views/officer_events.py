@@ -35,6 +35,7 @@ from ..models import (
     RatingChange,
     rules,
 )
+from ..models.rating_lists import event_list_system
 from ..pages import events as pages
 from ..pages.reports import legend as rating_legend
 from ..presentation.paging import table_paginate
@@ -42,7 +43,6 @@ from ..presentation.tables import (
     OfficerEventTable,
 )
 from ..rules import access
-from ..rules.rating_lists import event_list_system
 from ..words.counts import count_phrase
 from .common import (
     PER_PAGE,

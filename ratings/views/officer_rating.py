@@ -24,8 +24,9 @@ from ..models import (
     RatingRun,
     rules,
 )
+from ..models.rating_lists import event_list_system, on_list
 from ..pages import events as pages
-from ..rules.rating_lists import event_list_system, list_query, on_list
+from ..rules.rating_lists import list_query
 from ..rules.time_classes import STANDARD
 from ..services.duplicates import duplicates_of_event
 from ..words.counts import count_phrase
