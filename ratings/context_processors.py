@@ -3,7 +3,8 @@ from typing import Any
 from django.http import HttpRequest
 
 from .models import ClubSettings
-from .rules.rating_lists import list_name, lists_kept
+from .models.rating_lists import lists_kept
+from .rules.rating_lists import list_name
 
 
 def club(request: HttpRequest) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from ..models import (
     RatingPeriod,
     rules,
 )
-from ..presentation.counts import count_phrase
+from ..words.counts import count_phrase
 from .accounts import IdsOnly
 from .base import (
     AuditAdmin,

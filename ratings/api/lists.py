@@ -13,11 +13,11 @@ from ninja.errors import HttpError
 from .. import services
 from ..formats.list_row import ObjectRow, api_values, live_path, publication_path
 from ..models import ClubSettings, Publication
+from ..models.rating_lists import lists_kept
 from ..pages import reports
 from ..pages.lists import list_members
 from ..pages.publications import publication_entries
 from ..rules.ranking import PublishedRanking
-from ..rules.rating_lists import lists_kept
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of

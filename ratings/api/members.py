@@ -13,10 +13,10 @@ from ninja import Query, Router
 from ninja.errors import HttpError
 
 from ..models import ClubSettings, Member
+from ..models.rating_lists import lists_kept
 from ..pages import members as pages
 from ..pages.members import rating_status
 from ..rules.publication import is_published, shown_on_public_pages
-from ..rules.rating_lists import lists_kept
 from ..rules.time_classes import STANDARD
 from . import schemas
 from .caching import cacheable

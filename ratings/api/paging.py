@@ -8,7 +8,7 @@ from typing import Any
 from ninja import Field, Schema
 from ninja.errors import HttpError
 
-from ..presentation.counts import count_phrase
+from ..words.counts import count_phrase
 
 PER_PAGE = 50
 MAX_PER_PAGE = 500

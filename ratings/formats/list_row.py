@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..presentation.figures import rating_and_marker
+from ..words.figures import rating_and_marker
 
 #: The list's figures: the live list reads them from the member's rating state; a
 #: publication froze them in its entries (``services/publishing.py`` copies them).

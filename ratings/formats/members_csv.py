@@ -23,9 +23,9 @@ from django.utils import timezone
 from ..engine import brought_in_fields
 from ..engine.codec import TITLES
 from ..models import EARLIEST_DATE, MAX_INITIAL_RATING, Membership, rules
-from ..presentation.counts import count_phrase
 from ..rules.brought_in import STANDING, standing_problems
 from ..rules.text import text_problem
+from ..words.counts import count_phrase
 
 
 def word_column(column: str) -> str:

@@ -21,12 +21,12 @@ from ..models import (
     event_date_problem,
     name_problem,
 )
-from ..presentation.counts import count_phrase
 from ..rules import results
 from ..rules.names import is_bye_placeholder
 from ..rules.places_of_play import pgn_online_why
 from ..rules.text import EVENT_NAME_LENGTH, cut, text_problem
 from ..rules.time_classes import STANDARD, time_class_and_why
+from ..words.counts import count_phrase
 from .trf import player_title, shared_fide_ids
 
 # -- tournament files (import_trf, import_pgn) ---------------------------------------------

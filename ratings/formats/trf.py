@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.codec import TITLES
-from ..presentation.counts import count_phrase
 from ..rules.names import hidden_characters, is_bye_placeholder
 from ..rules.places_of_play import trf_online_why
 
@@ -33,6 +32,7 @@ from ..rules.results import (
     ZERO_BYE,
 )
 from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH, cut, text_problem
+from ..words.counts import count_phrase
 
 # The result codes (FIDE Handbook C.04 Annex 2, TRF16 and TRF-2026):
 #   1 = 0   a game played: win, draw, loss (rated)

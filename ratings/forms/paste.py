@@ -9,10 +9,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from ..models import Event, Game, Member
-from ..presentation.counts import count_phrase
 from ..rules.duplicates import NONE_FOUND
 from ..rules.results import SPELLINGS, allowed_results, read_result
 from ..services.duplicates import duplicate_reason_problem, duplicates_of
+from ..words.counts import count_phrase
 from .events import NotFound, club_members_named, resolve_players
 from .results import Pairing
 

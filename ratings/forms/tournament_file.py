@@ -16,13 +16,13 @@ from ..formats.tournament_files import (
     file_size_problem,
 )
 from ..models import ClubSettings, Event, Member, name_problem, rules
-from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import NONE_FOUND, Duplicates
 from ..rules.text import EVENT_NAME_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.duplicates import duplicate_reason_problem, duplicates_of
 from ..services.tournament_imports import match_players, players_possible_duplicates
+from ..words.counts import count_phrase
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------

@@ -15,16 +15,18 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
-from ..presentation.counts import count_phrase
 from ..rules import results, tiebreaks
 from ..rules.names import name_problem
+from ..rules.period_names import period_name
 from ..rules.places_of_play import LIST_CHOICES, LIST_KEY_LENGTH
 from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH
 from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 from . import rules
-from .club import SYSTEM_CHOICES
+from .club import SYSTEM_CHOICES, ClubSettings
 from .members import Member
+from .rating_lists import event_list_of, on_list
 from .rules import EARLIEST_DATE
 
 #: How far ahead an event may be dated (a season's fixtures entered early).
@@ -72,14 +74,10 @@ class RatingPeriodQuerySet(models.QuerySet["RatingPeriod"]):
         list ``time_class`` under ``system``; None for a per-event system or an event on
         no list the club keeps."""
         if time_class is None:
-            from ..rules.rating_lists import event_list_of
-
             time_class = event_list_of(event)
             if time_class is None:
                 return None
         if system is None:
-            from .club import ClubSettings
-
             system = ClubSettings.load().engine(time_class)
         label = system.period_of(event.end_date)
         if label is None:
@@ -153,8 +151,6 @@ class RatingPeriod(models.Model):
     def events(self) -> EventQuerySet:
         """The events of this period: of its list's time controls, ending within its
         dates, in rating order (drafts and unrated ones too: narrow as needed)."""
-        from ..rules.rating_lists import on_list
-
         return Event.objects.filter(
             on_list(self.time_class), end_date__gte=self.start, end_date__lte=self.end
         ).in_rating_order()
@@ -162,8 +158,6 @@ class RatingPeriod(models.Model):
     @property
     def name(self) -> str:
         """Its dates in words ("Jul–Oct 2026, December 2026 list"): the label is a key."""
-        from ..rules.period_names import period_name
-
         return period_name(self.system, self.label, self.start, self.end)
 
 

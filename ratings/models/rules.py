@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from ..words.counts import count_phrase
+
 if TYPE_CHECKING:
     from .events import Event
 
@@ -204,8 +206,6 @@ def self_play_problem(white_id: int | None, black_id: int | None) -> str | None:
 
 
 def round_problem(round_: int | None, rounds: int) -> str | None:
-    from ..presentation.counts import count_phrase
-
     if round_ is not None and not 1 <= round_ <= rounds:
         return (
             f"This event has {count_phrase(rounds, 'round')}: round {round_} is not one of them."

@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from ..formats.calendar import CalendarEntry, calendar_ics
 from ..models import ClubSettings, Event, RatingChange
-from ..presentation.counts import count_phrase
-from ..rules.rating_lists import classes_of, list_name
+from ..models.rating_lists import classes_of
+from ..rules.rating_lists import list_name
+from ..words.counts import count_phrase
 
 #: How far back the feed reaches: a calendar program keeps what it read before.
 PAST_DAYS = 366

@@ -19,10 +19,10 @@ from django.db.models.functions import ExtractIsoWeekDay
 from .. import services
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, Member, RatingChange, RatingPeriod
-from ..presentation import figures
+from ..models.rating_lists import event_list_system
 from ..presentation.tables import change_html
 from ..rules import publication, tiebreaks
-from ..rules.rating_lists import event_list_system
+from ..words import figures
 from . import crosstable as standings
 from . import explain, reports
 

@@ -23,12 +23,12 @@ from django.utils import timezone
 from .. import services
 from ..engine import rated_games
 from ..models import ClubSettings, Entry, Event, JSONText, Member, RatingChange
-from ..presentation import figures
 from ..presentation.charts import Point, day_before, period_points, rating_history_svg
 from ..presentation.tables import change_html
 from ..rules import publication
 from ..rules.period_names import label_name, period_name
 from ..rules.status_changes import member_status_changes
+from ..words import figures
 from . import reports
 from .fide import fide_figures
 

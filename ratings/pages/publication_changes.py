@@ -28,8 +28,8 @@ from django.db.models import (
 from django.db.models.functions import Floor
 
 from ..models import Publication, PublicationEntry, RatingChange, RatingRun, RatingState
-from ..presentation.figures import shown_change
 from ..presentation.tables import change_html
+from ..words.figures import shown_change
 
 #: Rows each of the rises, falls and improvers shows.
 TOP = 20

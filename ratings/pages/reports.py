@@ -42,9 +42,9 @@ from ..models import (
     RatingState,
 )
 from ..models.members import age_on
-from ..presentation.figures import shown_change
 from ..rules import publication
 from ..rules.time_classes import STANDARD
+from ..words.figures import shown_change
 
 #: The booklet's junior reports: age at the start of the year under 20, 16 and 12.
 AGE_GROUPS = {"U20": 20, "U16": 16, "U12": 12}

@@ -1,1 +1,1 @@
-"""How pages show what the read side builds: tables, charts, figures, counts, filters."""
+"""How pages show what the read side builds: tables, charts, filters."""

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from .counts import count_phrase
+from ..words.counts import count_phrase
 
 
 @dataclass(frozen=True)

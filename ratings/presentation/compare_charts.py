@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from ..words.counts import count_phrase
 from .charts import _n, rating_grid, rating_scale
-from .counts import count_phrase
 
 
 def calibration_svg(

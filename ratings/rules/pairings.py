@@ -8,12 +8,27 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
-from ..models import Game
 from . import results
 
+if TYPE_CHECKING:
+    from ..models import Game
+
 Player = TypeVar("Player")
+
+
+@dataclass(frozen=True)
+class GridGame:
+    """A game of a round robin's grid where the schedule puts it: its round, board and
+    colours, and its result with white first (the view records it as a ``Game``)."""
+
+    round: int
+    board: int | None
+    white_id: int
+    black_id: int
+    result: str
 
 
 def round_robin_schedule(
@@ -51,7 +66,7 @@ def grid_games(
     existing: Mapping[frozenset[int], Game],
     sitting: Iterable[tuple[int, int]],
     rounds: int,
-) -> list[Game]:
+) -> list[GridGame]:
     """A round robin's games from its grid: a pair keeps its round and colours, or takes
     the schedule's.
 
@@ -100,7 +115,7 @@ def grid_games(
             result = results.flipped(result)
         black = col if white == row else row
         games.append(
-            Game(round=number, board=board, white_id=white, black_id=black, result=result)
+            GridGame(round=number, board=board, white_id=white, black_id=black, result=result)
         )
     return games
 

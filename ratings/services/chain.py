@@ -21,8 +21,8 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_from_dict
 from ..models import ClubSettings, Event, Game, Member, RatingChange, RatingPeriod
+from ..models.rating_lists import on_list
 from ..rules.places_of_play import list_place
-from ..rules.rating_lists import on_list
 from ..rules.time_classes import STANDARD
 
 Position = tuple[dt.date, dt.date, int]

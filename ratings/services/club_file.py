@@ -36,7 +36,7 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
 from ..formats.club_file import ClubFileRefused, club_write
-from ..presentation.counts import count_phrase
+from ..words.counts import count_phrase
 from .rerate import RerateRequest
 from .rerate_rows import insert_rows
 

@@ -47,11 +47,11 @@ from ..models import (
     is_usable,
 )
 from ..models.club import _with_time_control as with_time_control
-from ..presentation.counts import count_phrase
+from ..models.rating_lists import lists_kept, on_list
 from ..rules.places_of_play import list_place
 from ..rules.publication import published_members
-from ..rules.rating_lists import lists_kept, on_list
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
 from .public_pages import public_pages_changed

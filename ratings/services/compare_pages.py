@@ -14,9 +14,9 @@ from typing import Any
 
 from ..engine import SYSTEMS
 from ..models import Comparison, ComparisonRating, Member
-from ..presentation.counts import count_phrase
 from ..rules.rating_lists import LIST_ORDER, list_name
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 from .compare_verdict import MOST_FILLED_IN
 
 #: Places shown of each system's list.

@@ -19,7 +19,7 @@ from ..models import (
     Season,
     rules,
 )
-from ..rules.rating_lists import event_list_of
+from ..models.rating_lists import event_list_of
 from ..rules.time_classes import STANDARD
 from .audit import reason_kept
 from .chain import (

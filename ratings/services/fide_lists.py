@@ -30,7 +30,7 @@ from ..formats.fide_list import (
     kind_of_name,
 )
 from ..models import FideRating, Member
-from ..presentation.counts import count_phrase
+from ..words.counts import count_phrase
 from .public_pages import public_pages_changed
 
 #: The club's members by FIDE id: each one's primary key, name and number.

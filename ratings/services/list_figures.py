@@ -38,6 +38,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connectio
 from django.utils import timezone
 
 from ..models import Member, PublishedListFigures
+from ..models.rating_lists import lists_kept
 
 log = logging.getLogger("ratings")
 
@@ -55,7 +56,6 @@ class Share:
 
 def _share(member_id: int, day: dt.date) -> Share:
     from ..pages.reports import published_list_size
-    from ..rules.rating_lists import lists_kept
 
     lists = {
         tc: list(published_list_size(time_class=tc, day=day, among=[member_id]))
@@ -107,7 +107,6 @@ def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bo
     while another transaction holds the row (PostgreSQL): that write counts them as it
     commits. Whether it kept them."""
     from ..pages.reports import published_list_size, published_regions
-    from ..rules.rating_lists import lists_kept
 
     with transaction.atomic(using=using):
         if not wait and connections[using].features.has_select_for_update_skip_locked:

@@ -41,7 +41,6 @@ from ..models import (
     Season,
     Subscription,
 )
-from ..presentation.counts import count_phrase
 from ..rules.brought_in import (
     BLANK,
     BROUGHT_IN_FIELDS,
@@ -50,6 +49,7 @@ from ..rules.brought_in import (
     tidy_standing,
 )
 from ..rules.people import Person, PossibleDuplicate
+from ..words.counts import count_phrase
 
 
 @dataclass

@@ -18,14 +18,15 @@ from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.urls import reverse
 
 from ..models import ClubSettings, Member, Publication, RatingState, Season
+from ..models.rating_lists import lists_kept
 from ..pages import reports
-from ..presentation.figures import shown_change
 from ..rules.mail import NEW_RATING, STATUS_CHANGE, member_consents, member_may_be_mailed
 from ..rules.member_links import EVERY_KIND, MY_PAGE_DAYS, my_page_token, unsubscribe_token
 from ..rules.publication import financial
-from ..rules.rating_lists import list_words, lists_kept
+from ..rules.rating_lists import list_words
 from ..rules.status_changes import member_status_changes, status_mail_key, told_ahead
 from ..rules.time_classes import STANDARD
+from ..words.figures import shown_change
 from .notifications import Letter, mail_render, mail_send, mail_send_many
 from .publishing import PublishRefused, list_publish
 

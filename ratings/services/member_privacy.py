@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 
 from ..models import ClubSettings, FideRating, Member, number_taken
+from ..models.rating_lists import lists_kept
 from ..rules.names import name_key
-from ..rules.rating_lists import lists_kept
 from .audit import reason_kept
 from .public_pages import public_pages_changed
 

@@ -23,9 +23,9 @@ from ..models import (
     RatingState,
     Subscription,
 )
-from ..presentation.counts import count_phrase
+from ..models.rating_lists import lists_kept
 from ..rules.people import Person, PossibleDuplicate, across, possible_duplicates
-from ..rules.rating_lists import lists_kept
+from ..words.counts import count_phrase
 from .audit import reason_kept
 from .chain import Position, member_initial_state, rating_key
 from .list_figures import list_figures_forget

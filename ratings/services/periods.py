@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from ..engine import RatingSystem
 from ..models import ClubSettings, Event, RatingPeriod, RatingRun
-from ..rules.rating_lists import on_list
+from ..models.rating_lists import on_list
 from ..rules.time_classes import STANDARD
 from .rerate import RerateRequest
 from .runs import ratings_update

@@ -33,9 +33,9 @@ from ..models import (
     RatingRun,
     RatingState,
 )
-from ..presentation.counts import count_phrase
-from ..rules.rating_lists import event_list_of, lists_kept
+from ..models.rating_lists import event_list_of, lists_kept
 from ..rules.time_classes import RAPID, STANDARD
+from ..words.counts import count_phrase
 from .chain import (
     Position,
     RerateScope,

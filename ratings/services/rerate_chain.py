@@ -26,8 +26,8 @@ from ..models import (
     is_usable,
 )
 from ..models.breakdowns import breakdown_stored
-from ..presentation.figures import shown_change
 from ..rules.time_classes import RAPID, STANDARD
+from ..words.figures import shown_change
 from .chain import (
     Position,
     PriorChange,

@@ -24,8 +24,8 @@ from ..formats.members_csv import (
 )
 from ..formats.results_csv import ImportedEvent, result_ids, results_read
 from ..models import ClubSettings, Entry, Event, Game, Member, RatingRun, rules
-from ..presentation.counts import count_phrase
 from ..rules.duplicates import Duplicates
+from ..words.counts import count_phrase
 from .duplicates import EventIn, duplicates_find
 from .member_imports import numbers_in_any_case
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
 from ..models import Event, Member, RatingChange
-from ..presentation.counts import count_phrase
+from ..words.counts import count_phrase
 from .chain import Position, RerateScope
 from .rerate_chain import AFTER_ALL, Chain, LastChange, event_batches
 from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows

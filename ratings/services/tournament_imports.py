@@ -28,12 +28,12 @@ from ..models import (
     next_member_numbers,
     rules,
 )
-from ..presentation.counts import count_phrase
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
 from ..rules.names import SUFFIXES, folded, given_surname, name_key, written_in_files
 from ..rules.people import Person, PossibleDuplicate
 from ..rules.text import TIME_CONTROL_LENGTH
+from ..words.counts import count_phrase
 from .duplicates import EventIn, duplicates_find
 from .members import possible_duplicates_find
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 
 from ..models import ClubSettings, Event
+from ..models.rating_lists import event_list_of
 from ..rules import rating_lists
 
 register = template.Library()
@@ -20,7 +21,7 @@ def list_words(rating_list: str) -> str:
 def online_list_words(event: Event) -> str:
     """The list an online event is rated on, in words ("online rapid list"); "" when the
     club does not rate its online games (or it was played over the board)."""
-    rating_list = rating_lists.event_list_of(event) if event.online else None
+    rating_list = event_list_of(event) if event.online else None
     if rating_list is None or _before_online_play(event, rating_list):
         return ""
     return f"{rating_lists.list_words(rating_list)} list"
@@ -43,7 +44,7 @@ def online_play_words(event: Event) -> str:
     """Where an online event's games count, as a sentence goes on after "played
     online; ": the list it is rated on, the day its list's system starts rating online
     play when it was played before, or that the club does not rate online games."""
-    rating_list = rating_lists.event_list_of(event)
+    rating_list = event_list_of(event)
     if rating_list is None:
         return "the club does not rate online games"
     if before := _before_online_play(event, rating_list):

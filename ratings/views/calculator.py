@@ -25,8 +25,8 @@ from ..models import (
     name_search,
 )
 from ..pages import explain
-from ..presentation import figures
 from ..rules import publication
+from ..words import figures
 from .common import is_officer
 
 # -- the calculator --------------------------------------------------------------------

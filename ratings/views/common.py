@@ -19,10 +19,10 @@ from .. import services
 from ..context_processors import club, rating_lists_kept
 from ..formats.csvsafe import csv_safe_row
 from ..models import ClubSettings, Event, Member, RatingRun
-from ..presentation.counts import count_phrase
 from ..rules import access, publication
 from ..rules.roles import ADMINISTRATOR, DIRECTOR, OFFICER, ROLES, TREASURER
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 
 PER_PAGE = 50
 

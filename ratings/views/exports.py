@@ -22,8 +22,8 @@ from ..models import Member
 from ..pages import events as event_pages
 from ..pages import members as pages
 from ..pages import reports
-from ..presentation import figures
 from ..rules import publication
+from ..words import figures
 from .common import club_of, is_officer, rating_list_of
 
 

@@ -35,15 +35,15 @@ from ..models import (
     RatingChange,
     rules,
 )
+from ..models.rating_lists import event_list_system
 from ..pages import events as pages
 from ..pages.reports import legend as rating_legend
-from ..presentation.counts import count_phrase
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
     OfficerEventTable,
 )
 from ..rules import access
-from ..rules.rating_lists import event_list_system
+from ..words.counts import count_phrase
 from .common import (
     PER_PAGE,
     director_required,

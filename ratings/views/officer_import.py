@@ -21,9 +21,9 @@ from ..models import (
     Season,
     next_member_numbers,
 )
-from ..presentation.counts import count_phrase
 from ..rules.text import TIME_CONTROL_LENGTH
 from ..services.tournament_imports import file_member_fields
+from ..words.counts import count_phrase
 from .common import officer_required
 
 SESSION_KEY = "officer-trf-import"

@@ -24,11 +24,12 @@ from ..models import (
     RatingRun,
     rules,
 )
+from ..models.rating_lists import event_list_system, on_list
 from ..pages import events as pages
-from ..presentation.counts import count_phrase
-from ..rules.rating_lists import event_list_system, list_query, on_list
+from ..rules.rating_lists import list_query
 from ..rules.time_classes import STANDARD
 from ..services.duplicates import duplicates_of_event
+from ..words.counts import count_phrase
 from .common import officer_required, rating_list_of
 
 # -- rating -----------------------------------------------------------------------------

@@ -23,9 +23,9 @@ from ..models import (
     rules,
 )
 from ..pages.events import missing_rounds
-from ..presentation.counts import count_phrase
 from ..rules.pairings import grid_games, rematches, round_robin_schedule
 from ..rules.results import WHITE_AS_GRID, flipped, result_words
+from ..words.counts import count_phrase
 from .common import director_required, progress_or, rerated, results_closed
 
 # -- results ----------------------------------------------------------------------------
@@ -337,13 +337,22 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
             sitting = event.games.filter(black__isnull=True).values_list("round", "white_id")
             # Byes and absences entered on the round pages are not in the grid: saving
             # it replaces the games between two players only (pairs_only).
-            games = grid_games(
-                players=[p.pk for p in players],
-                cells=form.results(),
-                existing=existing,
-                sitting=sitting,
-                rounds=event.rounds,
-            )
+            games = [
+                Game(
+                    round=g.round,
+                    board=g.board,
+                    white_id=g.white_id,
+                    black_id=g.black_id,
+                    result=g.result,
+                )
+                for g in grid_games(
+                    players=[p.pk for p in players],
+                    cells=form.results(),
+                    existing=existing,
+                    sitting=sitting,
+                    rounds=event.rounds,
+                )
+            ]
             try:
                 run = services.games_replace(
                     event=event,

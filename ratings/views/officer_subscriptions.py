@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from .. import services
 from ..forms import RenewForm, SeasonPickForm, SubscriptionRemoveForm
 from ..models import Member, Subscription, name_search
-from ..presentation.counts import count_phrase
+from ..words.counts import count_phrase
 from .common import subscriptions_required
 
 

@@ -20,9 +20,9 @@ from .. import services
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..pages import publications as pages
 from ..pages import reports
-from ..presentation.counts import count_phrase
 from ..rules.rating_lists import list_name
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 from .common import (
     club_of,
     officer_required,

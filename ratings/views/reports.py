@@ -11,7 +11,6 @@ from ..models import (
     ClubSettings,
 )
 from ..pages import reports
-from ..presentation import figures
 from ..presentation.tables import (
     ActiveTable,
     ImproversTable,
@@ -19,6 +18,7 @@ from ..presentation.tables import (
     ReportTable,
 )
 from ..rules.time_classes import STANDARD
+from ..words import figures
 from .common import rating_list_of, rows_csv, wants_csv
 
 REPORT_TABLES: dict[str, type[Table]] = {

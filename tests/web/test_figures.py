@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.presentation.figures import is_figure, rating_and_marker, shown_change
+from ratings.words.figures import is_figure, rating_and_marker, shown_change
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 
 from ratings.formats import trf
 from ratings.models import Event, Game, Member, RatingChange
-from ratings.presentation.counts import count_phrase
 from ratings.rules.names import given_surname
+from ratings.words.counts import count_phrase
 
 from ..conftest import TRF_FILES
 from ..factories import MemberFactory

@@ -26,9 +26,9 @@ from ratings.models import (
     Season,
     Subscription,
 )
+from ratings.models.rating_lists import lists_kept
 from ratings.pages import reports
 from ratings.pages.reports import published_list_size, published_regions
-from ratings.rules.rating_lists import lists_kept
 
 from ..factories import MemberFactory, paid_up
 

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from ratings import services
 from ratings.engine import SYSTEMS
 from ratings.models import ClubSettings, Event, Publication, RatingChange, RatingList
-from ratings.rules.rating_lists import event_list_of, lists_kept, online_list_of
+from ratings.models.rating_lists import event_list_of, lists_kept, online_list_of
 
 from ..factories import MemberFactory, paid_up
 from .test_online_play import LICHESS_SWISS, import_trf

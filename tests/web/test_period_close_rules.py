@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from ratings import services
 from ratings.models import ClubSettings, Event, Game, Publication, RatingPeriod, RatingRun
-from ratings.presentation import figures
 from ratings.rules.period_names import period_name
+from ratings.words import figures
 
 from ..factories import paid_up
 

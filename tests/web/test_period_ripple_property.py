@@ -32,7 +32,7 @@ from ratings.models import (
     RatingRun,
     RatingState,
 )
-from ratings.rules.rating_lists import list_of
+from ratings.models.rating_lists import list_of
 from ratings.rules.time_classes import RAPID, STANDARD
 
 pytestmark = pytest.mark.django_db

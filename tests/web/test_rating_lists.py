@@ -25,7 +25,7 @@ from ratings.models import (
     RatingState,
 )
 from ratings.models.breakdowns import breakdown_read
-from ratings.rules.rating_lists import classes_of, list_of, lists_kept
+from ratings.models.rating_lists import classes_of, list_of, lists_kept
 
 from ..factories import MemberFactory, paid_up
 from .test_rerate import admin_form, ratings_now

@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.engine import SYSTEMS
 from ratings.models import Comparison
-from ratings.presentation.counts import count_phrase
 from ratings.services import compare, compare_pages
+from ratings.words.counts import count_phrase
 
 
 class Command(BaseCommand):

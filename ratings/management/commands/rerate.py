@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from ratings import services
 from ratings.models import ClubSettings
-from ratings.presentation.counts import count_phrase
+from ratings.words.counts import count_phrase
 
 
 class Command(BaseCommand):

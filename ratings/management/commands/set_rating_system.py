@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings import services
 from ratings.engine import SYSTEMS
-from ratings.presentation.counts import count_phrase
+from ratings.words.counts import count_phrase
 
 
 class Command(BaseCommand):

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from ratings import services
-from ratings.presentation.counts import count_phrase
+from ratings.words.counts import count_phrase
 
 
 class Command(BaseCommand):
