@@ -3,8 +3,8 @@ its officer's and admin's logins, all drawn from one seed.
 
 Every run gives the same club (dates are counted back from today, so the season is always
 the last ten months). One seed draws the whole club in order, so its parts change
-together; how its tournaments are played out is ``demo_tournaments.py``. ``manage.py load_demo`` is its command; the first-day browser test reads
-its names.
+together; how its tournaments are played out is ``demo_tournaments.py``.
+``manage.py load_demo`` is its command; the first-day browser test reads its names.
 """
 
 from __future__ import annotations
