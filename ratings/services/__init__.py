@@ -132,11 +132,12 @@ from .publishing import (
     publication_on,
 )
 from .record_version import RecordChanged, record_unchanged_check, record_version
-from .rerate import RerateRequest, ratings_rerate
+from .rerate import RerateRequest
 from .results_version import ResultsChanged, results_unchanged_check, results_version
 from .runs import (
     position_from_json,
     position_json,
+    ratings_rerate,
     ratings_rerate_soon,
     ratings_update,
     rerate_estimate,

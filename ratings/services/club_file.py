@@ -39,6 +39,7 @@ from ..formats.club_file import ClubFileRefused, club_write
 from ..words.counts import count_phrase
 from .rerate import RerateRequest
 from .rerate_rows import insert_rows
+from .runs import ratings_rerate
 
 #: Rows a query reads or writes at a time.
 BATCH = 2000
@@ -362,8 +363,6 @@ def ratings_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 def _check_ratings() -> int:
     """Re-rate everything from the games, compare with the document's ratings, roll the
     re-rate back: the database keeps the document's rows exactly."""
-    from .rerate import ratings_rerate
-
     loaded = ratings_snapshot()
     try:
         with transaction.atomic():

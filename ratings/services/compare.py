@@ -26,6 +26,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django_tasks import task
 
 from ..engine import SYSTEMS, PlayerState, RatingSystem, get_system
 from ..engine import Event as EngineEvent
@@ -47,6 +48,7 @@ from ..models import (
     is_usable,
 )
 from ..models.club import _with_time_control as with_time_control
+from ..models.club import club_time_zone_activate
 from ..models.rating_lists import lists_kept, on_list
 from ..rules.places_of_play import list_place
 from ..rules.publication import published_members
@@ -56,6 +58,7 @@ from .chain import engine_events, member_initial_state, players_of
 from .compare_verdict import verdict
 from .public_pages import public_pages_changed
 from .rerate_rows import _json, chunks, insert_rows
+from .runs import tasks_running_fail
 
 log = logging.getLogger("ratings")
 
@@ -94,8 +97,6 @@ def comparison_start(
         params=chosen,
         message="Waiting for the worker",
     )
-    from ..tasks import compare_in_background
-
     transaction.on_commit(lambda: compare_in_background.enqueue(comparison_pk=comparison.pk))
     return comparison
 
@@ -117,9 +118,6 @@ def comparisons_take_over() -> list[Comparison]:
     comparisons taken over. A comparison writes its results only at its end, in one
     transaction, so a dead worker left nothing of it; its task row is marked failed, not
     left running, and a new task carries it out from the start."""
-    from ..tasks import compare_in_background
-    from .runs import tasks_running_fail
-
     taken: list[Comparison] = []
     for comparison in Comparison.objects.filter(status=Comparison.Status.RUNNING):
         if not comparison.dead:
@@ -136,7 +134,7 @@ def comparisons_take_over() -> list[Comparison]:
             if not claimed:
                 continue
             tasks_running_fail(
-                run_pk=comparison.pk, task="compare_in_background", key="comparison_pk"
+                run_pk=comparison.pk, task=compare_in_background, key="comparison_pk"
             )
             transaction.on_commit(
                 partial(compare_in_background.enqueue, comparison_pk=comparison.pk)
@@ -224,6 +222,17 @@ def comparison_run(*, comparison: Comparison) -> Comparison:
         comparison.seconds,
     )
     return comparison
+
+
+@task()
+def compare_in_background(*, comparison_pk: int) -> int:
+    """The worker's task: run the queued comparison of systems ``comparison_pk``."""
+    club_time_zone_activate()
+    comparison = Comparison.objects.get(pk=comparison_pk)
+    if comparison.status != Comparison.Status.QUEUED:
+        return comparison.pk  # already carried out (a worker retried it)
+    comparison_run(comparison=comparison)
+    return comparison.pk
 
 
 def _rated_events(rating_list: str) -> list[Event]:

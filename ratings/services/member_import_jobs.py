@@ -336,7 +336,7 @@ def member_imports_take_over() -> list[MemberImport]:
                     continue
                 tasks_running_fail(
                     run_pk=job.pk,
-                    task=f"{__name__}.member_import_in_background",
+                    task=member_import_in_background,
                     key="import_pk",
                 )
                 _enqueue(job)

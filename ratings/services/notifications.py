@@ -31,6 +31,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django_tasks import task
 
 from ..models import ClubSettings, MailMessage
 
@@ -171,12 +172,10 @@ def mail_enqueue(*, message_pk: int, delay: float = 0) -> None:
 
     A backend that cannot wait (the immediate one of tests) sends at once.
     """
-    from ..tasks import mail_deliver_in_background
-
-    task = mail_deliver_in_background
-    if delay and task.get_backend().supports_defer:
-        task = task.using(run_after=timezone.now() + dt.timedelta(seconds=delay))
-    task.enqueue(message_pk=message_pk)
+    delivery = mail_deliver_in_background
+    if delay and delivery.get_backend().supports_defer:
+        delivery = delivery.using(run_after=timezone.now() + dt.timedelta(seconds=delay))
+    delivery.enqueue(message_pk=message_pk)
 
 
 def mail_retry_delay(*, attempts: int) -> float:
@@ -232,6 +231,12 @@ def mail_deliver(*, message_pk: int) -> str:
     )
     logger.info("Mail %s sent to %s", message.kind, message.to)
     return MailMessage.Status.SENT
+
+
+@task()
+def mail_deliver_in_background(*, message_pk: int) -> str:
+    """The worker's task: send the logged mail message ``message_pk``, or queue its retry."""
+    return mail_deliver(message_pk=message_pk)
 
 
 def _said(error: BaseException) -> str:

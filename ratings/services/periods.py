@@ -16,11 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..engine import RatingSystem
-from ..models import ClubSettings, Event, RatingPeriod, RatingRun
-from ..models.rating_lists import on_list
-from ..rules.time_classes import STANDARD
+from ..models import ClubSettings, RatingPeriod, RatingRun
 from .rerate import RerateRequest
 from .runs import ratings_update
+from .switches import periods_close_past as periods_close_past
+from .switches import rated_complete
 
 
 class PeriodRefused(Exception):
@@ -65,11 +65,6 @@ def period_close_warning(*, period: RatingPeriod, today: dt.date | None = None) 
     return None
 
 
-def _rated_complete(time_class: str) -> Any:
-    """The events a list's periods are made of: rated, complete, of its time controls."""
-    return Event.objects.filter(on_list(time_class), rated=True, status=Event.Status.COMPLETE)
-
-
 def earlier_open_periods(*, period: RatingPeriod, system: RatingSystem) -> list[RatingPeriod]:
     """The periods before ``period`` that have complete rated events and are not closed,
     earliest first. Reads only the events after the last closed period before it."""
@@ -78,7 +73,7 @@ def earlier_open_periods(*, period: RatingPeriod, system: RatingSystem) -> list[
         .filter(end__lt=period.start)
         .last_closed()
     )
-    events = _rated_complete(period.time_class).filter(end_date__lt=period.start)
+    events = rated_complete(period.time_class).filter(end_date__lt=period.start)
     if last_closed is not None:
         events = events.filter(end_date__gt=last_closed.end)
     periods = RatingPeriod.objects.of_events(events, system=system, time_class=period.time_class)
@@ -113,30 +108,3 @@ def period_close(*, period: RatingPeriod, user: Any = None) -> RatingRun:
                 time_class=period.time_class,
             )
         )
-
-
-def periods_close_past(
-    *, system: RatingSystem, today: dt.date | None = None, time_class: str = STANDARD
-) -> list[RatingPeriod]:
-    """Close every period of ``system`` that has complete events and has ended before today.
-
-    Used when history is loaded in bulk (imports, the demo, a change of system): past
-    periods are published as they would have been; the current one stays open for
-    the officer to close. Rates nothing itself: the caller re-rates once.
-    """
-    if not system.period_based:
-        return []
-    today = today or timezone.localdate()
-    events = _rated_complete(time_class).filter(end_date__lt=today)
-    closed = []
-    now = timezone.now()
-    for period in RatingPeriod.objects.of_events(events, system=system, time_class=time_class):
-        if not period.has_ended(today):
-            continue
-        if period.pk is None:
-            period.save()
-        if period.closed_at is None:
-            period.closed_at = now
-            period.save(update_fields=["closed_at"])
-        closed.append(period)
-    return closed

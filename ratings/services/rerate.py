@@ -11,6 +11,10 @@ re-rate (tests/web/test_rerate_property.py) at the cost of the events from K on.
 The chain is read in batches of events (whole rating periods for period systems), each
 rated from the states the last one left and written before the next is read: memory
 grows with the members, not with the history.
+
+Taking the ratings lock, or queueing the re-rate behind the run that holds it, is
+``runs.ratings_rerate``'s, which calls ``ratings_rerate_locked`` here: this module knows
+nothing of runs queued, so runs may import it and it never imports runs back.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from ..engine import RatingSystem
@@ -54,6 +58,7 @@ from .rerate_rows import (
     _page_cache,
 )
 from .ripple import ripple_possible, ripple_rerate
+from .switches import pending_apply
 
 log = logging.getLogger("ratings")
 
@@ -227,79 +232,53 @@ def ratings_lock_take(*, wait: bool) -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def ratings_rerate(
-    request: RerateRequest,
-    *,
-    progress: Progress | None = None,
-    run: RatingRun | None = None,
+def ratings_rerate_locked(
+    request: RerateRequest, *, report: Progress, run: RatingRun | None, clock: float
 ) -> RatingRun:
-    """Re-rate every rateable event from ``start`` onwards (None: everything), atomically.
+    """Re-rate every rateable event from ``request.start`` onwards (None: everything), in
+    the caller's transaction, which holds the ratings lock: ``runs.ratings_rerate`` takes
+    it, or queues the re-rate behind the run holding it.
 
     The chain before ``request.start`` is left alone; the states as they stood before it
     are the starting point (``RerateRequest`` says what each field asks). Returns the
-    RatingRun logged for it.
-
-    One run at a time (``ratings_lock_take``): called outside a transaction it waits for
-    a run going; inside one (a correction saved while a run goes) its re-rate is queued
-    behind that run instead, and the QUEUED run is returned. ``run``: a background run
-    being carried out; a system switch it brings (``run.pending``) is made here, in the
-    transaction that stores its ratings.
+    RatingRun logged for it. ``run``: a background run being carried out; a system switch
+    it brings (``run.pending``) is made here, in the transaction that stores its ratings.
+    ``clock``: ``time.perf_counter()`` when the re-rate was asked (the run's seconds).
     """
-    clock = time.perf_counter()
-    report = progress or (lambda percent, message: None)
-    # Waiting for a run going is safe only for a transaction that holds nothing yet: one
-    # that has written (a correction's games, its event's row) and then waits could be
-    # waited on by the run in turn. Such a caller's re-rate is queued behind the run.
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if not ratings_lock_take(wait=outermost):
-            from .runs import run_queue
-
-            return run_queue(request, behind=True)
-        # Every public page may show what this re-rate writes (past the model layer); the
-        # published lists' figures it counts as its last step.
-        public_pages_changed()
-        if run is not None and run.pending:
-            from .systems import pending_apply
-
-            with list_figures_counted_by_the_run():
-                pending_apply(pending=run.pending, user=run.user)
-        club = ClubSettings.load()
-        lists = rerate_lists(start=request.start, time_class=request.time_class)
-        if request.start is None and request.time_class is None:
-            # Every list is rated again from nothing: every change goes, in one statement
-            # with no condition (SQLite empties the table and its indexes whole, where a
-            # list at a time deletes row by row). Lists the club no longer keeps (rapid
-            # moved back to the standard list) lose their states too.
-            RatingChange.objects.all().delete()
-            RatingState.objects.exclude(time_class__in=lists).delete()
-        tally = _Tally()
-        for rating_list in lists:
-            _list_rerate(
-                request,
-                system=club.engine(rating_list),
-                time_class=rating_list,
-                report=report,
-                tally=tally,
-            )
-        run = _run_done(
-            run or RatingRun(user=run_user(request.user)),
-            request=request,
-            system=club.engine(lists[0]).id if lists else club.rating_system,
-            lists=lists,
+    # Every public page may show what this re-rate writes (past the model layer); the
+    # published lists' figures it counts as its last step.
+    public_pages_changed()
+    if run is not None and run.pending:
+        with list_figures_counted_by_the_run():
+            pending_apply(pending=run.pending, user=run.user)
+    club = ClubSettings.load()
+    lists = rerate_lists(start=request.start, time_class=request.time_class)
+    if request.start is None and request.time_class is None:
+        # Every list is rated again from nothing: every change goes, in one statement
+        # with no condition (SQLite empties the table and its indexes whole, where a
+        # list at a time deletes row by row). Lists the club no longer keeps (rapid
+        # moved back to the standard list) lose their states too.
+        RatingChange.objects.all().delete()
+        RatingState.objects.exclude(time_class__in=lists).delete()
+    tally = _Tally()
+    for rating_list in lists:
+        _list_rerate(
+            request,
+            system=club.engine(rating_list),
+            time_class=rating_list,
+            report=report,
             tally=tally,
-            seconds=round(time.perf_counter() - clock, 3),
         )
-        # The published lists as this run leaves them, counted once for their readers.
-        list_figures_keep()
-    report(100, "Done")
-    log.info(
-        "re-rated %s, %s in %.2fs: %s",
-        count_phrase(run.events_rated, "event"),
-        count_phrase(run.games_rated, "game"),
-        run.seconds,
-        request.reason,
+    run = _run_done(
+        run or RatingRun(user=run_user(request.user)),
+        request=request,
+        system=club.engine(lists[0]).id if lists else club.rating_system,
+        lists=lists,
+        tally=tally,
+        seconds=round(time.perf_counter() - clock, 3),
     )
+    # The published lists as this run leaves them, counted once for their readers.
+    list_figures_keep()
     return run
 
 

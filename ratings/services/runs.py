@@ -13,15 +13,26 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, OperationalError, connections, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DatabaseError,
+    OperationalError,
+    connection,
+    connections,
+    transaction,
+)
 from django.db.models import Q
 from django.utils import timezone
+from django_tasks import task
+from django_tasks.base import Task
+from django_tasks_db.models import DBTaskResult
 
 from ..engine import RatingSystem
 from ..models import (
@@ -30,14 +41,23 @@ from ..models import (
     Game,
     RatingRun,
 )
+from ..models.club import club_time_zone_activate
 from ..models.rating import heartbeat_lapse
 from ..rules.time_classes import STANDARD
+from ..words.counts import count_phrase
 from .chain import (
     Position,
     rating_key,
     rerate_scope,
 )
-from .rerate import RerateRequest, ratings_lock_take, ratings_rerate, rerate_lists, run_user
+from .rerate import (
+    Progress,
+    RerateRequest,
+    ratings_lock_take,
+    ratings_rerate_locked,
+    rerate_lists,
+    run_user,
+)
 
 log = logging.getLogger("ratings")
 
@@ -142,6 +162,45 @@ def rerate_in_the_page(
     return estimate <= limit and games <= most, estimate
 
 
+def ratings_rerate(
+    request: RerateRequest,
+    *,
+    progress: Progress | None = None,
+    run: RatingRun | None = None,
+) -> RatingRun:
+    """Re-rate every rateable event from ``start`` onwards (None: everything), atomically.
+
+    The chain before ``request.start`` is left alone; the states as they stood before it
+    are the starting point (``RerateRequest`` says what each field asks). Returns the
+    RatingRun logged for it.
+
+    One run at a time (``ratings_lock_take``): called outside a transaction it waits for
+    a run going; inside one (a correction saved while a run goes) its re-rate is queued
+    behind that run instead, and the QUEUED run is returned. ``run``: a background run
+    being carried out; a system switch it brings (``run.pending``) is made here, in the
+    transaction that stores its ratings (``rerate.ratings_rerate_locked`` rates).
+    """
+    clock = time.perf_counter()
+    report = progress or (lambda percent, message: None)
+    # Waiting for a run going is safe only for a transaction that holds nothing yet: one
+    # that has written (a correction's games, its event's row) and then waits could be
+    # waited on by the run in turn. Such a caller's re-rate is queued behind the run.
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if not ratings_lock_take(wait=outermost):
+            return run_queue(request, behind=True)
+        run = ratings_rerate_locked(request, report=report, run=run, clock=clock)
+    report(100, "Done")
+    log.info(
+        "re-rated %s, %s in %.2fs: %s",
+        count_phrase(run.events_rated, "event"),
+        count_phrase(run.games_rated, "game"),
+        run.seconds,
+        request.reason,
+    )
+    return run
+
+
 def ratings_rerate_soon(request: RerateRequest) -> RatingRun:
     """Re-rate as ``request`` asks now, in this transaction, or queue it when it would be
     slow.
@@ -194,8 +253,6 @@ def run_queue(
 
 def _enqueue(run: RatingRun) -> None:
     """Hand a queued run to the task worker once the transaction that queued it commits."""
-    from ..tasks import rerate_in_background
-
     transaction.on_commit(
         lambda: rerate_in_background.enqueue(run_pk=run.pk, start=run.start, members=run.members)
     )
@@ -451,6 +508,23 @@ def rerate_run(
     return run
 
 
+@task()
+def rerate_in_background(
+    *, run_pk: int, start: list[Any] | None, members: list[int] | None = None
+) -> int:
+    """The worker's task: carry out the queued re-rate ``run_pk`` from ``start`` ([end,
+    start, pk] or None; ``position_json``).
+
+    ``members``: pks of members rewritten even if no event from ``start`` on has them.
+    """
+    club_time_zone_activate()
+    run = RatingRun.objects.get(pk=run_pk)
+    if run.status != RatingRun.Status.QUEUED:
+        return run.pk  # already carried out (a worker retried it): nothing to do
+    rerate_run(run=run, start=position_from_json(start), members=members or ())
+    return run.pk
+
+
 def runs_take_over() -> list[RatingRun]:
     """Queue again every run whose worker died mid-run; the runs taken over.
 
@@ -495,14 +569,12 @@ def runs_take_over() -> list[RatingRun]:
 
 
 def tasks_running_fail(
-    *, run_pk: int, task: str = "rerate_in_background", key: str = "run_pk"
+    *, run_pk: int, task: Task[Any, Any] | None = None, key: str = "run_pk"
 ) -> int:
-    """Mark the django-tasks rows still RUNNING for ``ratings.tasks.<task>`` (or ``task``
-    when it is a whole dotted path) of ``key=run_pk`` (a rating run; a comparison's
-    ``comparison_pk``) failed: their worker died."""
-    from django_tasks_db.models import DBTaskResult
-
-    path = task if "." in task else f"ratings.tasks.{task}"
+    """Mark the django-tasks rows of ``task`` (a rating run's re-rate unless named) still
+    RUNNING for ``key=run_pk`` (a rating run; a comparison's ``comparison_pk``, a members
+    file's ``import_pk``) failed: their worker died."""
+    path = (task or rerate_in_background).module_path
     rows = [
         row.pk
         for row in DBTaskResult.objects.filter(status="RUNNING", task_path=path)

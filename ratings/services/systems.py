@@ -14,10 +14,10 @@ from django.utils import timezone
 from ..models import ClubSettings, Event, RatingList, RatingPeriod, RatingRun
 from ..rules.time_classes import STANDARD
 from .chain import rerate_scope
-from .periods import periods_close_past
 from .rapid_standing import rapid_feeds_standard
-from .rerate import RerateRequest, ratings_lock_take, ratings_rerate
-from .runs import page_waiting, rerate_in_the_page, run_queue
+from .rerate import RerateRequest, ratings_lock_take
+from .runs import page_waiting, ratings_rerate, rerate_in_the_page, run_queue
+from .switches import rating_list_apply, rating_system_apply
 
 
 def rating_system_set(
@@ -101,22 +101,6 @@ def rating_system_switch_scope(*, system: Any) -> SwitchScope:
     return SwitchScope(system=system, events=events, waiting=waiting)
 
 
-def rating_system_apply(*, pending: dict[str, Any], user: Any = None) -> None:
-    """Make the club's settings name ``pending``'s system and parameters, and close that
-    system's past rating periods; rates nothing (the caller re-rates, in this transaction)."""
-    club = ClubSettings.load()
-    system_id, params = pending["rating_system"], pending.get("system_params") or {}
-    if (club.rating_system, club.system_params) != (system_id, params):
-        # Saved only if it changes: a second save would put an empty "Changed" row in
-        # the audit trail.
-        club.rating_system, club.system_params = system_id, params
-        club.full_clean()
-        if getattr(user, "is_authenticated", False):
-            club._history_user = user  # type: ignore[attr-defined]
-        club.save()
-    periods_close_past(system=club.engine())
-
-
 def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
     """Keep a time control as ``rating_list`` now says (with standard, a list of its own,
     not rated) and re-rate: every list when its events move from one chain to another;
@@ -180,27 +164,3 @@ def rating_list_set(*, rating_list: RatingList, user: Any = None) -> RatingRun:
             if rating_list.kept == RatingList.Kept.OWN
             else ClubSettings.load().rating_system,
         )
-
-
-def rating_list_apply(*, pending: dict[str, Any]) -> None:
-    """Keep a time control as ``pending["rating_list"]`` says, and close its list's past
-    rating periods; rates nothing (the caller re-rates, in this transaction)."""
-    wanted = pending["rating_list"]
-    online = bool(wanted.get("online", False))  # a change queued before online lists
-    row = RatingList.objects.filter(
-        time_class=wanted["time_class"], online=online
-    ).first() or RatingList(time_class=wanted["time_class"], online=online)
-    for field in ("kept", "rating_system", "system_params"):
-        setattr(row, field, wanted[field])
-    row.full_clean()
-    row.save()
-    if row.kept == RatingList.Kept.OWN:
-        periods_close_past(system=row.engine(), time_class=row.key)
-
-
-def pending_apply(*, pending: dict[str, Any], user: Any = None) -> None:
-    """Make the change a background run brings in: a system switch or a list's keeping."""
-    if "rating_list" in pending:
-        rating_list_apply(pending=pending)
-    else:
-        rating_system_apply(pending=pending, user=user)

@@ -171,7 +171,7 @@ def build_club() -> Club:
     task = DBTaskResult.objects.create(
         id=uuid.uuid4(),
         args_kwargs={"args": [], "kwargs": {"run_pk": run.pk, "start": None}},
-        task_path="ratings.tasks.rerate_in_background",
+        task_path="ratings.services.runs.rerate_in_background",
         backend_name="default",
         run_after=timezone.now(),
     )

@@ -57,7 +57,7 @@ from ratings.rules.time_classes import RAPID
 from ratings.services.accounts import officer_create
 from ratings.services.generated_history import DEFAULT_SEED, MARKER, marker
 from ratings.services.generated_tournament import tournament_report_generate
-from ratings.services.systems import rating_list_apply, rating_system_apply
+from ratings.services.switches import rating_list_apply, rating_system_apply
 
 from ._bench_pages import PageTimings
 
