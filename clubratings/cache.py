@@ -79,7 +79,7 @@ MAX_BYTES = 4 * 1024 * 1024
 #: Headers a kept answer is served with again (the rest are each request's own).
 _KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language", "Link")
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponse | StreamingHttpResponse]
 
 log = logging.getLogger("ratings")
 
@@ -162,7 +162,7 @@ def _headers(response: HttpResponse, *, everyone: bool, max_age: int) -> None:
         patch_vary_headers(response, ("Cookie",))
 
 
-def _keepable(request: HttpRequest, response: HttpResponse) -> bool:
+def _keepable(request: HttpRequest, response: HttpResponse | StreamingHttpResponse) -> bool:
     return (
         response.status_code == 200
         and not response.cookies
@@ -283,7 +283,9 @@ def public_page(
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def cached_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def cached_view(
+            request: HttpRequest, *args: Any, **kwargs: Any
+        ) -> HttpResponse | StreamingHttpResponse:
             if request.method not in ("GET", "HEAD") or not (everyone or _public_reader(request)):
                 return view(request, *args, **kwargs)
             version, modified = _version(request)

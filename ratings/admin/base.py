@@ -91,7 +91,8 @@ class RerateAdmin(admin.ModelAdmin):
         return super().delete_view(request, object_id, extra_context)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        actions = super().get_actions(request)
+        # Each entry a (function, name, description): the stubs allow a None Django never gives.
+        actions: dict[str, Any] = super().get_actions(request)
         if "delete_selected" in actions:
             _, name, description = actions["delete_selected"]
             actions["delete_selected"] = (delete_selected_saying_rerate, name, description)
@@ -155,20 +156,21 @@ class ClubWordsHistory(HistoricalRecordContextHelper):
         if field.name == "result" and self.model is Game:
             return result_words(value)
         if getattr(field, "choices", None):
-            return dict(field.flatchoices).get(value, value)  # type: ignore[union-attr]
+            return dict(field.flatchoices).get(value, value)
         if isinstance(value, bool):
             return "yes" if value else "no"
         return super().prepare_delta_change_value(change, value)
 
 
-class ReasonForm(forms.ModelForm):  # type: ignore[type-arg]
+class ReasonForm(forms.ModelForm):
     """A correction's form with a reason for it, kept as the change's ``history_change_reason``:
     required of a change to a saved record, as on the officer's pages."""
 
     change_reason = change_reason_field("result misread from the score sheet")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         reason_required(self)
         return data
 
@@ -241,7 +243,9 @@ class AuditAdmin(ReadableAutocomplete, SimpleHistoryAdmin):
 
     object_history_list_template = "admin/ratings/object_history_list.html"
 
-    def get_historical_record_context_helper(self, request: HttpRequest, historical_record: Any):  # type: ignore[no-untyped-def]
+    def get_historical_record_context_helper(
+        self, request: HttpRequest, historical_record: Any
+    ) -> ClubWordsHistory:
         return ClubWordsHistory(self.model, historical_record)
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:

@@ -49,7 +49,7 @@ class ClubSettingsAdmin(AuditAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def get_form(  # type: ignore[override]
+    def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> type[forms.ModelForm]:
         form = super().get_form(request, obj, change=change, **kwargs)

@@ -23,7 +23,7 @@ class ComparisonAdmin(ReadOnlyAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return admin.ModelAdmin.has_delete_permission(self, request, obj)
 
-    def view_on_site(self, obj: Comparison) -> str:  # type: ignore[override]
+    def view_on_site(self, obj: Comparison) -> str:
         return reverse("ratings:compare-detail", args=[obj.pk])
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin, messages
-from django.db.models import Count, QuerySet
+from django.contrib.admin import helpers
+from django.db.models import Count, Field, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.formats import date_format
@@ -18,6 +19,7 @@ from ..models import (
     ClubSettings,
     Member,
     MemberMerge,
+    MemberQuerySet,
     Season,
     Subscription,
 )
@@ -142,11 +144,10 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Member]:
         return (
-            super()
-            .get_queryset(request)
+            cast(MemberQuerySet, super().get_queryset(request))
             .with_financial()
             .with_state()
-            .select_related("rating_state", "merged_into")
+            .select_related("rating_state", "merged_into")  # type: ignore[misc]  # with_state's FilteredRelation
         )
 
     @admin.display(description="rating", ordering="rating_state__rating")
@@ -231,7 +232,7 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
                     services.rerate_scope(start=start).count if start is not None else 0
                 )
                 member.fills = [  # type: ignore[attr-defined]
-                    (Member._meta.get_field(field).verbose_name, merge_value(field, value), source)
+                    (_label(field), merge_value(field, value), source)
                     for field, (source, value) in services.merge_fills(
                         sources=others, target=member
                     ).items()
@@ -242,15 +243,17 @@ class MemberAdmin(RerateAdmin, AuditAdmin):
             "title": "Merge duplicate members",
             "members": counted,
             "problem": problem,
-            "filled_fields": [
-                Member._meta.get_field(f).verbose_name for f in services.MERGE_FILLED_FIELDS
-            ],
-            "brought_in_fields": [
-                Member._meta.get_field(f).verbose_name for f in services.BROUGHT_IN_FIELDS
-            ],
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "filled_fields": [_label(f) for f in services.MERGE_FILLED_FIELDS],
+            "brought_in_fields": [_label(f) for f in services.BROUGHT_IN_FIELDS],
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return render(request, "admin/ratings/member/merge.html", context)
+
+
+def _label(name: str) -> Any:
+    """A member's column's label (its verbose name): a merge names the columns it fills,
+    each one of the record's own (a field, never a relation's far side)."""
+    return cast("Field[Any, Any]", Member._meta.get_field(name)).verbose_name
 
 
 def merge_value(field: str, value: Any) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.core.files import File
 
 from ..formats.members_csv import csv_text
 from ..services.audit import REASON_LENGTH
@@ -18,12 +19,12 @@ class CsvUploadForm(forms.Form):
 
     MAX_BYTES = 5_000_000
 
-    def __init__(self, *args, help_text: str = "", **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, help_text: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["file"].help_text = help_text
 
-    def clean_file(self):  # type: ignore[no-untyped-def]
-        upload = self.cleaned_data["file"]
+    def clean_file(self) -> File:
+        upload: File = self.cleaned_data["file"]  # an upload: its handler measured its size
         if upload.size > self.MAX_BYTES:
             raise forms.ValidationError(
                 f"This file is larger than {self.MAX_BYTES // 1_000_000} MB: split it in two."
@@ -59,7 +60,7 @@ class MembersConfirmForm(forms.Form):
         help_text="Kept in the audit trail with each payment removed (e.g. “refunded”).",
     )
 
-    def __init__(self, *args, removals: Sequence[Any], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, removals: Sequence[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.removals = list(removals)
         self.fields["listed"].initial = listed_value(self.removals)
@@ -71,8 +72,9 @@ class MembersConfirmForm(forms.Form):
         else:
             del self.fields["removal_reason"]
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("listed", "") != listed_value(self.removals):
             raise forms.ValidationError(
                 "The payments this file would remove have changed since the preview "

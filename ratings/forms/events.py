@@ -64,8 +64,9 @@ class EventForm(forms.ModelForm):
         attrs["data-kind-by-weekday"] = json.dumps(by_day)
         attrs["data-usual-kind"] = usual
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("start_date") and not data.get("end_date"):
             # A one-night event: it ends the day it starts.
             data["end_date"] = data["start_date"]
@@ -102,7 +103,7 @@ class EventForm(forms.ModelForm):
         return self.cleaned_data.get("time_class") or self.instance.time_class or STANDARD
 
     @cached_property
-    def changed_data(self) -> list[str]:  # type: ignore[override]
+    def changed_data(self) -> list[str]:
         # A time control left blank keeps the event's: not a change (it would re-rate).
         changed = super().changed_data
         if "time_class" in changed and not self.data.get(self.add_prefix("time_class")):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
-from typing import cast
+from collections.abc import Mapping, MutableMapping
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -74,7 +74,7 @@ def reason_required(form: forms.BaseForm) -> None:
         form.add_error(CHANGE_REASON, REASON_NEEDED)
 
 
-def whole_initial_rating(initial: dict) -> None:  # type: ignore[type-arg]
+def whole_initial_rating(initial: MutableMapping[str, Any]) -> None:
     """Show a whole initial rating as one (1400, not "1400.0"): it is stored as a float."""
     rating = initial.get("initial_rating")
     if isinstance(rating, float) and rating.is_integer():
@@ -90,7 +90,7 @@ WORD_FIELD = "brought_in_{}"
 
 
 def ask_what_the_system_reads(
-    form: forms.ModelForm,  # type: ignore[type-arg]
+    form: forms.ModelForm[Member],
     *,
     games_always: bool = False,
 ) -> None:
@@ -136,7 +136,7 @@ class WordsAsked:
         return changed
 
 
-def words_given(form: forms.ModelForm) -> dict[str, str]:  # type: ignore[type-arg]
+def words_given(form: forms.ModelForm[Member]) -> dict[str, str]:
     """The words brought in as the form gives them: the record's, with those the form
     asks over them."""
     words = dict(form.instance.brought_in or {})
@@ -149,14 +149,14 @@ def words_given(form: forms.ModelForm) -> dict[str, str]:  # type: ignore[type-a
     return tidy_standing(words)
 
 
-def _given(form: forms.ModelForm, name: str) -> object:  # type: ignore[type-arg]
+def _given(form: forms.ModelForm[Member], name: str) -> object:
     """The form's value of ``name`` where it asks it, else the record's."""
     if name in form.fields:
         return form.cleaned_data.get(name)
     return getattr(form.instance, name)
 
 
-def refuse_a_dropped_rating(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+def refuse_a_dropped_rating(form: forms.ModelForm[Member]) -> None:
     """A rating brought in that the club's system would drop (a new player's start
     instead) is refused at the field, naming what it lacks: kept or refused, never
     dropped. Fields the form does not show are the record's. Each word asked is checked
@@ -174,8 +174,8 @@ def refuse_a_dropped_rating(form: forms.ModelForm) -> None:  # type: ignore[type
         # A rating cleared takes its words with it: they described it.
         words = {}
     fields = {"initial_rating": rating, "initial_games": games, STANDING: words}
-    if problem := brought_in_problem(ClubSettings.load().engine(), fields):
-        form.add_error("initial_rating", problem)
+    if refused := brought_in_problem(ClubSettings.load().engine(), fields):
+        form.add_error("initial_rating", refused)
     form.instance.brought_in = words
 
 
@@ -226,7 +226,7 @@ def paid_tonight_field() -> forms.Field:
     )
 
 
-def refuse_paying_guest(form: forms.Form) -> None:
+def refuse_paying_guest(form: forms.BaseForm) -> None:
     """A guest pays no subscription: ticking both is a slip the officer should settle."""
     data = form.cleaned_data
     if data.get("paid_tonight") and data.get("is_guest"):
@@ -306,8 +306,9 @@ class MemberForm(WordsAsked, forms.ModelForm):
             raise ValidationError("Another member has this number.")
         return number
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         refuse_paying_guest(self)
         refuse_a_dropped_rating(self)
         consent_settled(self, data)
@@ -315,7 +316,7 @@ class MemberForm(WordsAsked, forms.ModelForm):
         return data
 
 
-def consent_settled(form: forms.ModelForm, data: dict) -> None:  # type: ignore[type-arg]
+def consent_settled(form: forms.ModelForm[Member], data: dict[str, Any]) -> None:
     """The member's consent as the box says: given now (its date kept while it stands),
     or withdrawn (date and how cleared). Consent needs an address to send to."""
     member = form.instance
@@ -332,7 +333,7 @@ def consent_settled(form: forms.ModelForm, data: dict) -> None:  # type: ignore[
         member.mail_consent_at = timezone.now()
 
 
-def offer_fide_rating(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+def offer_fide_rating(form: forms.ModelForm[Member]) -> None:
     """A member yet to play here, with no rating brought in, whom FIDE's list rates: their
     FIDE standard rating is offered as the rating they bring in, with where it comes from
     ("FIDE standard 1850, list of 2026-11"), where the club's system can start from the
@@ -404,8 +405,9 @@ class QuickMemberForm(WordsAsked, forms.ModelForm):
     def clean_initial_games(self) -> int:
         return self.cleaned_data.get("initial_games") or 0
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         refuse_paying_guest(self)
         refuse_a_dropped_rating(self)
         return data

@@ -167,4 +167,9 @@ class BaseRoundFormSet(forms.BaseFormSet):
         return out
 
 
-RoundFormSet = forms.formset_factory(PairingForm, formset=BaseRoundFormSet, extra=0)
+# The factory's class is the formset given's (its players and pairings), which the stubs
+# type as a plain BaseFormSet.
+RoundFormSet = cast(
+    type[BaseRoundFormSet],
+    forms.formset_factory(PairingForm, formset=BaseRoundFormSet, extra=0),
+)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -26,10 +28,10 @@ class SeasonPickForm(forms.Form):
 
     season = forms.ChoiceField(label="Season")
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices, current = season_options()
-        self.fields["season"].choices = choices
+        cast(forms.ChoiceField, self.fields["season"]).choices = choices
         self.fields["season"].initial = current
 
     def value(self) -> str:
@@ -65,12 +67,12 @@ class RenewForm(forms.Form):
         error_messages={"required": "Tick the members who have paid."},
     )
 
-    def __init__(self, *args, candidates: QuerySet[Member], **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, candidates: QuerySet[Member], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices, current = season_options()
-        self.fields["season"].choices = choices
+        cast(forms.ChoiceField, self.fields["season"]).choices = choices
         self.fields["season"].initial = current
-        self.fields["members"].queryset = candidates
+        cast(forms.ModelMultipleChoiceField, self.fields["members"]).queryset = candidates
 
     def clean_paid_on(self) -> dt.date:
         day: dt.date = self.cleaned_data["paid_on"]
@@ -78,8 +80,8 @@ class RenewForm(forms.Form):
             raise ValidationError(problem)
         return day
 
-    def clean_amount(self):  # type: ignore[no-untyped-def]
-        amount = self.cleaned_data["amount"]
+    def clean_amount(self) -> Decimal | None:
+        amount: Decimal | None = self.cleaned_data["amount"]
         if problem := rules.amount_problem(amount):
             raise ValidationError(problem)
         return amount
@@ -96,12 +98,13 @@ class SubscriptionRemoveForm(forms.Form):
 
     reason = REASON
 
-    def __init__(self, *args, subscription: Subscription, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, subscription: Subscription, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.subscription = subscription
 
-    def clean(self) -> dict:  # type: ignore[type-arg]
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if not Subscription.objects.filter(pk=self.subscription.pk).exists():
             raise ValidationError("This payment has already been removed.")
         return data

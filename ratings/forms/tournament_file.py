@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -15,6 +16,7 @@ from ..formats.tournament_files import (
     event_time_class_and_why,
     file_size_problem,
 )
+from ..formats.trf import Player
 from ..models import ClubSettings, Event, Member, name_problem, rules
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import NONE_FOUND, Duplicates
@@ -90,7 +92,7 @@ def _utf8(data: bytes) -> bool:
     return True
 
 
-def _fide_id_holders(players) -> dict[str, Member]:  # type: ignore[no-untyped-def]
+def _fide_id_holders(players: Sequence[Player]) -> dict[str, Member]:
     """The members holding the file's players' FIDE ids, by id without leading zeros."""
     ids = {p.fide_id.lstrip("0") for p in players if p.fide_id.lstrip("0")}
     if not ids:
@@ -119,7 +121,7 @@ class TrfConfirmForm(forms.Form):
         label="Played",
         choices=[("over-the-board", "Over the board"), ("online", "Online")],
         coerce=lambda value: value == "online",
-        empty_value=False,
+        empty_value=False,  # type: ignore[arg-type]  # coerce gives a bool, so blank is one too; the stubs allow text only
         # Not posted (a confirmation from before the question): over the board.
         required=False,
         widget=forms.RadioSelect,
@@ -241,7 +243,7 @@ class TrfConfirmForm(forms.Form):
                 ),
             )
 
-    def _ratings_offered(self, players) -> str:  # type: ignore[no-untyped-def]
+    def _ratings_offered(self, players: Sequence[Player]) -> str:
         """The box's words: the ratings ticking it would use (the file's players not
         matched to a member), or that the file gives them none. The names are the file's:
         escaped, as a form's help text is written into the page as it stands."""
@@ -362,7 +364,7 @@ class TrfConfirmForm(forms.Form):
                     )
         return data
 
-    def _check_duplicates(self, data: dict) -> None:  # type: ignore[type-arg]
+    def _check_duplicates(self, data: dict[str, Any]) -> None:
         """Games already recorded in another event are saved again only with a reason;
         so is an event of the same name and start as one recorded."""
         reason = data.get("duplicate_reason", "")
@@ -383,7 +385,7 @@ class TrfConfirmForm(forms.Form):
                 "check its games, or say here why this file is to be recorded again.",
             )
 
-    def _hand_matches(self, data: dict) -> None:  # type: ignore[type-arg]
+    def _hand_matches(self, data: dict[str, Any]) -> None:
         """A member typed beside a player wins over the list's choice."""
         from .events import resolve_players
 

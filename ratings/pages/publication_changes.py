@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import (
     Count,
@@ -31,6 +31,27 @@ from ..models import Publication, PublicationEntry, RatingChange, RatingRun, Rat
 from ..presentation.tables import change_html
 from ..words.figures import shown_change
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class OlderEntry(TypedDict):
+    """An entry joined to the member's entry on the older list (``_joined``), if any:
+    a join (``FilteredRelation``) read through its lookups, not a value."""
+
+    old: Any
+
+
+class Move(OlderEntry):
+    """An entry ranked on both lists, with its change between them (``Changes._moves``)."""
+
+    before: float
+    display_before: str
+    rank_before: int
+    change: float
+    moved: float  # whole, as the lists show it
+
+
 #: Rows each of the rises, falls and improvers shows.
 TOP = 20
 #: A plain number: an official rating, not provisional, partial or unrated (the booklet's
@@ -38,7 +59,9 @@ TOP = 20
 OFFICIAL = r"^[0-9]+$"
 
 
-def _joined(newer: Publication, older: Publication) -> QuerySet[PublicationEntry]:
+def _joined(
+    newer: Publication, older: Publication
+) -> QuerySet[WithAnnotations[PublicationEntry, OlderEntry]]:
     """The newer publication's entries, each with the member's entry on the older one."""
     return newer.entries.annotate(
         old=FilteredRelation(
@@ -119,7 +142,7 @@ class Changes:
             .order_by("position")
         )
 
-    def _moves(self) -> QuerySet[PublicationEntry]:
+    def _moves(self) -> QuerySet[WithAnnotations[PublicationEntry, Move]]:
         """Members ranked on both lists, with their change between them: ``moved`` as the
         two lists show it (whole figures), ``change`` unrounded."""
         return (

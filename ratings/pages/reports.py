@@ -383,7 +383,7 @@ def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
         last[member_id] = after
         played[member_id] = played.get(member_id, 0) + games
     members = Member.objects.filter(pk__in=first).with_state(time_class)
-    members = members.select_related("rating_state")
+    members = members.select_related("rating_state")  # type: ignore[misc]  # with_state's FilteredRelation
     rows = []
     for member in members:
         state = getattr(member, "rating_state", None)
@@ -415,7 +415,7 @@ def active_by_region(window: Span, time_class: str = STANDARD) -> QuerySet[Membe
     )
     return (
         publication.published_members()
-        .with_state(time_class)
+        .with_state(time_class)  # type: ignore[misc]  # with_state's FilteredRelation
         .filter(rating_state__isnull=False)
         .select_related("rating_state")
         .annotate(window_games=Sum("rating_changes__played", filter=in_window))

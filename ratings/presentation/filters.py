@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..models import Member, PublicationEntry, name_search
+from ..models import Member, MemberQuerySet, PublicationEntry, name_search
 from ..pages.reports import AGE_GROUPS, born_after_for
 
 AGE_CHOICES = [(group, f"Under {limit}") for group, limit in AGE_GROUPS.items()]
@@ -35,7 +36,7 @@ class RatingListFilter(django_filters.FilterSet):
         model = Member
         fields: list[str] = []
 
-    def __init__(self, *args, regions: list[str] | None = None, **kwargs) -> None:
+    def __init__(self, *args: Any, regions: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.filters["region"].extra["choices"] = [(r, r) for r in regions or []]
 
@@ -49,13 +50,11 @@ class RatingListFilter(django_filters.FilterSet):
     def filter_women(self, queryset: QuerySet[Member], name: str, value: bool) -> QuerySet[Member]:
         return queryset.filter(gender=Member.Gender.FEMALE) if value else queryset
 
-    def filter_active(
-        self, queryset: QuerySet[Member], name: str, value: bool
-    ) -> QuerySet[Member]:
+    def filter_active(self, queryset: MemberQuerySet, name: str, value: bool) -> QuerySet[Member]:
         if not value:
             return queryset
         since = timezone.localdate() - dt.timedelta(days=365)
-        return queryset.with_state().filter(rating_state__last_played__gte=since)
+        return queryset.with_state().filter(rating_state__last_played__gte=since)  # type: ignore[misc]  # with_state's FilteredRelation
 
 
 class PublicationFilter(django_filters.FilterSet):
@@ -84,21 +83,31 @@ class PublicationFilter(django_filters.FilterSet):
         model = PublicationEntry
         fields: list[str] = []
 
-    def __init__(self, *args, day: dt.date, regions: list[str] | None = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self, *args: Any, day: dt.date, regions: list[str] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.day = day
         self.filters["region"].extra["choices"] = [(r, r) for r in regions or []]
 
-    def filter_name(self, queryset: QuerySet, name: str, value: str) -> QuerySet:  # type: ignore[type-arg]
+    def filter_name(
+        self, queryset: QuerySet[PublicationEntry], name: str, value: str
+    ) -> QuerySet[PublicationEntry]:
         return queryset.filter(name_search(value, through="member__"))
 
-    def filter_age(self, queryset: QuerySet, name: str, value: str) -> QuerySet:  # type: ignore[type-arg]
+    def filter_age(
+        self, queryset: QuerySet[PublicationEntry], name: str, value: str
+    ) -> QuerySet[PublicationEntry]:
         return queryset.filter(member__born__gt=born_after_for(value, self.day))
 
-    def filter_women(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:  # type: ignore[type-arg]
+    def filter_women(
+        self, queryset: QuerySet[PublicationEntry], name: str, value: bool
+    ) -> QuerySet[PublicationEntry]:
         return queryset.filter(member__gender=Member.Gender.FEMALE) if value else queryset
 
-    def filter_active(self, queryset: QuerySet, name: str, value: bool) -> QuerySet:  # type: ignore[type-arg]
+    def filter_active(
+        self, queryset: QuerySet[PublicationEntry], name: str, value: bool
+    ) -> QuerySet[PublicationEntry]:
         if not value:
             return queryset
         return queryset.filter(last_played__gte=self.day - dt.timedelta(days=365))

@@ -3,19 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import django_tables2 as tables
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import template_localtime
+from django.utils.timezone import template_localtime  # type: ignore[attr-defined]  # in Django since 1.4, not in django-stubs
 
 from ..formats.list_row import LIVE, ObjectRow, live_path, table_row
 from ..models import Event, Member, is_usable
 from ..pages.reports import age_group, is_inactive
 from ..rules import publication
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class Ranked(TypedDict):
+    """The list's sort column on its members (``pages.reports.with_ratings``): 1 for a
+    member without a usable rating, who is listed unplaced."""
+
+    unrated: int
+
+
+class RatedOrNot(TypedDict):
+    """The officer's events page's mark on each event (``views.officer_events``): whether
+    any rating change comes from it."""
+
+    rated_changes: bool
+
 
 #: Columns a phone has no room for: shown from the md breakpoint up (and in print).
 WIDE = {"th": {"class": "d-none d-md-table-cell"}, "td": {"class": "d-none d-md-table-cell"}}
@@ -163,7 +181,7 @@ class RatingListTable(tables.Table):
             return ObjectRow(record, live_path)[column.reads[0]]
         return getattr(record, name, None)
 
-    def _render_cell(self, name: str, record: Member, value: Any) -> Any:
+    def _render_cell(self, name: str, record: WithAnnotations[Member, Ranked], value: Any) -> Any:
         if name == "rank":
             return self.render_rank(record, value)
         if name == "name":
@@ -177,10 +195,10 @@ class RatingListTable(tables.Table):
         column = self.defined.get(name)
         return value if column is None else column.to_html(value)
 
-    def render_rank(self, record: Member, value: int) -> str:
+    def render_rank(self, record: WithAnnotations[Member, Ranked], value: int) -> str:
         return str(value) if not record.unrated else ""
 
-    def value_rank(self, record: Member, value: int) -> str:
+    def value_rank(self, record: WithAnnotations[Member, Ranked], value: int) -> str:
         return self.render_rank(record, value)
 
     def render_name(self, record: Member, value: str) -> str:
@@ -236,7 +254,7 @@ class OfficerRatingTable(RatingListTable):
     class Meta(RatingListTable.Meta):
         sequence = ("rank", "name", "rating", "published", "...")
 
-    def _render_cell(self, name: str, record: Member, value: Any) -> Any:
+    def _render_cell(self, name: str, record: WithAnnotations[Member, Ranked], value: Any) -> Any:
         if name == "published":
             return self.render_published(record)
         return super()._render_cell(name, record, value)
@@ -387,7 +405,7 @@ class OfficerEventTable(tables.Table):
         start, end = date_format(record.start_date, "j M Y"), date_format(record.end_date, "j M Y")
         return start if start == end else f"{start} – {end}"
 
-    def render_status(self, record: Event) -> str:
+    def render_status(self, record: WithAnnotations[Event, RatedOrNot]) -> str:
         if record.rated_changes:
             return mark_safe('<span class="badge text-bg-success">Rated</span>')
         if record.is_complete:

@@ -98,7 +98,12 @@ def _migrations() -> dict[str, str]:
 def _rows(model: type[models.Model]) -> Iterator[dict[str, Any]]:
     """The table's rows as Django's serializer writes them (pk, fields), in pk order, a
     batch at a time (each batch's many-to-many read in one query)."""
-    many = [f.name for f in model._meta.many_to_many if f.remote_field.through._meta.auto_created]
+    many = [
+        f.name
+        for f in model._meta.many_to_many
+        # Every many-to-many has its through model once the apps are loaded.
+        if f.remote_field.through._meta.auto_created  # type: ignore[union-attr]
+    ]
     queryset = model._default_manager.order_by("pk").prefetch_related(*many)
     last = None
     while True:
@@ -154,7 +159,7 @@ def _not_empty() -> list[str]:
         if count:
             meta = model._meta
             phrase = count_phrase(count, str(meta.verbose_name), str(meta.verbose_name_plural))
-            held.append((meta.model_name.startswith("historical"), phrase))
+            held.append(((meta.model_name or "").startswith("historical"), phrase))
     return [text for _history, text in sorted(held, key=lambda h: h[0])]  # the record first
 
 
@@ -282,7 +287,7 @@ def _timestamps_as_written(model: type[models.Model]) -> Iterator[None]:
     """A row's ``auto_now``/``auto_now_add`` dates as the document has them: Django would
     stamp them with the time of the import."""
     stamped = [
-        (f, f.auto_now, f.auto_now_add)
+        (f, f.auto_now, f.auto_now_add)  # type: ignore[attr-defined]  # a date or time field, as asked
         for f in model._meta.concrete_fields
         if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
     ]

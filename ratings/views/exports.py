@@ -52,7 +52,7 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
         member=member, viewer=request.user, club=club_of(request)
     ):
         raise Http404(pages.NO_SUCH_MEMBER)
-    if member.merged_into_id:
+    if member.merged_into is not None:  # selected with the member
         return redirect(
             reverse("ratings:member-history-csv", args=[member.merged_into.member_number])
         )

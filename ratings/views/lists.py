@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 
 from ..models import Comparison
@@ -63,7 +63,7 @@ def _list_page(request: HttpRequest, *, everyone: bool, template: str, **extra: 
     return render(request, template, context)
 
 
-def published_list(request: HttpRequest) -> HttpResponse:
+def published_list(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     """The latest publication, or the live list for a club that publishes continuously
     (``ClubSettings.live_list_only``) or has published nothing yet."""
     rating_list = rating_list_of(request)

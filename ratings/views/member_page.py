@@ -25,7 +25,7 @@ def member_detail(request: HttpRequest, number: str) -> HttpResponse:
         member=member, viewer=request.user, club=club_of(request)
     ):
         raise Http404(pages.NO_SUCH_MEMBER)
-    if member.merged_into_id:
+    if member.merged_into is not None:  # no query unless merged_into_id is set
         return redirect(member.merged_into)
     if member.member_number != number:
         return redirect(member, permanent=True)

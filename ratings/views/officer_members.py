@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import (
     Count,
+    Field,
+    QuerySet,
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -74,7 +77,8 @@ def officer_home(request: HttpRequest) -> HttpResponse:
                 "directs": DIRECTOR in roles,
                 "keeps_subscriptions": TREASURER in roles,
                 "directed": _event_counts_of(
-                    request.user.directed_events.select_related(  # type: ignore[attr-defined]
+                    # Signed in (any_role_required): a User, not the anonymous one.
+                    cast(User, request.user).directed_events.select_related(
                         "submitted_by", "rated_by", "sent_back_by"
                     )
                 )
@@ -144,8 +148,8 @@ def member_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in services.MEMBERSHIP_FILTERS:
         status = ""
-    members = (
-        Member.objects.active().with_financial().with_newcomer().select_related("rating_state")
+    members: QuerySet[Member] = (
+        Member.objects.active().with_financial().with_newcomer().select_related("rating_state")  # type: ignore[misc]  # with_state's FilteredRelation
     )
     if query:
         members = members.filter(name_search(query))
@@ -348,7 +352,10 @@ def member_erase(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Member erased: now {erased.name}.")
             return redirect("ratings:officer-member", pk=member.pk)
     kept = sorted(services.erase_kept(club=ClubSettings.load()))
-    labels = [str(Member._meta.get_field(name).verbose_name) for name in kept]
+    # Each one of the record's own columns (a field, never a relation's far side).
+    labels = [
+        str(cast("Field[Any, Any]", Member._meta.get_field(name)).verbose_name) for name in kept
+    ]
     return render(
         request,
         "ratings/officer/member_erase.html",

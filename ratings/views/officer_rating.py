@@ -132,6 +132,7 @@ def period_list(request: HttpRequest) -> HttpResponse:
             periods.setdefault(period.label, {"period": period, "events": []})
         for event in events.annotate(player_count=Count("entries")).in_rating_order():
             label = system.period_of(event.end_date)
+            assert label is not None  # a period-based system places every day in a period
             periods[label]["events"].append(event)
     rows = sorted(periods.values(), key=lambda p: p["period"].start, reverse=True)
     return render(
@@ -202,18 +203,18 @@ def period_close(request: HttpRequest, label: str) -> HttpResponse:
     scope = services.rerate_scope(
         start=(period.start, period.start, 0), system=system, time_class=rating_list
     )
-    events = list(events)
+    closing = list(events)
     # Rated in this request, the period is published with it; a re-rate too long to wait
     # for goes to the background, and the button says the list is published after.
     limit = getattr(settings, "RERATE_FOREGROUND_SECONDS", 2.0)
-    first = events[0] if events else (period.start, period.start, 0)
+    first = closing[0] if closing else (period.start, period.start, 0)
     in_background = services.rerate_estimate(start=first, time_class=rating_list) > limit
     return render(
         request,
         "ratings/officer/period_close.html",
         {
             "period": period,
-            "events": events,
+            "events": closing,
             "later": scope.count,
             "note_form": note_form,
             "in_background": in_background,

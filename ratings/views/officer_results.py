@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -100,8 +101,8 @@ def _rerate_note(event: Event) -> int | None:
 @director_required
 def round_entry(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    if refused := _results_refused(request, event):
-        return refused
+    if closed := _results_refused(request, event):
+        return closed
     if not 1 <= number <= event.rounds:
         raise Http404(f"{event.name} has {count_phrase(event.rounds, 'round')}.")
     players = _players(event)
@@ -238,8 +239,8 @@ def _first_focus(formset) -> str:
 @director_required
 def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    if refused := _results_refused(request, event):
-        return refused
+    if closed := _results_refused(request, event):
+        return closed
     # The first round with no results yet; with every round entered, the last (replaced).
     missing = missing_rounds(event)
     form = PasteRoundForm(
@@ -310,11 +311,13 @@ def round_robin_grid(request: HttpRequest, pk: int) -> HttpResponse:
         # Everyone plays everyone only in a round robin: another event's rounds are
         # entered round by round (or pasted), and nothing is saved from here.
         return render(request, "ratings/officer/grid_not_round_robin.html", {"event": event})
-    if refused := _results_refused(request, event):
-        return refused
+    if closed := _results_refused(request, event):
+        return closed
     players = _players(event)
+    # Games between two players (byes left out): each has its black.
     existing = {
-        frozenset((g.white_id, g.black_id)): g for g in event.games.exclude(black__isnull=True)
+        frozenset((g.white_id, cast(int, g.black_id))): g
+        for g in event.games.exclude(black__isnull=True)
     }
     initial = {}
     for i, row in enumerate(players):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict, cast
+
+from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -13,6 +16,15 @@ from ..forms import RenewForm, SeasonPickForm, SubscriptionRemoveForm
 from ..models import Member, Subscription, name_search
 from ..words.counts import count_phrase
 from .common import subscriptions_required
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class PaidBefore(TypedDict):
+    """A renewal candidate's mark (``services.renewal_candidates``): paid the season before."""
+
+    paid_before: bool
 
 
 @subscriptions_required
@@ -42,10 +54,14 @@ def subscription_remove(request: HttpRequest, pk: int, subscription: int) -> Htt
 RENEW_PER_PAGE = 50
 
 
-def _renewal_rows(request: HttpRequest, candidates: QuerySet[Member]) -> QuerySet[Member]:
+def _renewal_rows(
+    request: HttpRequest, candidates: QuerySet[Member]
+) -> QuerySet[WithAnnotations[Member, PaidBefore]]:
     """The candidates the officer's search keeps: a member number, or every word of a name."""
     search = request.GET.get("q", "").strip()
-    return candidates.filter(name_search(search))
+    return cast(
+        "QuerySet[WithAnnotations[Member, PaidBefore]]", candidates.filter(name_search(search))
+    )
 
 
 @subscriptions_required
@@ -93,7 +109,7 @@ def subscriptions_renew(request: HttpRequest) -> HttpResponse:
         request,
         "ratings/officer/renew.html",
         {
-            "choices": pick.fields["season"].choices,
+            "choices": cast(forms.ChoiceField, pick.fields["season"]).choices,
             "season_value": pick.value(),
             "form": form,
             "season": season,
