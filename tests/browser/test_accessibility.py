@@ -1,13 +1,14 @@
 """WCAG 2.2 AA on every page: axe-core checks every URL of the site (the permission
-matrix's list) at 1280 and at 390 px, as a visitor, a tournament director, a treasurer,
-an officer and the administrator,
-each form both empty and answered with its errors (an empty POST).
+matrix's list) at 1280 and at 390 px, each once, as the role that sees most of it (a
+visitor, the officer, the administrator), and each form both empty and answered with its
+errors (an empty POST). A tournament director's and a treasurer's own menu is checked as
+theirs.
 
 axe-core comes from the PyPI package axe-playwright-python (its axe.min.js, no CDN); it
-is put into each page as it opens by the role's browser context (an init script, through
-Playwright), which the Content-Security-Policy does not see. One browser page per role,
-each URL loaded once and checked at both widths (the viewport resized, no reload). axe's
-own runs are most of the time (docs/development.md, "The test loop").
+is put into each page as it opens by the browser context (an init script, through
+Playwright), which the Content-Security-Policy does not see. One browser page per part of
+a role's pages, each URL loaded once and checked at both widths (the viewport resized, no
+reload). axe's own runs are most of the time (docs/development.md, "The test loop").
 """
 
 from __future__ import annotations
@@ -174,8 +175,8 @@ def _model(key: str) -> str:
 
 #: Pages a test checks at most. The officer's hundred and forty pages in one test took
 #: 145 s on a quiet machine, and xdist gives a test whole to one worker: the run's last
-#: minutes went on one worker finishing it. In parts of about 20 pages (a minute or less
-#: at a load of 10), a worker short of tests takes the next part.
+#: minutes went on one worker finishing it. In parts of about 20 pages (30 to 100 s at a
+#: load of 12 to 21, under 40 s quiet), a worker short of tests takes the next part.
 PAGES_PER_PART = 20
 
 
