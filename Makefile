@@ -49,14 +49,17 @@ restore: $(STAMP)
 # The tests in parallel (pytest-xdist): a worker per core, each with its own test database
 # (test_gw0, test_gw1, ...) and, for the browser tests, its own live server.
 # `make test PYTEST_WORKERS=0` runs them in one process (a debugger, a print).
+# The tests go out in sixteens: xdist's own chunks grow to a quarter of what is left, and
+# one held every browser test while the other worker ran out (docs/development.md).
 PYTEST_WORKERS ?= auto
+PYTEST_DIST ?= load --maxschedchunk 16
 test: $(STAMP) browser
 	$(PY) manage.py makemigrations --check --dry-run >/dev/null
-	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist $(PYTEST_DIST) $(PYTEST_ARGS)
 
 # Everything but the browser tests, for a quick loop.
 test-fast: $(STAMP)
-	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist $(PYTEST_DIST) -m "not browser" $(PYTEST_ARGS)
 
 # Debian's Chromium for the browser tests (Playwright never downloads a browser here).
 browser:

@@ -1,24 +1,27 @@
 """WCAG 2.2 AA on every page: axe-core checks every URL of the site (the permission
-matrix's list) at 1280 and at 390 px, as a visitor, a tournament director, a treasurer,
-an officer and the administrator,
-each form both empty and answered with its errors (an empty POST).
+matrix's list) at 1280 and at 390 px, each once, as the role that sees most of it (a
+visitor, the officer, the administrator), and each form both empty and answered with its
+errors (an empty POST). A tournament director's and a treasurer's own menu is checked as
+theirs.
 
 axe-core comes from the PyPI package axe-playwright-python (its axe.min.js, no CDN); it
-is put into each page as it opens by the role's browser context (an init script, through
-Playwright), which the Content-Security-Policy does not see. One browser page per role,
-each URL loaded once and checked at both widths (the viewport resized, no reload). axe's
-own runs are most of the time (docs/development.md, "The test loop").
+is put into each page as it opens by the browser context (an init script, through
+Playwright), which the Content-Security-Policy does not see. One browser page per part of
+a role's pages, each URL loaded once and checked at both widths (the viewport resized, no
+reload). axe's own runs are most of the time (docs/development.md, "The test loop").
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import pytest
 from axe_playwright_python.base import AXE_SCRIPT
 from django.conf import settings
+from django.db import transaction
 from django.test import Client
 
 from ..web.matrix_club import Club, build_club, every_pattern, url_for
@@ -134,29 +137,79 @@ def columns(key: str, role: str) -> tuple[str, str]:
     return get, post
 
 
+#: A tournament director's and a treasurer's pages are the officer's, showing less: the
+#: same templates (``test_a_helpers_pages_left_to_the_officer_use_no_template_of_their_own``
+#: checks it) without the officer's buttons. The officer's run checks each of them with
+#: all it shows; a helper's run checks what is theirs alone, their menu, on their home
+#: pages and on one form of theirs, empty and with its errors.
+HELPERS_OWN = {
+    "director": {"ratings:home", "ratings:officer-home", "ratings:officer-round"},
+    "treasurer": {"ratings:home", "ratings:officer-home", "ratings:officer-member"},
+}
+
+
 def theirs(key: str, role: str) -> bool:
     """Whether the role's run checks the page: the visitor every page it may open; the
     officer the pages a visitor may not (a public page differs for them only by the menu,
-    checked on the home page), a director and a treasurer the pages a member may not; the
+    checked on the home page); a director and a treasurer their menu (``HELPERS_OWN``); the
     administrator the pages the officer may not open, or only reads (the admin's forms)."""
     if key == "ratings:home" or role == "anonymous":
         return True
-    before = {
-        "officer": "anonymous",
-        "director": "member",
-        "treasurer": "member",
-        "administrator": "officer",
-    }[role]
-    if role != "administrator":
-        return columns(key, before)[0] != "ok"
-    return columns(key, before) != columns(key, role)
+    if role in HELPERS_OWN:
+        return key in HELPERS_OWN[role]
+    if role == "officer":
+        return columns(key, "anonymous")[0] != "ok"
+    return columns(key, "officer") != columns(key, role)
+
+
+def _model(key: str) -> str:
+    """The admin's model a page is of (its list, forms and history kept in one part, so a
+    page reached again by a redirect is seen once), else the key."""
+    if key.startswith("admin/"):  # admin/<app>/<model>/<path:object_id>/
+        return "_".join(key.split("/")[1:3])
+    for kind in ("_changelist", "_simple_history", "_history", "_add", "_delete", "_change"):
+        if key.startswith("admin:") and key.endswith(kind) and key != "admin:password_change":
+            return key.removeprefix("admin:").removesuffix(kind)
+    return key
+
+
+#: Pages a test checks at most. The officer's hundred and forty pages in one test took
+#: 145 s on a quiet machine, and xdist gives a test whole to one worker: the run's last
+#: minutes went on one worker finishing it. In parts of about 20 pages (30 to 100 s at a
+#: load of 12 to 21, under 40 s quiet), a worker short of tests takes the next part.
+PAGES_PER_PART = 20
+
+
+@cache
+def parts(role: str) -> tuple[tuple[str, ...], ...]:
+    """The keys the role's run checks, in the matrix's order, in parts: an admin's model
+    is not split between parts."""
+    groups: dict[str, list[str]] = {}
+    for pattern in every_pattern():
+        if columns(pattern.key, role)[0] == "ok" and theirs(pattern.key, role):
+            groups.setdefault(_model(pattern.key), []).append(pattern.key)
+    total = sum(len(keys) for keys in groups.values())
+    found: list[list[str]] = [[] for _ in range(-(-total // PAGES_PER_PART))]
+    done = 0
+    for keys in groups.values():  # each group in the part its middle falls in
+        found[int((done + len(keys) / 2) * len(found) / total)] += keys
+        done += len(keys)
+    return tuple(tuple(keys) for keys in found)
+
+
+ROLES = ("anonymous", "director", "treasurer", "officer", "administrator")
 
 
 @pytest.mark.parametrize(
-    "role", ["anonymous", "director", "treasurer", "officer", "administrator"]
+    ("role", "part"),
+    [
+        pytest.param(role, number, id=f"{role}-{number + 1}")
+        for role in ROLES
+        for number in range(len(parts(role)))
+    ],
 )
 def test_every_page_passes_axe_at_both_widths(
-    browser, live_server, role: str, production_tasks
+    browser, live_server, role: str, part: int, production_tasks
 ) -> None:
     club = build_club()
     context = browser.new_context(base_url=live_server.url)
@@ -169,18 +222,17 @@ def test_every_page_passes_axe_at_both_widths(
     findings = Findings()
     seen: set[str] = set()
     with_forms: list[tuple[str, str]] = []
-    for pattern in every_pattern():
-        get, post = columns(pattern.key, role)
-        if get != "ok" or not theirs(pattern.key, role):
-            continue
-        url = url_for(pattern, club)
+    patterns = {pattern.key: pattern for pattern in every_pattern()}
+    for key in parts(role)[part]:
+        post = columns(key, role)[1]
+        url = url_for(patterns[key], club)
         response = goto(page, url)
         if not is_html(response) or page.url in seen:
             continue
         seen.add(page.url)
         check(page, f"GET {url}", findings)
-        if post == "ok" and takes_input(page, pattern.key):
-            with_forms.append((pattern.key, url))
+        if post == "ok" and takes_input(page, key):
+            with_forms.append((key, url))
     # The forms with their errors last: an empty POST may still act (retry a run).
     for _key, url in with_forms:
         page.goto(url)
@@ -192,6 +244,43 @@ def test_every_page_passes_axe_at_both_widths(
     context.close()
     assert findings.pages > 0
     assert findings.count() == 0, findings.report()
+
+
+def _templates(club: Club, role: str, method: str, url: str) -> set[str]:
+    user = club.users[role]
+    assert user is not None
+    client = Client()
+    client.force_login(user)
+    with transaction.atomic():  # rolled back: an empty POST's deed never stays
+        response = client.get(url) if method == "GET" else client.post(url, {})
+        transaction.set_rollback(True)
+    return {template.name for template in response.templates if template.name}
+
+
+def test_a_helpers_pages_left_to_the_officer_use_no_template_of_their_own(
+    production_tasks,
+) -> None:
+    """Every page a director or a treasurer may open and a member may not, other than their
+    own (``HELPERS_OWN``), is checked by the officer's run, and is made for them, empty and
+    with its errors, of templates the officer's page is made of too."""
+    club = build_club()
+    patterns = {pattern.key: pattern for pattern in every_pattern()}
+    left, own_templates = [], []
+    for role in HELPERS_OWN:
+        for key, pattern in patterns.items():
+            get, post = columns(key, role)
+            if get != "ok" or columns(key, "member")[0] == "ok" or theirs(key, role):
+                continue
+            left.append(key)
+            assert theirs(key, "officer") and columns(key, "officer") == ("ok", "ok"), key
+            url = url_for(pattern, club)
+            for method in ("GET", "POST") if post == "ok" else ("GET",):
+                extra = _templates(club, role, method, url) - _templates(
+                    club, "officer", method, url
+                )
+                if extra:
+                    own_templates.append(f"{role} {method} {url}: {sorted(extra)}")
+    assert left and own_templates == [], "\n".join(own_templates)
 
 
 def test_the_first_run_page_passes_axe_at_both_widths(browser, live_server) -> None:
