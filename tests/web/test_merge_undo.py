@@ -112,7 +112,7 @@ def test_an_undo_posted_twice_at_once_is_done_once_and_the_second_is_told(
         held(ben),
         held(ben_again),
     )
-    with pytest.raises(services.UndoRefused, match="undone already.*nothing was changed"):
+    with pytest.raises(services.UndoRefused, match=r"undone already.*nothing was changed"):
         services.member_merge_undo(merge=second)
     assert (
         MemberMerge.objects.get().undone_at,
