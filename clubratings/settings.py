@@ -435,7 +435,7 @@ MEMBER_IMPORT_FOREGROUND_ROWS = envint("MEMBER_IMPORT_FOREGROUND_ROWS", "2000")
 # list's other rows too, hidden on screen, so that the browser's own Print prints the
 # whole list (ratings/pages/list_print.py); a longer list's page loads the whole list as
 # printing starts (static/js/public.js). 0: never carried.
-PRINT_WHOLE_LIST_ROWS = envint("PRINT_WHOLE_LIST_ROWS", "500")
+PRINT_WHOLE_LIST_ROWS = envint("PRINT_WHOLE_LIST_ROWS", "300")
 
 # Background re-rates: queued in the database, run by `manage.py db_worker` (make run
 # starts it). TASKS_BACKEND=immediate runs them in the request instead (tests, no worker).

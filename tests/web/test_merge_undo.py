@@ -97,9 +97,7 @@ def test_the_merged_records_history_reads_in_words(history, admin_client, ben, b
     assert "Ben Carter (R1003)" in page
 
 
-def test_an_undo_posted_twice_at_once_is_done_once_and_the_second_is_told(
-    history, ben, ben_again
-):
+def test_an_undo_posted_twice_at_once_is_done_once_and_the_second_is_told(history, ben, ben_again):
     """Two posts of "Undo merge" (a double click) each read the merge before either undid
     it: the second waits on the merge's row, finds it undone, and changes nothing."""
     services.member_merge(source=ben_again, target=ben)
