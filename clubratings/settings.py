@@ -431,6 +431,11 @@ RERATE_HEARTBEAT_LAPSE = float(os.getenv("RERATE_HEARTBEAT_LAPSE", "30"))
 # it (a 60,000-row register took 36 s to read and 129 s to save inside the request);
 # a shorter one is read and saved in the page, as ever.
 MEMBER_IMPORT_FOREGROUND_ROWS = envint("MEMBER_IMPORT_FOREGROUND_ROWS", "2000")
+# A list page (published, live, filtered) of a list of at most this many rows carries the
+# list's other rows too, hidden on screen, so that the browser's own Print prints the
+# whole list (ratings/pages/list_print.py); a longer list's page loads the whole list as
+# printing starts (static/js/public.js). 0: never carried.
+PRINT_WHOLE_LIST_ROWS = envint("PRINT_WHOLE_LIST_ROWS", "300")
 
 # Background re-rates: queued in the database, run by `manage.py db_worker` (make run
 # starts it). TASKS_BACKEND=immediate runs them in the request instead (tests, no worker).

@@ -152,10 +152,26 @@ class ReasonNeeded(Exception):
         return RESULTS_REASON_NEEDED
 
 
-def entries_add(*, event: Event, members: Iterable[Member], user: Any = None) -> int:
-    """Enter ``members`` in ``event`` (those already in it stay as they are); how many were new."""
+def entries_add(
+    *,
+    event: Event,
+    members: Iterable[Member],
+    user: Any = None,
+    reason: str = "",
+    reason_required: bool = False,
+) -> int:
+    """Enter ``members`` in ``event`` (those already in it stay as they are); how many were
+    new. ``reason``: why (a rated event's players corrected), kept in each entry's history.
+    ``reason_required``: a rated event (``event_rerate_needed``) is given no new player
+    without a ``reason`` (``ReasonNeeded``, nothing saved); a draft needs none."""
+    ids = [m.pk for m in members]
+    why = reason_kept(reason) or None
     with transaction.atomic():
-        return _entries_create(event=event, member_ids=[m.pk for m in members], user=user)
+        if reason_required and why is None and event_rerate_needed(event=event):
+            have = set(event.entries.values_list("member_id", flat=True))
+            if set(ids) - have:
+                raise ReasonNeeded
+        return _entries_create(event=event, member_ids=ids, user=user, reason=why)
 
 
 def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:

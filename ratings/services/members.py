@@ -418,20 +418,35 @@ def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | No
     stays as it is (only games still the kept record's go back)."""
     from simple_history.utils import bulk_update_with_history
 
-    kept, removed = merge.kept, merge.removed
-    if merge.undone_at is not None:
-        raise UndoRefused(f"This merge was undone already ({merge.undone_at:%d %b %Y}).")
-    if removed.merged_into_id != kept.pk:
-        raise UndoRefused(f"{removed} ({removed.member_number}) is no longer merged into {kept}.")
-    if kept.merged_into_id is not None:
-        raise UndoRefused(
-            f"{kept} ({kept.member_number}) was itself merged into another record since: "
-            "undo that merge first."
-        )
-    moved = merge.moved
     who = user if getattr(user, "is_authenticated", False) else None
-    why = f"Merge of {removed} ({removed.member_number}) into {kept} ({kept.member_number}) undone"
     with transaction.atomic():
+        # The merge's row locked and read again: an undo posted twice at once (a double
+        # click) waits here for the first, then finds it undone and is told so.
+        merge = (
+            MemberMerge.objects.select_for_update(of=("self",))
+            .select_related("kept", "removed")
+            .get(pk=merge.pk)
+        )
+        kept, removed = merge.kept, merge.removed
+        if merge.undone_at is not None:
+            raise UndoRefused(
+                f"This merge was undone already "
+                f"({timezone.localtime(merge.undone_at):%d %b %Y, %H:%M}): nothing was changed."
+            )
+        if removed.merged_into_id != kept.pk:
+            raise UndoRefused(
+                f"{removed} ({removed.member_number}) is no longer merged into {kept}."
+            )
+        if kept.merged_into_id is not None:
+            raise UndoRefused(
+                f"{kept} ({kept.member_number}) was itself merged into another record since: "
+                "undo that merge first."
+            )
+        moved = merge.moved
+        why = (
+            f"Merge of {removed} ({removed.member_number}) into {kept} ({kept.member_number}) "
+            "undone"
+        )
         # The record kept's blanks first: a FIDE id filled from the duplicate is held by
         # one member at a time.
         filled = moved.get("filled", {})

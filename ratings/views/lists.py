@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from ..models import Comparison
 from ..pages import lists as pages
 from ..pages import publications, reports
+from ..pages.list_print import rows_for_print
 from ..services.club import club_needs_start
 from .common import club_of, officer_required, rating_list_of, streamed_csv, wants_csv
 
@@ -60,6 +61,7 @@ def _list_page(request: HttpRequest, *, everyone: bool, template: str, **extra: 
         request=request,
         extra=extra,
     )
+    rows_for_print(context["table"])
     return render(request, template, context)
 
 
@@ -80,6 +82,7 @@ def published_list(request: HttpRequest) -> HttpResponse | StreamingHttpResponse
     context = pages.published_list(
         query=request.GET, rating_list=rating_list, club=club, request=request, latest=latest
     )
+    rows_for_print(context["table"])
     return render(request, "ratings/public/publication.html", context)
 
 

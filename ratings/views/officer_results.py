@@ -248,15 +248,26 @@ def round_paste(request: HttpRequest, pk: int) -> HttpResponse:
         event=event,
         initial={"round": missing[0] if missing else event.rounds},
     )
-    if "add_players" in request.POST and not form.is_valid() and form.addable:
-        # The players the round names who are not in the event yet, entered in one go;
-        # then the round is read again and previewed, nothing of it saved.
-        added = services.entries_add(event=event, members=form.addable, user=request.user)
-        names = ", ".join(m.name for m in form.addable)
-        messages.success(request, f"{count_phrase(added, 'player')} entered: {names}.")
-        form = PasteRoundForm(request.POST, event=event)
     preview = None
     conflict: dict[str, object] = {}
+    if "add_players" in request.POST and not form.is_valid() and form.addable:
+        # The players the round names who are not in the event yet, entered in one go;
+        # then the round is read again and previewed, nothing of it saved. A rated
+        # event's players are corrected with a reason, as its results are.
+        try:
+            added = services.entries_add(
+                event=event,
+                members=form.addable,
+                user=request.user,
+                reason=request.POST.get(CHANGE_REASON, ""),
+                reason_required=True,
+            )
+        except services.ReasonNeeded as refused:
+            conflict = _reason_needed(refused)
+        else:
+            names = ", ".join(m.name for m in form.addable)
+            messages.success(request, f"{count_phrase(added, 'player')} entered: {names}.")
+            form = PasteRoundForm(request.POST, event=event)
     if request.method == "POST" and form.is_valid():
         number, pairings = form.cleaned_data["round"], form.cleaned_data["text"]
         if "save" in request.POST:

@@ -20,6 +20,7 @@ from .. import services
 from ..models import ClubSettings, Publication, RatingPeriod
 from ..pages import publications as pages
 from ..pages import reports
+from ..pages.list_print import rows_for_print
 from ..rules.rating_lists import list_name
 from ..rules.time_classes import STANDARD
 from ..words.counts import count_phrase
@@ -71,6 +72,7 @@ def publication_detail(request: HttpRequest, slug: str) -> HttpResponse:
         latest=False,
         request=request,
     )
+    rows_for_print(context["table"])
     return render(request, "ratings/public/publication.html", context)
 
 

@@ -25,6 +25,42 @@ if (window.location.hash === "#print") {
   });
 }
 
+// The browser's own Print (Ctrl+P) on a page of a list too long for the page to carry
+// whole (ratings/pages/list_print.py): the whole list, the Print button's page, is loaded
+// as printing starts and printed in place of the page's rows; the screen gets its page
+// back after. Loaded synchronously: the browser lays the sheets out as soon as this
+// returns. Without this script the sheet says which members it holds (the note).
+(function () {
+  var note = document.querySelector("[data-print-whole]");
+  if (!note) return;
+  var table = document.querySelector("table.rating-list");
+  var body = table && table.tBodies[table.tBodies.length - 1];
+  if (!body) return;
+  var whole = null;
+  window.addEventListener("beforeprint", function () {
+    if (!whole) {
+      try {
+        var request = new XMLHttpRequest();
+        request.open("GET", new URL(note.getAttribute("data-print-whole"), window.location.href), false);
+        request.send();
+        if (request.status !== 200) return;
+        var page = new DOMParser().parseFromString(request.responseText, "text/html");
+        var found = page.querySelector("table.rating-list");
+        if (!found || !found.tBodies.length) return;
+        whole = document.importNode(found.tBodies[found.tBodies.length - 1], true);
+      } catch (error) {
+        return;  // the page as it is, its note saying so
+      }
+    }
+    body.replaceWith(whole);
+    note.classList.remove("d-print-block");
+  });
+  window.addEventListener("afterprint", function () {
+    if (whole && whole.isConnected) whole.replaceWith(body);
+    note.classList.add("d-print-block");
+  });
+})();
+
 // The calculator's member boxes: typing two letters of a name (or a number) offers up to
 // 20 members one may pick, as "Name (number)", with their rating. Without this script the
 // boxes still take a member number or an exact name, which the server looks up.

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Entry, Game, Member, MemberMerge, Subscription
+from ratings.models import Entry, Game, Member, MemberMerge, RatingRun, Subscription
 
 from ..factories import MemberFactory, SeasonFactory, SubscriptionFactory
 from .test_rerate import ratings_now
@@ -95,3 +95,27 @@ def test_the_merged_records_history_reads_in_words(history, admin_client, ben, b
     ).content.decode()
     assert "pk=None" not in page
     assert "Ben Carter (R1003)" in page
+
+
+def test_an_undo_posted_twice_at_once_is_done_once_and_the_second_is_told(history, ben, ben_again):
+    """Two posts of "Undo merge" (a double click) each read the merge before either undid
+    it: the second waits on the merge's row, finds it undone, and changes nothing."""
+    services.member_merge(source=ben_again, target=ben)
+    first, second = (MemberMerge.objects.select_related("kept", "removed").get() for _ in "12")
+    services.member_merge_undo(merge=first)
+    done = (
+        MemberMerge.objects.get().undone_at,
+        RatingRun.objects.count(),
+        Member.history.count(),
+        held(ben),
+        held(ben_again),
+    )
+    with pytest.raises(services.UndoRefused, match=r"undone already.*nothing was changed"):
+        services.member_merge_undo(merge=second)
+    assert (
+        MemberMerge.objects.get().undone_at,
+        RatingRun.objects.count(),
+        Member.history.count(),
+        held(ben),
+        held(ben_again),
+    ) == done

@@ -67,6 +67,17 @@ def test_players_are_entered_by_number_or_name(officer_client, alice, bob, carol
     }
 
 
+def test_players_numbers_may_be_separated_by_spaces_commas_or_lines(
+    officer_client, alice, bob, carol, dave
+):
+    event = EventFactory()
+    officer_client.post(
+        reverse("ratings:officer-event-players", args=[event.pk]),
+        {"entries-players": "A1 B2, C3\nD4"},
+    )
+    assert set(event.players.values_list("member_number", flat=True)) == {"A1", "B2", "C3", "D4"}
+
+
 def test_an_unknown_player_is_named_and_nobody_is_entered(officer_client, alice):
     event = EventFactory()
     response = officer_client.post(

@@ -222,6 +222,25 @@ def test_a_pasted_player_not_in_the_event_is_refused_and_offered_to_enter(
     assert not club_night.games.exists()
 
 
+def test_a_pasted_round_lists_each_player_it_does_not_know_once(officer_client, club_night):
+    zed = MemberFactory(member_number="Z9", name="Zed Zulu")
+    yan = MemberFactory(member_number="Y8", name="Yan Young")
+    page = _paste(officer_client, club_night, "A1 - Z9 1-0\nY8 - B2 0-1\nC3 - Zed Zulu ½-½")
+    assert page.context["form"].addable == [zed, yan]  # Zed named twice, listed once
+    assert page.content.decode().count("Zed Zulu (Z9)") == 1
+
+
+def test_one_click_enters_the_players_a_pasted_round_does_not_know_and_previews_it(
+    officer_client, club_night
+):
+    zed = MemberFactory(member_number="Z9", name="Zed Zulu")
+    yan = MemberFactory(member_number="Y8", name="Yan Young")
+    page = _paste(officer_client, club_night, "A1 - Z9 1-0\nY8 - B2 0-1", add_players="1")
+    assert {zed, yan} <= set(club_night.players.all())
+    assert len(page.context["preview"]) == 2
+    assert not club_night.games.exists()
+
+
 def test_a_pasted_round_beyond_the_events_rounds_is_refused(officer_client, club_night):
     response = _paste(officer_client, club_night, "A1 - B2 1-0", number=4, save="1")
     assert "This event has 3 rounds." in response.content.decode()

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Event, Game
+from ratings.models import Entry, Event, Game
 
-from ..factories import EventFactory
+from ..factories import EventFactory, MemberFactory
 from .test_rerate import admin_form
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +114,44 @@ def test_a_drafts_pasted_round_asks_no_reason(officer_client, draft):
     )
     paste(officer_client, draft)
     assert results(draft) == [("Alice Archer", "Bob Brown", "0-1")]
+
+
+def add_players(client, event, **extra):
+    """ "Enter them and preview" for a pasted round naming Zed, a member not in the event."""
+    url = reverse("ratings:officer-round-paste", args=[event.pk])
+    return client.post(url, {"round": 1, "text": "A1 - Z9 0-1", "add_players": "1", **extra})
+
+
+@pytest.fixture
+def zed():
+    return MemberFactory(member_number="Z9", name="Zed Zulu")
+
+
+def players(event):
+    return sorted(event.entries.values_list("member__name", flat=True))
+
+
+def test_adding_players_to_a_rated_event_without_a_reason_is_refused_at_the_field(
+    officer_client, rated, zed
+):
+    page = add_players(officer_client, rated)
+    assert page.context["change_reason_error"] == services.RESULTS_REASON_NEEDED
+    assert 'aria-invalid="true"' in page.content.decode()
+    assert players(rated) == ["Alice Archer", "Bob Brown"]
+
+
+def test_adding_players_to_a_rated_event_keeps_the_reason_in_their_entries_history(
+    officer_client, rated, zed
+):
+    add_players(officer_client, rated, change_reason="Zed played round 1, left off the sheet")
+    assert players(rated) == ["Alice Archer", "Bob Brown", "Zed Zulu"]
+    entered = Entry.history.filter(event_id=rated.pk, member_id=zed.pk).get()
+    assert entered.history_change_reason == "Zed played round 1, left off the sheet"
+
+
+def test_adding_players_to_a_draft_asks_no_reason(officer_client, draft, zed):
+    add_players(officer_client, draft)
+    assert players(draft) == ["Alice Archer", "Bob Brown", "Zed Zulu"]
 
 
 # -- the round robin's grid ------------------------------------------------------------
