@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, F, Prefetch, Q
+from django.db.models import Count, F, Prefetch
 from django.db.models.functions import ExtractIsoWeekDay
 
 from .. import services
