@@ -87,6 +87,9 @@ class FileEvent:
     players: list[FilePlayer] = field(default_factory=list)
     games: list[tuple[int, int, int | None, str, bool]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the reader made of the file
+    #: The tie-breaks the file names that the club knows (a TRF's 202/212); () for the
+    #: kind's default.
+    tie_breaks: tuple[str, ...] = ()
 
 
 def event_time_class(time_control: str, name: str) -> str:
@@ -183,11 +186,16 @@ def trf_event(
         ],
         games=[(g.round, g.white, g.black, g.result, g.colours_known) for g in tournament.games()],
         notes=notes,
+        tie_breaks=tournament.tie_breaks,
     )
     if note := time_control_note(event):
         event.notes.append(note)
     if tournament.online_why:
         event.notes.append(f"{source}: played online: {tournament.online_why}")
+    if tournament.tie_breaks:
+        event.notes.append(
+            f"{source}: tie-breaks as the file names them: {', '.join(tournament.tie_breaks)}"
+        )
     return event, []
 
 

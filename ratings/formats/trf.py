@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.codec import TITLES
+from ..rules import tiebreaks
 from ..rules.names import hidden_characters, is_bye_placeholder
 from ..rules.places_of_play import trf_online_why
 
@@ -214,6 +215,10 @@ class Tournament:
     #: Why the file says its event was played online (a server's export, or the club's
     #: own export of an online event), in words for the officer; "" for over the board.
     online_why: str = ""
+    #: The tie-breaks the file names that the club knows (TRF-2026 ``202``, else ``212``
+    #: after its ``PTS``), in the file's order; () when it names none (the kind's default).
+    #: Those it does not know, or has no room for, are said in ``warnings``: not kept.
+    tie_breaks: tuple[str, ...] = ()
 
     @property
     def rounds(self) -> int:
@@ -314,6 +319,7 @@ def parse(data: bytes | str) -> Tournament:
     text = decode(data)
     tournament = Tournament()
     problems: list[str] = []
+    tie_break_lines: dict[str, tuple[int, str]] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         if "\x00" in line:
             # Not text (a NUL cannot be stored, and no pairing program writes one).
@@ -377,6 +383,8 @@ def parse(data: bytes | str) -> Tournament:
                 for text in written
                 if parse_date(text) is None
             ]
+        elif code in ("202", "212"):
+            tie_break_lines[code] = (number, value)
         elif code == "013" or code == "310":
             # Team records (TRF16 013, TRF-2026 310): the team's name, then numbers.
             match = re.match(r"\d{3}\s+(?:\d+\s+)?(.+?)(\s{2,}|$)", line)
@@ -423,7 +431,49 @@ def parse(data: bytes | str) -> Tournament:
     tournament.online_why = (
         trf_online_why(place=tournament.city, federation=tournament.federation) or ""
     )
+    _read_tie_breaks(tournament, tie_break_lines)
     return tournament
+
+
+def _read_tie_breaks(tournament: Tournament, lines: dict[str, tuple[int, str]]) -> None:
+    """The event's tie-breaks from TRF-2026's ``202`` (those that break a tie on points)
+    or, without it, ``212`` (the whole order, the points first: ``PTS``); codes between
+    commas or spaces, as FIDE's tie-break server reads them. Those the club knows are kept
+    in order (``tiebreaks.SPELLINGS``); any other is named, not kept."""
+    if "202" in lines:
+        number, value = lines["202"]
+        words = value.replace(",", " ").split()
+    elif "212" in lines:
+        number, value = lines["212"]
+        words = value.replace(",", " ").split()
+        if words and words[0].upper() == "PTS":
+            words = words[1:]
+    else:
+        return
+    if not words:
+        tournament.warnings.append(
+            f"Line {number} names no tie-breaks: the event ranks players level on points by "
+            "its kind's default (you may change them on the event)."
+        )
+        return
+    kept: list[str] = []
+    left: list[str] = []
+    for word in words:
+        code = tiebreaks.SPELLINGS.get(word.upper())
+        if code is None or code in kept or len(kept) == tiebreaks.MAX_TIE_BREAKS:
+            left.append(word)
+        else:
+            kept.append(code)
+    tournament.tie_breaks = tuple(kept)
+    if left:
+        ranked = (
+            ", ".join(kept) if kept else "its kind's default (you may change them on the event)"
+        )
+        tournament.warnings.append(
+            f"Line {number}: the tie-breaks {', '.join(left)} are not kept (not ones the club "
+            f"knows, listed twice, or past the {tiebreaks.MAX_TIE_BREAKS} an event has): "
+            f"the event ranks players level on points by {ranked}."
+        )
 
 
 def _placeholders_out(tournament: Tournament) -> None:

@@ -6,18 +6,28 @@ them); what the public may see of the players' ratings is ``ratings.rules.public
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
+
+from django.db.models import Q, QuerySet
 
 from ..models import Event, Game, Member
 from ..rules import results, tiebreaks
 
 
-def event_scores(event: Event) -> tuple[dict[int, float], dict[int, int]]:
-    """Each player's points (byes and forfeits included) and games, by member key."""
+def event_scores(
+    event: Event, read: Sequence[Game] | None = None
+) -> tuple[dict[int, float], dict[int, int]]:
+    """Each player's points (byes and forfeits included) and games, by member key: from
+    the games ``read`` already, else from one query of its own."""
     points: dict[int, float] = defaultdict(float)
     games: dict[int, int] = defaultdict(int)
-    for white, black, result in event.games.values_list("white_id", "black_id", "result"):
+    rows = (
+        ((g.white_id, g.black_id, g.result) for g in read)
+        if read is not None
+        else event.games.values_list("white_id", "black_id", "result")
+    )
+    for white, black, result in rows:
         white_points, black_points = results.POINTS[result]
         points[white] += white_points
         games[white] += 1
@@ -27,23 +37,12 @@ def event_scores(event: Event) -> tuple[dict[int, float], dict[int, int]]:
     return points, games
 
 
-def by_points(members: Iterable[Member], points: dict[int, float]) -> list[Member]:
-    """The players by points, most first, then by name."""
-    return sorted(members, key=lambda m: (-points.get(m.pk, 0), m.name))
-
-
-def shared_places(members: Sequence[Member], points: dict[int, float]) -> list[str]:
-    """The places of players in order of points: those on the same points share the first
-    of their places ("2=")."""
-    sharing = Counter(points.get(m.pk, 0) for m in members)
-    places = []
-    place = 0
-    for index, member in enumerate(members, start=1):
-        score = points.get(member.pk, 0)
-        if index == 1 or score != points.get(members[index - 2].pk, 0):
-            place = index
-        places.append(f"{place}=" if sharing[score] > 1 else str(place))
-    return places
+def event_players_of(event: Event, games: Sequence[Game]) -> QuerySet[Member]:
+    """The event's players: the entered, and any player of its ``games`` not entered (an
+    entry deleted in the admin: entries are kept by the writers, not a constraint), so
+    that every opponent is ranked and has a row."""
+    in_games = {pk for g in games for pk in (g.white_id, g.black_id) if pk is not None}
+    return Member.objects.filter(Q(entries__event=event) | Q(pk__in=in_games)).distinct()
 
 
 def event_standing(

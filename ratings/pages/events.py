@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, F, Prefetch, Q
+from django.db.models import Count, F, Prefetch
 from django.db.models.functions import ExtractIsoWeekDay
 
 from .. import services
@@ -351,14 +351,9 @@ def event_crosstable(
     """The crosstable's rows as the page (and its CSV) shows them to this reader: the
     players by points, then by the event's tie-breaks, each tie-break a column."""
     officer = publication.sees_every_rating(viewer)
-    # The entered, and any game's player not entered (an entry deleted in the admin:
-    # entries are kept by the writers, not a constraint): every opponent has a row.
     games = list(event.games.all())
-    in_games = {pk for g in games for pk in (g.white_id, g.black_id) if pk is not None}
     players = list(
-        Member.objects.filter(Q(entries__event=event) | Q(pk__in=in_games))
-        .distinct()
-        .prefetch_related(
+        standings.event_players_of(event, games).prefetch_related(
             Prefetch("rating_changes", queryset=RatingChange.objects.filter(event=event))
         )
     )
@@ -410,21 +405,31 @@ def event_crosstable(
 def event_players(
     *, event: Event, viewer: Viewer, club: ClubSettings | None = None
 ) -> dict[str, Any]:
-    """The event's page: the players by place (points from the games, then name), each
-    with score and games; ratings and changes for the published players (an officer:
-    everyone's, the unpublished marked)."""
+    """The event's page: the players by place, each with score and games; ratings and
+    changes for the published players (an officer: everyone's, the unpublished marked).
+
+    The places are the crosstable's, from the same standing (``event_standing``): by
+    points, then the event's tie-breaks; those level on all of them share a place ("2=")
+    and are listed by name. The games are read once, for the scores and the standing."""
     shown = publication.published_players(event)
     officer = publication.sees_every_rating(viewer)
     changes = {c.member_id: c for c in event.rating_changes.all()}
-    points, games = standings.event_scores(event)
-    members = standings.by_points(Member.objects.filter(entries__event=event), points)
+    read = list(event.games.all())
+    points, games = standings.event_scores(event, read)
+    players_of = {m.pk: m for m in standings.event_players_of(event, read)}
+    # The average rating of opponents reads only the ratings this reader may see, as on
+    # the crosstable.
+    ratings = {pk: c.before for pk, c in changes.items() if officer or pk in shown}
+    standing = standings.event_standing(event, list(players_of.values()), read, ratings=ratings)
+    members = [players_of[pk] for pk in standing.order]
     kept_off = publication.kept_off([member.pk for member in members], viewer=viewer, club=club)
     _rating_list, system = event_list_system(event, club)
     period_events, parts = period_parts(
         event=event, system=system, members=[pk for pk, c in changes.items()]
     )
     players = []
-    for member, place in zip(members, standings.shared_places(members, points), strict=True):
+    for member in members:
+        place = standing.places[member.pk]
         change = changes.get(member.pk)
         published = member.pk in shown
         visible = change is not None and (officer or published)

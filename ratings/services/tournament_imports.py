@@ -28,6 +28,7 @@ from ..models import (
     next_member_numbers,
     rules,
 )
+from ..rules import tiebreaks
 from ..rules.brought_in import brought_in_problem
 from ..rules.duplicates import Duplicates
 from ..rules.names import SUFFIXES, folded, given_surname, name_key, written_in_files
@@ -412,6 +413,7 @@ def files_import(
                 rounds=min(max(event.rounds, 1), 99),
                 time_control=event.time_control[:TIME_CONTROL_LENGTH],
                 time_class=event.time_class or event_time_class(event.time_control, event.name),
+                tie_breaks=tiebreaks.codes_text(event.tie_breaks),
                 status=Event.Status.COMPLETE,
                 rated=event.rated,
                 online=event.online,

@@ -21,6 +21,7 @@ from ..models import (
     Season,
     next_member_numbers,
 )
+from ..rules import tiebreaks
 from ..rules.text import TIME_CONTROL_LENGTH
 from ..services.tournament_imports import file_member_fields
 from ..words.counts import count_phrase
@@ -117,6 +118,7 @@ def _import(form, tournament: trf.Tournament, user) -> Event:
         rounds=max(tournament.rounds, 1),
         time_control=tournament.time_control[:TIME_CONTROL_LENGTH],
         time_class=data["time_class"],
+        tie_breaks=tiebreaks.codes_text(tournament.tie_breaks),
         rated=data["rated"],
         online=data["online"],
         duplicate_reason=data["duplicate_reason"].strip(),

@@ -98,6 +98,35 @@ def test_a_round_robin_ranks_by_direct_encounter_first(client):
     ]
 
 
+def test_the_events_page_places_a_tie_on_points_as_its_crosstable_does(client):
+    """Zed and Adam level on 1½, Zed ahead on Buchholz: 1st and 2nd on both pages, not
+    "1=" on the event's page."""
+    event = swiss()
+    page = client.get(reverse("ratings:event", args=[event.pk])).context["players"]
+    table = client.get(reverse("ratings:event-crosstable", args=[event.pk])).context["rows"]
+    on_page = [(str(row["place"]), row["member"].name) for row in page]
+    on_crosstable = [(str(row["place"]), row["member"].name) for row in table]
+    assert on_page == on_crosstable
+    assert on_page[:2] == [("1", "Zed Zane"), ("2", "Adam Ames")]
+
+
+def event_page_queries(client, event: Event) -> int:  # type: ignore[no-untyped-def]
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("ratings:event", args=[event.pk])).status_code == 200
+    return len(queries.captured_queries)
+
+
+def test_the_events_page_takes_the_same_queries_however_many_players(client):
+    small = swiss()
+    large = swiss()
+    for round_ in (1, 2):
+        for _ in range(6):
+            game = GameFactory(event=large, round=round_)
+            large.entries.create(member=game.white)
+            large.entries.create(member=game.black)
+    assert event_page_queries(client, large) == event_page_queries(client, small)
+
+
 def crosstable_queries(event: Event) -> int:
     with CaptureQueriesContext(connection) as queries:
         table = pages.event_crosstable(event=event, viewer=AnonymousUser())

@@ -76,6 +76,9 @@ def test_four_real_files_are_imported_rated_and_scored_as_the_files_say():
     unplayed = sum(counts(t)[1] for t in parsed)
     assert out.strip().splitlines()[-1] == summary(players, players, rated, unplayed, len(FILES))
     assert Event.objects.count() == 4
+    # The grandmommy's cup's tie-breaks are not ones the club knows: said, not kept.
+    assert "the tie-breaks EDET/P, EMGSB/C1/P, BH:MP/C1/P, MPvGP are not kept" in out
+    assert Event.objects.get(name="Grandmommy's Cup").tie_breaks == ""
     for tournament in parsed:
         event = Event.objects.get(name=tournament.name)
         assert event.status == Event.Status.COMPLETE and event.rated

@@ -397,3 +397,13 @@ def test_the_preview_counts_the_games_and_the_byes_apart(officer_client):
     page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
     assert f"52 players, 9 rounds, {len(games) - byes} games, {byes} byes." in page
     assert byes >= 16  # the file's half-point byes at least
+
+
+def test_the_preview_names_the_files_tie_breaks_kept_and_not_kept(officer_client):
+    MemberFactory(name="John Smith")
+    upload(officer_client, path=b"202 SB KS WIN\n" + TWO_SMITHS, name="smiths.trf")
+    page = officer_client.get(reverse("ratings:officer-import-preview")).content.decode()
+    assert "the tie-breaks KS are not kept" in page
+    assert "Tie-breaks, as the file names them: SB, WIN." in page
+    confirm(officer_client, p2="guest")
+    assert Event.objects.get().tie_breaks == "SB,WIN"

@@ -77,14 +77,22 @@ def test_a_rematch_names_the_pair_and_the_other_rounds():
 
 
 @pytest.mark.django_db
-def test_players_on_the_same_points_share_a_place(alice, bob, carol, dave):
+def test_players_level_on_points_and_every_tie_break_share_a_place(alice, bob, carol, dave):
     event = EventFactory(rounds=2)
     GameFactory(event=event, round=1, white=alice, black=bob, result=Game.Result.WHITE_WIN)
     GameFactory(event=event, round=1, white=carol, black=dave, result=Game.Result.WHITE_WIN)
-    points, games = crosstable.event_scores(event)
-    order = crosstable.by_points([dave, carol, bob, alice], points)
-    assert [m.name for m in order] == ["Alice Archer", "Carol Chen", "Bob Brown", "Dave Dunn"]
-    assert crosstable.shared_places(order, points) == ["1=", "1=", "3=", "3="]
+    event.tie_breaks = "WIN"  # both winners won, both losers lost: nothing splits them
+    players = [dave, carol, bob, alice]
+    standing = crosstable.event_standing(event, players, list(event.games.all()))
+    name = {m.pk: m.name for m in players}
+    assert [name[pk] for pk in standing.order] == [
+        "Alice Archer",
+        "Carol Chen",
+        "Bob Brown",
+        "Dave Dunn",
+    ]
+    assert [standing.places[pk] for pk in standing.order] == ["1=", "1=", "3=", "3="]
+    _points, games = crosstable.event_scores(event)
     assert games == {alice.pk: 1, bob.pk: 1, carol.pk: 1, dave.pk: 1}
 
 

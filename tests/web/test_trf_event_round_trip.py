@@ -30,6 +30,20 @@ def test_kind_rated_and_list_come_back_from_the_file(kind, time_class, rated, al
     assert (read.kind, read.time_class, read.rated) == (kind, time_class, rated)
 
 
+def test_an_events_tie_breaks_come_back_from_its_file(alice, bob):
+    from ratings.services.tournament_imports import files_import
+
+    event = EventFactory(name="Autumn Swiss", tie_breaks="SB,WIN,BH/M1")
+    GameFactory(event=event, white=alice, black=bob, round=1)
+    event.entries.create(member=alice)
+    event.entries.create(member=bob)
+    read, _problems = trf_event("export.trf", event_to_trf(event).encode())
+    assert read is not None
+    event.delete()
+    files_import([read], problems=[], create_missing=False)
+    assert Event.objects.get(name="Autumn Swiss").tie_break_codes == ("SB", "WIN", "BH/M1")
+
+
 def test_fide_092_words_give_the_kind_without_the_clubs_lines():
     from ratings.forms import KIND_FROM_TRF
 
