@@ -77,10 +77,16 @@ def _run(pk: int) -> RatingRun:
 
 
 def _a_worker_waits_for_a_lock() -> bool:
-    """Whether another connection waits for a lock (PostgreSQL): ``pg_locks`` is read
-    afresh by every statement, where ``pg_stat_activity`` keeps one snapshot a transaction."""
+    """Whether another connection to this test database waits for a lock (PostgreSQL):
+    ``pg_locks`` is read afresh by every statement, where ``pg_stat_activity`` keeps one
+    snapshot a transaction (each statement is one here: the test runs in autocommit). Only
+    this database's connections count: the other xdist worker's tests, and anyone else's
+    on the same server, wait for locks of their own."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE NOT l.granted AND a.datname = current_database()"
+        )
         return bool(cursor.fetchone()[0])
 
 
