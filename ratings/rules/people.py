@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 
 from .names import name_key
@@ -29,8 +30,9 @@ class Person:
     fide_id: str = ""
     where: str = ""  # how the officer finds it: "line 4", "member R1003"
 
-    @property
+    @cached_property
     def key(self) -> str:
+        # Kept once worked out: the comparison asks for it several times a person.
         return name_key(self.name)
 
 

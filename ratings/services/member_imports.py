@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from .. import services
 from ..formats.members_csv import (
@@ -49,7 +49,12 @@ from ..rules.brought_in import (
     tidy_standing,
 )
 from ..rules.people import Person, PossibleDuplicate
+from ..rules.publication import financial as financial_on
 from ..words.counts import count_phrase
+from .history_rows import history_rows_write
+
+#: Members and payments written by one statement.
+BATCH = 2000
 
 
 @dataclass
@@ -301,6 +306,7 @@ def members_import(
         report.season = season.name
         # A number matches its member in any case (r1056 is R1056, kept as recorded).
         existing = members_any_case([r.number for r in rows])
+        recorded = {m.pk for m in existing.values()}
         rated = set(
             RatingChange.objects.filter(member__in=existing.values())
             .values_list("member_id", flat=True)
@@ -323,38 +329,36 @@ def members_import(
             changed_fields |= diff
             if member.pk in rated and diff & services.MEMBER_RATING_FIELDS:
                 moves_ratings = True
-        reason = "import_members"
+        # Written in batches, their history (who, when, why) copied from the rows just
+        # written by the database (``history_rows``): no statement or object per member.
+        history = {"user": user, "reason": "import_members"}
         if new:
-            bulk_create_with_history(new, Member, default_user=user, default_change_reason=reason)
+            Member.objects.bulk_create(new, batch_size=BATCH)
+            history_rows_write(model=Member, pks=[m.pk for m in new], **history)
         if changed:
-            bulk_update_with_history(
-                changed,
-                Member,
-                sorted(changed_fields),
-                default_user=user,
-                default_change_reason=reason,
-            )
+            Member.objects.bulk_update(changed, sorted(changed_fields), batch_size=BATCH)
+            history_rows_write(model=Member, pks=[m.pk for m in changed], kind="~", **history)
         report.created, report.updated = len(new), len(changed)
         tell(70, "Recording this season's payments")
-        members = members_any_case([r.number for r in rows])
+        # The file's members: those recorded and those just added (their pks returned).
+        members = {**existing, **{m.member_number.lower(): m for m in new}}
         financial = [
             members[r.number.lower()] for r in rows if r.membership == Membership.FINANCIAL
         ]
         paid = set(
-            Subscription.objects.filter(season=season, member__in=financial).values_list(
-                "member_id", flat=True
-            )
+            Subscription.objects.filter(
+                season=season, member__in=[m for m in financial if m.pk in recorded]
+            ).values_list("member_id", flat=True)
         )
-        bulk_create_with_history(
+        payments = Subscription.objects.bulk_create(
             [
                 Subscription(member=m, season=season, paid_on=today)
                 for m in financial
                 if m.pk not in paid
             ],
-            Subscription,
-            default_user=user,
-            default_change_reason=reason,
+            batch_size=BATCH,
         )
+        history_rows_write(model=Subscription, pks=[p.pk for p in payments], **history)
         # Taken back one by one as the member page takes one back, so the audit trail
         # records each with the officer's reason. Those listed above are all there are:
         # read in this transaction, the season the one covering ``today``.
@@ -367,10 +371,21 @@ def members_import(
         # Counted as the members page will show them today: the file's members financial,
         # in arrears (a member, no season paid, whether or not the file said "arrears")
         # and guests.
-        in_file = Member.objects.active().filter(pk__in=[m.pk for m in members.values()])
+        # One query (``services.members_with_membership``'s three conditions, counted).
+        paid_up = financial_on(today)
+        counts = (
+            Member.objects.active()
+            .filter(pk__in=[m.pk for m in members.values()])
+            .aggregate(
+                financial=Count("pk", filter=paid_up & Q(is_guest=False)),
+                arrears=Count("pk", filter=~paid_up & Q(is_guest=False)),
+                guests=Count("pk", filter=Q(is_guest=True)),
+            )
+        )
         report.financial, report.arrears, report.guests = (
-            services.members_with_membership(in_file, status=status, day=today).count()
-            for status in (Membership.FINANCIAL, Membership.ARREARS, Membership.GUEST)
+            counts["financial"],
+            counts["arrears"],
+            counts["guests"],
         )
         tell(90, "Re-rating" if moves_ratings else "Writing the new members' ratings")
         if moves_ratings:
@@ -380,7 +395,9 @@ def members_import(
         else:
             # New members (a rating brought in shows at once) and changed starting details
             # of members yet to play: their states alone.
-            services.member_states_write(member_ids=[m.pk for m in (*new, *changed)])
+            services.member_states_create(members=new)
+            if changed:
+                services.member_states_write(member_ids=[m.pk for m in changed])
         if before_commit is not None:
             before_commit(report)
     return report
@@ -403,12 +420,17 @@ FIELD_WORDS = {
 
 
 def member_changes(
-    rows: list[MemberRow], removals: Sequence[PaymentRemoved] = ()
+    rows: list[MemberRow],
+    removals: Sequence[PaymentRemoved] = (),
+    *,
+    existing: dict[str, Member] | None = None,
 ) -> list[dict[str, Any]]:
     """Each row of a members file with the member it updates (or None: a new member) and
     what it changes, "field: before → after", and a payment it takes back (a change,
-    never "unchanged"); one query for the whole file."""
-    existing = members_any_case([r.number for r in rows])
+    never "unchanged"); one query for the whole file (none when given ``existing``,
+    ``members_any_case`` of its numbers)."""
+    if existing is None:
+        existing = members_any_case([r.number for r in rows])
     removed = {r.line: r for r in removals}
     lines = []
     for row in rows:
@@ -448,12 +470,15 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def members_file_duplicates(rows: Sequence[MemberRow]) -> list[PossibleDuplicate]:
+def members_file_duplicates(
+    rows: Sequence[MemberRow], *, existing: dict[str, Member] | None = None
+) -> list[PossibleDuplicate]:
     """The file's rows that may be one person with another row or with a member it does
     not number (``rules.people``): two "Ben Carter" lines born the same day, a new line
     for "Jose Alvarez" when José Alvarez is recorded. Shown at the preview, never refused:
-    two people may share a name."""
-    existing = members_any_case([r.number for r in rows])
+    two people may share a name. ``existing``: as ``member_changes``."""
+    if existing is None:
+        existing = members_any_case([r.number for r in rows])
     coming = []
     for row in rows:
         member = existing.get(row.number.lower())

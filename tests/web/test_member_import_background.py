@@ -208,6 +208,8 @@ def test_a_save_that_stops_on_an_error_leaves_the_record_as_it_was(worker, monke
     def broken(**kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("the disk is full")
 
+    # The save's last step, the members' states (new members' or changed ones').
+    monkeypatch.setattr(member_imports.services, "member_states_create", broken)
     monkeypatch.setattr(member_imports.services, "member_states_write", broken)
     with pytest.raises(RuntimeError):
         member_import_jobs.member_import_save(job=job)
@@ -218,12 +220,12 @@ def test_a_save_that_stops_on_an_error_leaves_the_record_as_it_was(worker, monke
 
 def test_a_save_whose_import_was_taken_over_meanwhile_is_rolled_back(monkeypatch):
     job = _working(MemberImport.Status.SAVE_QUEUED, heartbeat=None)
-    write = member_imports.services.member_states_write
+    write = member_imports.services.member_states_create  # the file's members are new
 
     def taken_over_meanwhile(**kwargs):  # type: ignore[no-untyped-def]
         write(**kwargs)
         MemberImport.objects.filter(pk=job.pk).update(worker="another:2")
 
-    monkeypatch.setattr(member_imports.services, "member_states_write", taken_over_meanwhile)
+    monkeypatch.setattr(member_imports.services, "member_states_create", taken_over_meanwhile)
     member_import_jobs.member_import_save(job=job)
     assert not Member.objects.exists() and not Subscription.objects.exists()
