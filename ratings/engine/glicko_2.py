@@ -42,6 +42,7 @@ from .base import (
     whole,
     with_changes,
 )
+from .glicko_words import DETAIL_LABELS, LINE_LABELS
 from .months import month_start, months_before
 
 #: Step 2: the Glicko-2 scale is the rating's, less 1500, over 173.7178.
@@ -286,6 +287,8 @@ class Glicko2(RatingSystem[GlickoState]):
     per_game_expected = True
     parameters = PARAMETERS
     state_type = GlickoState
+    detail_labels = DETAIL_LABELS
+    line_labels = LINE_LABELS
 
     # -- periods -----------------------------------------------------------------
 
