@@ -61,9 +61,7 @@ def test_the_pages_show_a_glicko_2_rating_and_its_working(client, march):
     assert "New rating deviation (RD′)" in report.content.decode()
 
 
-def test_a_glicko_2_report_reads_its_figures_in_glickmans_words_never_as_their_keys(
-    client, march
-):
+def test_a_glicko_2_report_reads_its_figures_in_glickmans_words_never_as_their_keys(client, march):
     _alice, _bob, _carol, night = march
     services.rating_system_set(system_id="glicko-2")
     services.period_close(period=services.period_for(night, ClubSettings.load().engine()))
