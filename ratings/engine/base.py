@@ -6,6 +6,7 @@ the command line and the tests all drive the same pure functions.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,8 +66,20 @@ def round_half_up(value: float, ndigits: int = 0) -> float:
     return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
+#: Below this, a float is within 1e-7 of the decimal it reads as (its repr).
+_NEAR_EXACT = 2.0**30
+
+
 def whole(value: float) -> int:
     """The nearest whole number, halves away from zero (the published figure)."""
+    if -_NEAR_EXACT < value < _NEAR_EXACT:
+        # Away from a half the nearest whole number is plain; only a half (or what reads
+        # as one) needs the decimal reading, which costs ten times as much: a re-rate
+        # shows two figures a change.
+        low = math.floor(value)
+        fraction = value - low
+        if abs(fraction - 0.5) > 1e-6:
+            return int(low + 1 if fraction > 0.5 else low)
     return int(round_half_up(value, 0))
 
 
@@ -208,7 +221,7 @@ class RatingSystem(ABC, Generic[S]):
     #: How far a changed state reaches within one of a period system's periods, for the
     #: ripple that rates again only what a correction can change: "opponents" (a player
     #: is rated from their own state and their opponents' ratings as the period opened:
-    #: acf-1993), "performance" (performance ratings read their opponents' ratings before
+    #: acf-1993, glicko-2), "performance" (performance ratings read their opponents' ratings before
     #: the month and each other's: ecf-2020, with ``rated_by_performance``), or
     #: "everyone" (nothing narrower is known: the whole period is rated again).
     period_reach: ClassVar[str] = "everyone"

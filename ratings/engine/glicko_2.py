@@ -22,7 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .base import (
     DATE,
@@ -42,6 +42,7 @@ from .base import (
     whole,
     with_changes,
 )
+from .glicko_words import DETAIL_LABELS, LINE_LABELS
 from .months import month_start, months_before
 
 #: Step 2: the Glicko-2 scale is the rating's, less 1500, over 173.7178.
@@ -114,11 +115,12 @@ def expected(mu_: float, mu_j: float, g_j: float) -> float:
     return 1.0 / (1.0 + math.exp(exponent))
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     """One game as the formulas read it: the opponent's μj and φj, the score sj, and
     what steps 3 to 7 read of them, worked out once: g(φj), and E(μ, μj, φj) at the
-    player's μ as the period opened (the one μ every formula of the period reads)."""
+    player's μ as the period opened (the one μ every formula of the period reads). A
+    named tuple: a period makes two a game, and a frozen dataclass costs twice as much
+    to make."""
 
     mu_j: float
     phi_j: float
@@ -284,8 +286,14 @@ class Glicko2(RatingSystem[GlickoState]):
     period_based = True
     #: Each game line has E, the expected score the formulas read.
     per_game_expected = True
+    #: A player's period reads their own figures and their opponents' (μj, φj) as it
+    #: opened, nothing else: a correction's ripple rates a later period again only for
+    #: the changed members and their opponents, not whole.
+    period_reach = "opponents"
     parameters = PARAMETERS
     state_type = GlickoState
+    detail_labels = DETAIL_LABELS
+    line_labels = LINE_LABELS
 
     # -- periods -----------------------------------------------------------------
 
@@ -308,13 +316,21 @@ class Glicko2(RatingSystem[GlickoState]):
             )
         return first, months_before(first, -self._months()) - timedelta(days=1)
 
+    def _label_index(self, label: str) -> int:
+        """The index (``_index``) of period ``label``."""
+        start, _ = self.period_bounds(label)
+        return self._index(start)
+
     def _periods_since(self, player: GlickoState, label: str) -> int:
         """Periods from the player's last rated one to ``label``'s (1: the next one); 1 for
         a player never rated, whose figures are taken as current."""
+        return self._periods_before(player, self._label_index(label))
+
+    def _periods_before(self, player: GlickoState, at: int) -> int:
+        """``_periods_since`` the period of index ``at`` (worked out once a period)."""
         if player.last_played is None:
             return 1
-        start, _ = self.period_bounds(label)
-        return max(1, self._index(start) - self._index(player.last_played))
+        return max(1, at - self._index(player.last_played))
 
     # -- players -----------------------------------------------------------------
 
@@ -341,9 +357,12 @@ class Glicko2(RatingSystem[GlickoState]):
     def opening(self, player: GlickoState, label: str) -> tuple[float, float, float]:
         """μ, φ and σ as period ``label`` opens: the RD grown by each period without
         games since the player's last (never past a new player's)."""
+        return self._opened(player, self._periods_since(player, label) - 1)
+
+    def _opened(self, player: GlickoState, idle: int) -> tuple[float, float, float]:
+        """``opening`` after ``idle`` periods without games."""
         sigma = float(player.volatility or self.params["start_volatility"])
         phi_ = phi(float(player.deviation or self.params["start_deviation"]))
-        idle = self._periods_since(player, label) - 1
         if idle:
             phi_ = min(
                 math.sqrt(phi_ * phi_ + idle * sigma * sigma),
@@ -433,9 +452,13 @@ class Glicko2(RatingSystem[GlickoState]):
         """Steps 1 to 8 for every player of the period, on everyone's figures as it
         opened; a guest is an opponent whose figures never move."""
         label = period or self.period_of(min(e.date for e in events))
+        at = self._label_index(label)
         tau = float(self.params["tau"])
+        idle: dict[str, int] = {}  # each player's periods without games before this one
         opened: dict[str, tuple[float, float, float]] = {}
         g_of: dict[str, float] = {}  # each player's g(φ) as the period opened
+        # What each player's opponents' lines show of them: their RD and g(φ), rounded.
+        shown: dict[str, tuple[float, float]] = {}
         results: dict[str, list[Result]] = {}
         lines: dict[str, list[tuple[str, GameLine]]] = {}
         last_day: dict[str, date] = {}
@@ -443,8 +466,13 @@ class Glicko2(RatingSystem[GlickoState]):
             for game in event.games:
                 for pid in (game.a, game.b):
                     if pid not in opened:
-                        opened[pid] = self.opening(players[pid], label)
+                        idle[pid] = self._periods_before(players[pid], at) - 1
+                        opened[pid] = self._opened(players[pid], idle[pid])
                         g_of[pid] = g(opened[pid][1])
+                        shown[pid] = (
+                            round(deviation_of(opened[pid][1]), 2),
+                            round(g_of[pid], 4),
+                        )
                     last_day[pid] = max(last_day.get(pid, event.date), event.date)
                 for pid, opp, score in (
                     (game.a, game.b, game.score),
@@ -453,6 +481,7 @@ class Glicko2(RatingSystem[GlickoState]):
                     mu_j, phi_j, _ = opened[opp]
                     result = result_of(opened[pid][0], mu_j, phi_j, score, g_of[opp])
                     results.setdefault(pid, []).append(result)
+                    deviation_j, g_j = shown[opp]
                     line = GameLine(
                         opp,
                         score,
@@ -461,15 +490,13 @@ class Glicko2(RatingSystem[GlickoState]):
                         None,
                         True,
                         game.round,
-                        {
-                            "opponent_deviation": round(deviation_of(phi_j), 2),
-                            "g": round(result.g_j, 4),
-                        },
+                        {"opponent_deviation": deviation_j, "g": g_j},
                     )
                     lines.setdefault(pid, []).append((event.id, line))
 
         before = {pid: players[pid] for pid in opened}
         detail: dict[str, dict[str, Any]] = {}
+        displays: dict[str, tuple[str, str]] = {}  # each player's figures shown before, after
         for pid, (mu_, phi_, sigma) in opened.items():
             state = before[pid]
             if state.guest:
@@ -496,7 +523,7 @@ class Glicko2(RatingSystem[GlickoState]):
             detail[pid] = {
                 "played": played,
                 "score": sum(r.s_j for r in results[pid]),
-                "inactive_periods": self._periods_since(state, label) - 1,
+                "inactive_periods": idle[pid],
                 "deviation_before": round(deviation_of(phi_), 2),
                 "volatility_before": round(sigma, 6),
                 "variance": round(rated.v, 4) if math.isfinite(rated.v) else None,
@@ -506,19 +533,19 @@ class Glicko2(RatingSystem[GlickoState]):
             }
             if state.guest:
                 detail[pid]["guest"] = True
+            displays[pid] = (self.display(state), self.display(players[pid]))
 
         out: list[EventResult] = []
         for event in events:
             changes = []
             for pid in dict.fromkeys(p for game in event.games for p in (game.a, game.b)):
-                own = [line for at, line in lines[pid] if at == event.id]
+                own = [line for event_id, line in lines[pid] if event_id == event.id]
                 changes.append(
                     PlayerChange(
                         pid,
                         before[pid].rating,
                         players[pid].rating,
-                        self.display(before[pid]),
-                        self.display(players[pid]),
+                        *displays[pid],
                         own,
                         dict(detail[pid]),
                     )

@@ -114,6 +114,7 @@ class PeriodRipple(RippleWalk):
         self.where: dict[int, Event] = {}  # member pk -> the kept event of their last row
         self.index = -1  # the walk's index of the period being looked at
         self.stored_rows: dict[int, dict[int, Stored]] = {}
+        self.row_ids: dict[tuple[int, int], int] = {}  # (event pk, member pk) -> row pk
         self.event_games: dict[int, list[tuple[int, int, str, int]]] = {}
 
     # -- standings -------------------------------------------------------------------------
@@ -153,7 +154,8 @@ class PeriodRipple(RippleWalk):
     # -- the steps -------------------------------------------------------------------------
 
     def batch_read(self, batch: list[Event]) -> None:
-        self.stored_rows = stored_rows_of(batch)
+        self.row_ids = {}
+        self.stored_rows = stored_rows_of(batch, ids=self.row_ids)
         self.event_games = games_of(batch)
 
     def steps(self, batch: list[Event]) -> Iterator[list[Event]]:
@@ -276,7 +278,7 @@ class PeriodRipple(RippleWalk):
         self, events: list[Event], results: Sequence[EventResult], reached: set[int]
     ) -> None:
         """The period's new rows: every row of the first, the reached members' of a later
-        one (their old rows deleted now, the others' kept)."""
+        one (their old rows deleted at the next flush, the others' kept)."""
         if self.index == 0:
             self.rows_add(events, self.walk.change_rows(events, results))
             return
@@ -284,11 +286,9 @@ class PeriodRipple(RippleWalk):
             EventResult(r.id, r.period, [c for c in r.changes if int(c.player) in reached])
             for r in results
         ]
-        self.rows.extend(self.walk.change_rows(events, kept))
-        for chunk in chunks(sorted(reached)):
-            RatingChange.objects.filter(
-                event__in=[e.pk for e in events], member__in=chunk, time_class=self.time_class
-            ).delete()
+        ids = self.row_ids
+        doomed = [ids[e.pk, pk] for e in events for pk in reached if (e.pk, pk) in ids]
+        self.rows_replace(doomed, self.walk.change_rows(events, kept))
 
     def current_standings(
         self,
@@ -321,7 +321,8 @@ def _reach(
     players all of whose games must be rated to give those figures exactly.
 
     acf-1993 rates a player from their own state and their opponents' ratings as the
-    period opened: the seeds and their opponents, from their own games. ecf-2020's P
+    period opened, glicko-2 from their own figures and their opponents' μj and φj as it
+    opened: the seeds and their opponents, from their own games. ecf-2020's P
     ratings ("A") read the opponents' ratings before the month; a P rating's "B" and
     its lines, the P rated opponents' "A"; a K rating, the P rated opponents' "B" and
     the others' ratings before the month: so a change goes as far as a K player behind

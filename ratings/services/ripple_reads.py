@@ -19,12 +19,16 @@ from .rerate_rows import chunks
 Stored = tuple[Any, str, str]
 
 
-def stored_rows_of(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
+def stored_rows_of(
+    events: Sequence[Event], *, ids: dict[tuple[int, int], int] | None = None
+) -> dict[int, dict[int, Stored]]:
     """The stored rows of ``events``: event pk -> member pk -> (state after, shown before,
     shown after).
 
     The states stay JSON text (decoded only for the few the ripple compares), read down
-    the (event, member) index.
+    the (event, member) index. ``ids``, where given, is filled with each row's pk by
+    (event pk, member pk): a walk that rewrites some of the rows deletes them by it,
+    all at once when it flushes, instead of looking them up again a step at a time.
     """
     state = "state_after::text" if connection.vendor == "postgresql" else "state_after"
     out: dict[int, dict[int, Stored]] = {e.pk: {} for e in events}
@@ -32,13 +36,15 @@ def stored_rows_of(events: Sequence[Event]) -> dict[int, dict[int, Stored]]:
         for chunk in chunks([e.pk for e in events]):
             marks = ", ".join(["%s"] * len(chunk))
             cursor.execute(
-                f"SELECT event_id, member_id, {state}, display_before, display_after "
+                f"SELECT id, event_id, member_id, {state}, display_before, display_after "
                 "FROM ratings_ratingchange "
                 f"WHERE event_id IN ({marks})",
                 list(chunk),
             )
-            for event_id, member_id, text, before, after in cursor.fetchall():
+            for pk, event_id, member_id, text, before, after in cursor.fetchall():
                 out[event_id][member_id] = (text, before, after)
+                if ids is not None:
+                    ids[event_id, member_id] = pk
     return out
 
 

@@ -17,6 +17,8 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from django.db import connection
+
 from ..engine import PlayerState, RatingSystem
 from ..engine.codec import state_to_dict
 from ..models import Event, Member, RatingChange
@@ -60,6 +62,8 @@ class RippleWalk:
         self.walk = Chain(system, scope.key, time_class)
         self.touched: set[int] = set()  # members whose current state is written again
         self.pending: list[int] = []  # events whose rows are rewritten, not yet flushed
+        #: Rows (their pks) rewritten one member at a time, deleted at the next flush.
+        self.doomed: list[int] = []
         self.rows: list[tuple[Any, ...]] = []
         self.events_rated = 0
         self.games_rated = 0
@@ -118,11 +122,27 @@ class RippleWalk:
         self.rows.extend(rows)
         self.pending.extend(event.pk for event in events)
 
+    def rows_replace(self, row_ids: Sequence[int], rows: list[tuple[Any, ...]]) -> None:
+        """Rows to write in place of the stored rows ``row_ids``, which go at the next flush."""
+        self.rows.extend(rows)
+        self.doomed.extend(row_ids)
+
     def flush(self) -> None:
+        """Write the rows held: the old rows they replace deleted first, in a few
+        statements (whole events by event, single rows by pk), then the new inserted."""
         for chunk in chunks(self.pending):
             RatingChange.objects.filter(event__in=chunk, time_class=self.time_class).delete()
+        table = RatingChange._meta.db_table
+        with connection.cursor() as cursor:
+            for chunk in chunks(sorted(self.doomed)):
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE id IN ({', '.join(['%s'] * len(chunk))}) "
+                    "AND time_class = %s",
+                    [*chunk, self.time_class],
+                )
         insert_rows(RatingChange, CHANGE_COLUMNS, self.rows)
         self.pending.clear()
+        self.doomed.clear()
         self.rows.clear()
 
     def current_states_write(self) -> None:

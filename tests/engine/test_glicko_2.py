@@ -177,3 +177,16 @@ def test_the_expected_score_is_e_against_the_opponents_rd() -> None:
     system = get_system("glicko-2")
     assert system.expected_score(PLAYER, OPPONENTS[0]) == E(0.0, mu(1400.0), phi(30.0))
     assert g(phi(30.0)) < 1
+
+
+def test_every_figure_of_a_glicko_2_change_is_named_by_the_system_not_read_as_its_key() -> None:
+    change = _example_change()
+    system = SYSTEMS["glicko-2"]
+    assert change.detail.keys() <= system.detail_labels.keys()
+    assert {key for line in change.games for key in line.detail} <= system.line_labels.keys()
+
+
+def test_glicko_2_names_its_figures_with_glickmans_letters() -> None:
+    labels = SYSTEMS["glicko-2"].detail_labels
+    assert "(RD)" in labels["deviation_before"] and "(σ′)" in labels["volatility_after"]
+    assert SYSTEMS["glicko-2"].line_labels["g"] == "g(φj)"

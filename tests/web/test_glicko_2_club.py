@@ -58,7 +58,17 @@ def test_the_pages_show_a_glicko_2_rating_and_its_working(client, march):
     member = client.get(reverse("ratings:member", args=[alice.member_number]))
     assert "provisional" in member.content.decode()
     report = client.get(reverse("ratings:event-report", args=[night.pk]))
-    assert "Deviation after" in report.content.decode()
+    assert "New rating deviation (RD′)" in report.content.decode()
+
+
+def test_a_glicko_2_report_reads_its_figures_in_glickmans_words_never_as_their_keys(client, march):
+    _alice, _bob, _carol, night = march
+    services.rating_system_set(system_id="glicko-2")
+    services.period_close(period=services.period_for(night, ClubSettings.load().engine()))
+    page = client.get(reverse("ratings:event-report", args=[night.pk])).content.decode()
+    for key in ("Deviation before", "Volatility after", "Inactive periods", "Opponent deviation"):
+        assert key not in page
+    assert "Rating deviation as the period opened (RD)" in page and "g(φj)" in page
 
 
 def test_the_comparison_runs_glicko_2_with_the_others(march):

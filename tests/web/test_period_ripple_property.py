@@ -1,8 +1,8 @@
 """Period systems: a correction's ripple (services/period_ripple.py) = a full re-rate.
 
-Random club histories under acf-1993 and ecf-2020 (with a short activity window, with a
-rapid list of its own whose ratings stand in for new players' missing standard ones,
-and members whose dummy opponent comes from a title or an age), rated as the officer
+Random club histories under acf-1993, glicko-2 and ecf-2020 (with a short activity
+window, with a rapid list of its own whose ratings stand in for new players' missing
+standard ones, and members whose dummy opponent comes from a title or an age), rated as the officer
 completes events and closes their periods; then random corrections (a result changed,
 a game taken out) and late events (completed after later ones were rated), each
 re-rated as the app does, naming the event with the change alone. Every stored figure
@@ -48,6 +48,8 @@ CLUBS = {
     "ecf-2020 short window": ("ecf-2020", {"activity_months": 2}, False),
     # New players' rapid ratings stand in for their dummy opponents.
     "ecf-2020 with rapid": ("ecf-2020", {}, True),
+    # A period rated whole wherever a changed member plays in it (its reach "everyone").
+    "glicko-2": ("glicko-2", {}, False),
 }
 
 # Few players, so that corrections reach into later periods through common opponents.
