@@ -41,18 +41,6 @@ CIRCLES_LEFT: dict[str, frozenset[str]] = {
             "ratings.rules.publication",
         }
     ),
-    # An event's or a member's save re-rates through corrections.py, which reads the
-    # events' and members' fields back; an event's players join with a subscription,
-    # whose module reads the events' audit user. Broken when what they share (the rating
-    # fields, the audit user, the re-rate's start) moves below all four.
-    "the record's writes and their corrections": frozenset(
-        {
-            "ratings.services.corrections",
-            "ratings.services.events",
-            "ratings.services.members",
-            "ratings.services.subscriptions",
-        }
-    ),
 }
 
 

@@ -10,6 +10,8 @@ per member or per game.
 - ``events``: previews, completing events, results entry, TRF import.
 - ``periods``: closing rating periods, and whether one may be closed now.
 - ``members``: members' starting details, merging duplicates.
+- ``corrections``: what a change to the record moves and the re-rate it asks for (below
+  ``events`` and ``members``, whose saves call it, and the admin's).
 - ``subscriptions``: seasons paid, payments taken back, renewals, their audit lines.
 - ``calculator``: the public what-if.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
@@ -39,13 +41,17 @@ from .chain import (
     states_before,
 )
 from .corrections import (
+    EVENT_RATING_FIELDS,
+    MEMBER_RATING_FIELDS,
     PERIOD_RATING_FIELDS,
     deletion_rerate_count,
     deletion_rerate_start,
     event_changed,
+    event_rerate_needed,
     event_rerate_start,
     games_changed,
     member_changed,
+    member_rerate_start,
     period_changed,
     players_entered,
     records_delete,
@@ -56,7 +62,6 @@ from .event_members import (
     members_brought_in_delete,
 )
 from .events import (
-    EVENT_RATING_FIELDS,
     GAME_FIELDS,
     RESULTS_REASON_NEEDED,
     ReasonNeeded,
@@ -64,7 +69,6 @@ from .events import (
     entry_remove,
     event_complete,
     event_preview,
-    event_rerate_needed,
     event_save,
     games_replace,
     trf_import,
@@ -94,19 +98,16 @@ from .member_mail import (
     status_changes_tell,
 )
 from .member_privacy import EraseRefused, erase_kept, member_erase
+from .member_states import member_states_create, member_states_write
 from .members import (
     BROUGHT_IN_FIELDS,
-    MEMBER_RATING_FIELDS,
     MERGE_FILLED_FIELDS,
     MergeRefused,
     UndoRefused,
     member_merge,
     member_merge_undo,
     member_merges_undoable,
-    member_rerate_start,
     member_save,
-    member_states_create,
-    member_states_write,
     members_merge,
     members_possible_duplicates,
     merge_fills,

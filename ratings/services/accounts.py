@@ -16,6 +16,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from ..rules.roles import ADMINISTRATOR, DIRECTOR, OFFICER, ROLES, TREASURER, Role
+from .notifications import mail_send
 
 OFFICERS_GROUP = ROLES[OFFICER].group
 
@@ -202,8 +203,6 @@ def person_invite(
     """A login for ``email`` with ``roles``, its password to be chosen from the link the
     invitation mails (its login name is the address). A login removed before is brought
     back, its old password unusable; an active login with the address is refused."""
-    from .notifications import mail_send
-
     email = User.objects.normalize_email(email.strip())
     username = email.lower()
     user = User.objects.filter(Q(username__iexact=username) | Q(email__iexact=email)).first()

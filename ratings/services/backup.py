@@ -170,6 +170,7 @@ def _pg_run(
 
 
 def _pg_tables(settings_dict: dict[str, Any]) -> list[str]:
+    # Here, not at the top: a SQLite club's processes never load the PostgreSQL driver.
     import psycopg
 
     env = _pg_environment(settings_dict)

@@ -36,6 +36,7 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
 from ..formats.club_file import ClubFileRefused, club_write
+from ..models import ClubSettings, RatingChange, RatingState, rules
 from ..words.counts import count_phrase
 from .rerate import RerateRequest
 from .rerate_rows import insert_rows
@@ -142,8 +143,6 @@ def club_export(*, out: IO[str]) -> ClubFileReport:
 def _not_empty() -> list[str]:
     """What the database already holds, table by table (the club's settings at their
     defaults, which any page creates on first sight, count as nothing)."""
-    from ..models import ClubSettings
-
     held = []
     for model in club_models():
         queryset = model._default_manager.all()
@@ -207,8 +206,6 @@ def _load_all(
     report: ClubFileReport,
     say: Callable[[str], None],
 ) -> None:
-    from ..models import ClubSettings, rules
-
     tables = document["tables"]
     with transaction.atomic():
         held = _not_empty()
@@ -315,8 +312,6 @@ class _Rollback(Exception):
 def ratings_snapshot() -> dict[str, Any]:
     """The derived ratings, by member and list and by (event, member, list): what a re-rate
     must give again."""
-    from ..models import RatingChange, RatingState
-
     states = {
         (member, time_class): row
         for member, time_class, *row in RatingState.objects.values_list(

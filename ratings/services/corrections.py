@@ -4,6 +4,10 @@ deletes): where each restarts the chain, and the one re-rate it asks for.
 The officer's pages save through ``event_save``, ``games_replace`` and ``member_save``;
 the admin saves a record through its form, then tells these what changed. Either way
 the re-rate is ``ratings_update``'s (now, or in the background for a page waiting).
+
+Below the services that save events and members (``events``, ``members``): they call
+down to these, and what a change moves (the fields the engine reads, whether an event
+counts, where the chain restarts) is said here once, for both.
 """
 
 from __future__ import annotations
@@ -13,14 +17,60 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
-from ..models import Event, Game, Member, RatingPeriod, RatingRun
-from .audit import reason_kept
+from ..models import Entry, Event, Game, Member, RatingPeriod, RatingRun, rules
+from .audit import audit_user, reason_kept
 from .chain import Position, rating_key, rerate_scope
-from .events import EVENT_RATING_FIELDS, _entries_create, audit_user, event_rerate_needed
-from .members import MEMBER_RATING_FIELDS, member_rerate_start, member_states_write
+from .event_entries import entries_create
+from .member_states import member_states_write
 from .rerate import RerateRequest
 from .runs import ratings_update
+
+#: Event fields that move an event in the chain or in or out of it (its time class and
+#: where it was played move it between lists). The name, kind, rounds and time control
+#: are not the engine's: changing them re-rates nothing.
+EVENT_RATING_FIELDS = frozenset(
+    {"start_date", "end_date", "rated", "status", "time_class", "online"}
+)
+
+#: Member fields the engine reads: changing one re-rates from the member's first event.
+MEMBER_RATING_FIELDS = frozenset(
+    {
+        "initial_rating",
+        "initial_games",
+        "brought_in",
+        "is_guest",
+        "born",
+        "gender",
+        "title",
+    }
+)
+
+
+def event_rerate_needed(*, event: Event) -> bool:
+    """A change to this event's record moves ratings: it is rated, or was until now."""
+    return event.rating_changes.exists() or (event.rated and event.status == Event.Status.COMPLETE)
+
+
+def members_first_event(*, member_ids: Sequence[int]) -> Event | None:
+    """The first event, in rating order, any of these members played a game in."""
+    return (
+        Event.objects.filter(Q(games__white__in=member_ids) | Q(games__black__in=member_ids))
+        .distinct()
+        .in_rating_order()
+        .first()
+    )
+
+
+def member_rerate_start(*, member: Member) -> Position | None:
+    """Where a change to the member's starting details restarts the chain.
+
+    From the first event they played in; None when they have played in none (their
+    state alone is rewritten: ``member_states_write``).
+    """
+    first = members_first_event(member_ids=[member.pk])
+    return rating_key(first) if first is not None else None
 
 
 def event_rerate_start(
@@ -83,7 +133,7 @@ def players_entered(*, event: Event, user: Any = None) -> int:
         for pk in pair
         if pk is not None
     ]
-    return _entries_create(event=event, member_ids=players, user=user)
+    return entries_create(event=event, member_ids=players, user=user)
 
 
 def games_changed(*, events: Iterable[Event], user: Any = None, reason: str) -> RatingRun | None:
@@ -175,8 +225,6 @@ def records_delete(
     ``reason``) and re-rate once from where they restart the chain. Refused
     (``rules.RecordRefused``) where the record's rules forbid it: an entry of a player
     with games in the event. ``what``: the run's words for it ("2 games deleted")."""
-    from ..models import Entry, rules
-
     for record in records:
         if isinstance(record, Entry) and (problem := rules.entry_with_games_problem(record)):
             raise rules.RecordRefused(problem)

@@ -23,7 +23,7 @@ from django.db.models import Exists, FloatField, OuterRef, Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 
 from ..models import Entry, Event, Game, Member, PublicationEntry, Subscription
-from .events import _delete_with_history, audit_user
+from .audit import audit_user, delete_with_history
 from .subscriptions import PAID_ON_JOINING
 
 #: Stands for "no rating brought in" where two starting ratings are compared (NULL is
@@ -109,5 +109,5 @@ def members_brought_in_delete(
     with transaction.atomic():
         for member in members:
             member._change_reason = f"brought in by {event_name}; deleted with it"[:100]  # type: ignore[attr-defined]
-        _delete_with_history(list(members), user=audit_user(user))
+        delete_with_history(list(members), user=audit_user(user))
     return len(members)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from ..engine import EventResult
 from ..models import (
@@ -21,7 +22,7 @@ from ..models import (
 )
 from ..models.rating_lists import event_list_of
 from ..rules.time_classes import STANDARD
-from .audit import reason_kept
+from .audit import audit_user, delete_with_history, reason_kept
 from .chain import (
     Position,
     RerateScope,
@@ -32,25 +33,17 @@ from .chain import (
     rerate_scope,
     states_before,
 )
+from .corrections import EVENT_RATING_FIELDS, event_changed, event_rerate_needed
 from .duplicates import event_duplicate_reason_keep
+from .event_entries import entries_create
+from .event_stages import event_rated_tell
 from .list_figures import list_figures_forget
-from .members import member_states_create
+from .member_states import member_states_create
 from .rapid_standing import rapid_feeds_standard, rapid_ratings_set
 from .rerate import RerateRequest
 from .results_version import results_unchanged_check
 from .runs import ratings_update
-
-#: Event fields that move an event in the chain or in or out of it (its time class and
-#: where it was played move it between lists). The name, kind, rounds and time control
-#: are not the engine's: changing them re-rates nothing.
-EVENT_RATING_FIELDS = frozenset(
-    {"start_date", "end_date", "rated", "status", "time_class", "online"}
-)
-
-
-def audit_user(user: Any) -> Any:
-    """The user an audit record names: the acting user, or None for a command or task."""
-    return user if getattr(user, "is_authenticated", False) else None
+from .subscriptions import PAID_ON_JOINING, subscriptions_renew
 
 
 def event_preview(*, event: Event) -> tuple[EventResult | None, RerateScope]:
@@ -96,7 +89,6 @@ def event_complete(
     problem = rules.complete_problem(event)
     if problem:
         raise rules.RecordRefused(problem)
-    from .event_stages import event_rated_tell
 
     with transaction.atomic():
         if duplicate_reason.strip():
@@ -115,27 +107,6 @@ def event_complete(
         return ratings_update(
             RerateRequest(start=event, changed=event, user=user, reason=f"{event.name} rated")
         )
-
-
-def event_rerate_needed(*, event: Event) -> bool:
-    """A change to this event's record moves ratings: it is rated, or was until now."""
-    return event.rating_changes.exists() or (event.rated and event.status == Event.Status.COMPLETE)
-
-
-def _entries_create(
-    *, event: Event, member_ids: Iterable[int], user: Any, reason: str | None = None
-) -> int:
-    """Enter the members not in ``event`` yet, each entry in the audit trail (with
-    ``reason``: a rated event's results corrected)."""
-    from simple_history.utils import bulk_create_with_history
-
-    have = set(event.entries.values_list("member_id", flat=True))
-    new = [Entry(event=event, member_id=pk) for pk in dict.fromkeys(member_ids) if pk not in have]
-    if new:
-        bulk_create_with_history(
-            new, Entry, default_user=audit_user(user), default_change_reason=reason
-        )
-    return len(new)
 
 
 #: What a rated event's results changed without a reason are told.
@@ -171,7 +142,7 @@ def entries_add(
             have = set(event.entries.values_list("member_id", flat=True))
             if set(ids) - have:
                 raise ReasonNeeded
-        return _entries_create(event=event, member_ids=ids, user=user, reason=why)
+        return entries_create(event=event, member_ids=ids, user=user, reason=why)
 
 
 def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
@@ -181,26 +152,7 @@ def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
     if problem := rules.entry_with_games_problem(entry):
         raise rules.RecordRefused(problem)
     with transaction.atomic():
-        _delete_with_history([entry], user=audit_user(user), reason=reason_kept(reason))
-
-
-def _delete_with_history(objs: Sequence[Any], *, user: Any, reason: str = "") -> None:
-    """Delete ``objs`` in one query, the audit trail recording each with ``user`` (and
-    ``reason``, when given)."""
-    from django.db import router
-    from django.db.models.deletion import Collector
-
-    if not objs:
-        return
-    for obj in objs:
-        if user is not None:
-            obj._history_user = user
-        if reason:
-            obj._change_reason = reason
-    # QuerySet.delete() would load fresh instances that do not carry the user.
-    collector = Collector(using=router.db_for_write(type(objs[0])))
-    collector.collect(objs)
-    collector.delete()
+        delete_with_history([entry], user=audit_user(user), reason=reason_kept(reason))
 
 
 #: What entering a game again may change about it (as fields, and as attributes).
@@ -265,8 +217,6 @@ def games_replace(
     event's results (``event_rerate_needed``) are not changed without a ``reason``
     (``ReasonNeeded``, nothing saved); a draft's, or a save that changes nothing, need none.
     """
-    from simple_history.utils import bulk_create_with_history, bulk_update_with_history
-
     who = audit_user(user)
     why = reason_kept(reason) or None
     if problem := rules.results_too_early_problem(event):
@@ -311,7 +261,7 @@ def games_replace(
             and event_rerate_needed(event=event)
         ):
             raise ReasonNeeded
-        _delete_with_history(gone, user=who, reason=why or "")
+        delete_with_history(gone, user=who, reason=why or "")
         if updated:
             bulk_update_with_history(
                 updated, Game, GAME_FIELDS, default_user=who, default_change_reason=why
@@ -326,7 +276,7 @@ def games_replace(
         if twice:
             raise rules.RecordRefused(twice)
         players = [g.white_id for g in games] + [g.black_id for g in games if g.black_id]
-        _entries_create(event=event, member_ids=players, user=user, reason=why)
+        entries_create(event=event, member_ids=players, user=user, reason=why)
         if (gone or updated or created) and event_rerate_needed(event=event):
             return ratings_update(
                 RerateRequest(
@@ -351,8 +301,6 @@ def event_save(
     admin's event form asks too).
     ``reason``: why the officer changed it, kept with the change in the audit trail.
     """
-    from .corrections import event_changed
-
     with transaction.atomic():
         if reason.strip():
             event._change_reason = reason_kept(reason)  # type: ignore[attr-defined]
@@ -382,10 +330,6 @@ def trf_import(
     ``paid_season``: the new members (not the guests) paid it on the night. Everything
     is in the audit trail, by ``user``.
     """
-    from simple_history.utils import bulk_create_with_history
-
-    from .subscriptions import PAID_ON_JOINING, subscriptions_renew
-
     who = audit_user(user)
     if games and (problem := rules.results_too_early_problem(event)):
         raise rules.RecordRefused(problem)

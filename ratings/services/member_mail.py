@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
 from ..models import ClubSettings, Member, Publication, RatingState, Season
 from ..models.rating_lists import lists_kept
@@ -259,8 +260,6 @@ def my_page_link_send(*, member: Member, site: str) -> bool:
     was queued. A link asked for twice in a minute is sent once."""
     if not member_consents(member):
         return False
-    from django.utils import timezone
-
     urls = member_urls(member=member, site=site)
     minute = timezone.now().strftime("%Y%m%d%H%M")
     return (

@@ -10,11 +10,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import CharField, Count, F, Field, Func, Q, Value
 from django.utils import timezone
+from simple_history.utils import bulk_update_with_history
 
 from ..models import (
-    ClubSettings,
     Entry,
-    Event,
     Game,
     Member,
     MemberMerge,
@@ -23,74 +22,14 @@ from ..models import (
     RatingState,
     Subscription,
 )
-from ..models.rating_lists import lists_kept
 from ..rules.people import Person, PossibleDuplicate, across, possible_duplicates
 from ..words.counts import count_phrase
 from .audit import reason_kept
-from .chain import Position, member_initial_state, rating_key
-from .list_figures import list_figures_forget
-from .public_pages import public_pages_changed
+from .chain import Position, rating_key
+from .corrections import MEMBER_RATING_FIELDS, member_changed, members_first_event
+from .member_states import member_states_write
 from .rerate import RerateRequest
-from .rerate_chain import AFTER_ALL, Chain
 from .runs import ratings_update, run_logged
-
-#: Member fields the engine reads: changing one re-rates from the member's first event.
-MEMBER_RATING_FIELDS = frozenset(
-    {
-        "initial_rating",
-        "initial_games",
-        "brought_in",
-        "is_guest",
-        "born",
-        "gender",
-        "title",
-    }
-)
-
-
-def member_rerate_start(*, member: Member) -> Position | None:
-    """Where a change to the member's starting details restarts the chain.
-
-    From the first event they played in; None when they have played in none (their
-    state alone is rewritten: ``member_states_write``).
-    """
-    first = _first_event([member.pk])
-    return rating_key(first) if first is not None else None
-
-
-def member_states_create(*, members: Iterable[Member]) -> None:
-    """Give members just added their current states: as they came in (no change to look
-    up), in one statement however many."""
-    members = [m for m in members if m.merged_into_id is None]
-    if not members:
-        return
-    club = ClubSettings.load()
-    for rating_list in lists_kept():
-        system = club.engine(rating_list)
-        chain = Chain(system, AFTER_ALL, rating_list)
-        for member in members:
-            chain.states[str(member.pk)] = member_initial_state(member, system, rating_list)
-        chain.active = chain.touched = {m.pk for m in members}
-        chain.write_states(everyone=False)
-
-
-def member_states_write(*, member_ids: Iterable[int]) -> None:
-    """Rewrite these members' current states from their starting details and last change.
-
-    For a member just added, or one whose starting details changed and who has played
-    in no event the chain rates: no event needs rating again.
-    """
-    member_ids = list(member_ids)
-    club = ClubSettings.load()
-    with transaction.atomic():
-        # The states are written past the model layer: the public pages read them, and
-        # the published lists' figures are counted again.
-        public_pages_changed()
-        list_figures_forget()
-        for rating_list in lists_kept():
-            chain = Chain(club.engine(rating_list), AFTER_ALL, rating_list)
-            chain.take_in(member_ids)
-            chain.write_states(everyone=False)
 
 
 def member_save(
@@ -110,8 +49,6 @@ def member_save(
         if reason.strip():
             member._change_reason = reason_kept(reason)  # type: ignore[attr-defined]
         member.save()
-        from .corrections import member_changed
-
         return member_changed(
             member=member, changed=changed, user=user, reason=f"{member}: starting details changed"
         )
@@ -177,15 +114,6 @@ BROUGHT_IN_FIELDS = (
 )
 
 
-def _first_event(member_ids: Sequence[int]) -> Event | None:
-    return (
-        Event.objects.filter(Q(games__white__in=member_ids) | Q(games__black__in=member_ids))
-        .distinct()
-        .in_rating_order()
-        .first()
-    )
-
-
 def merge_rerate_start(*, sources: Sequence[Member], target: Member) -> Position | None:
     """Where merging ``sources`` into ``target`` restarts the chain (None: nothing to re-rate).
 
@@ -193,11 +121,11 @@ def merge_rerate_start(*, sources: Sequence[Member], target: Member) -> Position
     fills one of its fields the engine reads (title, date of birth).
     """
     keys = []
-    first = _first_event([m.pk for m in sources])
+    first = members_first_event(member_ids=[m.pk for m in sources])
     if first is not None:
         keys.append(rating_key(first))
     if MEMBER_RATING_FIELDS & set(merge_fills(sources=sources, target=target)):
-        own = _first_event([target.pk])
+        own = members_first_event(member_ids=[target.pk])
         if own is not None:
             keys.append(rating_key(own))
     return min(keys) if keys else None
@@ -219,8 +147,6 @@ def members_merge(
     kept record's blank FIDE id, title and date of birth are filled from the duplicates
     (``merge_fills``). Both sides' audit trails say what was merged.
     """
-    from simple_history.utils import bulk_update_with_history
-
     if target.merged_into_id is not None:
         raise MergeRefused(f"{target} was itself merged into another record; keep that one.")
     problem = merge_problem([target, *sources])
@@ -416,8 +342,6 @@ def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | No
 
     What changed since is respected: a game since deleted or given to another player
     stays as it is (only games still the kept record's go back)."""
-    from simple_history.utils import bulk_update_with_history
-
     who = user if getattr(user, "is_authenticated", False) else None
     with transaction.atomic():
         # The merge's row locked and read again: an undo posted twice at once (a double
@@ -493,9 +417,11 @@ def member_merge_undo(*, merge: MemberMerge, user: Any = None) -> RatingRun | No
         merge.save(update_fields=["undone_at", "undone_by"])
         member_states_write(member_ids=[kept.pk, removed.pk])
         keys = []
-        if (first := _first_event([removed.pk])) is not None:
+        if (first := members_first_event(member_ids=[removed.pk])) is not None:
             keys.append(rating_key(first))
-        if MEMBER_RATING_FIELDS & set(restored) and (own := _first_event([kept.pk])):
+        if MEMBER_RATING_FIELDS & set(restored) and (
+            own := members_first_event(member_ids=[kept.pk])
+        ):
             keys.append(rating_key(own))
         if not keys:
             return None

@@ -16,11 +16,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from ..models import Member, Membership, Season, Subscription, rules
 from ..rules import publication
-from .audit import REASON_LENGTH
-from .events import _delete_with_history, audit_user
+from .audit import REASON_LENGTH, audit_user, delete_with_history
 from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
 
@@ -111,7 +111,7 @@ def subscription_remove(*, subscription: Subscription, user: Any = None, reason:
     for that season again. The audit trail keeps the payment, who removed it and why."""
     subscription._change_reason = reason[:REASON_LENGTH]  # type: ignore[attr-defined]
     with transaction.atomic():
-        _delete_with_history([subscription], user=audit_user(user))
+        delete_with_history([subscription], user=audit_user(user))
 
 
 def renewal_candidates(*, season: Season) -> QuerySet[Member]:
@@ -143,8 +143,6 @@ def subscriptions_renew(
     members who have already paid for it are left as they are. How many were recorded.
     ``reason``: the history's (default "renewed for <season>"). Refused as
     ``subscription_record`` refuses."""
-    from simple_history.utils import bulk_create_with_history
-
     payment_check(paid_on=paid_on, amount=amount)
     paid_on = paid_on or timezone.localdate()
     with transaction.atomic():
