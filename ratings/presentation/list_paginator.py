@@ -16,9 +16,8 @@ from django.db.models.sql.where import WhereNode
 from django.utils.functional import cached_property
 from django_tables2.rows import BoundRows
 
-from ..models import Member, RatingState
-from ..pages import reports
-from ..rules.ranking import PublishedRanking
+from ..models import Member, RatingState, listing
+from ..models.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
 
 
@@ -239,7 +238,7 @@ class ListPaginator(Paginator):
         self, start: int, stop: int, usable: int, *, strongest_first: bool
     ) -> list[Any]:
         """Rows ``start`` to ``stop`` of the list's ``usable`` ratings in the list's order
-        (by rating, then name), each with its place (``ratings.rules.ranking``: one more
+        (by rating, then name), each with its place (``ratings.models.ranking``: one more
         than the usable ratings above).
 
         A page nearer an end is read from that end (``_from_end``), with every row before
@@ -258,7 +257,7 @@ class ListPaginator(Paginator):
         found = self._from_end(reach, strong_end=strong_end, order=order if at_head else reverse)
         if found is None:
             rows = _read_part(
-                reports.with_usable_rating(self._queryset), order, start, stop, usable
+                listing.with_usable_rating(self._queryset), order, start, stop, usable
             )
             self._place(rows, start, usable, strongest_first=strongest_first)
             return rows
@@ -309,7 +308,7 @@ class ListPaginator(Paginator):
             # of them alone: asked of the whole list, the database made the list of every
             # paid-up member, and SQLite read the page from it (every published member).
             members = self._whole_list.among(among.values("member_id"))
-            rows = list(reports.with_usable_rating(members).order_by(*order)[:reach])
+            rows = list(listing.with_usable_rating(members).order_by(*order)[:reach])
             if not edge or len(rows) >= reach:
                 return rows
             depth *= 8
@@ -317,7 +316,7 @@ class ListPaginator(Paginator):
 
     def _place(self, rated: list[Any], bottom: int, usable: int, *, strongest_first: bool) -> None:
         """Place the page's usable rows (``rated``, from position ``bottom`` of the usable
-        part, in the list's order): ``ratings.rules.ranking``'s place, one more than the
+        part, in the list's order): ``ratings.models.ranking``'s place, one more than the
         usable ratings above."""
         ratings = [record.rating_value for record in rated]
         if not strongest_first:
@@ -334,7 +333,7 @@ class ListPaginator(Paginator):
     def _usable_above(self, rating: float, *, near: int, usable: int) -> int:
         """The list's usable ratings above ``rating``, which stands about ``near`` rows
         down: counted down the rating index from the nearer end of the list."""
-        rated = reports.with_usable_rating(self._queryset.order_by())
+        rated = listing.with_usable_rating(self._queryset.order_by())
         # ``state_rating`` is an annotation (``with_usable_rating``): the stubs know fields.
         if near <= usable // 2:
             return rated.filter(state_rating__gt=rating).count()  # type: ignore[misc]

@@ -54,7 +54,7 @@ class Share:
 
 
 def _share(member_id: int, day: dt.date) -> Share:
-    from ..pages.reports import published_list_size
+    from ..models.listing import published_list_size
     from ..rules.rating_lists import lists_kept
 
     lists = {
@@ -106,7 +106,7 @@ def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bo
     before it, and none moves them until it commits. With ``wait`` false, counts nothing
     while another transaction holds the row (PostgreSQL): that write counts them as it
     commits. Whether it kept them."""
-    from ..pages.reports import published_list_size, published_regions
+    from ..models.listing import published_list_size, published_regions
     from ..rules.rating_lists import lists_kept
 
     with transaction.atomic(using=using):
@@ -217,7 +217,7 @@ def list_figures_before(
 def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_DB_ALIAS) -> None:
     """The write ``list_figures_before`` read the shares for is made: move the figures by
     each member's difference."""
-    from ..pages.reports import published_regions
+    from ..models.listing import published_regions
 
     if not connections[using].in_atomic_block:
         list_figures_forget(using=using)

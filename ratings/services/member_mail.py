@@ -17,8 +17,7 @@ from django.db import transaction
 from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.urls import reverse
 
-from ..models import ClubSettings, Member, Publication, RatingState, Season
-from ..pages import reports
+from ..models import ClubSettings, Member, Publication, RatingState, Season, listing
 from ..presentation.figures import shown_change
 from ..rules.mail import NEW_RATING, STATUS_CHANGE, member_consents, member_may_be_mailed
 from ..rules.member_links import EVERY_KIND, MY_PAGE_DAYS, my_page_token, unsubscribe_token
@@ -158,7 +157,7 @@ def withheld_members(*, publication: Publication) -> QuerySet[Member]:
         .exclude(email="")
         .exclude(financial(publication.day))
     )
-    rated = reports.with_ratings(members, ranked=False, time_class=publication.time_class)
+    rated = listing.with_ratings(members, ranked=False, time_class=publication.time_class)
     # ``rating_state``: the FilteredRelation of ``with_state`` (django-stubs cannot see it).
     return rated.filter(rating_state__rating__isnull=False)  # type: ignore[misc]
 

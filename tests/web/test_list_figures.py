@@ -25,9 +25,9 @@ from ratings.models import (
     RatingRun,
     Season,
     Subscription,
+    listing,
 )
-from ratings.pages import reports
-from ratings.pages.reports import published_list_size, published_regions
+from ratings.models.listing import published_list_size, published_regions
 from ratings.rules.rating_lists import lists_kept
 
 from ..factories import MemberFactory, paid_up
@@ -41,7 +41,7 @@ LIST = reverse("ratings:list")
 def counted(monkeypatch) -> list[str]:
     """What the list's readers count from here on: "size", "regions"."""
     calls: list[str] = []
-    size, regions = reports.published_list_size, reports.published_regions
+    size, regions = listing.published_list_size, listing.published_regions
 
     def size_counted(**kwargs):
         calls.append("size")
@@ -51,8 +51,8 @@ def counted(monkeypatch) -> list[str]:
         calls.append("regions")
         return regions(*args, **kwargs)
 
-    monkeypatch.setattr(reports, "published_list_size", size_counted)
-    monkeypatch.setattr(reports, "published_regions", regions_counted)
+    monkeypatch.setattr(listing, "published_list_size", size_counted)
+    monkeypatch.setattr(listing, "published_regions", regions_counted)
     return calls
 
 
