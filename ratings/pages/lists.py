@@ -121,7 +121,11 @@ def rating_list_page(
     table.ranking = PublishedRanking(time_class=rating_list, usable=usable)
     table.time_class = rating_list
     if not (everyone or filtered):
-        table.whole_list = WholeList(time_class=rating_list, kept=tuple(size) if size else None)
+        table.whole_list = WholeList(
+            time_class=rating_list,
+            kept=tuple(size) if size else None,
+            standings=bool(size and kept and kept.get("standings")),
+        )
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
@@ -152,6 +156,9 @@ class WholeList:
     time_class: str
     #: Its size as the last rating run kept it (``services.list_figures_kept``), if any.
     kept: tuple[int, ...] | None = None
+    #: Whether each member's standing on it is kept with those figures
+    #: (``ListStanding``): its pages in another order are read down their indexes.
+    standings: bool = False
 
     def size(self) -> tuple[int, int]:
         """Its members, and those of them with a usable rating: as the last rating run

@@ -13,7 +13,8 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings.models import Member, listing
+from ratings import services
+from ratings.models import Member, PublishedListFigures, listing
 from ratings.models.ranking import PublishedRanking
 from ratings.presentation.list_paginator import ListPaginator
 
@@ -215,6 +216,46 @@ def test_the_whole_list_sorted_another_way_is_read_in_one_pass_and_never_ranked_
     assert queries == few_queries
     assert rows - few_rows == listed - few_listed
     assert not [q for q in captured.captured_queries if " OVER (" in q["sql"]]
+
+
+STANDING_SORTS = [
+    {"sort": "name", "page": 2},
+    {"sort": "-name", "page": 3},
+    {"sort": "-games"},
+    {"sort": "region", "page": 2},
+    {"sort": "-last_played"},
+    {"sort": "last_change"},
+    {"sort": "-rank", "page": 2},
+]
+
+
+@pytest.mark.parametrize("query", STANDING_SORTS)
+def test_the_whole_list_sorted_another_way_reads_a_page_of_its_kept_standings(
+    officer_client, current_season, monkeypatch, query
+):
+    """With each member's standing kept (the worker writes them): the whole list by
+    name, games, region... reads its page's standings and their members, the same rows
+    and queries with three times the members, never the list's keys."""
+    club_of(60, current_season)
+    services.list_figures_keep(standings=True)
+    rows_read = RowsRead(monkeypatch)
+    few_rows, few_queries = rows_read.of(officer_client, LIST, per_page=10, **query)
+    club_of(120, current_season, start=60)
+    services.list_figures_keep(standings=True)
+    rows, queries = rows_read.of(officer_client, LIST, per_page=10, **query)
+    assert (rows, queries) == (few_rows, few_queries)
+    assert rows < 40  # of 180 members, some 110 of them listed
+
+
+@pytest.mark.parametrize("query", STANDING_SORTS)
+def test_a_page_of_the_kept_standings_is_the_page_the_list_reads_without_them(
+    client, current_season, query
+):
+    club_of(90, current_season)
+    services.list_figures_keep(standings=True)
+    kept = ranks_on(client, LIST, **query)
+    PublishedListFigures.objects.update(figures=None)  # nothing kept: the list read
+    assert ranks_on(client, LIST, **query) == kept
 
 
 @pytest.mark.parametrize("reached", [5, 40, 8000])
