@@ -21,6 +21,7 @@ from .models import (
     Entry,
     Event,
     Game,
+    ListStanding,
     Member,
     MemberImport,
     MemberImportLine,
@@ -86,7 +87,8 @@ def _moves_public_pages(model: type[Any]) -> bool:
     (a re-rate moves the version once, when it has written them), nor a members file on its
     way in (its save moves the version when it writes the members)."""
     return not (
-        model in (PublicPagesVersion, PublishedListFigures, MemberImport, MemberImportLine)
+        model
+        in (PublicPagesVersion, PublishedListFigures, ListStanding, MemberImport, MemberImportLine)
         or issubclass(model, HistoricalChanges)
         or model in (RatingChange, RatingState)
     )

@@ -14,6 +14,7 @@ from .. import services
 from ..models import (
     ClubSettings,
     FideRating,
+    ListStanding,
     Publication,
     PublicationEntry,
     PublicPagesVersion,
@@ -152,6 +153,16 @@ class PublishedListFiguresAdmin(ReadOnlyAdmin):
     (``services.list_figures``): read here to see them; every write keeps them."""
 
     list_display = ["__str__", "figures"]
+
+
+@admin.register(ListStanding)
+class ListStandingAdmin(ReadOnlyAdmin):
+    """Each published member's place and sort keys on a list, as kept for the list's pages
+    (``services.list_figures``): read here to see them; every write keeps them."""
+
+    list_display = ["member", "time_class", "place", "rating_value", "name"]
+    list_select_related = ["member"]
+    list_filter = ["time_class"]
 
 
 @admin.register(FideRating)

@@ -12,12 +12,11 @@ from ninja.errors import HttpError
 
 from .. import services
 from ..formats.list_row import ObjectRow, api_values, live_path, publication_path
-from ..models import ClubSettings, Publication
+from ..models import ClubSettings, Publication, listing
+from ..models.ranking import PublishedRanking
 from ..models.rating_lists import lists_kept
-from ..pages import reports
 from ..pages.lists import list_members
 from ..pages.publications import publication_entries
-from ..rules.ranking import PublishedRanking
 from . import schemas
 from .caching import cacheable
 from .paging import Paging, page_of
@@ -85,10 +84,10 @@ def live_list(
     chosen = list_members(query=filters.data(), regions=regions)
     time_class = _kept(filters.time_class)
     rows, place = page_of(
-        reports.with_ratings(chosen.qs, ranked=False, time_class=time_class), paging
+        listing.with_ratings(chosen.qs, ranked=False, time_class=time_class), paging
     )
     ranking = PublishedRanking(time_class=time_class)
-    start = reports.year_start()
+    start = listing.year_start()
     system = ClubSettings.load().engine(time_class)
     results = [
         api_values(
@@ -97,7 +96,7 @@ def live_list(
                 live_path,
                 {
                     "rank": ranking.place(member),
-                    "junior": reports.age_group_of(member.born, start),
+                    "junior": listing.age_group_of(member.born, start),
                     "url": _url(request, member.get_absolute_url()),
                 },
             )
@@ -108,7 +107,7 @@ def live_list(
         **place,
         "time_class": time_class,
         "system": system.id,
-        "basis": reports.list_basis(system, time_class),
+        "basis": listing.list_basis(system, time_class),
         "results": results,
     }
 
@@ -135,7 +134,7 @@ def _publication_list(
     chosen = publication_entries(publication=publication, query=filters.data(), regions=regions)
     # Each entry's place as it was published, whatever the filters select.
     rows, place = page_of(chosen.qs, paging)
-    start = reports.year_start(publication.day)
+    start = listing.year_start(publication.day)
     results = [
         api_values(
             ObjectRow(
@@ -143,7 +142,7 @@ def _publication_list(
                 publication_path,
                 {
                     "rank": None if entry.unrated else entry.rank,
-                    "junior": reports.age_group_of(entry.member.born, start),
+                    "junior": listing.age_group_of(entry.member.born, start),
                     "url": _url(request, entry.member.get_absolute_url()),
                 },
             )

@@ -6,7 +6,7 @@ A federation's script reads the same file from any of them: the same columns in 
 order, the same cells (the rating a number a spreadsheet can sort, its marker, acf-1993's
 ``p``, ecf-2020's ``P``, st-charles's ``*``, in the ``marker`` column after it; a marker
 that stands for no rating yet, ``4 R``, leaves the rating blank; dates as YYYY-MM-DD), the
-same rank (the member's place on the published list, ``ratings.rules.ranking``). The download
+same rank (the member's place on the published list, ``ratings.models.ranking``). The download
 keeps the reader's filters and order; the command writes every row in the list's own
 order.
 """
@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..models import Membership
+from ..models.ranking import PublishedRanking
 from ..rules import publication
-from ..rules.ranking import PublishedRanking
 from .csvsafe import csv_safe
 from .list_row import csv_cells, csv_header, csv_reads, live_path, publication_path
 
@@ -48,7 +48,7 @@ def list_csv_rows(
     members: Any, *, everyone: bool, ranking: PublishedRanking | None = None
 ) -> Iterator[list[Any]]:
     """Each listed member's row, read in chunks straight from ``members`` (a
-    ``reports.with_ratings`` query read with ``is_financial``), in its order; each cell as
+    ``listing.with_ratings`` query read with ``is_financial``), in its order; each cell as
     written, made safe for a spreadsheet."""
     ranking = ranking or PublishedRanking()
     reads = [name for name in csv_reads() if name != "rank"]

@@ -37,6 +37,7 @@ from .members import (
 from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable
+from .standings import ListStanding
 
 __all__ = [
     "EARLIEST_DATE",
@@ -54,6 +55,7 @@ __all__ = [
     "FideRating",
     "Game",
     "JSONText",
+    "ListStanding",
     "MailConsent",
     "MailMessage",
     "Member",

@@ -19,13 +19,13 @@ from django_tables2 import RequestConfig, Table
 from .. import services
 from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..formats.list_row import ListShown, hidden_columns
-from ..models import ClubSettings, Member
+from ..models import ClubSettings, Member, listing
+from ..models.ranking import PublishedRanking
 from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
 from ..presentation.paging import table_paginate
 from ..presentation.tables import OfficerRatingTable, RatingListTable
 from ..rules.publication import published_members
-from ..rules.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
 from . import publications, reports
 from .fide import fide_ratings_of
@@ -49,7 +49,7 @@ def _regions(*, everyone: bool) -> list[str]:
     """The regions of the members a list can show, in order: every member's for the
     officer's list, those with a published member for the public one."""
     if not everyone:
-        return reports.published_regions()
+        return listing.published_regions()
     named = Member.objects.exclude(region="")
     return list(named.values_list("region", flat=True).distinct().order_by("region"))
 
@@ -98,7 +98,7 @@ def rating_list_page(
 ) -> dict[str, Any]:
     """The live list (``everyone``: the officer's list) filtered, sorted and a page at a
     time as ``query`` asks. "#" is the member's place on the whole published list,
-    whatever is filtered (``ratings.rules.ranking``)."""
+    whatever is filtered (``ratings.models.ranking``)."""
     system = club.engine(rating_list)
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
     # The public list's figures as the last rating run counted them, if they still hold.
@@ -110,7 +110,7 @@ def rating_list_page(
     # rating order from the nearer end of the rating index, any other list or order by
     # one read of the list's order, the page's members then by primary key.
     table = table_class(
-        reports.with_ratings(filters.qs, ranked=False, time_class=rating_list),
+        listing.with_ratings(filters.qs, ranked=False, time_class=rating_list),
         exclude=hidden_columns(ListShown(club, system)),
     )
     # "#" is the place on the whole published list (``PublishedRanking``), its usable
@@ -121,7 +121,11 @@ def rating_list_page(
     table.ranking = PublishedRanking(time_class=rating_list, usable=usable)
     table.time_class = rating_list
     if not (everyone or filtered):
-        table.whole_list = WholeList(time_class=rating_list, kept=tuple(size) if size else None)
+        table.whole_list = WholeList(
+            time_class=rating_list,
+            kept=tuple(size) if size else None,
+            standings=bool(size and kept and kept.get("standings")),
+        )
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
@@ -135,7 +139,7 @@ def rating_list_page(
         "table": table,
         "filter": filters,
         "system": system,
-        "basis": reports.list_basis(system, rating_list),
+        "basis": listing.list_basis(system, rating_list),
         "legend": reports.legend(system),
         "export_query": export.urlencode(),
         "filtered": filtered,
@@ -152,20 +156,23 @@ class WholeList:
     time_class: str
     #: Its size as the last rating run kept it (``services.list_figures_kept``), if any.
     kept: tuple[int, ...] | None = None
+    #: Whether each member's standing on it is kept with those figures
+    #: (``ListStanding``): its pages in another order are read down their indexes.
+    standings: bool = False
 
     def size(self) -> tuple[int, int]:
         """Its members, and those of them with a usable rating: as the last rating run
         kept them, or counted."""
         if self.kept is not None:
             return self.kept[0], self.kept[1]
-        return reports.published_list_size(time_class=self.time_class)
+        return listing.published_list_size(time_class=self.time_class)
 
     def among(self, members: QuerySet[Any]) -> QuerySet[Member]:
         """Its rows among ``members`` (a query of their pks, joined, never their ids): the
         publication rule asked of those alone (asked of the whole list, the database made
         the list of every paid-up member)."""
         members = published_members(among=members)
-        return reports.with_ratings(members, ranked=False, time_class=self.time_class)
+        return listing.with_ratings(members, ranked=False, time_class=self.time_class)
 
 
 def _empty_list(system: Any, *, officer: bool) -> str:
@@ -205,7 +212,7 @@ def list_csv(
     (``ratings.formats.list_csv``); the officer's has its ``--all`` column, ``unpublished``."""
     filters = list_members(query=query, everyone=everyone)
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
-    table = table_class(reports.with_ratings(filters.qs, ranked=False, time_class=rating_list))
+    table = table_class(listing.with_ratings(filters.qs, ranked=False, time_class=rating_list))
     RequestConfig(request, paginate=False).configure(table)  # the reader's order
     members = table.data.data
     writer = list_csv_writer(_Lines())

@@ -12,10 +12,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from ..formats.list_row import PUBLICATION, ObjectRow, publication_path, table_row
 from ..models import Publication, PublicationEntry
+from ..models.listing import age_group_of, year_start
 from ..presentation.tables import change_html, list_table_columns, rows_html
 from ..words.figures import shown_change
 from .fide import fide_ratings_of
-from .reports import age_group_of, year_start
 
 
 def listed(publication: Publication) -> QuerySet[PublicationEntry]:

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ..models import Member, MemberQuerySet, PublicationEntry, name_search
-from ..pages.reports import AGE_GROUPS, born_after_for
+from ..models.listing import AGE_GROUPS, born_after_for
 
 AGE_CHOICES = [(group, f"Under {limit}") for group, limit in AGE_GROUPS.items()]
 

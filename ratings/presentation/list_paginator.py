@@ -16,9 +16,8 @@ from django.db.models.sql.where import WhereNode
 from django.utils.functional import cached_property
 from django_tables2.rows import BoundRows
 
-from ..models import Member, RatingState
-from ..pages import reports
-from ..rules.ranking import PublishedRanking
+from ..models import ListStanding, RatingState, listing
+from ..models.ranking import PublishedRanking
 from ..rules.time_classes import STANDARD
 
 
@@ -148,6 +147,9 @@ class ListPaginator(Paginator):
         of the list to the bottom: placing them in the database ranked the whole list in
         a second pass, each as costly as this one (2.4 times the work at 20,000 members).
         """
+        standing = self._standing_order()
+        if standing is not None and top - bottom <= self.MAX_BY_KEY:
+            return self._standing_rows(standing, bottom, top)
         keys = self._ordered().values_list("pk", "unrated", "rating_value")
         sql, params = keys.query.sql_with_params()
         # Straight from the cursor: plain ints and floats, no per-value converters.
@@ -168,6 +170,39 @@ class ListPaginator(Paginator):
         for record in rows:
             above = len(better) - bisect_right(better, record.rating_value)
             record.rank = None if record.unrated else 1 + above
+        return rows
+
+    def _standing_order(self) -> list[str] | None:
+        """The list's order on the kept standings (``ListStanding``'s columns), or None:
+        no standings kept that hold (``WholeList.standings``), or an order they do not
+        keep."""
+        if not getattr(self._whole_list, "standings", False) or self._time_class is None:
+            return None
+        order = []
+        for item in self._queryset.query.order_by:
+            key = _order_key(item)
+            column = _STANDING_COLUMNS.get(key[0]) if key else None
+            if key is None or column is None:
+                return None
+            order.append(f"-{column}" if key[1] else column)
+        return [*order, "member_id"]
+
+    def _standing_rows(self, order: list[str], bottom: int, top: int) -> list[Any]:
+        """Rows ``bottom`` to ``top`` of the whole published list in ``order``, read down
+        the kept standings' (list, column) index (``ListStanding``), from the nearer end:
+        the page's members then by primary key, each placed by their kept place. Neither
+        the list sorted nor its ratings ranked: some fifty narrow rows, at any size."""
+        standings = ListStanding.objects.filter(time_class=self._time_class)
+        found = _read_part(standings, order, bottom, top, self.count)
+        places = {row.member_id: row.place for row in found}
+        # Read by primary key alone, as ``_whole_list_rows`` reads them: they are on the
+        # list as it was kept. Columns and joins as ever.
+        by_key = self._queryset.order_by()
+        by_key.query.where = WhereNode()
+        members = {member.pk: member for member in by_key.filter(pk__in=list(places))}
+        rows = [members[row.member_id] for row in found if row.member_id in members]
+        for record in rows:
+            record.rank = None if record.unrated else places[record.pk]
         return rows
 
     def _order(self) -> list[Any]:
@@ -239,7 +274,7 @@ class ListPaginator(Paginator):
         self, start: int, stop: int, usable: int, *, strongest_first: bool
     ) -> list[Any]:
         """Rows ``start`` to ``stop`` of the list's ``usable`` ratings in the list's order
-        (by rating, then name), each with its place (``ratings.rules.ranking``: one more
+        (by rating, then name), each with its place (``ratings.models.ranking``: one more
         than the usable ratings above).
 
         A page nearer an end is read from that end (``_from_end``), with every row before
@@ -258,7 +293,7 @@ class ListPaginator(Paginator):
         found = self._from_end(reach, strong_end=strong_end, order=order if at_head else reverse)
         if found is None:
             rows = _read_part(
-                reports.with_usable_rating(self._queryset), order, start, stop, usable
+                listing.with_usable_rating(self._queryset), order, start, stop, usable
             )
             self._place(rows, start, usable, strongest_first=strongest_first)
             return rows
@@ -309,7 +344,7 @@ class ListPaginator(Paginator):
             # of them alone: asked of the whole list, the database made the list of every
             # paid-up member, and SQLite read the page from it (every published member).
             members = self._whole_list.among(among.values("member_id"))
-            rows = list(reports.with_usable_rating(members).order_by(*order)[:reach])
+            rows = list(listing.with_usable_rating(members).order_by(*order)[:reach])
             if not edge or len(rows) >= reach:
                 return rows
             depth *= 8
@@ -317,7 +352,7 @@ class ListPaginator(Paginator):
 
     def _place(self, rated: list[Any], bottom: int, usable: int, *, strongest_first: bool) -> None:
         """Place the page's usable rows (``rated``, from position ``bottom`` of the usable
-        part, in the list's order): ``ratings.rules.ranking``'s place, one more than the
+        part, in the list's order): ``ratings.models.ranking``'s place, one more than the
         usable ratings above."""
         ratings = [record.rating_value for record in rated]
         if not strongest_first:
@@ -334,7 +369,7 @@ class ListPaginator(Paginator):
     def _usable_above(self, rating: float, *, near: int, usable: int) -> int:
         """The list's usable ratings above ``rating``, which stands about ``near`` rows
         down: counted down the rating index from the nearer end of the list."""
-        rated = reports.with_usable_rating(self._queryset.order_by())
+        rated = listing.with_usable_rating(self._queryset.order_by())
         # ``state_rating`` is an annotation (``with_usable_rating``): the stubs know fields.
         if near <= usable // 2:
             return rated.filter(state_rating__gt=rating).count()  # type: ignore[misc]
@@ -342,7 +377,7 @@ class ListPaginator(Paginator):
 
 
 def _read_part(
-    rows: QuerySet[Member], order: list[Any], start: int, stop: int, size: int
+    rows: QuerySet[Any], order: list[Any], start: int, stop: int, size: int
 ) -> list[Any]:
     """Rows ``start`` to ``stop`` of ``rows`` (``size`` of them) in ``order``: read from
     the far end, in the reverse order, when nearer it, so the last page is as cheap to
@@ -354,6 +389,22 @@ def _read_part(
         found.reverse()
         return found
     return list(rows.order_by(*order)[start:stop])
+
+
+#: The list's sort keys (``listing.with_ratings``' annotations, the members' and their
+#: states' columns) as ``ListStanding`` keeps them.
+_STANDING_COLUMNS = {
+    "unrated": "unrated",
+    "rating_value": "rating_value",
+    "name": "name",
+    "region": "region",
+    "games": "games",
+    "rating_state__games": "games",
+    "last_change": "last_change",
+    "rating_state__last_change": "last_change",
+    "last_played": "last_played",
+    "rating_state__last_played": "last_played",
+}
 
 
 def _order_key(item: Any) -> tuple[str, bool] | None:

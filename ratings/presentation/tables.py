@@ -14,7 +14,7 @@ from django.utils.timezone import template_localtime  # type: ignore[attr-define
 
 from ..formats.list_row import LIVE, ObjectRow, live_path, table_row
 from ..models import Event, Member, is_usable
-from ..pages.reports import age_group, is_inactive
+from ..models.listing import age_group, is_inactive
 from ..rules import publication
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ class JuniorReportTable(ReportTable):
         pass
 
     def render_age(self, record: Member) -> str:
-        from ..pages.reports import year_start
+        from ..models.listing import year_start
 
         return str(record.age_on(year_start()))
 

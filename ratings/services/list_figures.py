@@ -10,6 +10,12 @@ They are kept exact by every write that moves them, in that write's own transact
   (``list_figures_before`` and ``list_figures_after``, from ``ratings.signals``): the
   member's share of each list and their region, read by the list's own count among them
   before the write and after it, so that the rule is written once (``published_list_size``);
+- each published member's standing (``ListStanding``: their place on the whole list and
+  the list's sort keys) is kept with them, and read only while they hold and say so
+  (``standings``): written afresh by the worker (``list_figures_refresh``: some seconds
+  at 60,000 members, never inside a rating run or an officer's request), a member's rows
+  moved (and the places below theirs) where that member's difference is; any other count
+  of the figures (a rating run's) leaves them not holding until the worker writes them;
 - any other write that may move them (a season's dates, the club's settings or lists, the
   bulk writes of imports and renewals, a run's states written past the model layer)
   forgets them (``list_figures_forget``), and they are counted afresh once it commits.
@@ -35,9 +41,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
+from django.db.models import Case, F, When
 from django.utils import timezone
 
-from ..models import Member, PublishedListFigures
+from ..models import ListStanding, Member, PublishedListFigures
 from ..models.rating_lists import lists_kept
 
 log = logging.getLogger("ratings")
@@ -55,7 +62,7 @@ class Share:
 
 
 def _share(member_id: int, day: dt.date) -> Share:
-    from ..pages.reports import published_list_size
+    from ..models.listing import published_list_size
 
     lists = {
         tc: list(published_list_size(time_class=tc, day=day, among=[member_id]))
@@ -99,14 +106,19 @@ def _current(figures: dict[str, Any] | None, day: dt.date) -> bool:
     return "seasons" in figures and figures["seasons"] == _seasons(day)
 
 
-def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bool:
+def list_figures_keep(
+    *, using: str = DEFAULT_DB_ALIAS, wait: bool = True, standings: bool = False
+) -> bool:
     """Count the published lists as this transaction leaves them, and keep their figures:
     a rating run's last step, so that its readers read them rather than every published
     member. Takes the row first: the count sees every write that moved the figures
     before it, and none moves them until it commits. With ``wait`` false, counts nothing
     while another transaction holds the row (PostgreSQL): that write counts them as it
-    commits. Whether it kept them."""
-    from ..pages.reports import published_list_size, published_regions
+    commits. ``standings``: each member's standing written afresh with them (``ListStanding``,
+    some seconds at 60,000 members: the worker's, ``list_figures_refresh``); without it
+    they no longer hold (a rating run moves most places) until the worker writes them.
+    Whether it kept them."""
+    from ..models.listing import published_list_size, published_regions
 
     with transaction.atomic(using=using):
         if not wait and connections[using].features.has_select_for_update_skip_locked:
@@ -117,14 +129,16 @@ def list_figures_keep(*, using: str = DEFAULT_DB_ALIAS, wait: bool = True) -> bo
         else:
             _figures(lock=True)
         day = timezone.localdate()
+        kept = lists_kept()
+        if standings:
+            _standings_write(kept, day=day, using=using)
         _write(
             {
                 "day": day.isoformat(),
-                "lists": {
-                    tc: list(published_list_size(time_class=tc, day=day)) for tc in lists_kept()
-                },
+                "lists": {tc: list(published_list_size(time_class=tc, day=day)) for tc in kept},
                 "regions": published_regions(day=day),
                 "seasons": _seasons(day),
+                "standings": standings,
             }
         )
     return True
@@ -143,10 +157,13 @@ def list_figures_refresh() -> bool:
     """Count the figures if they are not current: kept before a season began or ended
     (its subscriptions lapse or count at midnight), or forgotten by a write whose count
     after it failed. The worker's look every heartbeat, so that the list's readers that
-    morning find them counted rather than each counting them. Whether it counted."""
-    if list_figures_kept() is not None:
+    morning find them counted rather than each counting them; and each member's standing
+    written where a rating run (or anything that counted the figures) left it not holding,
+    so the list's pages read their own rows again. Whether it counted."""
+    kept = list_figures_kept()
+    if kept is not None and kept.get("standings"):
         return False
-    return list_figures_keep(wait=False)
+    return list_figures_keep(wait=False, standings=True)
 
 
 def _count_after_commit() -> None:
@@ -216,7 +233,7 @@ def list_figures_before(
 def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_DB_ALIAS) -> None:
     """The write ``list_figures_before`` read the shares for is made: move the figures by
     each member's difference."""
-    from ..pages.reports import published_regions
+    from ..models.listing import published_regions
 
     if not connections[using].in_atomic_block:
         list_figures_forget(using=using)
@@ -229,6 +246,13 @@ def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_
         return  # forgotten meanwhile, or counted under other seasons
     assert figures is not None
     moved: set[str] = set()
+    if figures.get("standings") and not all(
+        _standing_kept_again(pk, day=day, using=using) for pk in before
+    ):
+        # A member joined the list, left it or moved on it: every place below theirs moves.
+        # Left to the worker's next look (``list_figures_refresh``), which writes them
+        # afresh: moving them here, row by row, took a payment 3.5 s on PostgreSQL.
+        figures["standings"] = False
     for pk, was in before.items():
         now = _share(pk, day)
         for tc, counts in figures["lists"].items():
@@ -239,3 +263,92 @@ def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_
         kept = set(figures["regions"]) - moved
         figures["regions"] = sorted(kept | set(published_regions(day, of=moved)))
     _write(figures)
+
+
+# -- each published member's standing, kept with the figures ------------------------------
+
+#: ``ListStanding``'s columns, and the list's annotation each is copied from.
+_STANDING = {
+    "member_id": "s_member",
+    "unrated": "s_unrated",
+    "rating_value": "s_rating",
+    "name": "s_name",
+    "games": "s_games",
+    "region": "s_region",
+    "last_change": "s_last_change",
+    "last_played": "s_last_played",
+}
+
+
+def _standings_insert(
+    time_class: str, *, day: dt.date, using: str, among: list[int] | None = None
+) -> None:
+    """Copy the published list of ``time_class`` (``among``: these members' rows of it,
+    unplaced) into ``ListStanding`` in one INSERT ... SELECT: the live list's own query
+    (``listing.with_ratings``), its places the list's rank (ties share a place)."""
+    from ..models.listing import with_ratings
+    from ..rules.publication import published_members
+
+    whole = among is None
+    rows = with_ratings(published_members(day, among=among), ranked=whole, time_class=time_class)
+    columns = dict(_STANDING)
+    if whole:
+        columns["place"] = "s_place"
+        rows = rows.annotate(s_place=Case(When(unrated=0, then=F("rank")), default=None))
+    rows = rows.annotate(
+        s_member=F("pk"),
+        s_unrated=F("unrated"),
+        s_rating=F("rating_value"),
+        s_name=F("name"),
+        s_games=F("rating_state__games"),
+        s_region=F("region"),
+        s_last_change=F("rating_state__last_change"),
+        s_last_played=F("rating_state__last_played"),
+    )
+    listed = rows.order_by().values(*columns.values())
+    sql, params = listed.query.sql_with_params()
+    connection = connections[using]
+    quote = connection.ops.quote_name
+    table = quote(ListStanding._meta.db_table)
+    into = ", ".join(quote(c) for c in ("time_class", *columns))
+    chosen = ", ".join(quote(a) for a in columns.values())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({into}) SELECT %s, {chosen} FROM ({sql}) listed",
+            [time_class, *params],
+        )
+
+
+def _standings_write(kept: list[str], *, day: dt.date, using: str) -> None:
+    """Every list's standings written afresh: one DELETE, one INSERT ... SELECT a list."""
+    ListStanding.objects.using(using).all().delete()
+    for time_class in kept:
+        _standings_insert(time_class, day=day, using=using)
+
+
+def _standing_kept_again(member_id: int, *, day: dt.date, using: str) -> bool:
+    """After a write to this member (or a payment of theirs): their rows written again as
+    the list now has them, keeping their places, where they stand on the same lists with
+    the same usable ratings (a name, a region, a payment that changes nothing), so no one
+    else's place moves. Whether it was so (else nothing is written)."""
+
+    standings = ListStanding.objects.using(using)
+    kept = standings.filter(member_id=member_id)
+    was = {
+        tc: (unrated, rating, place)
+        for tc, unrated, rating, place in kept.values_list(
+            "time_class", "unrated", "rating_value", "place"
+        )
+    }
+    kept.delete()
+    for time_class in lists_kept():
+        _standings_insert(time_class, day=day, using=using, among=[member_id])
+    now = {
+        tc: (unrated, rating)
+        for tc, unrated, rating in kept.values_list("time_class", "unrated", "rating_value")
+    }
+    if {tc: (unrated, rating) for tc, (unrated, rating, _) in was.items()} != now:
+        return False
+    for time_class, (_, _, place) in was.items():
+        kept.filter(time_class=time_class).update(place=place)
+    return True

@@ -18,9 +18,8 @@ from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from ..models import ClubSettings, Member, Publication, RatingState, Season
+from ..models import ClubSettings, Member, Publication, RatingState, Season, listing
 from ..models.rating_lists import lists_kept
-from ..pages import reports
 from ..rules.mail import NEW_RATING, STATUS_CHANGE, member_consents, member_may_be_mailed
 from ..rules.member_links import EVERY_KIND, MY_PAGE_DAYS, my_page_token, unsubscribe_token
 from ..rules.publication import financial
@@ -160,7 +159,7 @@ def withheld_members(*, publication: Publication) -> QuerySet[Member]:
         .exclude(email="")
         .exclude(financial(publication.day))
     )
-    rated = reports.with_ratings(members, ranked=False, time_class=publication.time_class)
+    rated = listing.with_ratings(members, ranked=False, time_class=publication.time_class)
     # ``rating_state``: the FilteredRelation of ``with_state`` (django-stubs cannot see it).
     return rated.filter(rating_state__rating__isnull=False)  # type: ignore[misc]
 

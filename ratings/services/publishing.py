@@ -16,8 +16,14 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from ..formats.list_row import FIGURES, live_path
-from ..models import ClubSettings, Publication, PublicationEntry, RatingPeriod, RatingRun
-from ..pages import reports
+from ..models import (
+    ClubSettings,
+    Publication,
+    PublicationEntry,
+    RatingPeriod,
+    RatingRun,
+    listing,
+)
 from ..rules.publication import published_members
 from ..rules.time_classes import STANDARD
 from .rerate import ratings_lock_take
@@ -74,7 +80,7 @@ def list_publish(
             published_by=user if getattr(user, "is_authenticated", False) else None,
             system=system.id,
             params=dict(system.params),
-            basis=reports.list_basis(system, time_class)[:200],
+            basis=listing.list_basis(system, time_class)[:200],
             period=period,
         )
         size = _entries_write(publication=publication, day=day, time_class=time_class)
@@ -97,12 +103,12 @@ _COLUMNS = {
 def _entries_write(*, publication: Publication, day: dt.date, time_class: str) -> int:
     """Copy the published list into the publication's entries in one INSERT ... SELECT.
 
-    The list is the live list's own query (``reports.with_ratings`` over the published
+    The list is the live list's own query (``listing.with_ratings`` over the published
     members, ranked), so a publication is exactly what the list page showed; the rows
     never travel through Python (20,000 members: a fraction of a second).
     """
     listed = (
-        reports.with_ratings(published_members(day), time_class=time_class)
+        listing.with_ratings(published_members(day), time_class=time_class)
         .annotate(
             p_member=F("pk"),
             p_position=Window(
@@ -152,4 +158,4 @@ def publication_latest(time_class: str = STANDARD) -> Publication | None:
 
 def list_size(time_class: str = STANDARD) -> int:
     """How many members a publication of a list made now would list."""
-    return reports.with_ratings(published_members(), ranked=False, time_class=time_class).count()
+    return listing.with_ratings(published_members(), ranked=False, time_class=time_class).count()

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from ..formats.csvsafe import csv_safe_row
-from ..models import Member
+from ..models import Member, listing
 from ..pages import events as event_pages
 from ..pages import members as pages
 from ..pages import reports
@@ -94,7 +94,7 @@ def printable_list(request: HttpRequest) -> HttpResponse:
     each sheet): what a club pins on its noticeboard, or saves as PDF from the browser."""
     rating_list = rating_list_of(request)
     system = club_of(request).engine(rating_list)
-    members = reports.published_ratings(time_class=rating_list)
+    members = listing.published_ratings(time_class=rating_list)
     return render(
         request,
         "ratings/public/list_print.html",
@@ -103,7 +103,7 @@ def printable_list(request: HttpRequest) -> HttpResponse:
             "rows": list(_print_rows(members)),
             "system": system,
             "rating_list": rating_list,
-            "basis": reports.list_basis(system, rating_list),
+            "basis": listing.list_basis(system, rating_list),
             "legend": reports.legend(system),
             "printed": timezone.localdate(),
         },
@@ -127,7 +127,7 @@ _PRINT_FIELDS = (
 
 def _print_rows(members: Any) -> Any:
     """The printed list's rows, read straight from the (ranked, whole) published list."""
-    start = reports.year_start()
+    start = listing.year_start()
     rows = members.values_list(*_PRINT_FIELDS).iterator(chunk_size=2000)
     for rank, unrated, name, display, games, change, region, born, played in rows:
         row = [
@@ -137,7 +137,7 @@ def _print_rows(members: Any) -> Any:
             games,
             None if change is None else round(change),
             region,
-            reports.age_group_of(born, start),
+            listing.age_group_of(born, start),
             played,
         ]
         yield row

@@ -12,7 +12,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 
-from ..models import Comparison
+from ..models import Comparison, listing
 from ..pages import lists as pages
 from ..pages import publications, reports
 from ..pages.list_print import rows_for_print
@@ -22,7 +22,7 @@ from .common import club_of, officer_required, rating_list_of, streamed_csv, wan
 
 def home(request: HttpRequest) -> HttpResponse:
     system = club_of(request).engine()
-    recent = list(reports.rated_events()[:5])
+    recent = list(listing.rated_events()[:5])
     top = reports.top_ten()
     # A fresh install (no login yet) greets its first visitor with the first-run page;
     # asked only of a club with nothing to show, so a running club's home pays nothing.

@@ -17,9 +17,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .. import services
-from ..models import ClubSettings, Publication, RatingPeriod
+from ..models import ClubSettings, Publication, RatingPeriod, listing
 from ..pages import publications as pages
-from ..pages import reports
 from ..pages.list_print import rows_for_print
 from ..rules.rating_lists import list_name
 from ..rules.time_classes import STANDARD
@@ -154,7 +153,7 @@ def officer_publish(request: HttpRequest) -> HttpResponse:
             "form": form,
             "period": period,
             "system": system,
-            "basis": reports.list_basis(system, rating_list),
+            "basis": listing.list_basis(system, rating_list),
             "latest": services.publication_latest(rating_list),
             "size": services.list_size(rating_list),
             "rating_list": rating_list,

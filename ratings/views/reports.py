@@ -9,6 +9,7 @@ from django_tables2 import Table
 
 from ..models import (
     ClubSettings,
+    listing,
 )
 from ..pages import reports
 from ..presentation.tables import (
@@ -53,7 +54,7 @@ def report_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "ratings/public/reports.html",
-        {"reports": reports.REPORTS.values(), "basis": reports.list_basis(system)},
+        {"reports": reports.REPORTS.values(), "basis": listing.list_basis(system)},
     )
 
 
@@ -87,7 +88,7 @@ def report_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "table": table,
             "span": span,
             "system": system,
-            "basis": reports.list_basis(system, rating_list),
+            "basis": listing.list_basis(system, rating_list),
             "since_choices": reports.SINCE_CHOICES if not system.period_based else {},
             "since": request.GET.get("since", "3"),
             "export_query": export.urlencode(),

@@ -28,6 +28,7 @@ from ratings.models import (
     Event,
     FideRating,
     Game,
+    ListStanding,
     MailMessage,
     Member,
     MemberImport,
@@ -248,6 +249,9 @@ def build_club() -> Club:
         "ratings_publicpagesversion": PublicPagesVersion.objects.get_or_create(pk=1)[0],
         "ratings_publicpageswithdrawal": PublicPagesWithdrawal.objects.get_or_create(pk=1)[0],
         "ratings_publishedlistfigures": PublishedListFigures.objects.get_or_create(pk=1)[0],
+        "ratings_liststanding": ListStanding.objects.create(
+            time_class="standard", member=pia, place=1, unrated=0, rating_value=1600, name="Pia"
+        ),
         "ratings_comparisonrating": ComparisonRating.objects.create(
             comparison=comparison, member=pia, system="nz-club-elo", rating=1600, display="1600"
         ),

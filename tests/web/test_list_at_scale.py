@@ -13,10 +13,10 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings.models import Member
-from ratings.pages import reports
+from ratings import services
+from ratings.models import Member, PublishedListFigures, listing
+from ratings.models.ranking import PublishedRanking
 from ratings.presentation.list_paginator import ListPaginator
-from ratings.rules.ranking import PublishedRanking
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -56,7 +56,7 @@ def ranks_on(client, url: str, **query: object) -> list[tuple[str, str]]:
 
 
 def windowed(members) -> dict[str, str]:
-    return {m.name: ("" if m.unrated else str(m.rank)) for m in reports.with_ratings(members)}
+    return {m.name: ("" if m.unrated else str(m.rank)) for m in listing.with_ratings(members)}
 
 
 @pytest.mark.parametrize("sort", ["", "rating", "-rating", "rank", "-rank", "name", "-games"])
@@ -208,14 +208,54 @@ def test_the_whole_list_sorted_another_way_is_read_in_one_pass_and_never_ranked_
     club_of(60, current_season)
     rows_read = RowsRead(monkeypatch)
     few_rows, few_queries = rows_read.of(officer_client, LIST, per_page=10, **query)
-    few_listed = reports.with_ratings(Member.objects.published(), ranked=False).count()
+    few_listed = listing.with_ratings(Member.objects.published(), ranked=False).count()
     club_of(120, current_season, start=60)
     with CaptureQueriesContext(connection) as captured:
         rows, queries = rows_read.of(officer_client, LIST, per_page=10, **query)
-    listed = reports.with_ratings(Member.objects.published(), ranked=False).count()
+    listed = listing.with_ratings(Member.objects.published(), ranked=False).count()
     assert queries == few_queries
     assert rows - few_rows == listed - few_listed
     assert not [q for q in captured.captured_queries if " OVER (" in q["sql"]]
+
+
+STANDING_SORTS = [
+    {"sort": "name", "page": 2},
+    {"sort": "-name", "page": 3},
+    {"sort": "-games"},
+    {"sort": "region", "page": 2},
+    {"sort": "-last_played"},
+    {"sort": "last_change"},
+    {"sort": "-rank", "page": 2},
+]
+
+
+@pytest.mark.parametrize("query", STANDING_SORTS)
+def test_the_whole_list_sorted_another_way_reads_a_page_of_its_kept_standings(
+    officer_client, current_season, monkeypatch, query
+):
+    """With each member's standing kept (the worker writes them): the whole list by
+    name, games, region... reads its page's standings and their members, the same rows
+    and queries with three times the members, never the list's keys."""
+    club_of(60, current_season)
+    services.list_figures_keep(standings=True)
+    rows_read = RowsRead(monkeypatch)
+    few_rows, few_queries = rows_read.of(officer_client, LIST, per_page=10, **query)
+    club_of(120, current_season, start=60)
+    services.list_figures_keep(standings=True)
+    rows, queries = rows_read.of(officer_client, LIST, per_page=10, **query)
+    assert (rows, queries) == (few_rows, few_queries)
+    assert rows < 40  # of 180 members, some 110 of them listed
+
+
+@pytest.mark.parametrize("query", STANDING_SORTS)
+def test_a_page_of_the_kept_standings_is_the_page_the_list_reads_without_them(
+    client, current_season, query
+):
+    club_of(90, current_season)
+    services.list_figures_keep(standings=True)
+    kept = ranks_on(client, LIST, **query)
+    PublishedListFigures.objects.update(figures=None)  # nothing kept: the list read
+    assert ranks_on(client, LIST, **query) == kept
 
 
 @pytest.mark.parametrize("reached", [5, 40, 8000])
@@ -262,7 +302,7 @@ def test_the_csv_streams_the_rows_of_the_pages_in_their_order(officer_client, cu
 def whole_list(strongest_first: bool = True) -> list[tuple[str, str]]:
     """The whole published list in the rating order (``-rating``: weakest first, unrated
     last either way), each member with their place, as one query over everyone orders it."""
-    members = reports.with_ratings(Member.objects.published())
+    members = listing.with_ratings(Member.objects.published())
     if not strongest_first:
         members = members.order_by("unrated", "rating_value", "name")
     return [(m.name, "" if m.unrated else str(m.rank)) for m in members]

@@ -13,8 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings.models import Member, RatingState, Subscription
-from ratings.pages import reports
+from ratings.models import Member, RatingState, Subscription, listing
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +124,7 @@ def test_a_page_inside_a_long_tie_at_the_weak_end_places_its_rows_as_the_whole_l
 ):
     a_club_of(400, current_season)  # the weakest hundred tied at 1500
     published = Member.objects.published()
-    expected = {m.name: str(m.rank) for m in reports.with_ratings(published)}
+    expected = {m.name: str(m.rank) for m in listing.with_ratings(published)}
     cache.clear()
     response = client.get(LIVE, {"sort": "-rating"})
     rows = response.context["table"].page

@@ -9,8 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from ratings.formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
-from ratings.models import Member
-from ratings.pages import reports
+from ratings.models import Member, listing
 from ratings.rules import publication
 
 
@@ -49,5 +48,5 @@ class Command(BaseCommand):
         )
         writer = list_csv_writer(self.stdout)
         writer.writerow(list_csv_header(everyone=everyone))
-        for row in list_csv_rows(reports.with_ratings(members, ranked=False), everyone=everyone):
+        for row in list_csv_rows(listing.with_ratings(members, ranked=False), everyone=everyone):
             writer.writerow(row)

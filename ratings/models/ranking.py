@@ -18,9 +18,9 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import Rank
 from django.utils.functional import cached_property
 
-from ..pages import reports
-from . import publication
-from .time_classes import STANDARD
+from ..rules import publication
+from ..rules.time_classes import STANDARD
+from . import listing
 
 
 class PublishedRanking:
@@ -44,7 +44,7 @@ class PublishedRanking:
 
     def _usable(self) -> Any:
         """The published members with a usable rating (``with_ratings``' annotations)."""
-        listed = reports.with_ratings(
+        listed = listing.with_ratings(
             publication.published_members(self.day), ranked=False, time_class=self.time_class
         )
         return listed.filter(unrated=0).order_by()  # type: ignore[misc]  # an annotation
@@ -95,16 +95,16 @@ class PublishedRanking:
         is placed from its own keys (``ListPaginator._whole_list_rows``).
         """
         pks = [member.pk for member in placed]
-        states = reports.rated_states(self.time_class)
+        states = listing.rated_states(self.time_class)
         above = states.filter(rating__gte=lowest)
         if self._fewer_than_reached(above):
-            reach = reports.with_state_columns(self._among(above.values("member_id")))
+            reach = listing.with_state_columns(self._among(above.values("member_id")))
             # ``state_rating``: an alias (``with_state_columns``) the stubs cannot see.
             top = reach.filter(state_rating__gte=lowest)  # type: ignore[misc]
             return self._ranked(top, pks, from_top=True)
         below = states.filter(rating__lte=highest)
         if self._fewer_than_reached(below):
-            reach = reports.with_state_columns(self._among(below.values("member_id")))
+            reach = listing.with_state_columns(self._among(below.values("member_id")))
             usable = self._usable().count() if self.usable is None else self.usable
             at_or_below = self._ranked(
                 reach.filter(state_rating__lte=highest),  # type: ignore[misc]
@@ -130,7 +130,7 @@ class PublishedRanking:
     def _among(self, members: Any) -> Any:
         """The published members with a usable rating among ``members`` (a query of their
         pks): the publication rule asked of those alone."""
-        listed = reports.with_ratings(
+        listed = listing.with_ratings(
             publication.published_members(self.day, among=members),
             ranked=False,
             time_class=self.time_class,

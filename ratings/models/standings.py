@@ -1,0 +1,58 @@
+"""Each published member's standing on a rating list, kept: their place on the whole
+published list and the list's sortable figures, one narrow row a member a list.
+
+The whole list sorted by name, games, region, last change or last played is a read down
+one of this table's (list, column) indexes: the page's fifty rows and their places, not
+every published member sorted and ranked (six million SQLite instructions at 60,000
+members). They are kept with the list's figures (``services.list_figures``): the
+worker writes them afresh when a rating run or a payment that moves a place has left them
+not holding; a member's write that moves no one's place writes that member's rows again.
+They are read only while the figures they were kept with hold and say so
+(``PublishedListFigures``, its ``standings``).
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from .members import Member
+
+
+class ListStanding(models.Model):
+    """A published member on one rating list (``time_class``), as the list shows them."""
+
+    time_class = models.CharField(max_length=16)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    #: The place on the whole published list (one more than the usable ratings above);
+    #: None without a usable rating.
+    place = models.PositiveIntegerField(null=True, blank=True)
+    #: The list's sort keys, as ``listing.with_ratings`` annotates them.
+    unrated = models.PositiveSmallIntegerField()
+    rating_value = models.FloatField()
+    name = models.CharField(max_length=120)
+    games = models.PositiveIntegerField(default=0)
+    region = models.CharField(max_length=40, blank=True)
+    last_change = models.FloatField(null=True, blank=True)
+    last_played = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["time_class", "member"], name="list_standing_one_a_member"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["time_class", "unrated", "rating_value"], name="standing_rating"),
+            models.Index(fields=["time_class", "name", "member"], name="standing_name"),
+            models.Index(fields=["time_class", "games", "member"], name="standing_games"),
+            models.Index(fields=["time_class", "region", "member"], name="standing_region"),
+            models.Index(
+                fields=["time_class", "last_change", "member"], name="standing_last_change"
+            ),
+            models.Index(
+                fields=["time_class", "last_played", "member"], name="standing_last_played"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} on {self.time_class}: {self.place}"
