@@ -38,6 +38,7 @@ CIRCLES_LEFT: dict[str, frozenset[str]] = {
             "ratings.models.rating",
             "ratings.models.rating_lists",
             "ratings.models.rules",
+            "ratings.models.standings",
             "ratings.rules.publication",
         }
     ),
