@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from ratings.models import ClubSettings, Event, Member, RatingChange
-from ratings.services.demo_club import ADMIN, CLUB_NAME, HILLCREST, NAMES, OFFICER
+from ratings.demo.club import ADMIN, CLUB_NAME, HILLCREST, NAMES, OFFICER
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
