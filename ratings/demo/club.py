@@ -21,6 +21,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ratings import services
+from ratings.demo.tournaments import DemoTournaments, Pairing, Person
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -35,7 +36,6 @@ from ratings.models import (
 from ratings.rules.places_of_play import online_list
 from ratings.rules.time_classes import RAPID, STANDARD
 from ratings.services.accounts import officer_create
-from ratings.demo.tournaments import DemoTournaments, Pairing, Person
 
 ONLINE_RAPID = online_list(RAPID)
 CLUB_NAME = "Riverside Chess Club"

@@ -34,6 +34,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
+from ratings.histories import bulk_load
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -53,7 +54,6 @@ from ratings.models import (
 # Results as plain strings (not the choices' enum members): database drivers take exact types.
 from ratings.rules.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
 from ratings.rules.time_classes import STANDARD, time_class_of
-from ratings.histories import bulk_load
 
 #: The club's name says the database holds a generated history, and which: ``bench`` reads it
 #: back to decide whether it may reuse (or wipe) the database.

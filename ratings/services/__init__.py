@@ -69,12 +69,6 @@ from .events import (
     games_replace,
     trf_import,
 )
-from .game_lines import (
-    changes_breakdown_fill,
-    event_breakdowns,
-    event_changes_derive,
-    period_event_breakdowns,
-)
 from .list_figures import (
     list_figures_after,
     list_figures_before,
@@ -200,7 +194,6 @@ __all__ = [
     "calculator_rate",
     "calculator_states",
     "calculator_typed",
-    "changes_breakdown_fill",
     "deletion_rerate_count",
     "deletion_rerate_start",
     "earlier_open_periods",
@@ -208,9 +201,7 @@ __all__ = [
     "entries_add",
     "entry_remove",
     "erase_kept",
-    "event_breakdowns",
     "event_changed",
-    "event_changes_derive",
     "event_complete",
     "event_delete_members_chosen",
     "event_members_brought_in",
@@ -255,7 +246,6 @@ __all__ = [
     "period_close",
     "period_close_problem",
     "period_close_warning",
-    "period_event_breakdowns",
     "period_for",
     "periods_close_past",
     "players_entered",

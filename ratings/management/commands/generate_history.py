@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings import services
-from ratings.models import ClubSettings, Member
 from ratings.histories.generated import DEFAULT_SEED, generate
+from ratings.models import ClubSettings, Member
 
 
 class Command(BaseCommand):

@@ -12,7 +12,6 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.engine import DEFAULT_SYSTEM, SYSTEMS
 from ratings.demo.club import (
     ADMIN,
     CLUB_NAME,
@@ -24,6 +23,7 @@ from ratings.demo.club import (
     holds_the_demo,
     is_demo_database,
 )
+from ratings.engine import DEFAULT_SYSTEM, SYSTEMS
 
 
 class Command(BaseCommand):
