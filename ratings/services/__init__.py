@@ -11,7 +11,6 @@ per member or per game.
 - ``periods``: closing rating periods, and whether one may be closed now.
 - ``members``: members' starting details, merging duplicates.
 - ``subscriptions``: seasons paid, payments taken back, renewals, their audit lines.
-- ``calculator``: the public what-if.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 - ``notifications``: the club's mail, queued for the worker after commit and logged.
 - ``member_mail``: the members' mail: a published list's messages (and their preview), the
@@ -19,12 +18,6 @@ per member or per game.
 """
 
 from ..models.breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
-from .calculator import (
-    CALCULATOR_TYPED_GAMES,
-    calculator_rate,
-    calculator_states,
-    calculator_typed,
-)
 from .chain import (
     Position,
     RerateScope,
@@ -165,7 +158,6 @@ from .systems import (
 
 __all__ = [
     "BROUGHT_IN_FIELDS",
-    "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",
     "GAME_FIELDS",
     "MEMBERSHIP_FILTERS",
@@ -191,9 +183,6 @@ __all__ = [
     "breakdown_json",
     "breakdown_read",
     "breakdown_stored",
-    "calculator_rate",
-    "calculator_states",
-    "calculator_typed",
     "deletion_rerate_count",
     "deletion_rerate_start",
     "earlier_open_periods",
