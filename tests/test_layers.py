@@ -54,6 +54,14 @@ def test_the_projects_imports_keep_every_contract(scratch):
         ("ratings/engine/reversed.py", "from ratings.models import Member", "ratings.engine"),
         # The record asking a page for its rows.
         ("ratings/models/reversed.py", "from ratings.pages import lists", "ratings.models"),
+        # A service writing the demo club's names in: the demo sits above the services.
+        ("ratings/services/reversed.py", "from ratings.demo import club", "ratings.services"),
+        # A page of the club's showing a generated history: the commands' alone.
+        (
+            "ratings/views/reversed.py",
+            "from ratings.histories import generated",
+            "ratings.views",
+        ),
         # One ripple reaching into the other (written at the end of the real module).
         (
             "ratings/services/period_ripple.py",

@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .. import services
 from ..models import (
     ClubSettings,
     FideRating,
@@ -25,6 +24,7 @@ from ..models import (
     RatingState,
 )
 from ..pages.events import change_rows
+from ..pages.game_lines import changes_breakdown_fill
 from .base import ReadOnlyAdmin
 
 
@@ -65,7 +65,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     @admin.display(description="how it was rated")
     def how_it_was_rated(self, obj: RatingChange) -> SafeString:
         """The change's figures and game lines as the event's rating report shows them."""
-        services.changes_breakdown_fill(changes=[obj])
+        changes_breakdown_fill(changes=[obj])
         change = {
             "player": obj.member_id,
             "before": obj.before,

@@ -1,7 +1,7 @@
 """How a rating change's breakdown is stored, and read back as the engine's JSON has it.
 
 A per-event system's change stores none: its game lines and figures are worked out again
-when a page asks (``services/game_lines.py``), from the event's games and its players'
+when a page asks (``pages/game_lines.py``), from the event's games and its players'
 states before it, which the chain keeps anyway.
 
 A period system's change cannot be worked out again so cheaply (it would mean rating its

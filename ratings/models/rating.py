@@ -170,8 +170,8 @@ class RatingChange(models.Model):
     @property
     def detail(self) -> dict[str, Any]:
         """The breakdown as the engine's JSON has it: its figures, its game lines as dicts
-        (``services.changes_breakdown_fill`` first: a per-event system's stores none, a
-        period system's are read with the games)."""
+        (``pages.game_lines.changes_breakdown_fill`` first: a per-event system's stores
+        none, a period system's are read with the games)."""
         from .breakdowns import breakdown_read
 
         return breakdown_read(self.breakdown)

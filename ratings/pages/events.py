@@ -25,6 +25,7 @@ from ..rules import publication, tiebreaks
 from ..words import figures
 from . import crosstable as standings
 from . import explain, reports
+from .game_lines import event_breakdowns, period_event_breakdowns
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -148,7 +149,7 @@ def saved_changes(event: Event, *, system: RatingSystem) -> list[dict[str, Any]]
     )
     # The lines as the page shows them: a period system's read with the event's games, a
     # per-event system's worked out again, in a few statements.
-    derived = services.event_breakdowns(event=event, changes=changes, system=system)
+    derived = event_breakdowns(event=event, changes=changes, system=system)
     return [
         {**c, "breakdown": services.breakdown_read(derived.get(c["player"], c["breakdown"]))}
         for c in changes
@@ -246,7 +247,7 @@ def period_parts(
     one). Nothing for a per-event system."""
     if not system.period_based or not members:
         return [], {}
-    events, breakdowns = services.period_event_breakdowns(event=event, members=members)
+    events, breakdowns = period_event_breakdowns(event=event, members=members)
     out: dict[int, dict[str, Any]] = {}
     for member, by_event in breakdowns.items():
         parts = [

@@ -31,6 +31,7 @@ from ..rules.status_changes import member_status_changes
 from ..words import figures
 from . import reports
 from .fide import fide_figures
+from .game_lines import changes_breakdown_fill
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -143,7 +144,7 @@ def member_page(
     page_changes = [by_event[pk] for pk in reversed(on_page) if pk in by_event]
     if show_rating and state is not None:
         # Each on its own list's system.
-        services.changes_breakdown_fill(changes=page_changes, club=club)
+        changes_breakdown_fill(changes=page_changes, club=club)
         for change in page_changes:
             _count_games(change)
     data: dict[str, Any] = {
@@ -489,7 +490,7 @@ def member_history(
     )
     by_event = {change.event_id: change for change in changes}
     # Each on its own list's system.
-    services.changes_breakdown_fill(changes=changes, club=club)
+    changes_breakdown_fill(changes=changes, club=club)
     # A rating change keeps its period's label: each list's system names it.
     systems = {tc: club.engine(tc) for tc in {c.time_class for c in changes if c.period}}
     games: dict[int, list[dict[str, Any]]] = {}

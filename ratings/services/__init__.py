@@ -13,7 +13,6 @@ per member or per game.
 - ``corrections``: what a change to the record moves and the re-rate it asks for (below
   ``events`` and ``members``, whose saves call it, and the admin's).
 - ``subscriptions``: seasons paid, payments taken back, renewals, their audit lines.
-- ``calculator``: the public what-if.
 - ``publishing``: publishing the list (a publication frozen with its date and note).
 - ``notifications``: the club's mail, queued for the worker after commit and logged.
 - ``member_mail``: the members' mail: a published list's messages (and their preview), the
@@ -21,12 +20,6 @@ per member or per game.
 """
 
 from ..models.breakdowns import breakdown_json, breakdown_read, breakdown_stored, game_line_change
-from .calculator import (
-    CALCULATOR_TYPED_GAMES,
-    calculator_rate,
-    calculator_states,
-    calculator_typed,
-)
 from .chain import (
     Position,
     RerateScope,
@@ -72,12 +65,6 @@ from .events import (
     event_save,
     games_replace,
     trf_import,
-)
-from .game_lines import (
-    changes_breakdown_fill,
-    event_breakdowns,
-    event_changes_derive,
-    period_event_breakdowns,
 )
 from .list_figures import (
     list_figures_after,
@@ -172,7 +159,6 @@ from .systems import (
 
 __all__ = [
     "BROUGHT_IN_FIELDS",
-    "CALCULATOR_TYPED_GAMES",
     "EVENT_RATING_FIELDS",
     "GAME_FIELDS",
     "MEMBERSHIP_FILTERS",
@@ -198,10 +184,6 @@ __all__ = [
     "breakdown_json",
     "breakdown_read",
     "breakdown_stored",
-    "calculator_rate",
-    "calculator_states",
-    "calculator_typed",
-    "changes_breakdown_fill",
     "deletion_rerate_count",
     "deletion_rerate_start",
     "earlier_open_periods",
@@ -209,9 +191,7 @@ __all__ = [
     "entries_add",
     "entry_remove",
     "erase_kept",
-    "event_breakdowns",
     "event_changed",
-    "event_changes_derive",
     "event_complete",
     "event_delete_members_chosen",
     "event_members_brought_in",
@@ -256,7 +236,6 @@ __all__ = [
     "period_close",
     "period_close_problem",
     "period_close_warning",
-    "period_event_breakdowns",
     "period_for",
     "periods_close_past",
     "players_entered",

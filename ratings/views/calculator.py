@@ -24,6 +24,7 @@ from ..models import (
     Member,
     name_search,
 )
+from ..pages import calculator as what_if
 from ..pages import explain
 from ..rules import publication
 from ..words import figures
@@ -128,11 +129,11 @@ def _calculate(
         if player["member"].pk in picked:
             return None
         picked[player["member"].pk] = player["member"]
-    states = services.calculator_states(members=picked.values())
+    states = what_if.calculator_states(members=picked.values())
     if player["member"] is not None:
         me = states[player["member"].pk]
     else:
-        me = services.calculator_typed(key="you", rating=player["rating"], games=player["games"])
+        me = what_if.calculator_typed(key="you", rating=player["rating"], games=player["games"])
     games = []
     names = {}
     for number, row in enumerate(rows, 1):
@@ -140,14 +141,14 @@ def _calculate(
             opponent = states[row["opponent"].pk]
             names[opponent.id] = labels[row["opponent"].pk]
         else:
-            opponent = services.calculator_typed(
+            opponent = what_if.calculator_typed(
                 key=f"typed-{number}",
                 rating=row["rating"],
-                games=services.CALCULATOR_TYPED_GAMES,
+                games=what_if.CALCULATOR_TYPED_GAMES,
             )
             names[opponent.id] = f"a player rated {row['rating']:g}"
         games.append((opponent, float(row["result"])))
-    change = services.calculator_rate(player=me, games=games)
+    change = what_if.calculator_rate(player=me, games=games)
     columns = explain.line_columns([line.detail for line in change.games], change.detail, system)
     lines = [
         {

@@ -16,8 +16,9 @@ from django.views.decorators.http import require_POST
 from ..engine import SYSTEMS
 from ..forms import ComparisonForm, MemberChoiceForm
 from ..models import ClubSettings, Comparison, Member
+from ..pages import comparisons
 from ..presentation.compare_charts import calibration_svg, ratings_over_time_svg
-from ..services import compare, compare_pages
+from ..services import compare
 from .common import officer_required
 
 
@@ -31,11 +32,11 @@ def compare_home(request: HttpRequest) -> HttpResponse:
         comparison = compare.comparison_start(user=request.user, params=params)
         messages.info(request, "The comparison is queued for the background worker.")
         return redirect("ratings:compare-detail", pk=comparison.pk)
-    comparisons = Comparison.objects.select_related("user").defer("results")[:20]
+    latest = Comparison.objects.select_related("user").defer("results")[:20]
     return render(
         request,
         "ratings/compare/home.html",
-        {"form": form, "comparisons": comparisons, "published": compare.comparison_published()},
+        {"form": form, "comparisons": latest, "published": compare.comparison_published()},
     )
 
 
@@ -91,11 +92,11 @@ def compare_public(request: HttpRequest) -> HttpResponse:
 def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
     """The finished comparison's figures, lists and charts (published members only)."""
     systems = (comparison.results or {}).get("systems", {})
-    order = compare_pages.system_order(comparison)
+    order = comparisons.system_order(comparison)
     calibration = [
         (
             sid,
-            compare_pages.short_title(sid),
+            comparisons.short_title(sid),
             SYSTEMS[sid].title,
             calibration_svg(
                 systems[sid]["calibration"], title=f"Calibration: {SYSTEMS[sid].title}", key=sid
@@ -107,7 +108,7 @@ def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
     choice = MemberChoiceForm(request.GET or None)
     member = chart = None
     number = request.GET.get("member", "").strip()
-    choices = compare_pages.member_choices(comparison)
+    choices = comparisons.member_choices(comparison)
     if number:
         member = Member.objects.published().filter(member_number__iexact=number).first()
         if member is None:
@@ -116,16 +117,16 @@ def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
         member = choices[0]
     if member is not None:
         chart = ratings_over_time_svg(
-            compare_pages.member_series(comparison, member),
+            comparisons.member_series(comparison, member),
             title=f"{member.name}: rating under each system",
         )
     return {
-        "sections": compare_pages.list_sections(comparison),
-        "measure_headings": [heading for _, heading in compare_pages.MEASURES],
+        "sections": comparisons.list_sections(comparison),
+        "measure_headings": [heading for _, heading in comparisons.MEASURES],
         "calibration": calibration,
-        "top": compare_pages.top_lists(comparison),
-        "differ": compare_pages.differ_most(comparison),
-        "differ_systems": [(compare_pages.short_title(sid), SYSTEMS[sid].title) for sid in order],
+        "top": comparisons.top_lists(comparison),
+        "differ": comparisons.differ_most(comparison),
+        "differ_systems": [(comparisons.short_title(sid), SYSTEMS[sid].title) for sid in order],
         "club_title": SYSTEMS[comparison.club_system].title
         if comparison.club_system in SYSTEMS
         else comparison.club_system,
@@ -134,7 +135,7 @@ def _results(request: HttpRequest, comparison: Comparison) -> dict[str, Any]:
         "member": member,
         "member_chart": chart,
         "series": [(n, SYSTEMS[sid].title) for n, sid in enumerate(order)],
-        "short_club": compare_pages.short_title(comparison.club_system)
+        "short_club": comparisons.short_title(comparison.club_system)
         if comparison.club_system in SYSTEMS
         else comparison.club_system,
         "results": comparison.results,
@@ -151,7 +152,7 @@ def _switch_links(request: HttpRequest, comparison: Comparison) -> list[dict[str
     club = ClubSettings.load()
     url = reverse("admin:ratings_clubsettings_change", args=[club.pk])
     links = []
-    for sid in compare_pages.system_order(comparison):
+    for sid in comparisons.system_order(comparison):
         params = comparison.params.get(sid) or {}
         current = sid == club.rating_system and params == club.system_params
         query = urlencode({"rating_system": sid, "system_params": json.dumps(params)})

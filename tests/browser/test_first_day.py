@@ -4,8 +4,8 @@ members, an event entered and rated; and not one row of the demo club anywhere."
 import pytest
 from django.contrib.auth.models import User
 
+from ratings.demo.club import ADMIN, CLUB_NAME, HILLCREST, NAMES, OFFICER
 from ratings.models import ClubSettings, Event, Member, RatingChange
-from ratings.services.demo_club import ADMIN, CLUB_NAME, HILLCREST, NAMES, OFFICER
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

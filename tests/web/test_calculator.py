@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from ratings import services
 from ratings.models import Game, Member, RatingChange, RatingRun, RatingState
+from ratings.pages import calculator as what_if
 
 from ..factories import MemberFactory, paid_up, rating_state
 
@@ -323,7 +323,7 @@ def test_each_game_shows_the_systems_own_figures(client, club):
 
 def ask_with_changes(client, monkeypatch, *, game: float, event: float):
     """A draw between equals, with the game's and the event's change nudged to these."""
-    real = services.calculator_rate
+    real = what_if.calculator_rate
 
     def nudged(**kwargs):
         change = real(**kwargs)
@@ -331,7 +331,7 @@ def ask_with_changes(client, monkeypatch, *, game: float, event: float):
         change.after = change.before + event
         return change
 
-    monkeypatch.setattr(services, "calculator_rate", nudged)
+    monkeypatch.setattr(what_if, "calculator_rate", nudged)
     data = {"go": "1", "g-TOTAL_FORMS": 1, "g-INITIAL_FORMS": 0, "p-rating": 1500}
     data.update({"p-games": 40, "g-0-rating": 1500, "g-0-result": "0.5"})
     return client.get(reverse("ratings:calculator"), data).content.decode()
@@ -364,7 +364,7 @@ def test_an_event_change_that_rounds_to_nothing_shows_as_0(client, club, monkeyp
 
 def ask_with_figures(client, monkeypatch, before: float, after: float):
     """A what-if whose rating goes from ``before`` to ``after`` (shown as whole figures)."""
-    real = services.calculator_rate
+    real = what_if.calculator_rate
 
     def moved(**kwargs):
         change = real(**kwargs)
@@ -372,7 +372,7 @@ def ask_with_figures(client, monkeypatch, before: float, after: float):
         change.display_before, change.display_after = f"{before:.0f}", f"{after:.0f}"
         return change
 
-    monkeypatch.setattr(services, "calculator_rate", moved)
+    monkeypatch.setattr(what_if, "calculator_rate", moved)
     data = {"go": "1", "g-TOTAL_FORMS": 1, "g-INITIAL_FORMS": 0, "p-rating": 2303}
     data.update({"p-games": 40, "g-0-rating": 2303, "g-0-result": "1"})
     return client.get(reverse("ratings:calculator"), data).content.decode()

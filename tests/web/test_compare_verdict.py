@@ -15,7 +15,8 @@ from ratings.engine import Event as EngineEvent
 from ratings.engine import Game as EngineGame
 from ratings.engine.measures import BOOTSTRAP_SEED, deviance
 from ratings.models import Comparison, ComparisonRating, Event, Game, RatingList, RatingState
-from ratings.services import compare, compare_pages, compare_verdict
+from ratings.pages import comparisons
+from ratings.services import compare, compare_verdict
 from ratings.services.chain import member_initial_state
 
 from ..factories import MemberFactory, SubscriptionFactory
@@ -137,7 +138,7 @@ def test_the_verdicts_interval_is_the_event_bootstrap_worked_out_again(rated_eve
 def test_a_short_history_is_too_few_games_to_tell(rated_event, players):
     club_nights(rated_event, players, 3)
     comparison = run()
-    (section,) = compare_pages.list_sections(comparison)
+    (section,) = comparisons.list_sections(comparison)
     assert "are too few to tell the systems apart" in section.verdict[0]
     assert "9 games in 3 events" in section.verdict[0]
     assert not any(best for row in section.rows for _, best in row.figures)
@@ -151,8 +152,8 @@ def test_a_system_resting_on_fill_ins_is_never_put_forward(rated_event, players)
     share = 1 - acf["expected_games"] / acf["games"]
     assert share > 0.10  # new players have no acf-1993 rating: their games count at 0.5
     assert data["verdict"]["best"] != "acf-1993" and "acf-1993" in data["verdict"]["filled_in"]
-    (section,) = compare_pages.list_sections(comparison)
-    acf_title = compare_pages.short_title("acf-1993")
+    (section,) = comparisons.list_sections(comparison)
+    acf_title = comparisons.short_title("acf-1993")
     sentences = " ".join(section.verdict)
     assert (
         f"Not put forward: {acf_title}, which had no rating of its own for a player in "
@@ -166,7 +167,7 @@ def test_only_a_best_beyond_chance_is_in_bold(rated_event, players, officer_clie
     club_nights(rated_event, players, 14)
     comparison = run()
     verdict = comparison.results["lists"]["standard"]["verdict"]
-    (section,) = compare_pages.list_sections(comparison)
+    (section,) = comparisons.list_sections(comparison)
     marked = [
         (row.system, i) for row in section.rows for i, (_, best) in enumerate(row.figures) if best
     ]
@@ -200,7 +201,7 @@ def test_each_list_is_compared_on_its_own_games_and_an_unrated_class_on_none(rat
         )
     )
     assert compared == pytest.approx(live)
-    names = [section.name for section in compare_pages.list_sections(comparison)]
+    names = [section.name for section in comparisons.list_sections(comparison)]
     assert names == ["Standard list", "Rapid list"]
 
 
@@ -241,13 +242,13 @@ def test_the_verdict_names_the_set_it_speaks_of_and_why_lower_figures_are_left_o
         {"nz-club-elo": 0.2701, "acf-1993": 0.2516, "ecf-2020": 0.2517, "st-charles": 0.2800},
         {"acf-1993": 0.15, "ecf-2020": 0.12},
     )
-    sentences = compare_pages.verdict_sentences(results)
+    sentences = comparisons.verdict_sentences(results)
     assert sentences[0].startswith(
-        f"{compare_pages.short_title('nz-club-elo')} had the lowest deviance per game of the "
+        f"{comparisons.short_title('nz-club-elo')} had the lowest deviance per game of the "
         "systems put forward (0.2701)"
     )
     assert sentences[1] == (
-        f"{compare_pages.short_title('acf-1993')} and {compare_pages.short_title('ecf-2020')} "
+        f"{comparisons.short_title('acf-1993')} and {comparisons.short_title('ecf-2020')} "
         "had lower deviance per game (0.2516, 0.2517) but rest on fill-ins for over 10% of "
         "their games, so are not put forward."
     )
@@ -255,5 +256,5 @@ def test_the_verdict_names_the_set_it_speaks_of_and_why_lower_figures_are_left_o
 
 def test_with_every_system_put_forward_the_verdict_needs_no_qualifier():
     results = results_of({"nz-club-elo": 0.2701, "st-charles": 0.2800}, {})
-    sentence = compare_pages.verdict_sentences(results)[0]
+    sentence = comparisons.verdict_sentences(results)[0]
     assert "had the lowest deviance per game (0.2701)" in sentence

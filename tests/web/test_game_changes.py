@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from ratings import services
 from ratings.models import Game, RatingChange
+from ratings.pages.game_lines import changes_breakdown_fill
 
 from ..factories import paid_up
 
@@ -31,7 +32,7 @@ def ecf_game(rated_event, current_season, alice, bob):
 
 def increment_of(event, member) -> float:
     change = RatingChange.objects.get(event=event, member=member)
-    services.changes_breakdown_fill(changes=[change])  # stored packed: read with the games
+    changes_breakdown_fill(changes=[change])  # stored packed: read with the games
     line = change.detail["games"][0]
     assert "change" not in line
     return line["increment"]

@@ -1,7 +1,7 @@
 """What a rating change stores, and the game lines pages show: those the engine gives.
 
 A per-event system's change stores no breakdown; pages work its lines and figures out
-again (ratings/services/game_lines.py). A period system's change stores them packed, and
+again (ratings/pages/game_lines.py). A period system's change stores them packed, and
 pages read its lines with the games. Either way the event report and the member page
 show what the engine gives for the same event in a run over the whole history.
 """
@@ -24,8 +24,8 @@ from ratings import services
 from ratings.engine import SYSTEMS, EventResult, GameLine
 from ratings.models import ClubSettings, Event, Game, Member, RatingChange, RatingList
 from ratings.models.breakdowns import breakdown_json, breakdown_packed
+from ratings.pages import game_lines
 from ratings.pages.events import change_rows, preview_changes, saved_changes
-from ratings.services import game_lines
 
 from ..factories import MemberFactory
 from .test_rerate_property import _correct, _record, _reset, edits, event_rows

@@ -111,7 +111,7 @@ def test_the_same_seed_gives_the_same_club_and_another_seed_another():
 def test_written_a_few_rows_at_a_time_the_club_is_the_same(monkeypatch):
     generate(*SMALL, "--no-rate")
     whole = snapshot()
-    monkeypatch.setattr("ratings.services.generated_history.WRITE_ROWS", 7)
+    monkeypatch.setattr("ratings.histories.generated.WRITE_ROWS", 7)
     generate(*SMALL, "--no-rate", "--force")
     assert snapshot() == whole
 

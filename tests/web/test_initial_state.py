@@ -8,6 +8,7 @@ from ratings.engine import get_system
 from ratings.engine.base import Event as EngineEvent
 from ratings.engine.base import Game as EngineGame
 from ratings.models import ClubSettings
+from ratings.pages.calculator import calculator_typed
 
 from ..factories import MemberFactory
 
@@ -78,5 +79,5 @@ def test_with_games_the_partial_rating_counts_for_them():
 @pytest.mark.parametrize(("games", "category"), [(0, None), (4, "partial"), (30, "full")])
 def test_the_calculator_takes_a_typed_rating_the_same_way(games, category):
     ClubSettings.objects.update_or_create(pk=1, defaults={"rating_system": "ecf-2020"})
-    state = services.calculator_typed(key="you", rating=1500, games=games)
+    state = calculator_typed(key="you", rating=1500, games=games)
     assert state.category == category

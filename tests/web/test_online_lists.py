@@ -286,7 +286,8 @@ def test_an_online_events_page_names_the_list_it_is_rated_on(client, online_apar
 
 def test_the_comparison_compares_the_online_list_on_its_own_games(online_apart):
     from ratings.models import Comparison
-    from ratings.services import compare, compare_pages
+    from ratings.pages import comparisons
+    from ratings.services import compare
 
     comparison = compare.comparison_start(params=None)
     comparison = Comparison.objects.get(pk=comparison.pk)
@@ -296,7 +297,7 @@ def test_the_comparison_compares_the_online_list_on_its_own_games(online_apart):
     lists = comparison.results["lists"]
     assert (lists["online-rapid"]["events"], lists["online-rapid"]["games"]) == (1, 1)
     assert (lists["standard"]["events"], lists["standard"]["games"]) == (1, 1)
-    names = [section.name for section in compare_pages.list_sections(comparison)]
+    names = [section.name for section in comparisons.list_sections(comparison)]
     assert names == ["Standard list", "Online rapid list"]
 
 

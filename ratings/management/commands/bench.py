@@ -42,6 +42,8 @@ from ratings import services
 from ratings.engine import SYSTEMS
 from ratings.formats import trf
 from ratings.forms import TrfConfirmForm
+from ratings.histories.generated import DEFAULT_SEED, MARKER, marker
+from ratings.histories.tournament import tournament_report_generate
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -55,8 +57,6 @@ from ratings.models import (
 )
 from ratings.rules.time_classes import RAPID
 from ratings.services.accounts import officer_create
-from ratings.services.generated_history import DEFAULT_SEED, MARKER, marker
-from ratings.services.generated_tournament import tournament_report_generate
 from ratings.services.switches import rating_list_apply, rating_system_apply
 
 from ._bench_pages import PageTimings

@@ -14,7 +14,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.engine import SYSTEMS
 from ratings.models import Comparison
-from ratings.services import compare, compare_pages
+from ratings.pages import comparisons
+from ratings.services import compare
 from ratings.words.counts import count_phrase
 
 
@@ -54,8 +55,8 @@ class Command(BaseCommand):
             f"Comparison {comparison.pk}: {count_phrase(comparison.games, 'game')} in "
             f"{count_phrase(comparison.events, 'event')}, {comparison.seconds:.2f} s"
         )
-        headings = [heading for _, heading in compare_pages.MEASURES]
-        for section in compare_pages.list_sections(comparison):
+        headings = [heading for _, heading in comparisons.MEASURES]
+        for section in comparisons.list_sections(comparison):
             self.stdout.write(f"\n{section.name}:")
             self.stdout.write(f"{'system':<22}" + "".join(f"{h[:24]:>26}" for h in headings))
             for row in section.rows:

@@ -1,5 +1,5 @@
 """generate_history: fill an empty database with a big, made-up club history, fast, for
-measuring (``services/generated_history.py`` draws and writes it)."""
+measuring (``ratings/histories/generated.py`` draws and writes it)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings import services
+from ratings.histories.generated import DEFAULT_SEED, generate
 from ratings.models import ClubSettings, Member
-from ratings.services.generated_history import DEFAULT_SEED, generate
 
 
 class Command(BaseCommand):

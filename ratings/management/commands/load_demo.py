@@ -1,4 +1,4 @@
-"""Fill an empty database with the demo club (``services/demo_club.py``): only the demo's
+"""Fill an empty database with the demo club (``ratings/demo/club.py``): only the demo's
 own database (DEMO_DATABASE_URL) unless forced, never one holding a club's record."""
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.engine import DEFAULT_SYSTEM, SYSTEMS
-from ratings.services.demo_club import (
+from ratings.demo.club import (
     ADMIN,
     CLUB_NAME,
     OFFICER,
@@ -24,6 +23,7 @@ from ratings.services.demo_club import (
     holds_the_demo,
     is_demo_database,
 )
+from ratings.engine import DEFAULT_SYSTEM, SYSTEMS
 
 
 class Command(BaseCommand):

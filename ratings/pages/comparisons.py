@@ -16,8 +16,8 @@ from ..engine import SYSTEMS
 from ..models import Comparison, ComparisonRating, Member
 from ..rules.rating_lists import LIST_ORDER, list_name
 from ..rules.time_classes import STANDARD
+from ..services.compare_verdict import MOST_FILLED_IN
 from ..words.counts import count_phrase
-from .compare_verdict import MOST_FILLED_IN
 
 #: Places shown of each system's list.
 TOP = 20

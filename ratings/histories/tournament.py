@@ -2,7 +2,7 @@
 
 Its players are drawn by name from the club's members, as a real report names them, and
 some new ones, named as no generated member is: the import matches the first and brings
-the rest in. The names are the generated club's (``generated_history``).
+the rest in. The names are the generated club's (``generated.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.utils import timezone
 from ratings.formats import trf
 from ratings.models import Member
 
-from .generated_history import GIVEN_F, GIVEN_M, SURNAMES
+from .generated import GIVEN_F, GIVEN_M, SURNAMES
 
 
 def tournament_report_generate(*, rng: random.Random, name: str, players: int, rounds: int) -> str:

@@ -12,7 +12,7 @@ from ..engine import Game as EngineGame
 from ..engine import PlayerState
 from ..models import ClubSettings, Member, RatingState
 from ..rules.time_classes import STANDARD
-from .chain import member_initial_state, state_from_json
+from ..services.chain import member_initial_state, state_from_json
 
 #: A typed opponent's rating is taken as an established one: this many games.
 CALCULATOR_TYPED_GAMES = 30

@@ -1,7 +1,7 @@
 """The demo club's tournaments as they are played out: a result drawn from the two
 players' hidden strengths, colours balanced, and the formats the club runs (a Swiss, a
 round robin, a weekender, a match against a visiting club), each adding its event and its
-games to the club drawn (``demo_club.DemoClub``), from the club's one seed."""
+games to the club drawn (``club.DemoClub``), from the club's one seed."""
 
 from __future__ import annotations
 

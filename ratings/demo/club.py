@@ -3,7 +3,7 @@ its officer's and admin's logins, all drawn from one seed.
 
 Every run gives the same club (dates are counted back from today, so the season is always
 the last ten months). One seed draws the whole club in order, so its parts change
-together; how its tournaments are played out is ``demo_tournaments.py``.
+together; how its tournaments are played out is ``tournaments.py``.
 ``manage.py load_demo`` is its command; the first-day browser test reads its names.
 """
 
@@ -21,6 +21,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from ratings import services
+from ratings.demo.tournaments import DemoTournaments, Pairing, Person
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -35,7 +36,6 @@ from ratings.models import (
 from ratings.rules.places_of_play import online_list
 from ratings.rules.time_classes import RAPID, STANDARD
 from ratings.services.accounts import officer_create
-from ratings.services.demo_tournaments import DemoTournaments, Pairing, Person
 
 ONLINE_RAPID = online_list(RAPID)
 CLUB_NAME = "Riverside Chess Club"

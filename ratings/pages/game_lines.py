@@ -42,7 +42,7 @@ from ..models.breakdowns import (
     breakdown_read,
     breakdown_unpacked,
 )
-from .chain import member_initial_state, state_from_json
+from ..services.chain import member_initial_state, state_from_json
 
 #: Events whose players' states are read in one statement.
 EVENTS_AT_ONCE = 200

@@ -8,7 +8,7 @@ rapid, 25+10, its time class read from the control), dated over
 the ten years up to last week; results drawn from hidden strengths with Elo's odds.
 
 Rows are built as tuples and written as they are drawn, a few hundred thousand at a time
-(``ratings.services.bulk_load``: ``executemany`` on SQLite, COPY on PostgreSQL), in one
+(``ratings.histories.bulk_load``: ``executemany`` on SQLite, COPY on PostgreSQL), in one
 transaction: ten million games never stand in memory at once. Django's model layer would
 take an hour for a million games. No audit-trail (django-simple-history) rows are
 written: the history is generated, not an officer's changes, and the audit tables would
@@ -34,6 +34,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
+from ratings.histories import bulk_load
 from ratings.models import (
     ClubSettings,
     Entry,
@@ -53,7 +54,6 @@ from ratings.models import (
 # Results as plain strings (not the choices' enum members): database drivers take exact types.
 from ratings.rules.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
 from ratings.rules.time_classes import STANDARD, time_class_of
-from ratings.services import bulk_load
 
 #: The club's name says the database holds a generated history, and which: ``bench`` reads it
 #: back to decide whether it may reuse (or wipe) the database.
