@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import F, Q, QuerySet, Sum
 from django.utils import timezone
@@ -30,6 +30,18 @@ from ..rules import publication
 from ..rules.time_classes import STANDARD
 from ..words.figures import shown_change
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class Placed(TypedDict):
+    """The home page's top ten: each member's usable rating (``with_ratings``) and the
+    place given here."""
+
+    rating_value: float
+    rank: int
+
+
 TOP = 20
 
 
@@ -38,14 +50,19 @@ def is_official(display: str) -> bool:
     return (display or "").isdigit()
 
 
-def top_ten() -> list[Member]:
+def top_ten() -> list[WithAnnotations[Member, Placed]]:
     """The ten best usable published ratings, each with its place on the list.
 
     Placed here rather than by a window over every published member (which had the home
     page sort and rank the whole list for ten rows): a member's place is one more than the
     members rated above them, and all of those are among the ten read.
     """
-    members = list(with_ratings(Member.objects.published(), ranked=False).filter(unrated=0)[:10])
+    rows = with_ratings(Member.objects.published(), ranked=False)
+    # ``unrated`` is with_ratings' annotation, which django-stubs cannot follow.
+    members = cast(
+        "list[WithAnnotations[Member, Placed]]",
+        list(rows.filter(unrated=0)[:10]),  # type: ignore[misc]
+    )
     for i, member in enumerate(members):
         if i and member.rating_value == members[i - 1].rating_value:
             member.rank = members[i - 1].rank  # a tie shares the place
