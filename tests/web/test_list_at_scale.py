@@ -26,6 +26,14 @@ LIST = reverse("ratings:list")
 OFFICER_LIST = reverse("ratings:officer-ratings")
 
 
+@pytest.fixture(autouse=True)
+def _too_long_to_carry_for_print(settings):
+    """These small clubs stand for the long lists this file is about: over
+    ``PRINT_WHOLE_LIST_ROWS``, so a page carries no rows for the browser's Print and reads
+    only its own (test_list_printed_page.py checks what a short list carries)."""
+    settings.PRINT_WHOLE_LIST_ROWS = 0
+
+
 def club_of(count: int, season, start: int = 0) -> None:
     """Members rated in steps of 10 with ties (three to a rating), some unrated ("Unr"),
     some in arrears, one a guest."""
