@@ -102,5 +102,6 @@ def test_the_engines_tests_use_no_database() -> None:
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 names = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
-                asking += [f"{path.name}: {node.name}({name})" for name in names & DATABASE_FIXTURES]
+                found = names & DATABASE_FIXTURES
+                asking += [f"{path.name}: {node.name}({name})" for name in found]
     assert asking == []
