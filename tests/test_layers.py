@@ -79,3 +79,37 @@ def test_an_import_against_the_layers_fails_the_lint(scratch, module, reversed_i
     assert linted.returncode == 1, linted.stdout + linted.stderr
     assert "BROKEN" in linted.stdout
     assert f"{broken} is not allowed to import" in linted.stdout
+
+
+#: pytest-django's fixtures that open the database.
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "client",
+    "async_client",
+    "admin_client",
+    "admin_user",
+    "django_user_model",
+}
+
+
+def test_the_engines_tests_use_no_database() -> None:
+    """CI runs tests/engine on SQLite only (.ci/run): they could not differ on PostgreSQL
+    while none of them asks for a database (pytest-django blocks it to any test that does
+    not), nor does the engine import Django (the contract above)."""
+    import ast
+
+    asking = []
+    for path in sorted((PROJECT / "tests" / "engine").glob("*.py")):
+        text = path.read_text()
+        if "django_db" in text:
+            asking.append(f"{path.name}: django_db")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                names = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
+                found = names & DATABASE_FIXTURES
+                asking += [f"{path.name}: {node.name}({name})" for name in found]
+    assert asking == []

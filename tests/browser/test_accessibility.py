@@ -173,6 +173,31 @@ def _model(key: str) -> str:
     return key
 
 
+#: The admin's history and delete pages are Django's templates (and the club's few of its
+#: own), each reused for every model: 44 pages, 88 axe runs, over the officer's and the
+#: administrator's runs. The runs check one page of each kind, as its role sees it;
+#: ``test_every_admin_history_and_delete_page_is_made_as_a_checked_one_is`` shows every
+#: other model's page made of the same templates as one of these, and of no other.
+#: (A ``_simple_history`` page, a record as it was, is a change form: each model its own
+#: fields, all checked.)
+REPRESENTATIVES = {
+    "admin:ratings_member_history": "the audit trail (django-simple-history's list)",
+    "admin:ratings_season_history": "Django's own history, for a model without the trail",
+    "admin:ratings_event_delete": "an event's deletion: the re-rate, the members it brought in",
+    "admin:ratings_game_delete": "the club's deletion page: the re-rate, the reason asked",
+    "admin:ratings_member_delete": "a deletion refused: related records the role may not delete",
+    "admin:auth_group_delete": "Django's deletion page, with related records listed",
+    "admin:axes_accessattempt_delete": "Django's deletion page, nothing related",
+}
+
+
+def stood_for(key: str) -> bool:
+    """Whether the page is an admin's history or delete page a representative's stands for."""
+    if not key.startswith("admin:") or key.endswith("_simple_history"):
+        return False
+    return key.endswith(("_history", "_delete")) and key not in REPRESENTATIVES
+
+
 #: Pages a test checks at most. The officer's hundred and forty pages in one test took
 #: 145 s on a quiet machine, and xdist gives a test whole to one worker: the run's last
 #: minutes went on one worker finishing it. In parts of about 20 pages (30 to 100 s at a
@@ -186,6 +211,8 @@ def parts(role: str) -> tuple[tuple[str, ...], ...]:
     is not split between parts."""
     groups: dict[str, list[str]] = {}
     for pattern in every_pattern():
+        if stood_for(pattern.key):
+            continue
         if columns(pattern.key, role)[0] == "ok" and theirs(pattern.key, role):
             groups.setdefault(_model(pattern.key), []).append(pattern.key)
     total = sum(len(keys) for keys in groups.values())
@@ -281,6 +308,32 @@ def test_a_helpers_pages_left_to_the_officer_use_no_template_of_their_own(
                 if extra:
                     own_templates.append(f"{role} {method} {url}: {sorted(extra)}")
     assert left and own_templates == [], "\n".join(own_templates)
+
+
+def test_every_admin_history_and_delete_page_is_made_as_a_checked_one_is(
+    production_tasks,
+) -> None:
+    """An admin's history or delete page the officer's or the administrator's run leaves
+    out (``stood_for``) is made, as that role sees it, of exactly the templates of a page
+    the runs check (``REPRESENTATIVES``): a model given a template of its own is checked
+    again, by being named a representative."""
+    club = build_club()
+    patterns = {pattern.key: pattern for pattern in every_pattern()}
+    checked: dict[str, frozenset[str]] = {}
+    for role in ("officer", "administrator"):
+        for key in (key for part in parts(role) for key in part if key in REPRESENTATIVES):
+            checked[key] = frozenset(_templates(club, role, "GET", url_for(patterns[key], club)))
+    assert checked.keys() == REPRESENTATIVES.keys()  # each in a run
+    left, unlike = 0, []
+    for role in ("officer", "administrator"):
+        for key, pattern in patterns.items():
+            if not stood_for(key) or columns(key, role)[0] != "ok" or not theirs(key, role):
+                continue
+            left += 1
+            templates = frozenset(_templates(club, role, "GET", url_for(pattern, club)))
+            if templates not in checked.values():
+                unlike.append(f"{role} {key}: {sorted(templates)}")
+    assert left and unlike == [], "\n".join(unlike)
 
 
 def test_the_first_run_page_passes_axe_at_both_widths(browser, live_server) -> None:

@@ -113,6 +113,13 @@ class Command(BaseCommand):
             "--repeat", type=int, default=5, help="Runs of each page, the median kept (5)."
         )
         parser.add_argument(
+            "--trf-players",
+            type=int,
+            default=TRF_PLAYERS,
+            help=f"Players of the imported tournament, an even number (default {TRF_PLAYERS}); "
+            "the tests import a few, their subject being the command, not the figure.",
+        )
+        parser.add_argument(
             "--system",
             choices=[*sorted(SYSTEMS), "all"],
             help="Switch the club to this system (all: each in turn) and measure it, its "
@@ -120,6 +127,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["trf_players"] < 2 or options["trf_players"] % 2:
+            raise CommandError("--trf-players: an even number, 2 or more (each round pairs all).")
         # Production settings where they change the figures: no SQL logged (DEBUG), every
         # re-rate in this process rather than queued for a worker.
         hosts = [*settings.ALLOWED_HOSTS, "testserver"]
@@ -413,11 +422,12 @@ class Bench(PageTimings):
     # -- TRF import ---------------------------------------------------------------------------
 
     def trf_import(self) -> None:
-        """A 300-player, 7-round file through the officer's pages: upload, preview, confirm."""
+        """A 300-player (``--trf-players``), 7-round file through the officer's pages:
+        upload, preview, confirm."""
         officer = officer_create(username=OFFICER, password=None)
         self.client.force_login(officer)
         text = tournament_report_generate(
-            rng=self.rng, name=TRF_EVENT, players=TRF_PLAYERS, rounds=TRF_ROUNDS
+            rng=self.rng, name=TRF_EVENT, players=self.options["trf_players"], rounds=TRF_ROUNDS
         )
         times = []
         for _ in range(max(1, min(self.repeat, 3))):
