@@ -5,6 +5,7 @@ the engine through ``ratings.services`` and never edited by hand.
 """
 
 from ..rules.names import name_problem
+from ..rules.publication import Membership
 from . import rules
 from .club import SYSTEM_CHOICES, ClubSettings, RatingList, Season
 from .comparison import Comparison, ComparisonRating
@@ -27,11 +28,13 @@ from .members import (
     Member,
     MemberMerge,
     MemberQuerySet,
-    Membership,
     Subscription,
+    financial_condition,
     name_search,
     next_member_numbers,
     number_taken,
+    published_condition,
+    seasons_covering,
     suggested_member_number,
 )
 from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
@@ -77,11 +80,14 @@ __all__ = [
     "Season",
     "Subscription",
     "event_date_problem",
+    "financial_condition",
     "is_usable",
     "name_problem",
     "name_search",
     "next_member_numbers",
     "number_taken",
+    "published_condition",
     "rules",
+    "seasons_covering",
     "suggested_member_number",
 ]
