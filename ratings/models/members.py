@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Collection
 from typing import Any
 
 from django.conf import settings
@@ -28,6 +29,7 @@ from simple_history.models import HistoricalRecords
 
 from ..engine.codec import TITLES
 from ..rules.brought_in import standing_problems, tidy_standing
+from ..rules.mail import MAIL_KIND_KEYS, unknown_mail_kinds
 from ..rules.names import fide_name, given_surname, name_key, name_words
 from ..rules.publication import Membership
 from ..rules.time_classes import STANDARD
@@ -129,6 +131,12 @@ class MemberQuerySet(models.QuerySet["Member"]):
         (``filter(entries__event=event)``, as on the published list)."""
         published = self.filter(published_condition(day, among=among))
         return set(published.values_list("pk", flat=True))
+
+
+def member_names(pks: Collection[int]) -> dict[int, str]:
+    """These members' names by pk, in one query: the record's rules name the players they
+    find (``rules.twice_in_round_problems``)."""
+    return dict(Member.objects.filter(pk__in=list(pks)).values_list("pk", "name"))
 
 
 #: The words of a search read, the first ones different: more than any name has.
@@ -497,8 +505,6 @@ class Member(models.Model):
 def mail_problems(member: Member) -> dict[str, str]:
     """What is wrong with a member's club mail details, by field: consent needs an address
     and says how it was given; the messages wanted are kinds the club sends."""
-    from ..rules.mail import MAIL_KIND_KEYS, unknown_mail_kinds
-
     problems = {}
     if member.mail_consent_at is not None and not member.email:
         problems["email"] = CONSENT_NEEDS_EMAIL
