@@ -22,6 +22,9 @@ from ..models import (
     Event,
     Game,
     RatingPeriod,
+    complete_problem,
+    entry_with_games_problem,
+    member_names,
     rules,
 )
 from ..words.counts import count_phrase
@@ -91,7 +94,7 @@ class GameInlineFormSet(BaseInlineFormSet):
         if self.instance.pk is not None:
             rest = Game.objects.filter(event=self.instance).exclude(pk__in=shown)
             rows += list(rest.values_list("round", "white_id", "black_id"))
-        problems = rules.twice_in_round_problems(rows)
+        problems = rules.twice_in_round_problems(rows, names=member_names)
         if problems:
             raise ValidationError(problems)
 
@@ -103,7 +106,7 @@ class EntryInlineFormSet(BaseInlineFormSet):
     def clean(self) -> None:
         super().clean()
         for form in self.deleted_forms:
-            if form.instance.pk and (problem := rules.entry_with_games_problem(form.instance)):
+            if form.instance.pk and (problem := entry_with_games_problem(form.instance)):
                 raise ValidationError(problem)
 
 
@@ -176,7 +179,7 @@ class EventAdminForm(ReasonForm):
         data = super().clean() or self.cleaned_data
         event = self.instance
         if event.pk is None and data.get("status") == Event.Status.COMPLETE:
-            problem = rules.complete_problem(event)
+            problem = complete_problem(event)
             if problem:
                 self.add_error("status", problem)
         return data
@@ -370,7 +373,7 @@ class EntryAdmin(AuditAdmin):
         # An entry whose player has games in the event is held as Django holds a
         # protected row: the page names why, and offers no "Yes".
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
-        kept = [p for entry in objs if (p := rules.entry_with_games_problem(entry))]
+        kept = [p for entry in objs if (p := entry_with_games_problem(entry))]
         return deleted, counts, perms_needed, [*protected, *kept]
 
 

@@ -15,8 +15,8 @@ from ninja.errors import HttpError
 from ..models import ClubSettings, Member
 from ..models.rating_lists import lists_kept
 from ..pages import members as pages
+from ..pages.kept_off import shown_on_public_pages
 from ..pages.members import rating_status
-from ..rules.publication import is_published, shown_on_public_pages
 from ..rules.time_classes import STANDARD
 from . import schemas
 from .caching import cacheable
@@ -75,7 +75,7 @@ def member_detail(request: HttpRequest, number: str, time_class: TimeClass = "st
     _shown(member)
     if moved := _elsewhere(request, member, number, "member"):
         return moved
-    published = is_published(member)
+    published = member.is_published_on()
     state = getattr(member, "rating_state", None)
     rating = None
     published_ratings: list[dict[str, Any]] = []
@@ -130,7 +130,7 @@ def member_history(
     _shown(member)
     if moved := _elsewhere(request, member, number, "member-history"):
         return moved
-    published = is_published(member)
+    published = member.is_published_on()
     rows, place = page_of(pages.rating_changes(member=member, rating_list=time_class), paging)
     results = [pages.rating_change(row, published=published) for row in rows]
     return {**place, "member": member.member_number, "published": published, "results": results}

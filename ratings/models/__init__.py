@@ -5,6 +5,7 @@ the engine through ``ratings.services`` and never edited by hand.
 """
 
 from ..rules.names import name_problem
+from ..rules.publication import Membership
 from . import rules
 from .club import SYSTEM_CHOICES, ClubSettings, RatingList, Season
 from .comparison import Comparison, ComparisonRating
@@ -15,6 +16,8 @@ from .events import (
     EventQuerySet,
     Game,
     RatingPeriod,
+    complete_problem,
+    entry_with_games_problem,
     event_date_problem,
 )
 from .fide import FIDE_KINDS, FideRating
@@ -27,11 +30,14 @@ from .members import (
     Member,
     MemberMerge,
     MemberQuerySet,
-    Membership,
     Subscription,
+    financial_condition,
+    member_names,
     name_search,
     next_member_numbers,
     number_taken,
+    published_condition,
+    seasons_covering,
     suggested_member_number,
 )
 from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
@@ -76,12 +82,18 @@ __all__ = [
     "RatingState",
     "Season",
     "Subscription",
+    "complete_problem",
+    "entry_with_games_problem",
     "event_date_problem",
+    "financial_condition",
     "is_usable",
+    "member_names",
     "name_problem",
     "name_search",
     "next_member_numbers",
     "number_taken",
+    "published_condition",
     "rules",
+    "seasons_covering",
     "suggested_member_number",
 ]

@@ -152,6 +152,12 @@ class ClubSettings(models.Model):
         obj, _ = cls.objects.get_or_create(pk=1)
         return obj
 
+    @property
+    def keeps_unpublished_off(self) -> bool:
+        """Whether the club keeps unpublished members off its public pages (its setting):
+        the public reads each as an "Unpublished player" (``pages.kept_off``)."""
+        return self.unpublished_members == self.Unpublished.KEPT_OFF
+
     def clean(self) -> None:
         if not isinstance(self.system_params, dict):
             raise ValidationError({"system_params": "Must be a JSON object."})

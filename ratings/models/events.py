@@ -25,7 +25,7 @@ from ..rules.time_classes import STANDARD
 from ..words.counts import count_phrase
 from . import rules
 from .club import SYSTEM_CHOICES, ClubSettings
-from .members import Member
+from .members import Member, member_names
 from .rating_lists import event_list_of, on_list
 from .rules import EARLIEST_DATE
 
@@ -335,7 +335,7 @@ class Event(models.Model):
                 raise ValidationError({field: problem})
         # A new event has no games yet: the admin's add form asks the rule itself.
         if self.status == self.Status.COMPLETE and self.start_date and self.pk is not None:
-            problem = rules.complete_problem(self)
+            problem = complete_problem(self)
             if problem:
                 raise ValidationError({"status": problem})
 
@@ -506,7 +506,7 @@ class Game(models.Model):
             and "black" not in errors
             and not together
         ):
-            problem = rules.game_twice_in_round_problem(
+            problem = game_twice_in_round_problem(
                 event_id=self.event_id,
                 round_=self.round,
                 white_id=self.white_id,
@@ -517,3 +517,63 @@ class Game(models.Model):
                 errors["white" if "white" not in errors else "black"] = problem
         if errors:
             raise ValidationError(errors)
+
+
+# -- the record's rules that read the record: asked of an event, a game or an entry, with
+# the message of ``models/rules.py``'s kind (the rest are there, on values alone) ----------
+
+
+def nothing_to_rate_problem(event: Event) -> str | None:
+    """A rated event is "complete and rated" only with a game between two players to rate
+    (byes and forfeits alone rate nothing)."""
+    if not event.rated:
+        return None
+    if event.pk is None:
+        return f"{event.name} has no games yet: enter its results, then mark it complete."
+    played = Game.objects.filter(event=event, result__in=Game.PLAYED, black__isnull=False)
+    if not played.exists():
+        return (
+            f"{event.name} has no game between two players to rate: enter its results, "
+            "or untick “rated”, before marking it complete."
+        )
+    return None
+
+
+def complete_problem(event: Event) -> str | None:
+    """Whether ``event`` may be marked complete (and rated): it has started and has a game
+    to rate."""
+    return rules.results_too_early_problem(event) or nothing_to_rate_problem(event)
+
+
+def game_twice_in_round_problem(
+    *, event_id: int, round_: int, white_id: int | None, black_id: int | None, besides: Any = ()
+) -> str | None:
+    """The game's players against the event's other games of its round (``besides``: the
+    games' pks not to count, e.g. the game itself being changed)."""
+    players = [p for p in (white_id, black_id) if p is not None]
+    if not players:
+        return None
+    others = (
+        Game.objects.filter(event_id=event_id, round=round_)
+        .filter(Q(white_id__in=players) | Q(black_id__in=players))
+        .exclude(pk__in=list(besides))
+        .values_list("round", "white_id", "black_id")
+    )
+    problems = rules.twice_in_round_problems(
+        [*others, (round_, white_id, black_id)], names=member_names
+    )
+    return problems[0] if problems else None
+
+
+def entry_with_games_problem(entry: Entry) -> str | None:
+    """An entry stays while its player has games in the event: a game's players are
+    entered in its event (the round pages, imports and the admin enter them)."""
+    played = Game.objects.filter(event_id=entry.event_id).filter(
+        Q(white_id=entry.member_id) | Q(black_id=entry.member_id)
+    )
+    if played.exists():
+        return (
+            f"{entry.member} has games in {entry.event}: delete those first (a game's "
+            "players are entered in its event)."
+        )
+    return None

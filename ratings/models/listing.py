@@ -2,7 +2,7 @@
 
 The live list, the officer's list, the ranking (``ratings.models.ranking``), the list's
 figures, publishing and the members' mail all read the list through these: the published
-members (``ratings.rules.publication``) with their rating state on one list
+members (``MemberQuerySet.published``) with their rating state on one list
 (``with_ratings``), its usable ratings (``with_usable_rating``), its size and regions, and
 the age groups the list filters by. The booklet's reports read them too
 (``ratings.pages.reports``). Each is a fixed number of SQL statements whatever the size of
@@ -33,7 +33,6 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
-from ..rules import publication
 from ..rules.time_classes import STANDARD
 from .events import Event, RatingPeriod
 from .members import Member, MemberQuerySet, age_on
@@ -139,7 +138,7 @@ def published_list_size(
     and those of them with a usable rating, in one count of every published member
     (``among``: of these members alone, their share of it). Kept for the list's readers
     (``services.list_figures``)."""
-    members = publication.published_members(day, among=among)
+    members = Member.objects.published(day, among=among)
     listed = with_state_columns(
         with_ratings(members, ranked=False, time_class=time_class)
     ).order_by()
@@ -154,7 +153,7 @@ def published_regions(day: dt.date | None = None, *, of: Iterable[str] | None = 
     which of these regions have one.
 
     Each region is asked for its first published member, found down the region index
-    (``publication.financial``'s ``each``): the published members' regions read whole
+    (``financial_condition``'s ``each``): the published members' regions read whole
     read every published member (136 ms at 200,000 on SQLite). A scalar subquery with
     its LIMIT, not EXISTS: PostgreSQL turns an EXISTS into a join that hashes every
     paid-up member, once a region."""
@@ -162,9 +161,7 @@ def published_regions(day: dt.date | None = None, *, of: Iterable[str] | None = 
     if of is not None:
         named = named.filter(region__in=list(of))
     first_of_each = named.values("region").annotate(first=Min("pk")).values("first")
-    published = publication.published(
-        Member.objects.filter(region=OuterRef("region")), day, each=True
-    )
+    published = Member.objects.filter(region=OuterRef("region")).published(day, each=True)
     regions = (
         named.filter(pk__in=first_of_each)
         .annotate(first_published=Subquery(published.order_by().values("pk")[:1]))
@@ -176,7 +173,7 @@ def published_regions(day: dt.date | None = None, *, of: Iterable[str] | None = 
 
 
 def published_ratings(day: dt.date | None = None, time_class: str = STANDARD) -> QuerySet[Member]:
-    return with_ratings(publication.published_members(day), time_class=time_class)
+    return with_ratings(Member.objects.published(day), time_class=time_class)
 
 
 def rated_events(time_class: str | None = None) -> QuerySet[Event]:

@@ -21,6 +21,7 @@ from django.utils.functional import cached_property
 from ..rules import publication
 from ..rules.time_classes import STANDARD
 from . import listing
+from .members import Member
 
 
 class PublishedRanking:
@@ -45,7 +46,7 @@ class PublishedRanking:
     def _usable(self) -> Any:
         """The published members with a usable rating (``with_ratings``' annotations)."""
         listed = listing.with_ratings(
-            publication.published_members(self.day), ranked=False, time_class=self.time_class
+            Member.objects.published(self.day), ranked=False, time_class=self.time_class
         )
         return listed.filter(unrated=0).order_by()  # type: ignore[misc]  # an annotation
 
@@ -131,7 +132,7 @@ class PublishedRanking:
         """The published members with a usable rating among ``members`` (a query of their
         pks): the publication rule asked of those alone."""
         listed = listing.with_ratings(
-            publication.published_members(self.day, among=members),
+            Member.objects.published(self.day, among=members),
             ranked=False,
             time_class=self.time_class,
         )

@@ -8,11 +8,12 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.utils import timezone
 
 from ..rules.places_of_play import LIST_CHOICES, LIST_KEY_LENGTH
 from ..rules.time_classes import STANDARD
+from .breakdowns import breakdown_read
 from .club import SYSTEM_CHOICES
 from .events import Event
 from .members import Member
@@ -172,8 +173,6 @@ class RatingChange(models.Model):
         """The breakdown as the engine's JSON has it: its figures, its game lines as dicts
         (``pages.game_lines.changes_breakdown_fill`` first: a per-event system's stores
         none, a period system's are read with the games)."""
-        from .breakdowns import breakdown_read
-
         return breakdown_read(self.breakdown)
 
     @property
@@ -259,8 +258,6 @@ class RatingRun(models.Model):
         """
         if self.status != self.Status.RUNNING:
             return False
-        from django.db import connection
-
         lapse = heartbeat_lapse()
         if connection.vendor == "sqlite":
             lapse = max(lapse, dt.timedelta(seconds=3 * (self.estimate or 0)))

@@ -15,17 +15,23 @@ finds one raises ``RecordRefused`` (a ``ValidationError``: forms and the admin s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from ..rules.names import name_problem
+from ..rules.text import text_problem
+from ..rules.tiebreaks import read_codes
 from ..words.counts import count_phrase
 
 if TYPE_CHECKING:
     from .events import Event
+
+#: Members' names by pk, or how to find them for the pks asked (``members.member_names``).
+Names = Mapping[int, str] | Callable[[Collection[int]], Mapping[int, str]]
 
 
 class RecordRefused(ValidationError):
@@ -63,16 +69,12 @@ def _day(day: dt.date) -> str:
 def validate_text(value: str) -> None:
     """A field's validator for free text of one line (a region, a time control, a reason):
     no control or invisible character (``rules.text.text_problem``)."""
-    from ..rules.text import text_problem
-
     if problem := text_problem(value):
         raise ValidationError(problem, code="hidden_characters")
 
 
 def validate_tie_breaks(value: str) -> None:
     """An event's tie-breaks: the known codes, each once (``rules.tiebreaks.read_codes``)."""
-    from ..rules.tiebreaks import read_codes
-
     _codes, problem = read_codes(value)
     if problem:
         raise ValidationError(problem, code="tie_breaks")
@@ -81,8 +83,6 @@ def validate_tie_breaks(value: str) -> None:
 def validate_lines(value: str) -> None:
     """As ``validate_text``, for a text of several lines (a note): line breaks and tabs
     allowed."""
-    from ..rules.text import text_problem
-
     if problem := text_problem(value, lines=True):
         raise ValidationError(problem, code="hidden_characters")
 
@@ -93,8 +93,6 @@ def validate_lines(value: str) -> None:
 def member_name_problem(name: str) -> str | None:
     """A member's name needs a letter ("12345" is a number typed in the wrong box), and
     may hold no control or invisible character (``names.name_problem``)."""
-    from ..rules.names import name_problem
-
     problem = name_problem(name)
     if problem:
         return problem
@@ -153,24 +151,6 @@ def results_too_early_problem(event: Event) -> str | None:
     return None
 
 
-def nothing_to_rate_problem(event: Event) -> str | None:
-    """A rated event is "complete and rated" only with a game between two players to rate
-    (byes and forfeits alone rate nothing)."""
-    from .events import Game
-
-    if not event.rated:
-        return None
-    if event.pk is None:
-        return f"{event.name} has no games yet: enter its results, then mark it complete."
-    played = Game.objects.filter(event=event, result__in=Game.PLAYED, black__isnull=False)
-    if not played.exists():
-        return (
-            f"{event.name} has no game between two players to rate: enter its results, "
-            "or untick “rated”, before marking it complete."
-        )
-    return None
-
-
 def imported_event_problem(name: str, *, games: int, played: int, rated: bool) -> str | None:
     """An import (``import_trf``, ``import_pgn``, ``import_results``) records each event
     complete, so it takes an event with results: none at all is refused, and a rated one
@@ -193,12 +173,6 @@ def imported_event_problem(name: str, *, games: int, played: int, rated: bool) -
     return None
 
 
-def complete_problem(event: Event) -> str | None:
-    """Whether ``event`` may be marked complete (and rated): it has started and has a game
-    to rate."""
-    return results_too_early_problem(event) or nothing_to_rate_problem(event)
-
-
 def self_play_problem(white_id: int | None, black_id: int | None) -> str | None:
     if black_id is not None and black_id == white_id:
         return "A player cannot play themselves."
@@ -214,14 +188,14 @@ def round_problem(round_: int | None, rounds: int) -> str | None:
 
 
 def twice_in_round_problems(
-    games: Iterable[tuple[int, int | None, int | None]],
-    names: dict[int, str] | None = None,
+    games: Iterable[tuple[int, int | None, int | None]], *, names: Names
 ) -> list[str]:
     """Each player meets one opponent a round: the players found with two opponents (or
     a bye and a game) in one round among ``games`` (round, white id, black id), one
     message each ("Ana Tuilagi has two games in round 3."). Several games between the
     same two players in one round are a match (a knockout's mini-match, a league meet's
-    games), allowed. ``names``: members' names by id (else looked up)."""
+    games), allowed. ``names``: members' names by id, or how to find those of the players
+    found (``members.member_names``, one query)."""
     opponents: dict[tuple[int, int], int | None] = {}
     twice: dict[tuple[int, int], None] = {}
     for round_, white, black in games:
@@ -235,127 +209,10 @@ def twice_in_round_problems(
             opponents.setdefault((round_, player), opponent)
     if not twice:
         return []
-    if names is None:
-        from .members import Member
-
-        names = dict(Member.objects.filter(pk__in={p for _, p in twice}).values_list("pk", "name"))
+    if callable(names):
+        names = names({player for _, player in twice})
     return [
         f"{names.get(player, player)} has two games in round {round_}: a player meets one "
         "opponent a round (several games against the same one are a match)."
         for round_, player in twice
     ]
-
-
-def game_twice_in_round_problem(
-    *, event_id: int, round_: int, white_id: int | None, black_id: int | None, besides: Any = ()
-) -> str | None:
-    """The game's players against the event's other games of its round (``besides``: the
-    games' pks not to count, e.g. the game itself being changed)."""
-    from django.db.models import Q
-
-    from .events import Game
-
-    players = [p for p in (white_id, black_id) if p is not None]
-    if not players:
-        return None
-    others = (
-        Game.objects.filter(event_id=event_id, round=round_)
-        .filter(Q(white_id__in=players) | Q(black_id__in=players))
-        .exclude(pk__in=list(besides))
-        .values_list("round", "white_id", "black_id")
-    )
-    problems = twice_in_round_problems([*others, (round_, white_id, black_id)])
-    return problems[0] if problems else None
-
-
-def entry_with_games_problem(entry: Any) -> str | None:
-    """An entry stays while its player has games in the event: a game's players are
-    entered in its event (the round pages, imports and the admin enter them)."""
-    from django.db.models import Q
-
-    from .events import Game
-
-    played = Game.objects.filter(event_id=entry.event_id).filter(
-        Q(white_id=entry.member_id) | Q(black_id=entry.member_id)
-    )
-    if played.exists():
-        return (
-            f"{entry.member} has games in {entry.event}: delete those first (a game's "
-            "players are entered in its event)."
-        )
-    return None
-
-
-# -- the whole record -----------------------------------------------------------------------
-
-
-def record_problems(limit: int = 20) -> list[str]:
-    """The rules the record as stored breaks (up to ``limit`` messages), for a writer
-    that brings in rows wholesale (``import_club``): the database's constraints hold the
-    bounds, these the rest (a player twice a round across colours, results of an event
-    still to come, a member's name, a payment's date ahead, an entry missing, a rated
-    complete event with nothing to rate)."""
-    from django.db.models import Exists, OuterRef
-
-    from .events import Entry, Event, Game
-    from .members import Member, Subscription
-
-    found: list[str] = []
-    today = timezone.localdate()
-    games = Game.objects.values_list("event_id", "round", "white_id", "black_id")
-    by_event: dict[int, list[tuple[int, int | None, int | None]]] = {}
-    for event_id, round_, white, black in games.iterator():
-        by_event.setdefault(event_id, []).append((round_, white, black))
-    for event_id, rows in by_event.items():
-        found += [f"event {event_id}: {p}" for p in twice_in_round_problems(rows)]
-    for event in Event.objects.filter(start_date__gt=today, games__isnull=False).distinct():
-        found.append(f"event {event.pk}: {results_too_early_problem(event)}")
-    played = Game.objects.filter(event=OuterRef("pk"), result__in=Game.PLAYED, black__isnull=False)
-    for event in Event.objects.filter(status=Event.Status.COMPLETE, rated=True).exclude(
-        Exists(played)
-    ):
-        found.append(f"event {event.pk}: {nothing_to_rate_problem(event)}")
-    for member in Member.objects.only("pk", "name").iterator():
-        if problem := member_name_problem(member.name):
-            found.append(f"member {member.pk} ({member.name!r}): {problem}")
-    found += _free_text_problems()
-    for subscription in Subscription.objects.only("pk", "paid_on", "amount"):
-        if problem := paid_on_problem(subscription.paid_on) or amount_problem(subscription.amount):
-            found.append(f"payment {subscription.pk}: {problem}")
-    for colour in ("white", "black"):
-        entered = Entry.objects.filter(event=OuterRef("event"), member=OuterRef(colour))
-        unentered = Game.objects.filter(**{f"{colour}__isnull": False}).exclude(Exists(entered))
-        for game in unentered.select_related(colour)[:limit]:
-            player = getattr(game, colour)
-            found.append(
-                f"event {game.event_id}: {player.name} plays in round {game.round} but is "
-                "not entered in the event."
-            )
-    return found[:limit]
-
-
-def _free_text_problems() -> list[str]:
-    """Every free-text field holding a control or invisible character: the fields that
-    carry ``validate_text`` or ``validate_lines``, one query a model."""
-    from ..rules.text import text_problem
-    from .club import ClubSettings
-    from .events import Event
-    from .members import Member
-    from .publications import Publication
-
-    found = []
-    for model in (Member, Event, Publication, ClubSettings):
-        fields = [
-            field
-            for field in model._meta.concrete_fields
-            if validate_text in field.validators or validate_lines in field.validators
-        ]
-        rows = model.objects.values_list("pk", *(field.attname for field in fields))
-        for pk, *values in rows.iterator():
-            for field, value in zip(fields, values, strict=True):
-                lines = validate_lines in field.validators
-                if value and (problem := text_problem(value, lines=lines)):
-                    found.append(
-                        f"{model._meta.verbose_name} {pk}, {field.verbose_name}: {problem}"
-                    )
-    return found

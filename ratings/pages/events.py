@@ -4,7 +4,7 @@ and the officer's preview before rating it (and an event's figures waiting for i
 Members whose ratings are not published (in arrears, guests) play and are rated like
 everyone else: their names and points stay on every page, their ratings reach officers only;
 unless the club keeps them off public pages: then the public reads each of them as an
-"Unpublished player" (``publication.kept_off``).
+"Unpublished player" (``kept_off``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,15 @@ from ..words import figures
 from . import crosstable as standings
 from . import explain, reports
 from .game_lines import event_breakdowns, period_event_breakdowns
+from .kept_off import kept_off
 
 Viewer = AbstractBaseUser | AnonymousUser
+
+
+def published_players(event: Event) -> set[int]:
+    """The players of ``event`` whose ratings the public may see (as on the published
+    list): what ``publication.withhold_unpublished`` shows."""
+    return Member.objects.filter(entries__event=event).published_pks()
 
 
 # -- the rating rows: a saved change or a preview, one row a player ----------------------
@@ -176,7 +183,7 @@ def provisional_rows(
     _rating_list, system = event_list_system(event)
     result, _scope = services.event_preview(event=event)
     rows = change_rows(preview_changes(result), system=system)
-    publication.withhold_unpublished(rows, event, user=viewer)
+    publication.withhold_unpublished(rows, shown=published_players(event), user=viewer)
     return rows
 
 
@@ -275,7 +282,7 @@ def event_report(
     rating_list, system = event_list_system(event, club)
     changes = saved_changes(event, system=system)
     rows = change_rows(changes, system=system)
-    publication.withhold_unpublished(rows, event, user=viewer)
+    publication.withhold_unpublished(rows, shown=published_players(event), user=viewer)
     points, _games = standings.event_scores(event)
     for row in rows:
         row["points"] = points.get(row["member"].pk, 0) if row["member"] else 0
@@ -333,11 +340,11 @@ def _read_parts(row: dict[str, Any], found: dict[str, Any] | None) -> None:
 
 def _keep_off(rows: list[dict[str, Any]], *, viewer: Viewer, club: ClubSettings | None) -> None:
     """The report's rows with the players the club keeps off public pages (and they as
-    opponents on a game line) read as "Unpublished player" (``publication.kept_off``)."""
+    opponents on a game line) read as "Unpublished player" (``kept_off``)."""
     players = {row["member"].pk for row in rows if row["member"]} | {
         game["opponent"].pk for row in rows for game in row["games"] if game["opponent"]
     }
-    hidden = publication.kept_off(players, viewer=viewer, club=club)
+    hidden = kept_off(players, viewer=viewer, club=club)
     if not hidden:
         return
     for row in rows:
@@ -360,7 +367,7 @@ def event_crosstable(
     )
     # Members in arrears and guests are named (they played) but their ratings withheld.
     # An officer sees them all, the unpublished ones marked.
-    shown = publication.published_players(event)
+    shown = published_players(event)
     changes = {m.pk: next(iter(m.rating_changes.all()), None) for m in players}
     unpublished = {pk for pk, change in changes.items() if change and pk not in shown}
     hidden = set() if officer else unpublished
@@ -371,14 +378,14 @@ def event_crosstable(
     players = [by_pk[pk] for pk in standing.order]
     cells = standings.crosstable_cells(players, games, event)
     codes = event.tie_break_codes
-    kept_off = publication.kept_off([member.pk for member in players], viewer=viewer, club=club)
+    kept = kept_off([member.pk for member in players], viewer=viewer, club=club)
     rows = []
     for place, (member, row_cells) in enumerate(zip(players, cells, strict=True), start=1):
         change = changes[member.pk]
         rows.append(
             {
                 "place": place,
-                "member": publication.as_shown(member, kept_off),
+                "member": publication.as_shown(member, kept),
                 "points": standing.points.get(member.pk, 0),
                 "rating": change.display_after if change and member.pk not in hidden else "",
                 "hidden": member.pk in hidden,
@@ -412,7 +419,7 @@ def event_players(
     The places are the crosstable's, from the same standing (``event_standing``): by
     points, then the event's tie-breaks; those level on all of them share a place ("2=")
     and are listed by name. The games are read once, for the scores and the standing."""
-    shown = publication.published_players(event)
+    shown = published_players(event)
     officer = publication.sees_every_rating(viewer)
     changes = {c.member_id: c for c in event.rating_changes.all()}
     read = list(event.games.all())
@@ -423,7 +430,7 @@ def event_players(
     ratings = {pk: c.before for pk, c in changes.items() if officer or pk in shown}
     standing = standings.event_standing(event, list(players_of.values()), read, ratings=ratings)
     members = [players_of[pk] for pk in standing.order]
-    kept_off = publication.kept_off([member.pk for member in members], viewer=viewer, club=club)
+    kept = kept_off([member.pk for member in members], viewer=viewer, club=club)
     _rating_list, system = event_list_system(event, club)
     period_events, parts = period_parts(
         event=event, system=system, members=[pk for pk, c in changes.items()]
@@ -441,7 +448,7 @@ def event_players(
         )
         players.append(
             {
-                "member": publication.as_shown(member, kept_off),
+                "member": publication.as_shown(member, kept),
                 "place": place,
                 "points": points[member.pk],
                 "games": games[member.pk],

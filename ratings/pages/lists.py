@@ -2,7 +2,7 @@
 the live list of today's published members, the officer's list of everyone, and their CSV.
 
 Members in arrears and guests are rated like everyone else, but their ratings are not
-published (``ratings.rules.publication``): the public list reads its rule; an officer's list
+published (``Member.objects.published``): the public list reads its rule; an officer's list
 has everyone, each marked with the rule's reason.
 """
 
@@ -25,7 +25,6 @@ from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
 from ..presentation.paging import table_paginate
 from ..presentation.tables import OfficerRatingTable, RatingListTable
-from ..rules.publication import published_members
 from ..rules.time_classes import STANDARD
 from . import publications, reports
 from .fide import fide_ratings_of
@@ -39,7 +38,7 @@ def list_members(
     """The list's members as the reader filtered them (``query``: the form's fields):
     today's published members, or ``everyone`` the engine rates (the officer's list).
     ``regions``: the choices of region (None: every region of the members listed)."""
-    members = Member.objects.with_financial() if everyone else published_members()
+    members = Member.objects.with_financial() if everyone else Member.objects.published()
     if regions is None:
         regions = _regions(everyone=everyone)
     return RatingListFilter(query or None, queryset=members, regions=regions)
@@ -171,7 +170,7 @@ class WholeList:
         """Its rows among ``members`` (a query of their pks, joined, never their ids): the
         publication rule asked of those alone (asked of the whole list, the database made
         the list of every paid-up member)."""
-        members = published_members(among=members)
+        members = Member.objects.published(among=members)
         return listing.with_ratings(members, ranked=False, time_class=self.time_class)
 
 

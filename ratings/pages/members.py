@@ -32,6 +32,7 @@ from ..words import figures
 from . import reports
 from .fide import fide_figures
 from .game_lines import changes_breakdown_fill
+from .kept_off import keeps_off, shown_on_public_pages
 
 Viewer = AbstractBaseUser | AnonymousUser
 
@@ -72,7 +73,8 @@ def member_found(*, number: str, rating_list: str) -> Member | None:
     )
     them = by_number.values("pk")
     found = (
-        publication.annotate(by_number.with_financial(among=them), among=them)
+        by_number.with_financial(among=them)
+        .with_published(among=them)
         .with_state(rating_list)
         .select_related("rating_state", "merged_into", "fide_rating")  # type: ignore[misc]  # with_state's FilteredRelation
         .order_by()[:1]
@@ -88,7 +90,7 @@ def member_shown(*, member: Member, viewer: Viewer, club: ClubSettings | None = 
     """Whether ``viewer`` may learn this number is someone's: not when the club keeps the
     member off public pages (nor a merged record of one, whose redirect would say so)."""
     target = member.merged_into or member
-    return publication.shown_on_public_pages(target, viewer=viewer, club=club)
+    return shown_on_public_pages(target, viewer=viewer, club=club)
 
 
 def brought_in_shown(member: Member, system: Any) -> list[tuple[str, str]]:
@@ -124,7 +126,7 @@ def member_page(
 
     The same few queries however long the history: the chart reads one row per change
     (no breakdowns), the page reads its own events."""
-    if not publication.shown_on_public_pages(member, viewer=viewer, club=club):
+    if not shown_on_public_pages(member, viewer=viewer, club=club):
         return None
     system = club.engine(rating_list)
     officer = publication.sees_every_rating(viewer)
@@ -318,16 +320,14 @@ def game_lines(
     what would give it away, and no such opponent's name either when the club keeps them
     off public pages ("Unpublished player")."""
     officer = publication.sees_every_rating(viewer)
-    keep_off = not officer and publication.keeps_off(club)
+    keep_off = not officer and keeps_off(club)
     ids = {
         int(line["opponent"])
         for change in changes
         for line in change.detail.get("games", [])
         if str(line.get("opponent", "")).isdigit()
     }
-    opponents = {
-        m.pk: m for m in publication.annotate(Member.objects.filter(pk__in=ids), among=ids)
-    }
+    opponents = {m.pk: m for m in Member.objects.filter(pk__in=ids).with_published(among=ids)}
     lines = []
     systems: dict[str, Any] = {}
     for change in reversed(changes):

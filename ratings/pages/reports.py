@@ -1,7 +1,7 @@
 """The booklet's reports as queries: the top players, juniors and women, the improvers, the
 active players by region, and the home page's words on the list.
 
-Only published members (``ratings.rules.publication``: financial, not guests, not merged)
+Only published members (``Member.objects.published``: financial, not guests, not merged)
 appear in anything here; each query is a fixed number of SQL statements whatever the size
 of the club. The published list's own query (``with_ratings``, its size and regions, the
 age groups) is ``ratings.models.listing``, which the layers below read too.
@@ -26,7 +26,6 @@ from ..models.listing import (
     list_basis,
     with_ratings,
 )
-from ..rules import publication
 from ..rules.time_classes import STANDARD
 from ..words.figures import shown_change
 
@@ -179,7 +178,7 @@ def top_players(
 ) -> QuerySet[Member]:
     members = members if members is not None else Member.objects.all()
     assert isinstance(members, MemberQuerySet)
-    ranked = with_ratings(publication.published(members), time_class=time_class)
+    ranked = with_ratings(members.published(), time_class=time_class)
     return ranked.filter(unrated=0)  # type: ignore[misc]  # an annotation, not a field
 
 
@@ -202,7 +201,7 @@ def improvers(window: Span, time_class: str = STANDARD) -> list[dict[str, Any]]:
     changes = (
         RatingChange.objects.filter(
             time_class=time_class,
-            member__in=publication.published_members().values("pk"),
+            member__in=Member.objects.published().values("pk"),
             event__end_date__gte=window.start,
             event__end_date__lte=window.end,
         )
@@ -248,7 +247,7 @@ def active_by_region(window: Span, time_class: str = STANDARD) -> QuerySet[Membe
         rating_changes__event__end_date__lte=window.end,
     )
     return (
-        publication.published_members()
+        Member.objects.published()
         .with_state(time_class)  # type: ignore[misc]  # with_state's FilteredRelation
         .filter(rating_state__isnull=False)
         .select_related("rating_state")

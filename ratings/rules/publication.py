@@ -1,4 +1,5 @@
-"""Who is published: the one rule every public page, report, calculator and export reads.
+"""Who is published: the one rule every public page, report, calculator and export reads,
+decided here on values (plain Python: no query, no model).
 
 A member's rating is public if and only if they are a listed, financial member:
 
@@ -9,143 +10,62 @@ A member's rating is public if and only if they are a listed, financial member:
 Everyone else (members in arrears, guests) is rated like everyone else: their names and
 scores appear, their ratings nowhere, nor any figure that would give one away. An
 officer sees every rating, the unpublished ones marked. A club may keep them off its
-public pages altogether (its setting, ``keeps_off``): then the public reads each of them
-as an "Unpublished player" (``kept_off``, ``as_shown``), and their own page is not found.
+public pages altogether (its setting, ``ClubSettings.keeps_unpublished_off``): then the
+public reads each of them as an "Unpublished player" (``pages.kept_off``, ``as_shown``),
+and their own page is not found.
 
-The rule is written once, as a query condition (``rule``); the queryset filter
-(``published``, also ``Member.objects.published()``), the annotation (``annotate``), the
-set of an event's published players and the officer's reasons all read it, so that no
-page can drift from the list. ``tests/web/test_publication.py`` holds every public URL
-of ``ratings/urls.py`` to it.
+The rule as a query is written once, in ``models/members.py`` beside the member it asks
+about (``published_condition``, ``financial_condition``): the queryset's filter
+(``Member.objects.published()``), its annotation (``with_published()``) and its set of
+pks (``published_pks()``) all read it, so that no page can drift from the list. Here:
+the standing in the club's words (``Membership``), the officer's reasons (``reason_of``)
+and what a page shows of an event's ratings (``withhold_unpublished``).
+``tests/web/test_publication.py`` holds every public URL of ``ratings/urls.py`` to it.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import models
-from django.db.models import Exists, ExpressionWrapper, OuterRef, Q
-from django.utils import timezone
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-    from ..models import ClubSettings, Event, Member, MemberQuerySet
+    from ..models import Member
 
 #: The permission of those who see every rating, published or not.
 OFFICER_PERMISSION = "ratings.officer"
 
 
-def seasons_covering(day: dt.date) -> Any:
-    """The seasons covering ``day`` (their pks): a subscription to one of them makes a
-    member financial that day. Two days covered by the same seasons have the same
-    financial members."""
-    from ..models import Season
+class Membership(models.TextChoices):
+    """A member's standing with the club on a day, in the club's words: the register's
+    filters and badges, the member's pages and the members file all say it this way."""
 
-    return Season.objects.filter(start__lte=day, end__gte=day).values("pk")
+    FINANCIAL = "financial", "financial"
+    ARREARS = "arrears", "in arrears"
+    GUEST = "guest", "guest"
 
+    @classmethod
+    def of(cls, *, guest: bool, financial: bool) -> Membership:
+        """A guest is never a member, paid or not; a member is financial or in arrears."""
+        if guest:
+            return cls.GUEST
+        return cls.FINANCIAL if financial else cls.ARREARS
 
-def financial(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
-    """Financial on ``day`` (default today): a subscription's season covers it.
-
-    The paid-up members are one list the database makes once (``pk IN (...)``): the
-    seasons covering the day first (a handful), then their members down the
-    (season, member) index, not every subscription ever paid.
-
-    ``among``: the members asked about, where a page asks about a few (a member's page,
-    their opponents): their pks or a query of them. The list is then made of their
-    subscriptions alone, down the (member, season) index, rather than of every paid-up
-    member's (some 17,600 rows hashed at 20,000 members, for one member's answer).
-
-    ``each``: asked of each member in turn, down the (member, season) index, for a query
-    that stops at its first published member (whether a region has one): the list of
-    every paid-up member is not made for it.
-    """
-    from ..models import Subscription
-
-    paid = Subscription.objects.filter(season__in=seasons_covering(day or timezone.localdate()))
-    if each:
-        return Q(Exists(paid.filter(member=OuterRef("pk"))))
-    if among is not None:
-        paid = paid.filter(member__in=among)
-    return Q(pk__in=paid.values("member_id"))
-
-
-def rule(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
-    """The rule as a condition on members: not a guest, not merged, financial on ``day``
-    (``among``, ``each``: as ``financial``'s)."""
-    return Q(merged_into__isnull=True, is_guest=False) & financial(day, among=among, each=each)
-
-
-def published(
-    members: MemberQuerySet,
-    day: dt.date | None = None,
-    *,
-    among: Any = None,
-    each: bool = False,
-) -> MemberQuerySet:
-    """The members of ``members`` whose ratings the public may see (``among``, ``each``:
-    as ``financial``'s).
-
-    They are annotated ``is_financial`` (true): the tables that mark why a member is or is
-    not published read it.
-    """
-    return members.filter(rule(day, among=among, each=each)).annotate(
-        is_financial=models.Value(True, output_field=models.BooleanField())
-    )
-
-
-def published_members(day: dt.date | None = None, *, among: Any = None) -> MemberQuerySet:
-    """Every member whose rating the public may see (``among``: of those members, as
-    ``financial``'s)."""
-    from ..models import Member
-
-    members = Member.objects.all() if among is None else Member.objects.filter(pk__in=among)
-    return published(members, day, among=among)
-
-
-def annotate(
-    members: MemberQuerySet, day: dt.date | None = None, *, among: Any = None
-) -> MemberQuerySet:
-    """``members`` each annotated ``is_published``: whether the public may see their
-    rating. ``among``: as ``financial``'s, for a few ``members``."""
-    return members.annotate(
-        is_published=ExpressionWrapper(rule(day, among=among), output_field=models.BooleanField())
-    )
-
-
-def published_ids(ids: Iterable[int], day: dt.date | None = None) -> set[int]:
-    """Which of these members' ratings the public may see, in one query."""
-    from ..models import Member
-
-    ids = list(ids)
-    return set(
-        Member.objects.filter(pk__in=ids).filter(rule(day, among=ids)).values_list("pk", flat=True)
-    )
-
-
-def is_published(member: Member) -> bool:
-    """Whether the public may see this member's rating today (one query)."""
-    return bool(published_ids([member.pk]))
-
-
-def published_players(event: Event) -> set[int]:
-    """The players of ``event`` whose ratings the public may see (as on the published list)."""
-    from ..models import Member
-
-    return set(
-        Member.objects.filter(entries__event=event).filter(rule()).values_list("pk", flat=True)
-    )
+    @property
+    def filter_label(self) -> str:
+        """The register's filter showing every member of this standing."""
+        return "Guests" if self is Membership.GUEST else self.label.capitalize()
 
 
 def sees_every_rating(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """Officers see every rating (the unpublished ones marked); everyone else, the rule's."""
-    from django.contrib.auth.models import AnonymousUser, PermissionsMixin
-
-    return isinstance(user, PermissionsMixin | AnonymousUser) and user.has_perm(OFFICER_PERMISSION)
+    """Officers see every rating (the unpublished ones marked); everyone else, the rule's.
+    A user without permissions at all (no ``has_perm``) is not an officer."""
+    has_perm = getattr(user, "has_perm", None)
+    return has_perm is not None and bool(has_perm(OFFICER_PERMISSION))
 
 
 # -- the club's choice: name unpublished members, or keep them off public pages ----------
@@ -176,43 +96,9 @@ class UnpublishedPlayer:
         return self.name
 
 
-def keeps_off(club: ClubSettings | None = None) -> bool:
-    """Whether the club keeps unpublished members off its public pages (its setting)."""
-    from ..models import ClubSettings
-
-    club = club or ClubSettings.load()
-    return club.unpublished_members == ClubSettings.Unpublished.KEPT_OFF
-
-
-def kept_off(
-    ids: Iterable[int],
-    *,
-    viewer: AbstractBaseUser | AnonymousUser,
-    club: ClubSettings | None = None,
-    day: dt.date | None = None,
-) -> set[int]:
-    """Which of these members ``viewer`` reads as an "Unpublished player": the unpublished
-    ones when the club keeps them off public pages; nobody for an officer, or when the
-    club names them."""
-    if sees_every_rating(viewer) or not keeps_off(club):
-        return set()
-    ids = {pk for pk in ids if pk is not None}
-    return ids - published_ids(ids, day)
-
-
-def shown_on_public_pages(
-    member: Member,
-    *,
-    viewer: AbstractBaseUser | AnonymousUser,
-    club: ClubSettings | None = None,
-) -> bool:
-    """Whether ``viewer`` may read this member's own page (and its CSV and API answer):
-    not when the club keeps unpublished members off public pages, unless an officer."""
-    return not kept_off([member.pk], viewer=viewer, club=club)
-
-
 def as_shown(member: Member | None, hidden: set[int]) -> Member | UnpublishedPlayer | None:
-    """``member`` as a page shows them: an ``UnpublishedPlayer`` if kept off (``kept_off``)."""
+    """``member`` as a page shows them: an ``UnpublishedPlayer`` if kept off
+    (``pages.kept_off.kept_off``)."""
     if member is not None and member.pk in hidden:
         return UnpublishedPlayer(pk=member.pk)
     return member
@@ -225,8 +111,6 @@ MERGED = "no: merged into another record"
 def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
     """Why a member's rating is (not) published, in the words of the officer's list: the
     rule's three conditions, in the order an officer would fix them."""
-    from ..models import Membership
-
     if merged:
         return MERGED
     membership = Membership.of(guest=guest, financial=financial)
@@ -236,7 +120,8 @@ def reason_of(*, merged: bool, guest: bool, financial: bool) -> str:
 
 
 def reason(member: Member) -> str:
-    """``reason_of`` for a member read with ``is_financial`` (``with_financial``)."""
+    """``reason_of`` for a member read with ``is_financial`` (``Member.objects.with_financial``
+    or ``published``)."""
     return reason_of(
         merged=bool(member.merged_into_id),
         guest=member.is_guest,
@@ -265,9 +150,13 @@ WITHHELD = "withheld"
 
 
 def withhold_unpublished(
-    rows: list[dict[str, Any]], event: Event, *, user: AbstractBaseUser | AnonymousUser
+    rows: list[dict[str, Any]],
+    *,
+    shown: Collection[int],
+    user: AbstractBaseUser | AnonymousUser,
 ) -> None:
-    """An event's rating rows (``change_rows``) as ``user`` may see them.
+    """An event's rating rows (``change_rows``) as ``user`` may see them: ``shown``, the
+    pks of its players whose ratings the public may see (``published_pks()`` of them).
 
     Members in arrears and guests played, so their names stay, but not their ratings.
     An officer sees every rating; the unpublished ones are marked. The public sees none
@@ -277,7 +166,6 @@ def withhold_unpublished(
     expected score in all) once one of them is withheld. A published player's own
     figures (before, after, each game's change) stay: they are theirs to check.
     """
-    shown = published_players(event)
     officer = sees_every_rating(user)
     for row in rows:
         member = row["member"]

@@ -36,7 +36,8 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
 from ..formats.club_file import ClubFileRefused, club_write
-from ..models import ClubSettings, RatingChange, RatingState, rules
+from ..models import ClubSettings, RatingChange, RatingState
+from ..models.record import record_problems
 from ..words.counts import count_phrase
 from .rerate import RerateRequest
 from .rerate_rows import insert_rows
@@ -231,7 +232,7 @@ def _load_all(
                     f"The document's rows do not hold together: {error}"
                 ) from None
         # The record's rules (``models.rules``): what a form or import would refuse.
-        broken = rules.record_problems()
+        broken = record_problems()
         if broken:
             raise ClubFileRefused(
                 "The document's record breaks the club's rules: " + " ".join(broken)

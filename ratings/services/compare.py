@@ -51,7 +51,6 @@ from ..models.club import _with_time_control as with_time_control
 from ..models.club import club_time_zone_activate
 from ..models.rating_lists import lists_kept, on_list
 from ..rules.places_of_play import list_place
-from ..rules.publication import published_members
 from ..rules.time_classes import STANDARD
 from ..words.counts import count_phrase
 from .chain import engine_events, member_initial_state, players_of
@@ -473,7 +472,7 @@ class _ListRunner:
         list's published list (the public list's members: published today and listed);
         each system's ranks."""
         published = set(
-            published_members().listable(self.rating_list).values_list("pk", flat=True)
+            Member.objects.published().listable(self.rating_list).values_list("pk", flat=True)
         )
         ranks: dict[str, dict[int, int]] = {}
         rows: list[tuple[Any, ...]] = []

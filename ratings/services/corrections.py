@@ -19,7 +19,16 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from ..models import Entry, Event, Game, Member, RatingPeriod, RatingRun, rules
+from ..models import (
+    Entry,
+    Event,
+    Game,
+    Member,
+    RatingPeriod,
+    RatingRun,
+    entry_with_games_problem,
+    rules,
+)
 from .audit import audit_user, reason_kept
 from .chain import Position, rating_key, rerate_scope
 from .event_entries import entries_create
@@ -226,7 +235,7 @@ def records_delete(
     (``rules.RecordRefused``) where the record's rules forbid it: an entry of a player
     with games in the event. ``what``: the run's words for it ("2 games deleted")."""
     for record in records:
-        if isinstance(record, Entry) and (problem := rules.entry_with_games_problem(record)):
+        if isinstance(record, Entry) and (problem := entry_with_games_problem(record)):
             raise rules.RecordRefused(problem)
     who = audit_user(user)
     why = reason_kept(reason)

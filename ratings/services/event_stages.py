@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from ..models import Event, rules
+from ..models import Event, complete_problem
 from ..rules.access import OFFICER_PERMISSION
 from .notifications import mail_send
 
@@ -63,7 +63,7 @@ def event_submit(*, event: Event, user: Any, base_url: str = "") -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.stage != Event.DRAFT:
         raise StageRefused(f"{event.name} is {event.stage_word.lower()} already.")
-    if problem := rules.complete_problem(event):
+    if problem := complete_problem(event):
         raise StageRefused(f"Not ready to submit: {problem}")
     event.submitted_at = timezone.now()
     event.submitted_by = _who(user)

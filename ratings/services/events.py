@@ -18,6 +18,9 @@ from ..models import (
     RatingPeriod,
     RatingRun,
     Season,
+    complete_problem,
+    entry_with_games_problem,
+    member_names,
     rules,
 )
 from ..models.rating_lists import event_list_of
@@ -86,7 +89,7 @@ def event_complete(
     here too (``rules.duplicates``; the completion's form asks), kept with the event.
     Its directors are told by mail (links from ``base_url``, the site's address).
     """
-    problem = rules.complete_problem(event)
+    problem = complete_problem(event)
     if problem:
         raise rules.RecordRefused(problem)
 
@@ -149,7 +152,7 @@ def entry_remove(*, entry: Entry, user: Any = None, reason: str = "") -> None:
     """Take a player with no games out of an event (entered by mistake): the history keeps
     the entry, who removed it and ``reason``. Refused (``rules.RecordRefused``) while the
     player has games in the event."""
-    if problem := rules.entry_with_games_problem(entry):
+    if problem := entry_with_games_problem(entry):
         raise rules.RecordRefused(problem)
     with transaction.atomic():
         delete_with_history([entry], user=audit_user(user), reason=reason_kept(reason))
@@ -271,7 +274,7 @@ def games_replace(
         # Each player at most once a round, across the rounds kept and those replaced:
         # refused here rolls the whole save back.
         twice = rules.twice_in_round_problems(
-            event.games.values_list("round", "white_id", "black_id")
+            event.games.values_list("round", "white_id", "black_id"), names=member_names
         )
         if twice:
             raise rules.RecordRefused(twice)

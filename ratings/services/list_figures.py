@@ -44,7 +44,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connectio
 from django.db.models import Case, F, When
 from django.utils import timezone
 
-from ..models import ListStanding, Member, PublishedListFigures
+from ..models import ListStanding, Member, PublishedListFigures, seasons_covering
 from ..models.rating_lists import lists_kept
 
 log = logging.getLogger("ratings")
@@ -90,8 +90,6 @@ def _write(figures: dict[str, Any] | None) -> None:
 
 
 def _seasons(day: dt.date) -> list[int]:
-    from ..rules.publication import seasons_covering
-
     return sorted(pk for (pk,) in seasons_covering(day).values_list("pk"))
 
 
@@ -287,10 +285,11 @@ def _standings_insert(
     unplaced) into ``ListStanding`` in one INSERT ... SELECT: the live list's own query
     (``listing.with_ratings``), its places the list's rank (ties share a place)."""
     from ..models.listing import with_ratings
-    from ..rules.publication import published_members
 
     whole = among is None
-    rows = with_ratings(published_members(day, among=among), ranked=whole, time_class=time_class)
+    rows = with_ratings(
+        Member.objects.published(day, among=among), ranked=whole, time_class=time_class
+    )
     columns = dict(_STANDING)
     if whole:
         columns["place"] = "s_place"

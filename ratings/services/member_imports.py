@@ -40,6 +40,7 @@ from ..models import (
     RatingRun,
     Season,
     Subscription,
+    financial_condition,
 )
 from ..rules.brought_in import (
     BLANK,
@@ -49,7 +50,6 @@ from ..rules.brought_in import (
     tidy_standing,
 )
 from ..rules.people import Person, PossibleDuplicate
-from ..rules.publication import financial as financial_on
 from ..words.counts import count_phrase
 from .history_rows import history_rows_write
 
@@ -372,7 +372,7 @@ def members_import(
         # in arrears (a member, no season paid, whether or not the file said "arrears")
         # and guests.
         # One query (``services.members_with_membership``'s three conditions, counted).
-        paid_up = financial_on(today)
+        paid_up = financial_condition(today)
         counts = (
             Member.objects.active()
             .filter(pk__in=[m.pk for m in members.values()])

@@ -18,11 +18,18 @@ from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from ..models import ClubSettings, Member, Publication, RatingState, Season, listing
+from ..models import (
+    ClubSettings,
+    Member,
+    Publication,
+    RatingState,
+    Season,
+    financial_condition,
+    listing,
+)
 from ..models.rating_lists import lists_kept
 from ..rules.mail import NEW_RATING, STATUS_CHANGE, member_consents, member_may_be_mailed
 from ..rules.member_links import EVERY_KIND, MY_PAGE_DAYS, my_page_token, unsubscribe_token
-from ..rules.publication import financial
 from ..rules.rating_lists import list_words
 from ..rules.status_changes import member_status_changes, status_mail_key, told_ahead
 from ..rules.time_classes import STANDARD
@@ -157,7 +164,7 @@ def withheld_members(*, publication: Publication) -> QuerySet[Member]:
             merged_into__isnull=True, is_guest=False, mail_consent_at__isnull=False
         )
         .exclude(email="")
-        .exclude(financial(publication.day))
+        .exclude(financial_condition(publication.day))
     )
     rated = listing.with_ratings(members, ranked=False, time_class=publication.time_class)
     # ``rating_state``: the FilteredRelation of ``with_state`` (django-stubs cannot see it).

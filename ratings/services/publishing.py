@@ -18,13 +18,13 @@ from django.utils import timezone
 from ..formats.list_row import FIGURES, live_path
 from ..models import (
     ClubSettings,
+    Member,
     Publication,
     PublicationEntry,
     RatingPeriod,
     RatingRun,
     listing,
 )
-from ..rules.publication import published_members
 from ..rules.time_classes import STANDARD
 from .rerate import ratings_lock_take
 
@@ -108,7 +108,7 @@ def _entries_write(*, publication: Publication, day: dt.date, time_class: str) -
     never travel through Python (20,000 members: a fraction of a second).
     """
     listed = (
-        listing.with_ratings(published_members(day), time_class=time_class)
+        listing.with_ratings(Member.objects.published(day), time_class=time_class)
         .annotate(
             p_member=F("pk"),
             p_position=Window(
@@ -158,4 +158,6 @@ def publication_latest(time_class: str = STANDARD) -> Publication | None:
 
 def list_size(time_class: str = STANDARD) -> int:
     """How many members a publication of a list made now would list."""
-    return listing.with_ratings(published_members(), ranked=False, time_class=time_class).count()
+    return listing.with_ratings(
+        Member.objects.published(), ranked=False, time_class=time_class
+    ).count()

@@ -18,8 +18,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from ..models import Member, Membership, Season, Subscription, rules
-from ..rules import publication
+from ..models import Member, Membership, Season, Subscription, financial_condition, rules
 from .audit import REASON_LENGTH, audit_user, delete_with_history
 from .list_figures import list_figures_forget
 from .public_pages import public_pages_changed
@@ -40,9 +39,9 @@ def members_with_membership(
     financial (paid, not a guest), in arrears (a member, not paid) or guests. Any other
     ``status`` leaves them as they are."""
     if status == Membership.FINANCIAL:
-        return members.filter(publication.financial(day), is_guest=False)
+        return members.filter(financial_condition(day), is_guest=False)
     if status == Membership.ARREARS:
-        return members.exclude(publication.financial(day)).filter(is_guest=False)
+        return members.exclude(financial_condition(day)).filter(is_guest=False)
     if status == Membership.GUEST:
         return members.filter(is_guest=True)
     return members

@@ -26,7 +26,6 @@ from ..models import (
 )
 from ..pages import calculator as what_if
 from ..pages import explain
-from ..rules import publication
 from ..words import figures
 from .common import is_officer
 
@@ -35,7 +34,7 @@ from .common import is_officer
 
 def _calculator_members(officer: bool) -> QuerySet[Member]:
     """The members one may pick: the published ones (an officer: everyone rated)."""
-    members = Member.objects.active() if officer else publication.published_members()
+    members = Member.objects.active() if officer else Member.objects.published()
     return members.listable().exclude(rating_state__display="")  # type: ignore[misc]  # with_state's FilteredRelation
 
 

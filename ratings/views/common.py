@@ -173,15 +173,6 @@ def results_closed(request: HttpRequest, event: Event) -> HttpResponse | None:
     return redirect("ratings:officer-event", pk=event.pk)
 
 
-def withhold_unpublished(request: HttpRequest, rows: list[dict[str, Any]], event: Event) -> None:
-    """An event's rating rows as the reader may see them (``publication``'s rule)."""
-    publication.withhold_unpublished(rows, event, user=request.user)
-
-
-#: The name the event pages knew the rule's set by.
-published_in = publication.published_players
-
-
 def progress_or(run: RatingRun | None, response: HttpResponse) -> HttpResponse:
     """A re-rate queued for the background: its progress page. Otherwise ``response``."""
     if run is not None and run.status != RatingRun.Status.DONE:

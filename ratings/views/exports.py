@@ -22,7 +22,6 @@ from ..models import Member, listing
 from ..pages import events as event_pages
 from ..pages import members as pages
 from ..pages import reports
-from ..rules import publication
 from ..words import figures
 from .common import club_of, is_officer, rating_list_of
 
@@ -42,7 +41,8 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
     lists it; the public gets only a published member's (the page shows the others'
     events but no rating, so there is no history to give)."""
     member = (
-        publication.annotate(Member.objects.with_financial())
+        Member.objects.with_financial()
+        .with_published()
         .select_related("merged_into")
         .filter(member_number__iexact=number)
         .first()

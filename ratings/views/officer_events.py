@@ -33,6 +33,7 @@ from ..models import (
     Game,
     Member,
     RatingChange,
+    complete_problem,
     rules,
 )
 from ..models.rating_lists import event_list_system
@@ -196,7 +197,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "provisional": pages.provisional_rows(
                 event=event, period=period, viewer=request.user, is_rated=is_rated
             ),
-            "complete_refused": None if event.is_complete else rules.complete_problem(event),
+            "complete_refused": None if event.is_complete else complete_problem(event),
             "results_refused": rules.results_too_early_problem(event)
             or access.results_closed_to(request.user, event),
             "may_submit": event.stage == Event.DRAFT,

@@ -22,7 +22,7 @@ from ..models import (
     Event,
     RatingPeriod,
     RatingRun,
-    rules,
+    complete_problem,
 )
 from ..models.rating_lists import event_list_system, on_list
 from ..pages import events as pages
@@ -40,7 +40,7 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     rating_list, system = event_list_system(event)
     period = services.period_for(event, system, rating_list)
-    if problem := rules.complete_problem(event):
+    if problem := complete_problem(event):
         messages.error(request, problem)
         return redirect("ratings:officer-event", pk=event.pk)
     # Games already recorded in another event: shown, and (unless the event keeps a

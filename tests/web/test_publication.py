@@ -35,6 +35,7 @@ from ratings.models import (
     RatingChange,
     RatingState,
 )
+from ratings.models import members as member_models
 from ratings.pages import reports
 from ratings.pages.my_page import member_of_my_page_token
 from ratings.rules import publication
@@ -228,6 +229,11 @@ def test_no_public_page_shows_an_unpublished_players_rating_or_membership(client
     assert seen  # the published players' figures are there to be seen
 
 
+def nobody(day: Any = None, *, among: Any = None, each: bool = False) -> Q:
+    """The rule hiding everyone: what every public page must then show of ratings."""
+    return Q(pk__lt=0)
+
+
 def test_every_public_page_asks_the_rule(client, night, monkeypatch):
     """With the rule hiding everyone, no public page shows anyone's rating.
 
@@ -235,7 +241,7 @@ def test_every_public_page_asks_the_rule(client, night, monkeypatch):
     it is made. So the lists are published again under the rule hiding everyone.
     """
     everyone = figures(*Member.objects.all())
-    monkeypatch.setattr(publication, "rule", lambda day=None, among=None, each=False: Q(pk__lt=0))
+    monkeypatch.setattr(member_models, "published_condition", nobody)
     Publication.objects.all().delete()
     now = timezone.now()
     services.list_publish(note="Nobody", now=now - dt.timedelta(seconds=1))
@@ -259,7 +265,7 @@ def test_the_export_command_asks_the_rule(night, monkeypatch):
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert "Alice Archer" in out.getvalue() and "Bob Brown" not in out.getvalue()
-    monkeypatch.setattr(publication, "rule", lambda day=None, among=None, each=False: Q(pk__lt=0))
+    monkeypatch.setattr(member_models, "published_condition", nobody)
     out = StringIO()
     call_command("export_ratings", stdout=out)
     assert out.getvalue().count("\n") == 1  # the heading alone
@@ -268,44 +274,45 @@ def test_the_export_command_asks_the_rule(night, monkeypatch):
 def test_the_officers_reason_agrees_with_the_rule(night, dave):
     dave.merged_into = Member.objects.get(member_number="A1")
     dave.save()
-    members = publication.annotate(Member.objects.with_financial())
-    assert {m.name: publication.reason(m) for m in members} == {
+    everyone = Member.objects.with_financial().with_published()
+    assert {m.name: publication.reason(m) for m in everyone} == {
         "Alice Archer": "published",
         "Carol Chen": "published",
         "Bob Brown": "no: in arrears",
         "Gus Guest": "no: guest",
         "Dave Dunn": "no: merged into another record",
     }
-    assert all((publication.reason(m) == "published") == m.is_published for m in members)
+    assert all((publication.reason(m) == "published") == m.is_published for m in everyone)
 
 
 def test_the_rule_asked_of_a_few_members_answers_as_asked_of_everyone(night, dave):
     dave.merged_into = Member.objects.get(member_number="A1")
     dave.save()
     # Annotated members (their is_published and is_financial are not the model's).
-    everyone: list[Any] = list(publication.annotate(Member.objects.with_financial()))
+    everyone: list[Any] = list(Member.objects.with_financial().with_published())
     assert {m.is_published for m in everyone} == {True, False}
     for member in everyone:
         few = [member.pk, Member.objects.get(member_number="B2").pk]
         asked: list[Any] = list(
-            publication.annotate(
-                Member.objects.filter(pk=member.pk).with_financial(among=few), among=few
-            )
+            Member.objects.filter(pk=member.pk).with_financial(among=few).with_published(among=few)
         )
         answer = [(m.is_published, m.is_financial) for m in asked]
         assert answer == [(member.is_published, member.is_financial)], member.name
 
 
 def test_the_queryset_shorthand_is_the_rule(night):
-    assert set(Member.objects.published()) == set(publication.published_members())
-    assert set(publication.published_members().values_list("name", flat=True)) == {
+    assert set(Member.objects.published()) == set(
+        Member.objects.filter(member_models.published_condition())
+    )
+    assert set(Member.objects.published().values_list("name", flat=True)) == {
         "Alice Archer",
         "Carol Chen",
     }
-    assert publication.published_players(night) == publication.published_ids(
-        Member.objects.values_list("pk", flat=True)
-    )
-    assert not Member.objects.filter(Q(publication.rule()), is_guest=True).exists()
+    everyone = list(Member.objects.values_list("pk", flat=True))
+    assert Member.objects.filter(entries__event=night).published_pks() == Member.objects.filter(
+        pk__in=everyone
+    ).published_pks(among=everyone)
+    assert not Member.objects.filter(member_models.published_condition(), is_guest=True).exists()
 
 
 # -- the club's choice: name unpublished members, or keep them off public pages --------

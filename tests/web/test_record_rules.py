@@ -29,8 +29,8 @@ from ratings.models import (
     RatingChange,
     RatingRun,
     Subscription,
-    rules,
 )
+from ratings.models.record import record_problems
 from ratings.services import member_imports, result_imports
 
 from ..conftest import TRF_FILES
@@ -706,7 +706,7 @@ def test_every_rule_is_refused_on_every_path_with_its_message_and_nothing_saved(
 
 def test_the_rules_say_nothing_of_a_record_that_keeps_them(record):
     record["empty"].delete()  # rated with only a forfeit: the one event that breaks a rule
-    assert rules.record_problems() == []
+    assert record_problems() == []
 
 
 @pytest.mark.django_db(transaction=True)

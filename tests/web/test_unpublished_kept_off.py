@@ -41,7 +41,7 @@ def kept_off(night):  # noqa: F811
 
 def test_naming_them_is_the_default(db):
     assert ClubSettings.load().unpublished_members == ClubSettings.Unpublished.NAMED
-    assert not publication.keeps_off()
+    assert not ClubSettings.load().keeps_unpublished_off
 
 
 def test_named_unpublished_members_keep_their_names_on_public_pages(client, night):  # noqa: F811

@@ -10,7 +10,6 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from ratings.formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ratings.models import Member, listing
-from ratings.rules import publication
 
 
 class Command(BaseCommand):
@@ -42,9 +41,7 @@ class Command(BaseCommand):
     def _export(self, *, everyone: bool) -> None:
         # The same players, order, columns and ranks as the list's download (``list_csv``).
         members = (
-            Member.objects.active().with_financial()
-            if everyone
-            else publication.published_members()
+            Member.objects.active().with_financial() if everyone else Member.objects.published()
         )
         writer = list_csv_writer(self.stdout)
         writer.writerow(list_csv_header(everyone=everyone))
