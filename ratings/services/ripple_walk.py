@@ -28,10 +28,11 @@ from .rerate_chain import AFTER_ALL, Chain, LastChange, event_batches
 from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
 
 
-def same_state(stored: Any, state: PlayerState) -> bool:
-    """Whether a stored row's state (JSON, or text some backends hand back) is ``state``."""
+def same_state(stored: Any, state: dict[str, Any]) -> bool:
+    """Whether a stored row's state (JSON, or text some backends hand back) is ``state``
+    (as ``state_to_dict`` gives it)."""
     value = json.loads(stored) if isinstance(stored, str) else stored
-    return bool(value == state_to_dict(state))
+    return bool(value == state)
 
 
 class RippleWalk:
@@ -93,6 +94,16 @@ class RippleWalk:
         """At the end: the touched members whose last row is read as it now stands, and
         the current states and last rows of the others as the walk knows them."""
         raise NotImplementedError
+
+    def stored_same(self, member_id: int, stored: Any, state: PlayerState) -> bool:
+        """Whether a member's new ``state`` is the one their stored row holds (``stored``:
+        its state, JSON or text; None for no row). The state as JSON is kept for the row
+        that writes it (``Chain.change_rows``), not worked out twice."""
+        if stored is None:
+            return False
+        as_dict = state_to_dict(state)
+        self.walk.state_dicts[member_id] = (state, as_dict)
+        return same_state(stored, as_dict)
 
     # -- the walk ------------------------------------------------------------------------
 
