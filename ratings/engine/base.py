@@ -121,6 +121,11 @@ def rated_games(lines: Iterable[GameLine | Mapping[str, Any]]) -> tuple[int, flo
     (``rated`` left out where true)."""
     played, score = 0, 0.0
     for line in lines:
+        if type(line) is GameLine:  # the engine's (a re-rate writes a change a player)
+            if line.rated:
+                played += 1
+                score += float(line.score)
+            continue
         if isinstance(line, GameLine):
             rated, points = line.rated, line.score
         else:

@@ -326,9 +326,11 @@ class Chain:
         prepare = self.system.prepare  # a member yet to play is as the engine would take them
         date = connection.ops.adapt_datefield_value
         now = connection.ops.adapt_datetimefield_value(timezone.now())
+        dicts = self.state_dicts  # a state as JSON a ripple worked out already
         for member_id in sorted(self.active):
             state = prepare(self.states[str(member_id)])
             display = self.system.display(state)
+            held = dicts.get(member_id)
             event_id, played, shown_before, shown_after = self.last.get(
                 member_id, (None, None, "", "")
             )
@@ -342,7 +344,9 @@ class Chain:
                     state.rating,
                     display,
                     state.games,
-                    _json(state_to_dict(state)),
+                    _json(
+                        held[1] if held is not None and held[0] is state else state_to_dict(state)
+                    ),
                     event_id,
                     date(played),
                     change,

@@ -160,6 +160,7 @@ class RippleWalk:
         """Rewrite the touched members' current states, once the walk's rows are written."""
         taken_in, states, last = self.current_standings()
         final = Chain(self.system, AFTER_ALL, self.time_class)
+        final.state_dicts = self.walk.state_dicts  # the states the walk turned into JSON
         # Their last row, wherever it is now (the walk's rows are written by now).
         final.take_in(taken_in)
         rest = self.touched - taken_in
