@@ -25,7 +25,7 @@ from ..models import Event, Member, RatingChange
 from ..words.counts import count_phrase
 from .chain import Position, RerateScope
 from .rerate_chain import AFTER_ALL, Chain, LastChange, event_batches
-from .rerate_rows import CHANGE_COLUMNS, chunks, insert_rows
+from .rerate_rows import CHANGE_COLUMNS, _collector_paused, chunks, insert_rows
 
 
 def same_state(stored: Any, state: dict[str, Any]) -> bool:
@@ -111,21 +111,25 @@ class RippleWalk:
         """Walk the scope: the events and games rated, or None for the full road."""
         total = len(self.scope.events)
         done = 0
-        for batch in event_batches(self.scope.events, self.system):
-            self.batch_read(batch)
-            for step in self.steps(batch):
-                if not self.step_take(step):
-                    return None
-                if self.flush_due():
-                    self.flush()
-            done += len(batch)
-            self.report(
-                10 + 80 * done // max(total, 1),
-                f"Looked at {done} of {count_phrase(total, 'event')}",
-            )
-        self.flush()
-        self.report(92, "Saving current ratings")
-        self.current_states_write()
+        # The collector held off, as for a full re-rate (``_collector_paused``): its full
+        # passes over the heap were a sixth of a glicko-2 correction's CPU.
+        with _collector_paused() as collector:
+            for batch in event_batches(self.scope.events, self.system):
+                self.batch_read(batch)
+                for step in self.steps(batch):
+                    if not self.step_take(step):
+                        return None
+                    if self.flush_due():
+                        self.flush()
+                collector.batch_done()
+                done += len(batch)
+                self.report(
+                    10 + 80 * done // max(total, 1),
+                    f"Looked at {done} of {count_phrase(total, 'event')}",
+                )
+            self.flush()
+            self.report(92, "Saving current ratings")
+            self.current_states_write()
         return self.events_rated, self.games_rated
 
     def rows_add(self, events: Sequence[Event], rows: list[tuple[Any, ...]]) -> None:
