@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -121,6 +121,11 @@ def rated_games(lines: Iterable[GameLine | Mapping[str, Any]]) -> tuple[int, flo
     (``rated`` left out where true)."""
     played, score = 0, 0.0
     for line in lines:
+        if type(line) is GameLine:  # the engine's (a re-rate writes a change a player)
+            if line.rated:
+                played += 1
+                score += float(line.score)
+            continue
         if isinstance(line, GameLine):
             rated, points = line.rated, line.score
         else:
@@ -158,8 +163,39 @@ class EventResult:
 class RatingResult:
     system: str
     players: list[PlayerState]
-    displays: dict[str, str]
+    #: Each player's figure as the list shows it, by id (``RatingSystem.rate``: worked out
+    #: as it is read).
+    displays: Mapping[str, str]
     events: list[EventResult]
+
+
+class Displays(Mapping[str, str]):
+    """Players' figures as the list shows them, by id, each worked out when first read
+    (``RatingSystem.display``): the command line and the calculator read them, a
+    re-rate's batches (the web app's) never do, and working out every player's after
+    every batch cost a correction's ripple a tenth of its engine time."""
+
+    __slots__ = ("_display", "_shown", "_states")
+
+    def __init__(self, display: Callable[[Any], str], states: Mapping[str, PlayerState]) -> None:
+        self._display = display
+        self._states = states
+        self._shown: dict[str, str] = {}
+
+    def __getitem__(self, pid: str) -> str:
+        shown = self._shown.get(pid)
+        if shown is None:
+            shown = self._shown[pid] = self._display(self._states[pid])
+        return shown
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._states)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 _PAIR = attrgetter("a", "b")
@@ -491,7 +527,7 @@ class RatingSystem(ABC, Generic[S]):
         return RatingResult(
             system=self.id,
             players=list[PlayerState](ordered),
-            displays={p.id: self.display(p) for p in ordered},
+            displays=Displays(self.display, states),
             events=results,
         )
 

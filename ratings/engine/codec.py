@@ -116,10 +116,22 @@ def _type_holding(keys: set[str]) -> type[PlayerState]:
     them (the rest are then unknown fields). It is a container, not a guess at the system:
     the system that rates it takes it as its own (``RatingSystem.own_state``) with every
     field the two share, so nothing read is lost."""
-    holding = [t for t in STATE_TYPES if keys <= set(state_fields(t))]
-    if holding:
-        return min(holding, key=lambda t: len(state_fields(t)))
-    return max(STATE_TYPES, key=lambda t: len(keys & set(state_fields(t))))
+    # Remembered by the keys (and the state types declared so far): a ripple reads a few
+    # thousand stored states a correction, each with the same few sets of keys.
+    at = (frozenset(keys), len(STATE_TYPES))
+    found = _HOLDING.get(at)
+    if found is None:
+        holding = [t for t in STATE_TYPES if keys <= set(state_fields(t))]
+        if holding:
+            found = min(holding, key=lambda t: len(state_fields(t)))
+        else:
+            found = max(STATE_TYPES, key=lambda t: len(keys & set(state_fields(t))))
+        if len(_HOLDING) < 256:  # keys typed in by hand are not kept past a few
+            _HOLDING[at] = found
+    return found
+
+
+_HOLDING: dict[tuple[frozenset[str], int], type[PlayerState]] = {}
 
 
 def state_from_dict(

@@ -22,7 +22,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, ClassVar, NamedTuple
+from operator import mul
+from typing import Any, ClassVar
 
 from .base import (
     DATE,
@@ -115,60 +116,38 @@ def expected(mu_: float, mu_j: float, g_j: float) -> float:
     return 1.0 / (1.0 + math.exp(exponent))
 
 
-class Result(NamedTuple):
-    """One game as the formulas read it: the opponent's μj and φj, the score sj, and
-    what steps 3 to 7 read of them, worked out once: g(φj), and E(μ, μj, φj) at the
-    player's μ as the period opened (the one μ every formula of the period reads). A
-    named tuple: a period makes two a game, and a frozen dataclass costs twice as much
-    to make."""
-
-    mu_j: float
-    phi_j: float
-    s_j: float
-    g_j: float
-    e: float
-
-
-def result_of(
-    mu_: float, mu_j: float, phi_j: float, s_j: float, g_j: float | None = None
-) -> Result:
-    """The game of a player at ``mu_`` against an opponent at (μj, φj), scoring sj."""
-    g_j = g(phi_j) if g_j is None else g_j
-    return Result(mu_j, phi_j, s_j, g_j, expected(mu_, mu_j, g_j))
-
-
-def v(results: Sequence[Result]) -> float:
+def v(information: float) -> float:
     """Step 3: the estimated variance of the rating from the game outcomes alone,
-    v = [Σ g(φj)² E(1 − E)]⁻¹."""
-    total = 0.0
-    for r in results:
-        total += r.g_j**2 * r.e * (1.0 - r.e)
-    return 1.0 / total if total > 0 else math.inf
+    v = [Σ g(φj)² E(1 − E)]⁻¹, from that sum (``information``, gathered game by game as
+    a period's games are read: ``Played``)."""
+    return 1.0 / information if information > 0 else math.inf
 
 
-def improvement_sum(results: Sequence[Result]) -> float:
-    """Σ g(φj)(sj − E): the sum Δ and the new μ′ both read (steps 4 and 7)."""
-    return sum(r.g_j * (r.s_j - r.e) for r in results)
-
-
-def delta(v_: float, results: Sequence[Result]) -> float:
-    """Step 4: the estimated improvement, Δ = v Σ g(φj)(sj − E)."""
-    return v_ * improvement_sum(results)
+def delta(v_: float, improvement: float) -> float:
+    """Step 4: the estimated improvement, Δ = v Σ g(φj)(sj − E), from that sum
+    (``improvement``, which step 7's μ′ reads too: worked out once)."""
+    return v_ * improvement
 
 
 def volatility_after(sigma: float, delta_: float, phi_: float, v_: float, tau: float) -> float:
     """Step 5: the new volatility σ′, by the Illinois algorithm (a regula falsi that
-    halves the stale end's value), to the document's tolerance ε."""
+    halves the stale end's value), to the document's tolerance ε (no further: its
+    figures are the document's)."""
     a = math.log(sigma * sigma)
     phi2, delta2, tau2 = phi_ * phi_, delta_ * delta_, tau * tau
+    # What f reads that does not move with x, summed in the document's order: worked out
+    # once, the same figures as f written whole.
+    above, below = delta2 - phi2 - v_, phi2 + v_
+    exp = math.exp
 
     def f(x: float) -> float:
-        ex = math.exp(x)
-        return ex * (delta2 - phi2 - v_ - ex) / (2.0 * (phi2 + v_ + ex) ** 2) - (x - a) / tau2
+        """f(x) = eˣ(Δ² − φ² − v − eˣ) / 2(φ² + v + eˣ)² − (x − a)/τ²."""
+        ex = exp(x)
+        return ex * (above - ex) / (2.0 * (below + ex) ** 2) - (x - a) / tau2
 
     big_a = a
-    if delta2 > phi2 + v_:
-        big_b = math.log(delta2 - phi2 - v_)
+    if delta2 > below:
+        big_b = math.log(above)
     else:
         k = 1
         while f(a - k * tau) < 0:
@@ -197,9 +176,9 @@ def phi_after(phi_star_: float, v_: float) -> float:
     return 1.0 / math.sqrt(1.0 / (phi_star_ * phi_star_) + 1.0 / v_)
 
 
-def mu_after(mu_: float, phi_after_: float, results: Sequence[Result]) -> float:
-    """Step 7: μ′ = μ + φ′² Σ g(φj)(sj − E)."""
-    return mu_ + phi_after_ * phi_after_ * improvement_sum(results)
+def mu_after(mu_: float, phi_after_: float, improvement: float) -> float:
+    """Step 7: μ′ = μ + φ′² Σ g(φj)(sj − E), from that sum."""
+    return mu_ + phi_after_ * phi_after_ * improvement
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,18 +192,92 @@ class Rated:
     delta: float
 
 
-def rate_player(
-    mu_: float, phi_: float, sigma: float, results: Sequence[Result], tau: float
-) -> Rated:
-    """Steps 3 to 7 for one player at (μ, φ, σ) who played ``results`` in the period
+def rate_player(mu_: float, phi_: float, sigma: float, played: Played, tau: float) -> Rated:
+    """Steps 3 to 7 for one player at (μ, φ, σ) who played ``played`` in the period
     (each game's E read at this μ)."""
-    v_ = v(results)
+    v_ = v(played.information)
     if math.isinf(v_):  # games that tell nothing (an E of exactly 0 or 1): φ* alone
         return Rated(mu_, phi_star(phi_, sigma), sigma, v_, 0.0)
-    delta_ = delta(v_, results)
+    improvement = played.improvement()
+    delta_ = delta(v_, improvement)
     sigma_ = volatility_after(sigma, delta_, phi_, v_, tau)
     phi_ = phi_after(phi_star(phi_, sigma_), v_)
-    return Rated(mu_after(mu_, phi_, results), phi_, sigma_, v_, delta_)
+    return Rated(mu_after(mu_, phi_, improvement), phi_, sigma_, v_, delta_)
+
+
+class Played:
+    """One player of a period as its games are read: their figures as it opened, what
+    their opponents' games read of them, worked out once, and what steps 3 to 7 read of
+    their own games, gathered game by game (``game``).
+
+    Of each opponent's games: μ, g(φ) and g(φ)², and the RD and g(φ) their lines show
+    (rounded). Of their own: Σ g(φj)² E(1 − E) (step 3's v, inverted, summed game by
+    game as the document's sum runs), and each game's g(φj) and sj − E (Δ and μ′ read
+    the sum of their products, each line its own), the score, and the game lines, all
+    of them and by event."""
+
+    __slots__ = (
+        "g",
+        "g2",
+        "id",
+        "idle",
+        "information",
+        "last_day",
+        "lines",
+        "mu",
+        "phi",
+        "score",
+        "shown",
+        "sigma",
+        "state",
+        "surprises",
+        "weights",
+    )
+
+    def __init__(
+        self, pid: str, state: GlickoState, idle: int, opened: tuple[float, float, float]
+    ) -> None:
+        self.id = pid
+        self.state = state
+        self.idle = idle
+        self.mu, self.phi, self.sigma = opened
+        self.g = g(self.phi)
+        self.g2 = self.g**2
+        #: What an opponent's line shows of this player: their RD and g(φ), rounded.
+        self.shown = (round(deviation_of(self.phi), 2), round(self.g, 4))
+        self.information = 0.0
+        self.weights: list[float] = []
+        self.surprises: list[float] = []
+        self.score = 0.0
+        self.lines: list[GameLine] = []
+        self.last_day: date | None = None
+
+    def game(self, opponent: Played, s_j: float, round_: int | None) -> GameLine:
+        """A game against ``opponent``, scoring sj: its E (step 3), its parts of the
+        sums, and its line."""
+        e = expected(self.mu, opponent.mu, opponent.g)
+        self.information += opponent.g2 * e * (1.0 - e)
+        self.weights.append(opponent.g)
+        self.surprises.append(s_j - e)
+        self.score += s_j
+        deviation_j, g_j = opponent.shown
+        line = GameLine(
+            opponent.id,
+            s_j,
+            opponent.state.rating,
+            round(e, 4),
+            None,
+            True,
+            round_,
+            {"opponent_deviation": deviation_j, "g": g_j},
+        )
+        self.lines.append(line)
+        return line
+
+    def improvement(self) -> float:
+        """Σ g(φj)(sj − E): the sum Δ and the new μ′ both read (steps 4 and 7)."""
+        total: float = sum(map(mul, self.weights, self.surprises))
+        return total
 
 
 # -- the system ------------------------------------------------------------------------
@@ -454,76 +507,65 @@ class Glicko2(RatingSystem[GlickoState]):
         label = period or self.period_of(min(e.date for e in events))
         at = self._label_index(label)
         tau = float(self.params["tau"])
-        idle: dict[str, int] = {}  # each player's periods without games before this one
-        opened: dict[str, tuple[float, float, float]] = {}
-        g_of: dict[str, float] = {}  # each player's g(φ) as the period opened
-        # What each player's opponents' lines show of them: their RD and g(φ), rounded.
-        shown: dict[str, tuple[float, float]] = {}
-        results: dict[str, list[Result]] = {}
-        lines: dict[str, list[tuple[str, GameLine]]] = {}
-        last_day: dict[str, date] = {}
+        met: dict[str, Played] = {}
+        # Each event's players in the order they first play in it, with their lines of it.
+        by_event: list[tuple[Event, dict[str, list[GameLine]]]] = []
         for event in events:
+            own: dict[str, list[GameLine]] = {}
             for game in event.games:
-                for pid in (game.a, game.b):
-                    if pid not in opened:
-                        idle[pid] = self._periods_before(players[pid], at) - 1
-                        opened[pid] = self._opened(players[pid], idle[pid])
-                        g_of[pid] = g(opened[pid][1])
-                        shown[pid] = (
-                            round(deviation_of(opened[pid][1]), 2),
-                            round(g_of[pid], 4),
-                        )
-                    last_day[pid] = max(last_day.get(pid, event.date), event.date)
-                for pid, opp, score in (
-                    (game.a, game.b, game.score),
-                    (game.b, game.a, 1.0 - game.score),
-                ):
-                    mu_j, phi_j, _ = opened[opp]
-                    result = result_of(opened[pid][0], mu_j, phi_j, score, g_of[opp])
-                    results.setdefault(pid, []).append(result)
-                    deviation_j, g_j = shown[opp]
-                    line = GameLine(
-                        opp,
-                        score,
-                        players[opp].rating,
-                        round(result.e, 4),
-                        None,
-                        True,
-                        game.round,
-                        {"opponent_deviation": deviation_j, "g": g_j},
-                    )
-                    lines.setdefault(pid, []).append((event.id, line))
+                a, b = game.a, game.b
+                player_a = met.get(a) or self._met(met, a, players[a], at)
+                player_b = met.get(b) or self._met(met, b, players[b], at)
+                line_a = player_a.game(player_b, game.score, game.round)
+                line_b = player_b.game(player_a, 1.0 - game.score, game.round)
+                own_a = own.get(a)
+                if own_a is None:
+                    own[a] = [line_a]
+                else:
+                    own_a.append(line_a)
+                own_b = own.get(b)
+                if own_b is None:
+                    own[b] = [line_b]
+                else:
+                    own_b.append(line_b)
+            day = event.date
+            for pid in own:
+                played = met[pid]
+                if played.last_day is None or day > played.last_day:
+                    played.last_day = day
+            by_event.append((event, own))
 
-        before = {pid: players[pid] for pid in opened}
-        detail: dict[str, dict[str, Any]] = {}
-        displays: dict[str, tuple[str, str]] = {}  # each player's figures shown before, after
-        for pid, (mu_, phi_, sigma) in opened.items():
-            state = before[pid]
-            if state.guest:
+        after: dict[str, tuple[GlickoState, str, str, dict[str, Any]]] = {}
+        for pid, played in met.items():
+            state, mu_, phi_, sigma = played.state, played.mu, played.phi, played.sigma
+            guest = state.guest
+            if guest:
                 rated = Rated(mu_, phi_, sigma, math.nan, 0.0)
             else:
-                rated = rate_player(mu_, phi_, sigma, results[pid], tau)
+                rated = rate_player(mu_, phi_, sigma, played, tau)
             # Each game's part of μ′ − μ, φ′² g(φj)(sj − E), on the rating's scale.
             weight = SCALE * rated.phi * rated.phi
-            for (_, line), r in zip(lines[pid], results[pid], strict=True):
-                part = 0.0 if state.guest else weight * r.g_j * (r.s_j - r.e)
-                line.change = round(part, 2)
-            played = len(results[pid])
-            if state.guest:
-                players[pid] = with_changes(state, games=state.games + played)
+            for line, g_j, surprise in zip(
+                played.lines, played.weights, played.surprises, strict=True
+            ):
+                line.change = round(0.0 if guest else weight * g_j * surprise, 2)
+            count = len(played.lines)
+            if guest:
+                new = with_changes(state, games=state.games + count)
             else:
-                players[pid] = with_changes(
+                new = with_changes(
                     state,
                     rating=rating_of(rated.mu),
                     deviation=deviation_of(rated.phi),
                     volatility=rated.sigma,
-                    games=state.games + played,
-                    last_played=last_day[pid],
+                    games=state.games + count,
+                    last_played=played.last_day,
                 )
-            detail[pid] = {
-                "played": played,
-                "score": sum(r.s_j for r in results[pid]),
-                "inactive_periods": idle[pid],
+            players[pid] = new
+            detail: dict[str, Any] = {
+                "played": count,
+                "score": played.score,
+                "inactive_periods": played.idle,
                 "deviation_before": round(deviation_of(phi_), 2),
                 "volatility_before": round(sigma, 6),
                 "variance": round(rated.v, 4) if math.isfinite(rated.v) else None,
@@ -531,24 +573,31 @@ class Glicko2(RatingSystem[GlickoState]):
                 "deviation_after": round(deviation_of(rated.phi), 2),
                 "volatility_after": round(rated.sigma, 6),
             }
-            if state.guest:
-                detail[pid]["guest"] = True
-            displays[pid] = (self.display(state), self.display(players[pid]))
+            if guest:
+                detail["guest"] = True
+            after[pid] = (new, self.display(state), self.display(new), detail)
 
         out: list[EventResult] = []
-        for event in events:
+        for event, own in by_event:
             changes = []
-            for pid in dict.fromkeys(p for game in event.games for p in (game.a, game.b)):
-                own = [line for event_id, line in lines[pid] if event_id == event.id]
+            for pid, lines in own.items():
+                new, shown_before, shown_after, detail = after[pid]
                 changes.append(
                     PlayerChange(
                         pid,
-                        before[pid].rating,
-                        players[pid].rating,
-                        *displays[pid],
-                        own,
-                        dict(detail[pid]),
+                        met[pid].state.rating,
+                        new.rating,
+                        shown_before,
+                        shown_after,
+                        lines,
+                        dict(detail),
                     )
                 )
             out.append(EventResult(id=event.id, period=label, changes=changes))
         return out
+
+    def _met(self, met: dict[str, Played], pid: str, state: GlickoState, at: int) -> Played:
+        """A player first met in the period of index ``at``: their figures as it opened."""
+        idle = self._periods_before(state, at) - 1
+        played = met[pid] = Played(pid, state, idle, self._opened(state, idle))
+        return played

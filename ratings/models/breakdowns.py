@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import Any, TypeGuard
 
 from ..engine import SYSTEMS, PlayerChange, RatingSystem
@@ -84,32 +86,24 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: A line's own figures in ``LINE_KEYS``' order, read in one call.
+_LINE_FIGURES_OF = attrgetter(*LINE_KEYS)
+
+
 def breakdown_json(change: PlayerChange) -> dict[str, Any]:
     """The engine's breakdown of a change, whole: its figures, and its game lines as rows
     under one list of keys (``breakdown_read`` gives them back as dicts).
 
     Rows, not a dict a line: a club's history has two game lines a game, and the names of
-    their figures repeated on each would be most of the table.
+    their figures repeated on each would be most of the table. (Each line's keys and
+    figures read in C-level passes: a period system's re-rate writes every change so.)
     """
     data = dict(change.detail)
-    own: dict[str, None] = {}
-    for line in change.games:
-        own.update(dict.fromkeys(line.detail))
+    games = change.games
+    own = list(dict.fromkeys(chain.from_iterable(line.detail for line in games)))
     data["lines"] = {
         "keys": [*LINE_KEYS, *own],
-        "rows": [
-            [
-                line.opponent,
-                line.score,
-                line.opponent_rating,
-                line.round,
-                line.expected,
-                line.change,
-                line.rated,
-                *(line.detail.get(key) for key in own),
-            ]
-            for line in change.games
-        ],
+        "rows": [[*_LINE_FIGURES_OF(line), *map(line.detail.get, own)] for line in games],
     }
     return data
 

@@ -43,7 +43,7 @@ from .rapid_standing import rapid_ratings_set
 from .rerate_chain import LastChange, period_opening_moves
 from .rerate_rows import chunks
 from .ripple_reads import Stored, engine_event, games_of, stored_rows_of
-from .ripple_walk import RippleWalk, same_state
+from .ripple_walk import RippleWalk
 
 #: A member's standing as the walk knows it: their state (a PlayerState, or a stored row)
 #: and the walk's index of the period it is from (below 0: before the walk's first).
@@ -262,7 +262,7 @@ class PeriodRipple(RippleWalk):
             old = stored.get(pk)
             if pk in after:
                 new: Standing = (after[pk], self.index)
-                same = old is not None and same_state(old[0], after[pk])
+                same = self.stored_same(pk, None if old is None else old[0], after[pk])
                 self.where.pop(pk, None)
             else:
                 # Taken out of the period: back to where they stood before it.

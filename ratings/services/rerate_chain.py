@@ -116,6 +116,9 @@ class Chain:
         #: The period of the last rateable event before ``key`` (read once, when first
         #: needed; "" for none).
         self._previous_period: str | None = None
+        #: member pk -> a state of theirs and it as JSON, where a ripple worked it out to
+        #: compare it with the stored one: their row, if of that state, writes it as it is.
+        self.state_dicts: dict[int, tuple[PlayerState, dict[str, Any]]] = {}
 
     def take_in(self, member_ids: Iterable[int]) -> None:
         """Add members to the re-rate with their states before its starting point."""
@@ -262,44 +265,48 @@ class Chain:
     ) -> list[tuple[Any, ...]]:
         """The rating changes' rows of ``results`` (of ``events``), noting each member's last."""
         by_id = {str(e.pk): e for e in events}
-        opening = self.system.period_opening
+        system = self.system
+        opening = system.period_opening
         date = connection.ops.adapt_datefield_value
-        rows = []
+        rows: list[tuple[Any, ...]] = []
+        append = rows.append
         time_class = self.time_class
+        last = self.last
+        # A state as JSON where a ripple worked it out already to compare it.
+        dicts = self.state_dicts
         for event_result in results:
             event = by_id[event_result.id]
-            end, start = date(event.end_date), date(event.start_date)
+            event_pk, end_date = event.pk, event.end_date
+            end, start = date(end_date), date(event.start_date)
             period = event_result.period or ""
             for change in event_result.changes:
                 state = change.state
                 assert state is not None
                 member_id = int(change.player)
-                before, after = change.before, change.after
-                self.last[member_id] = (
-                    event.pk,
-                    event.end_date,
-                    change.display_before,
-                    change.display_after,
+                shown_before, shown_after = change.display_before, change.display_after
+                last[member_id] = (event_pk, end_date, shown_before, shown_after)
+                held = dicts.get(member_id)
+                as_dict = (
+                    held[1] if held is not None and held[0] is state else state_to_dict(state)
                 )
-                lines = change.games
                 # A system whose period opening leaves states alone hands the state back:
                 # no field-by-field comparison a change.
                 opened = opening(state)
-                rows.append(
+                append(
                     (
-                        event.pk,
+                        event_pk,
                         member_id,
                         time_class,
                         period,
-                        before,
-                        after,
-                        change.display_before,
-                        change.display_after,
+                        change.before,
+                        change.after,
+                        shown_before,
+                        shown_after,
                         # The games the system rated and their score, as the event's
                         # report counts them: a game it left out is no part of either.
-                        *rated_games(lines),
-                        _json(breakdown_stored(change, system=self.system)),
-                        _json(state_to_dict(state)),
+                        *rated_games(change.games),
+                        _json(breakdown_stored(change, system=system)),
+                        _json(as_dict),
                         end,
                         start,
                         opened is not state and opened != state,
@@ -319,9 +326,11 @@ class Chain:
         prepare = self.system.prepare  # a member yet to play is as the engine would take them
         date = connection.ops.adapt_datefield_value
         now = connection.ops.adapt_datetimefield_value(timezone.now())
+        dicts = self.state_dicts  # a state as JSON a ripple worked out already
         for member_id in sorted(self.active):
             state = prepare(self.states[str(member_id)])
             display = self.system.display(state)
+            held = dicts.get(member_id)
             event_id, played, shown_before, shown_after = self.last.get(
                 member_id, (None, None, "", "")
             )
@@ -335,7 +344,9 @@ class Chain:
                     state.rating,
                     display,
                     state.games,
-                    _json(state_to_dict(state)),
+                    _json(
+                        held[1] if held is not None and held[0] is state else state_to_dict(state)
+                    ),
                     event_id,
                     date(played),
                     change,

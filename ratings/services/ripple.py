@@ -37,7 +37,7 @@ from .chain import (
 from .rerate_chain import LastChange
 from .rerate_rows import chunks
 from .ripple_reads import Stored, engine_event, games_of, stored_rows_of
-from .ripple_walk import RippleWalk, same_state
+from .ripple_walk import RippleWalk
 
 #: Rewritten events' rows flushed at a time (their deletes and inserts).
 FLUSH_EVENTS = 200
@@ -293,7 +293,7 @@ class EventRipple(RippleWalk):
             # A player taken out of the event keeps the state they came in with.
             state = after.get(pk) or states[str(pk)]
             old = stored.get(pk)
-            if old is not None and same_state(old[0], state):
+            if self.stored_same(pk, None if old is None else old[0], state):
                 self.changed.pop(pk, None)
             else:
                 self.changed[pk] = state
