@@ -52,6 +52,7 @@ from ratings.models import (
 )
 
 # Results as plain strings (not the choices' enum members): database drivers take exact types.
+from ratings.rules.names import name_key
 from ratings.rules.results import BLACK_FORFEIT_WIN, BLACK_WIN, DRAW, WHITE_FORFEIT_WIN, WHITE_WIN
 from ratings.rules.time_classes import STANDARD, time_class_of
 
@@ -136,6 +137,9 @@ COLUMNS: dict[type[Model], tuple[str, ...]] = {
         "id",
         "member_number",
         "name",
+        # Kept as every write of members keeps it (``Member.save``, ``bulk_create``): the
+        # searches and the possible duplicates read it.
+        "name_key",
         "born",
         "gender",
         "region",
@@ -479,6 +483,7 @@ class Builder:
                     person.pk,
                     f"{'G' if person.guest else 'M'}{n + 1:05d}",
                     name,
+                    name_key(name),
                     dt.date(rng.randint(1945, 2014), rng.randint(1, 12), rng.randint(1, 28))
                     if rng.random() < 0.6
                     else None,

@@ -92,6 +92,13 @@ class MemberQuerySet(models.QuerySet["Member"]):
             )
         )
 
+    def in_order(self) -> MemberQuerySet:
+        """The current members (``active``), said so that a long list read in an order is
+        read down that order's index, from its first row to its last: ``merged_into IS
+        NULL`` (nearly every member) sends SQLite, which keeps no statistics on them, down
+        the merged_into index and then sorts every one. PostgreSQL reads either alike."""
+        return self.exclude(merged_into__isnull=False)
+
     def with_financial(self, day: dt.date | None = None, *, among: Any = None) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today), by
         ``financial_condition``, the one definition (``among``: as its)."""

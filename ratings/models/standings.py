@@ -5,8 +5,11 @@ The whole list sorted by name, games, region, last change or last played is a re
 one of this table's (list, column) indexes: the page's fifty rows and their places, not
 every published member sorted and ranked (six million SQLite instructions at 60,000
 members). They are kept with the list's figures (``services.list_figures``): the
-worker writes them afresh when a rating run or a payment that moves a place has left them
-not holding; a member's write that moves no one's place writes that member's rows again.
+worker keeps them again (writing only the rows that moved, then the places by one UPDATE
+over a window of the table) when a rating run has left them not holding; a member's
+write writes that member's rows again, and the places below theirs where theirs moved.
+On PostgreSQL the table's pages are kept half full (migration 0049), so that a place set
+again is written beside its row, not into the seven indexes.
 They are read only while the figures they were kept with hold and say so
 (``PublishedListFigures``, its ``standings``).
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.paginator import EmptyPage, PageNotAnInteger
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.http import HttpRequest
 from django_tables2 import RequestConfig
 
@@ -44,17 +44,35 @@ def page_number(text: str | None) -> int:
     return number if 1 <= number <= MOST_PAGES else MOST_PAGES + 1
 
 
+class CountedPaginator(Paginator):
+    """A paginator told its count (a page that counted its rows with others, in one
+    query), so it does not count them again."""
+
+    def __init__(self, object_list: Any, per_page: int, *args: Any, count: int, **kwargs: Any):
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self.__dict__["count"] = count  # Paginator.count is a cached_property
+
+
 def table_paginate(
-    request: HttpRequest, table: Any, *, per_page: int, paginator_class: Any = None
+    request: HttpRequest,
+    table: Any,
+    *,
+    per_page: int,
+    paginator_class: Any = None,
+    count: int | None = None,
 ) -> Any:
     """Configure ``table`` from the request as ``RequestConfig`` does (its order, its
-    page), with the page size and number read by ``page_size`` and ``page_number``."""
+    page), with the page size and number read by ``page_size`` and ``page_number``.
+    ``count``: the table's rows, counted already (``CountedPaginator``)."""
     RequestConfig(request, paginate=False).configure(table)
     options: dict[str, Any] = {
         "per_page": page_size(request.GET.get(table.prefixed_per_page_field), default=per_page)
     }
     if paginator_class is not None:
         options["paginator_class"] = paginator_class
+    if count is not None:
+        options.setdefault("paginator_class", CountedPaginator)
+        options["count"] = count
     number = page_number(request.GET.get(table.prefixed_page_field))
     try:
         table.paginate(page=number, **options)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import django_tables2 as tables
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -15,6 +15,7 @@ from django.utils.timezone import template_localtime  # type: ignore[attr-define
 from ..formats.list_row import LIVE, ObjectRow, live_path, table_row
 from ..models import Event, Member, is_usable
 from ..models.listing import age_group, is_inactive
+from ..models.members import newcomer_condition
 from ..rules import publication
 
 if TYPE_CHECKING:
@@ -365,8 +366,13 @@ class OfficerMemberTable(tables.Table):
         # yet to play who brought no rating in, last either way.
         rating = F("rating_state__rating")
         value = rating.asc(nulls_last=True) if is_descending else rating.desc(nulls_last=True)
-        listed = Member.objects.listable().filter(pk=OuterRef("pk"))
-        return queryset.order_by(~Exists(listed), value, "name"), True
+        # Not listed (``MemberQuerySet.listable``): no state on the list, or a newcomer's;
+        # read on the row's joined state, not asked again of each member.
+        unlisted = Case(
+            When(Q(rating_state__isnull=True) | newcomer_condition(), then=Value(True)),
+            default=Value(False),
+        )
+        return queryset.order_by(unlisted.asc(), value, "name"), True
 
     def render_rating(self, record: Member, value: str) -> str:
         if getattr(record, "is_newcomer", False):

@@ -299,35 +299,50 @@ def possible_duplicates_find(
     return possible_duplicates(coming) + across(coming, recorded)
 
 
-def members_possible_duplicates() -> list[PossibleDuplicate]:
-    """The current members who may be one person (``rules.people``), for the officer's
-    members page: two queries, whatever the club's size (the names and ids held twice,
-    then those members)."""
-    twice = (
-        Member.objects.active()
+#: The names held twice read at a time by ``members_possible_duplicates`` when it wants a few.
+NAMES_A_BATCH = 200
+
+
+def members_possible_duplicates(*, most: int | None = None) -> list[PossibleDuplicate]:
+    """The current members who may be one person (``rules.people``), in the order of
+    their names, for the officer's members page: the names held twice, then those
+    members. ``most``: the page shows that many; the names held twice are read in their
+    order a batch at a time until more than ``most`` pairs are found (``most + 1`` pairs
+    at most: one more says there are more), so that a club of thousands of namesakes is
+    not read whole for a page's hundred.
+
+    Pairs of one FIDE id are of one name here: two current members never hold one id
+    (``fide_id_one_member``)."""
+    held_twice = (
+        Member.objects.in_order()
+        .exclude(name_key="")
         .values("name_key")
         .annotate(held=Count("pk"))
         .filter(held__gt=1)
-        .values("name_key")
+        .order_by("name_key")
+        .values_list("name_key", flat=True)
     )
-    ids_twice = (
-        Member.objects.exclude(fide_id="")
-        .active()
-        .values("fide_id")
-        .annotate(held=Count("pk"))
-        .filter(held__gt=1)
-        .values("fide_id")
-    )
-    rows = (
-        Member.objects.active()
-        .filter(Q(name_key__in=twice) | Q(fide_id__in=ids_twice))
-        .order_by("name_key", "member_number")
-        .values_list("pk", "name", "born", "fide_id", "member_number")
-    )
-    return possible_duplicates(
-        Person(ref=pk, name=name, born=born, fide_id=fide_id, where=number)
-        for pk, name, born, fide_id, number in rows
-    )
+    found: list[PossibleDuplicate] = []
+    after: str | None = None
+    while True:
+        names = held_twice if after is None else held_twice.filter(name_key__gt=after)
+        keys = list(names) if most is None else list(names[:NAMES_A_BATCH])
+        if not keys:
+            break
+        rows = (
+            Member.objects.in_order()
+            .filter(name_key__in=keys)
+            .order_by("name_key", "member_number")
+            .values_list("pk", "name", "born", "fide_id", "member_number")
+        )
+        found += possible_duplicates(
+            Person(ref=pk, name=name, born=born, fide_id=fide_id, where=number)
+            for pk, name, born, fide_id, number in rows
+        )
+        if most is None or len(found) > most or len(keys) < NAMES_A_BATCH:
+            break
+        after = keys[-1]
+    return found if most is None else found[: most + 1]
 
 
 class UndoRefused(ValueError):

@@ -33,15 +33,17 @@ MEMBERSHIP_FILTERS = {m.value: m.filter_label for m in Membership}
 
 
 def members_with_membership(
-    members: QuerySet[Member], *, status: str, day: dt.date | None = None
+    members: QuerySet[Member], *, status: str, day: dt.date | None = None, each: bool = False
 ) -> QuerySet[Member]:
     """``members`` narrowed to one of ``MEMBERSHIP_FILTERS`` on ``day`` (default today):
     financial (paid, not a guest), in arrears (a member, not paid) or guests. Any other
-    ``status`` leaves them as they are."""
+    ``status`` leaves them as they are. ``each``: asked of each member in turn
+    (``financial_condition``'s), for a page read in order that stops at its last row."""
+    paid = financial_condition(day, each=each)
     if status == Membership.FINANCIAL:
-        return members.filter(financial_condition(day), is_guest=False)
+        return members.filter(paid, is_guest=False)
     if status == Membership.ARREARS:
-        return members.exclude(financial_condition(day)).filter(is_guest=False)
+        return members.exclude(paid).filter(is_guest=False)
     if status == Membership.GUEST:
         return members.filter(is_guest=True)
     return members

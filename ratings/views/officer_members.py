@@ -10,7 +10,6 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import (
     Count,
     Field,
-    QuerySet,
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,9 +30,9 @@ from ..models import (
     MemberMerge,
     RatingRun,
     Season,
-    name_search,
 )
 from ..pages import member_record
+from ..pages.register import register, register_rows_marked
 from ..pages.reports import legend as rating_legend
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
@@ -138,48 +137,41 @@ def _period_words(system: Any, label: str | None) -> str | None:
 
 
 #: The possible duplicates the members page lists at once (a club brought in from several
-#: lists may hold thousands at first): the rest are counted, and come up as these merge.
+#: lists may hold thousands at first): the rest come up as these merge (read no further
+#: than one more, ``services.members_possible_duplicates``).
 DUPLICATES_SHOWN = 100
 
 
 @subscriptions_required
 def member_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
-    status = request.GET.get("status", "")
-    if status not in services.MEMBERSHIP_FILTERS:
-        status = ""
-    members: QuerySet[Member] = (
-        Member.objects.active().with_financial().with_newcomer().select_related("rating_state")  # type: ignore[misc]  # with_state's FilteredRelation
-    )
-    if query:
-        members = members.filter(name_search(query))
-    # How many each filter shows (with the search), so the officer sees the arrears at once.
-    counts = {
-        key: services.members_with_membership(members, status=key).count()
-        for key in services.MEMBERSHIP_FILTERS
-    }
-    members = services.members_with_membership(members, status=status)
-    table = OfficerMemberTable(members.order_by("name", "member_number"))
-    if not query and not status:
+    # Read a page at a time (``pages.register``): its rows, and the filters' counts (how
+    # many each shows with the search, so the officer sees the arrears at once) in one query.
+    found = register(query=query, status=request.GET.get("status", ""))
+    table = OfficerMemberTable(found.members.order_by("name", "member_number"))
+    if not query and not found.status:
         table.empty_text = (
             "No members yet: add one (Add a member), or bring them all in from a members CSV "
             "file (Import)."
         )
-    table_paginate(request, table, per_page=PER_PAGE)
-    filters = [(key, label, counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()]
-    possible = services.members_possible_duplicates()
+    table_paginate(request, table, per_page=PER_PAGE, count=found.count)
+    register_rows_marked(row.record for row in table.page.object_list)
+    filters = [
+        (key, label, found.counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()
+    ]
+    possible = services.members_possible_duplicates(most=DUPLICATES_SHOWN)
     return render(
         request,
         "ratings/officer/members.html",
         {
             "table": table,
             "query": query,
-            "status": status,
+            "status": found.status,
             "filters": filters,
             # Records that may be one person, each pair with its way to merge (the admin's
             # merge page, which says what keeping either record means, before any change).
             "possible_duplicates": possible[:DUPLICATES_SHOWN],
-            "more_duplicates": max(len(possible) - DUPLICATES_SHOWN, 0),
+            "more_duplicates": len(possible) > DUPLICATES_SHOWN,
             "can_merge": request.user.has_perm("ratings.change_member"),
             # The ratings' markers ("4 R", "Unr"), as the published list explains them.
             "legend": rating_legend(club_of(request).engine()),

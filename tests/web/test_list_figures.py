@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -24,12 +25,14 @@ from ratings.models import (
     Member,
     PublishedListFigures,
     RatingRun,
+    RatingState,
     Season,
     Subscription,
     listing,
 )
 from ratings.models.listing import published_list_size, published_regions
 from ratings.models.rating_lists import lists_kept
+from ratings.services import list_figures
 
 from ..factories import MemberFactory, paid_up
 
@@ -273,12 +276,48 @@ def test_a_member_renamed_keeps_the_standings_holding(rated, alice):
     assert standings_kept() == standings_ranked()
 
 
-def test_a_payment_that_puts_a_member_on_the_list_leaves_the_standings_to_the_worker(
+def test_a_payment_that_puts_a_member_on_the_list_places_everyone_in_its_transaction(
     rated, current_season, bob
 ):
     services.list_figures_refresh()
     services.subscription_record(member=bob, season=current_season)
+    assert services.list_figures_kept()["standings"]
+    assert standings_kept() == standings_ranked()
+
+
+def test_a_payment_taken_back_moves_the_places_below_up_in_its_transaction(
+    rated, current_season, alice, bob
+):
+    services.subscription_record(member=bob, season=current_season)
+    services.list_figures_refresh()
+    services.subscription_remove(subscription=alice.subscriptions.get())
+    assert services.list_figures_kept()["standings"]
+    assert standings_kept() == standings_ranked()
+
+
+def test_a_list_too_long_to_place_in_a_payment_is_left_to_the_worker(
+    rated, current_season, bob, monkeypatch
+):
+    services.list_figures_refresh()
+    monkeypatch.setattr(list_figures, "PLACES_MOVED_NOW", 0)
+    services.subscription_record(member=bob, season=current_season)
     assert not services.list_figures_kept()["standings"]
+    services.list_figures_refresh()
+    assert standings_kept() == standings_ranked()
+
+
+def test_the_worker_keeps_the_rows_of_members_whose_standing_held(
+    rated, current_season, alice, bob
+):
+    """Only the rows that moved are written: a member whose keys held keeps their row."""
+    carol = paid_up(MemberFactory(initial_rating=1200, initial_games=30), current_season)
+    services.list_figures_refresh()
+    rows = dict(ListStanding.objects.values_list("member_id", "pk"))
+    RatingState.objects.filter(member=alice).update(rating=F("rating") + 500)
+    services.list_figures_keep()  # a rating run's count: the standings left to the worker
+    services.list_figures_refresh()
+    assert standings_kept() == standings_ranked()
+    assert ListStanding.objects.get(member=carol).pk == rows[carol.pk]
 
 
 @pytest.mark.django_db(transaction=True)  # the look closes its connection

@@ -1,0 +1,88 @@
+"""The officer's register (the members page) read a page at a time, whatever the club's
+size: the members matching the search and the membership filter, in the table's order,
+the page's rows' standing today asked of those rows alone; the filters' counts in one query.
+
+Nothing here reads every member into Python: the page's rows come back (their order down
+the name index), its count comes with the filters' counts, and the possible duplicates
+are read a batch of names at a time (``services.members_possible_duplicates``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+
+from .. import services
+from ..models import Member, Membership, financial_condition, name_search
+
+#: The register's count of every member the search finds (no filter chosen).
+EVERYONE = ""
+
+
+@dataclass(frozen=True)
+class Register:
+    """The members a register page reads (not yet ordered nor paged) and how many each
+    filter shows with the search (``EVERYONE``: no filter)."""
+
+    members: QuerySet[Member]
+    counts: dict[str, int]
+    status: str
+
+    @property
+    def count(self) -> int:
+        """How many members the page's filter shows: its paginator's count, not asked again."""
+        return self.counts[self.status]
+
+
+def register(*, query: str = "", status: str = "", day: dt.date | None = None) -> Register:
+    """The register searched for ``query`` (a name or a number) and narrowed to
+    ``status`` (one of ``services.MEMBERSHIP_FILTERS``, else everyone) on ``day``
+    (default today)."""
+    if status not in services.MEMBERSHIP_FILTERS:
+        status = EVERYONE
+    found = Member.objects.in_order()
+    if query:
+        found = found.filter(name_search(query))
+    members = services.members_with_membership(
+        found.with_newcomer().select_related("rating_state"),  # type: ignore[misc]  # with_state's FilteredRelation
+        status=status,
+        day=day,
+        each=True,
+    )
+    return Register(members=members, counts=register_counts(found, day=day), status=status)
+
+
+def register_rows_marked(members: Iterable[Member], *, day: dt.date | None = None) -> None:
+    """Each of a page's ``members`` marked ``is_financial`` on ``day`` (what
+    ``Member.membership_on`` reads): one query among them. Not a column of the page's
+    query: PostgreSQL would list every paid-up member to answer it for a page's rows."""
+    members = list(members)
+    pks = [member.pk for member in members]
+    paid = set(
+        Member.objects.filter(pk__in=pks)
+        .filter(financial_condition(day, among=pks))
+        .values_list("pk", flat=True)
+    )
+    for member in members:
+        member.is_financial = member.pk in paid  # type: ignore[attr-defined]  # as with_financial's
+
+
+def register_counts(found: QuerySet[Member], *, day: dt.date | None = None) -> dict[str, int]:
+    """How many of ``found`` each filter shows, as ``services.members_with_membership``
+    narrows them, and all of them (``EVERYONE``): one query, the paid-up members listed
+    once (``financial_condition``), the members never read into Python."""
+    paid = financial_condition(day)
+    counted = found.aggregate(
+        everyone=Count("pk"),
+        guests=Count("pk", filter=Q(is_guest=True)),
+        financial=Count("pk", filter=paid & Q(is_guest=False)),
+    )
+    return {
+        EVERYONE: counted["everyone"],
+        Membership.FINANCIAL.value: counted["financial"],
+        Membership.ARREARS.value: counted["everyone"] - counted["guests"] - counted["financial"],
+        Membership.GUEST.value: counted["guests"],
+    }

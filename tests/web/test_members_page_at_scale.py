@@ -1,0 +1,107 @@
+"""The officer's members page reads its own page, whatever the club's size: its rows,
+the filters' counts in one query, and the possible duplicates no further than it shows."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from ratings import services
+from ratings.models import Member
+from ratings.services import members as member_services
+from ratings.views import officer_members
+
+from ..factories import MemberFactory, paid_up, rating_state
+from .test_list_at_scale import RowsRead
+
+pytestmark = pytest.mark.django_db
+
+MEMBERS = reverse("ratings:officer-members")
+
+
+def register_of(count: int, season, start: int = 0) -> None:
+    """Members in threes of one name (possible duplicates), some in arrears, some
+    guests, some rated."""
+    for n in range(start, start + count):
+        member = MemberFactory(member_number=f"R{n:04d}", name=f"Ann Player{n // 3:04d}")
+        if n % 7 != 3:
+            paid_up(member, season)
+        if n % 11 == 5:
+            member.is_guest = True
+            member.save()
+        if n % 2:
+            rating_state(member, rating=1500 + n, display=str(1500 + n), games=10)
+
+
+@pytest.fixture
+def few_shown(monkeypatch):
+    """A page showing three possible duplicates, the names held twice read four at a time."""
+    monkeypatch.setattr(officer_members, "DUPLICATES_SHOWN", 3)
+    monkeypatch.setattr(member_services, "NAMES_A_BATCH", 4)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},
+        {"page": 3},
+        {"status": "arrears"},
+        {"status": "financial", "page": 2},
+        {"status": "guest"},
+        {"sort": "-rating"},
+        {"sort": "member_number", "page": 2},
+        {"q": "ann"},
+    ],
+)
+def test_the_members_page_reads_the_same_rows_with_three_times_the_members(
+    officer_client, current_season, monkeypatch, few_shown, query
+):
+    register_of(60, current_season)
+    rows_read = RowsRead(monkeypatch)
+    few_rows, few_queries = rows_read.of(officer_client, MEMBERS, per_page=5, **query)
+    register_of(120, current_season, start=60)
+    rows, queries = rows_read.of(officer_client, MEMBERS, per_page=5, **query)
+    assert (rows, queries) == (few_rows, few_queries)
+    assert rows < 60  # of 180 members
+
+
+def test_the_filters_count_the_members_each_shows(officer_client, current_season):
+    register_of(30, current_season)
+    page = officer_client.get(MEMBERS, {"q": "ann"})
+    shown = {key: count for key, _, count in page.context["filters"]}
+    assert shown == {
+        key: services.members_with_membership(Member.objects.active(), status=key).count()
+        for key in services.MEMBERSHIP_FILTERS
+    }
+    assert page.context["table"].paginator.count == 30
+
+
+def test_a_filters_pages_hold_its_members_alone_in_name_order(officer_client, current_season):
+    register_of(30, current_season)
+    seen = []
+    for number in (1, 2):  # four members in arrears of 30
+        page = officer_client.get(MEMBERS, {"status": "arrears", "page": number, "per_page": 2})
+        seen += [row.record.member_number for row in page.context["table"].page]
+    arrears = services.members_with_membership(Member.objects.active(), status="arrears").order_by(
+        "name", "member_number"
+    )
+    assert seen == [m.member_number for m in arrears]
+
+
+def test_the_possible_duplicates_shown_are_the_first_of_them_all_and_one_more_says_so(
+    officer_client, current_season, few_shown
+):
+    register_of(30, current_season)
+    everyone = services.members_possible_duplicates()
+    page = officer_client.get(MEMBERS)
+    assert page.context["possible_duplicates"] == everyone[:3]
+    assert page.context["more_duplicates"]
+    assert "And more, listed here as these are merged" in page.content.decode()
+
+
+def test_a_few_possible_duplicates_are_all_shown(officer_client, current_season):
+    register_of(6, current_season)
+    page = officer_client.get(MEMBERS)
+    assert page.context["possible_duplicates"] == services.members_possible_duplicates()
+    assert len(page.context["possible_duplicates"]) == 6  # two names, three pairs each
+    assert not page.context["more_duplicates"]
