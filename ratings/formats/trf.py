@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.codec import TITLES
-from ..rules import tiebreaks
 from ..rules.names import hidden_characters, is_bye_placeholder
 from ..rules.places_of_play import trf_online_why
 
@@ -34,6 +33,7 @@ from ..rules.results import (
 )
 from ..rules.text import EVENT_NAME_LENGTH, TIME_CONTROL_LENGTH, cut, text_problem
 from ..words.counts import count_phrase
+from .trf_tie_breaks import tie_breaks_read
 
 # The result codes (FIDE Handbook C.04 Annex 2, TRF16 and TRF-2026):
 #   1 = 0   a game played: win, draw, loss (rated)
@@ -431,49 +431,8 @@ def parse(data: bytes | str) -> Tournament:
     tournament.online_why = (
         trf_online_why(place=tournament.city, federation=tournament.federation) or ""
     )
-    _read_tie_breaks(tournament, tie_break_lines)
+    tie_breaks_read(tournament, tie_break_lines)
     return tournament
-
-
-def _read_tie_breaks(tournament: Tournament, lines: dict[str, tuple[int, str]]) -> None:
-    """The event's tie-breaks from TRF-2026's ``202`` (those that break a tie on points)
-    or, without it, ``212`` (the whole order, the points first: ``PTS``); codes between
-    commas or spaces, as FIDE's tie-break server reads them. Those the club knows are kept
-    in order (``tiebreaks.SPELLINGS``); any other is named, not kept."""
-    if "202" in lines:
-        number, value = lines["202"]
-        words = value.replace(",", " ").split()
-    elif "212" in lines:
-        number, value = lines["212"]
-        words = value.replace(",", " ").split()
-        if words and words[0].upper() == "PTS":
-            words = words[1:]
-    else:
-        return
-    if not words:
-        tournament.warnings.append(
-            f"Line {number} names no tie-breaks: the event ranks players level on points by "
-            "its kind's default (you may change them on the event)."
-        )
-        return
-    kept: list[str] = []
-    left: list[str] = []
-    for word in words:
-        code = tiebreaks.SPELLINGS.get(word.upper())
-        if code is None or code in kept or len(kept) == tiebreaks.MAX_TIE_BREAKS:
-            left.append(word)
-        else:
-            kept.append(code)
-    tournament.tie_breaks = tuple(kept)
-    if left:
-        ranked = (
-            ", ".join(kept) if kept else "its kind's default (you may change them on the event)"
-        )
-        tournament.warnings.append(
-            f"Line {number}: the tie-breaks {', '.join(left)} are not kept (not ones the club "
-            f"knows, listed twice, or past the {tiebreaks.MAX_TIE_BREAKS} an event has): "
-            f"the event ranks players level on points by {ranked}."
-        )
 
 
 def _placeholders_out(tournament: Tournament) -> None:

@@ -23,23 +23,21 @@ from .events import (
 from .fide import FIDE_KINDS, FideRating
 from .imports import MemberImport, MemberImportLine
 from .mail import MailMessage
+from .member_numbers import next_member_numbers, number_taken, suggested_member_number
 from .members import (
     EARLIEST_DATE,
     MAX_INITIAL_RATING,
     MailConsent,
     Member,
-    MemberMerge,
     MemberQuerySet,
     Subscription,
     financial_condition,
     member_names,
     name_search,
-    next_member_numbers,
-    number_taken,
     published_condition,
     seasons_covering,
-    suggested_member_number,
 )
+from .merges import MemberMerge
 from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
 from .publications import Publication, PublicationEntry
 from .rating import USABLE, JSONText, RatingChange, RatingRun, RatingState, is_usable

@@ -4,11 +4,9 @@ query: ``published_condition``; in words, ``ratings.rules.publication``)."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Collection
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
@@ -571,91 +569,3 @@ class Subscription(models.Model):
             errors["amount"] = problem
         if errors:
             raise ValidationError(errors)
-
-
-# -- the club's member numbering ----------------------------------------------------------
-
-
-def number_taken(number: str, *, besides: Member | None = None) -> bool:
-    """Whether another member has ``number`` in any case (A1 and a1 are one number)."""
-    others = Member.objects.filter(member_number__iexact=number)
-    if besides is not None and besides.pk is not None:
-        others = others.exclude(pk=besides.pk)
-    return others.exists()
-
-
-def suggested_member_number() -> str:
-    """The next free number in the club's own pattern (``next_member_numbers``)."""
-    return next_member_numbers(1)[0]
-
-
-def next_member_numbers(count: int) -> list[str]:
-    """``count`` free numbers in the club's own pattern, after the highest in use: every
-    number the site gives or suggests (the add form's, the event's quick form's for a
-    member or a guest, an import's new players'), so the club has one pattern.
-
-    The pattern is the one most of the club's members (guests aside, unless there are
-    only guests) are numbered in: letters then digits, the digits' width kept ("R1062" →
-    "R1063", "0099" → "0100"); a club with no numbered member starts at 1. A number
-    taken in any case (a guest's, another pattern's) is passed over.
-    """
-    numbered = re.compile(r"^([A-Za-z]*)(\d+)$")
-    rows = list(Member.objects.values_list("member_number", "is_guest"))
-    taken = {number.lower() for number, _ in rows}
-    members = [number for number, guest in rows if not guest] or [n for n, _ in rows]
-    patterns: dict[tuple[str, int], list[int]] = {}
-    for number in members:
-        if m := numbered.match(number):
-            patterns.setdefault((m.group(1), len(m.group(2))), []).append(int(m.group(2)))
-    if not patterns:
-        prefix, width, candidate = "", 1, 1
-    else:
-        (prefix, width), used = max(
-            patterns.items(), key=lambda item: (len(item[1]), max(item[1]))
-        )
-        candidate = max(used) + 1
-    found: list[str] = []
-    while len(found) < count:
-        number = f"{prefix}{candidate:0{width}d}"
-        if number.lower() not in taken:
-            found.append(number)
-        candidate += 1
-    return found
-
-
-class MemberMerge(models.Model):
-    """One duplicate merged into the record kept, and what the merge moved: what undoing
-    it puts back (``services.member_merge_undo``). ``moved`` holds the ids: games where
-    the duplicate was white or black, entries and subscriptions moved, those dropped
-    because the record kept had one already (their fields, to be made again), earlier
-    duplicates that pointed at this one, and the record kept's blanks the merge filled
-    (with what they held before)."""
-
-    kept = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="merges_kept")
-    removed = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="merges_removed")
-    moved = models.JSONField(default=dict)
-    merged_at = models.DateTimeField(auto_now_add=True)
-    merged_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-
-    class Meta:
-        ordering = ["-merged_at", "-pk"]
-
-    def __str__(self) -> str:
-        return (
-            f"{self.removed.name} ({self.removed.member_number}) merged into "
-            f"{self.kept.name} ({self.kept.member_number})"
-        )

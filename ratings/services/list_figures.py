@@ -299,16 +299,7 @@ def _standings_insert(
     if whole:
         columns["place"] = "s_place"
         rows = rows.annotate(s_place=Case(When(unrated=0, then=F("rank")), default=None))
-    rows = rows.annotate(
-        s_member=F("pk"),
-        s_unrated=F("unrated"),
-        s_rating=F("rating_value"),
-        s_name=F("name"),
-        s_games=F("rating_state__games"),
-        s_region=F("region"),
-        s_last_change=F("rating_state__last_change"),
-        s_last_played=F("rating_state__last_played"),
-    )
+    rows = _with_standing_keys(rows)
     listed = rows.order_by().values(*columns.values())
     sql, params = listed.query.sql_with_params()
     connection = connections[using]
@@ -321,6 +312,20 @@ def _standings_insert(
             f"INSERT INTO {table} ({into}) SELECT %s, {chosen} FROM ({sql}) listed",
             [time_class, *params],
         )
+
+
+def _with_standing_keys(rows: Any) -> Any:
+    """The list's rows with a standing's columns named as ``_STANDING`` reads them."""
+    return rows.annotate(
+        s_member=F("pk"),
+        s_unrated=F("unrated"),
+        s_rating=F("rating_value"),
+        s_name=F("name"),
+        s_games=F("rating_state__games"),
+        s_region=F("region"),
+        s_last_change=F("rating_state__last_change"),
+        s_last_played=F("rating_state__last_played"),
+    )
 
 
 #: The scratch table a list's rows are read into once, to be compared with those kept.
@@ -350,17 +355,8 @@ def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
     writer's lock 4.5-20 s at 60,000 members."""
     from ..models.listing import with_ratings
 
-    rows = with_ratings(
-        Member.objects.published(day), ranked=False, time_class=time_class
-    ).annotate(
-        s_member=F("pk"),
-        s_unrated=F("unrated"),
-        s_rating=F("rating_value"),
-        s_name=F("name"),
-        s_games=F("rating_state__games"),
-        s_region=F("region"),
-        s_last_change=F("rating_state__last_change"),
-        s_last_played=F("rating_state__last_played"),
+    rows = _with_standing_keys(
+        with_ratings(Member.objects.published(day), ranked=False, time_class=time_class)
     )
     sql, params = rows.order_by().values(*_STANDING.values()).query.sql_with_params()
     connection = connections[using]
