@@ -16,12 +16,15 @@ from ratings.models import (
     Entry,
     Event,
     Game,
+    ListStanding,
     Member,
     RatingChange,
     RatingRun,
     RatingState,
     Subscription,
 )
+from ratings.models.listing import published_list_size
+from ratings.services.list_figures import list_figures_kept
 from tests.factories import MemberFactory
 
 pytestmark = pytest.mark.django_db
@@ -144,3 +147,13 @@ def test_records_made_afterwards_get_new_ids():
     )
     Game.objects.create(event=event, round=1, white=member, result=Game.Result.BYE)
     assert Member.objects.count() == 61
+
+
+def test_the_rated_history_is_served_with_each_members_standing_kept():
+    """As the worker keeps them after a rating run: otherwise the first officer's run waits
+    on the figures' row while the worker builds every standing."""
+    generate(*SMALL)
+    members, _ = published_list_size(time_class="standard")
+    assert members > 0
+    assert ListStanding.objects.filter(time_class="standard").count() == members
+    assert list_figures_kept()["standings"]
