@@ -71,6 +71,13 @@ from django.utils.cache import (
 from django.utils.dateparse import parse_datetime
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
 
+from ratings.models import PublicPagesVersion, PublicPagesWithdrawal
+from ratings.services.public_pages import (
+    public_pages_changed,
+    public_pages_version,
+    public_pages_withdrawn,
+)
+
 #: Seconds a kept page lives at most (a bump retires it sooner). Long: the version,
 #: not the clock, is what keeps pages right.
 TIMEOUT = 24 * 60 * 60
@@ -112,8 +119,6 @@ def _version(request: HttpRequest) -> tuple[str, dt.datetime]:
     test's rolled back, may give a number again, never with the same moment, and the
     withdrawals' count: ``_withdrawals``), and the answers' Last-Modified. Read once a
     request: ``KeptPublicPagesMiddleware`` leaves what it read on the request."""
-    from ratings.services.public_pages import public_pages_version, public_pages_withdrawn
-
     read = getattr(request, "public_pages_version", None)
     number, changed, withdrawn = (
         read if read is not None else (*public_pages_version(), public_pages_withdrawn())
@@ -404,8 +409,6 @@ class PublicPagesChangedMiddleware:
         with connection.execute_wrapper(writes):
             response = self.get_response(request)
         if writes.unannounced:
-            from ratings.services.public_pages import public_pages_changed
-
             try:
                 # Not the published lists' figures: every write that moves them moves
                 # them itself (``services.list_figures``); forgotten on every post, the
@@ -432,8 +435,6 @@ def _version_now() -> tuple[str, tuple[int, dt.datetime | None, int]]:
     building would cost as much as the rest of a kept answer): as this middleware keys
     its answers, and as ``public_pages_version`` gives it (``public_page`` reads it from
     the request rather than asking again)."""
-    from ratings.models import PublicPagesVersion, PublicPagesWithdrawal
-
     meta = PublicPagesVersion._meta
     withdrawals = PublicPagesWithdrawal._meta
     quote = connection.ops.quote_name

@@ -11,6 +11,7 @@ import datetime as dt
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -274,8 +275,6 @@ def email(url: str, *, development: bool) -> dict[str, Any]:
     mail), SMTP on this machine's port 25 in production, so that with no mail server
     each message is retried and then logged as failed (not printed and logged as sent).
     """
-    from urllib.parse import parse_qs, unquote, urlsplit
-
     # Django's own defaults, each overridden by what the URL says.
     out: dict[str, Any] = {
         "EMAIL_HOST": "localhost",

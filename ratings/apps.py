@@ -7,4 +7,6 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the receivers)
+        # In ready(), as Django asks: the receivers import the models, which the app
+        # registry loads only after this module; importing them connects them.
+        from . import signals  # noqa: F401

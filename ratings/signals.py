@@ -14,6 +14,7 @@ from django.db.models.signals import post_delete, post_save, pre_delete, pre_sav
 from django.dispatch import receiver
 from simple_history.models import HistoricalChanges
 
+from . import services
 from .models import (
     ClubSettings,
     Comparison,
@@ -36,6 +37,13 @@ from .models import (
     Season,
     Subscription,
 )
+from .services.list_figures import (
+    Share,
+    list_figures_after,
+    list_figures_before,
+    list_figures_forget,
+)
+from .services.public_pages import public_pages_changed
 
 
 @receiver(post_save, sender=Member, dispatch_uid="member_state_on_add")
@@ -43,8 +51,6 @@ def member_state_on_add(
     sender: type[Member], instance: Member, created: bool, raw: bool = False, **kwargs: Any
 ) -> None:
     if created and not raw:
-        from . import services
-
         services.member_states_create(members=[instance])
 
 
@@ -72,8 +78,6 @@ def _public_pages_changed(
     (``services.public_pages``)."""
     if raw:
         return
-    from .services.public_pages import public_pages_changed
-
     # The published lists' figures: followed, or forgotten, by the receivers below.
     public_pages_changed(
         using=kwargs.get("using") or DEFAULT_DB_ALIAS,
@@ -143,8 +147,6 @@ def _figures_before_save(
 ) -> None:
     if raw:
         return
-    from .services.list_figures import list_figures_before
-
     moved = _members_moved(sender, instance, using)
     instance._list_figures_before = list_figures_before(member_ids=moved, using=using)
 
@@ -159,8 +161,6 @@ def _figures_after_save(
 ) -> None:
     if raw:
         return
-    from .services.list_figures import Share, list_figures_after
-
     before = instance.__dict__.pop("_list_figures_before", None)
     if before is not None and created and sender is Member:
         before = {**before, instance.pk: Share(lists={}, regions=frozenset())}  # new: none
@@ -172,8 +172,6 @@ def _figures_before_delete(
 ) -> None:
     # A payment a member's or a season's delete takes with it too: harmless, as those
     # forget the figures (``_figures_forgotten``), before or after it.
-    from .services.list_figures import list_figures_before
-
     moved = {instance.member_id}
     instance._list_figures_before = list_figures_before(member_ids=moved, using=using)
 
@@ -181,8 +179,6 @@ def _figures_before_delete(
 def _figures_after_delete(
     sender: type[Any], instance: Any, using: str = DEFAULT_DB_ALIAS, **_: Any
 ) -> None:
-    from .services.list_figures import list_figures_after
-
     before = instance.__dict__.pop("_list_figures_before", None)
     list_figures_after(before=before, using=using)
 
@@ -194,8 +190,6 @@ def _figures_forgotten(sender: type[Any], raw: bool = False, **kwargs: Any) -> N
     delete: nobody has paid for those (payments hold their season)."""
     if raw or (sender is Season and (kwargs.get("created") or "created" not in kwargs)):
         return
-    from .services.list_figures import list_figures_forget
-
     list_figures_forget(using=kwargs.get("using") or DEFAULT_DB_ALIAS)
 
 

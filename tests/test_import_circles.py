@@ -7,10 +7,16 @@ never run, as ``lint-imports`` does.
 The circles not broken yet would be named in ``CIRCLES_LEFT`` with what breaks each (none
 is left); a circle found outside them fails, and so does a name whose circle has gone
 (take it out), so that the list only shrinks.
+
+An import inside a function hides an arrow from whoever reads the module's top, and was
+the way the circles were dodged: one stays only where the module's top cannot take it
+(Django's app registry, a driver or a slow library only one path needs), and says why
+in a comment on its line or the line above.
 """
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import grimp
@@ -25,6 +31,59 @@ PROJECT = Path(__file__).resolve().parents[1]
 #: record's rules that read the record beside the models they check (models/events.py,
 #: models/record.py).
 CIRCLES_LEFT: dict[str, frozenset[str]] = {}
+
+
+#: The app's own code: the migrations are Django's to write, and left out.
+APP_PACKAGES = ("ratings", "clubratings")
+
+
+def imports_in_functions_unexplained(source: str) -> list[int]:
+    """The lines of ``source``'s imports made inside a function (or a method) with no
+    comment on their line(s) or on the line above."""
+    lines = source.splitlines()
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            # An import's own lines hold no string, so a "#" there starts a comment.
+            own = lines[node.lineno - 1 : node.end_lineno]
+            above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+            if not any("#" in line for line in own) and not above.startswith("#"):
+                found.append(node.lineno)
+    # A nested function's imports are met again from each function around it: once each.
+    return sorted(set(found))
+
+
+def test_an_import_inside_a_function_needs_a_comment_to_stay():
+    source = (
+        "def ready():\n"
+        "    # Django loads the models first.\n"
+        "    from . import signals\n"
+        "    import psycopg  # only PostgreSQL's\n"
+        "\n"
+        "    def inner():\n"
+        "        from . import models\n"
+    )
+
+    assert imports_in_functions_unexplained(source) == [7]
+
+
+def test_the_app_imports_inside_functions_only_with_a_reason_said():
+    unexplained = [
+        f"{path.relative_to(PROJECT)}:{line}"
+        for package in APP_PACKAGES
+        for path in sorted((PROJECT / package).rglob("*.py"))
+        if "migrations" not in path.parts
+        for line in imports_in_functions_unexplained(path.read_text(encoding="utf-8"))
+    ]
+
+    assert unexplained == [], (
+        "imports inside functions with no comment saying why (move them to the module's "
+        "top, or say why they cannot go there): " + ", ".join(unexplained)
+    )
 
 
 def import_circles(graph: grimp.ImportGraph) -> set[frozenset[str]]:

@@ -7,6 +7,8 @@ the command line and the tests all drive the same pure functions.
 from __future__ import annotations
 
 import math
+import re
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -368,9 +370,6 @@ class RatingSystem(ABC, Generic[S]):
         """The system's rules in a paragraph, as its module states them (the "Rules:"
         paragraph of its docstring, the one place they are written down), for the site's
         help page; what points into the source (a repository path) left out."""
-        import re
-        import sys
-
         doc = sys.modules[cls.__module__].__doc__ or ""
         paragraphs = [" ".join(p.split()) for p in doc.split("\n\n")]
         rules = next((p for p in paragraphs if p.startswith("Rules")), "")

@@ -14,6 +14,7 @@ from typing import IO, Any
 
 import msgspec
 
+from . import SYSTEMS
 from .base import (
     EngineError,
     Event,
@@ -58,8 +59,6 @@ def load_document(text: bytes) -> object:
 
 def parse_input(document: object) -> tuple[str, dict[str, object], list[PlayerState], list[Event]]:
     """Check a whole input document; raise EngineError listing every problem."""
-    from . import SYSTEMS  # the registry imports the systems, which import this module's peers
-
     if not isinstance(document, dict):
         raise EngineError(["(document): must be a JSON object"])
     problems = [f"{key}: unknown field" for key in document if key not in _DOCUMENT_KEYS]

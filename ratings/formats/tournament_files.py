@@ -27,6 +27,7 @@ from ..rules.places_of_play import pgn_online_why
 from ..rules.text import EVENT_NAME_LENGTH, cut, text_problem
 from ..rules.time_classes import STANDARD, time_class_and_why
 from ..words.counts import count_phrase
+from . import trf
 from .trf import player_title, shared_fide_ids
 
 # -- tournament files (import_trf, import_pgn) ---------------------------------------------
@@ -128,8 +129,6 @@ def trf_event(
     Pairing programs often write no start date (no ``042``, no round dates): ``date`` is
     the one the officer gives for such a file (``import_trf --date``); a file's own date
     always wins."""
-    from . import trf
-
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None, [f"{source}: the file is UTF-16 text: save it as UTF-8 (or Latin-1)"]
     try:
@@ -328,6 +327,8 @@ def pgn_events(
     notes. Games between the same two players in one round (a knockout's ``4.1``,
     ``4.2``; a league meet) are a match, kept; a player against two opponents in one
     round is refused."""
+    # Here, not at the top: every web process imports this module (the TRF upload's form),
+    # and only a PGN import needs python-chess, the slowest of the app's imports to load.
     import chess.pgn
 
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -12,6 +12,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.dateformat import format as day
 from django.utils.functional import cached_property
 
 from ..models import Event, Member, name_search
@@ -76,9 +78,6 @@ class EventForm(forms.ModelForm):
     def warnings(self) -> list[str]:
         """What the officer should see before a new event is saved (it is not refused):
         a name already recorded, a date still to come."""
-        from django.utils import timezone
-        from django.utils.dateformat import format as day
-
         data = self.cleaned_data
         found = []
         name, start = data.get("name"), data.get("start_date")

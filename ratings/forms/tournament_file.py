@@ -9,6 +9,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.html import format_html, format_html_join
 
+from ..formats import trf
 from ..formats.pgn import is_pgn, pgn_tournaments
 from ..formats.tournament_files import (
     KIND_FROM_TRF,
@@ -25,6 +26,7 @@ from ..rules.time_classes import CHOICES as TIME_CLASSES
 from ..services.duplicates import duplicate_reason_problem, duplicates_of
 from ..services.tournament_imports import match_players, players_possible_duplicates
 from ..words.counts import count_phrase
+from .events import resolve_players
 from .members import DATE
 
 # -- TRF import -------------------------------------------------------------------------
@@ -48,8 +50,6 @@ class TrfUploadForm(forms.Form):
     MAX_BYTES = MAX_FILE_BYTES
 
     def clean(self) -> dict[str, Any]:
-        from ..formats import trf
-
         super().clean()
         data = self.cleaned_data
         upload = data.get("file")
@@ -387,8 +387,6 @@ class TrfConfirmForm(forms.Form):
 
     def _hand_matches(self, data: dict[str, Any]) -> None:
         """A member typed beside a player wins over the list's choice."""
-        from .events import resolve_players
-
         typed = {p.rank: data.get(f"m{p.rank}", "").strip() for p in self.tournament.players}
         tokens = [t for t in typed.values() if t]
         if not tokens:

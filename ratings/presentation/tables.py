@@ -14,9 +14,10 @@ from django.utils.timezone import template_localtime  # type: ignore[attr-define
 
 from ..formats.list_row import LIVE, ObjectRow, live_path, table_row
 from ..models import Event, Member, is_usable
-from ..models.listing import age_group, is_inactive
+from ..models.listing import age_group, is_inactive, year_start
 from ..models.members import newcomer_condition
 from ..rules import publication
+from ..templatetags.membership import membership_badge
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -301,8 +302,6 @@ class JuniorReportTable(ReportTable):
         pass
 
     def render_age(self, record: Member) -> str:
-        from ..models.listing import year_start
-
         return str(record.age_on(year_start()))
 
     def value_age(self, record: Member) -> str:
@@ -380,8 +379,6 @@ class OfficerMemberTable(tables.Table):
         return value
 
     def render_today(self, record: Member) -> str:
-        from ..templatetags.membership import membership_badge
-
         return membership_badge(record.membership_on())
 
 

@@ -48,6 +48,7 @@ from django.db.models import Case, F, When
 from django.utils import timezone
 
 from ..models import ListStanding, Member, PublishedListFigures, seasons_covering
+from ..models.listing import published_list_size, published_regions, with_ratings
 from ..models.rating_lists import lists_kept
 
 log = logging.getLogger("ratings")
@@ -65,8 +66,6 @@ class Share:
 
 
 def _share(member_id: int, day: dt.date) -> Share:
-    from ..models.listing import published_list_size
-
     lists = {
         tc: list(published_list_size(time_class=tc, day=day, among=[member_id]))
         for tc in lists_kept()
@@ -120,8 +119,6 @@ def list_figures_keep(
     without it they no longer hold (a rating run moves most places) until the worker
     keeps them.
     Whether it kept them."""
-    from ..models.listing import published_list_size, published_regions
-
     with transaction.atomic(using=using):
         if not wait and connections[using].features.has_select_for_update_skip_locked:
             rows = PublishedListFigures.objects.filter(pk=_ROW)
@@ -235,8 +232,6 @@ def list_figures_before(
 def list_figures_after(*, before: dict[int, Share] | None, using: str = DEFAULT_DB_ALIAS) -> None:
     """The write ``list_figures_before`` read the shares for is made: move the figures by
     each member's difference."""
-    from ..models.listing import published_regions
-
     if not connections[using].in_atomic_block:
         list_figures_forget(using=using)
         return
@@ -289,8 +284,6 @@ def _standings_insert(
     """Copy the published list of ``time_class`` (``among``: these members' rows of it,
     unplaced) into ``ListStanding`` in one INSERT ... SELECT: the live list's own query
     (``listing.with_ratings``), its places the list's rank (ties share a place)."""
-    from ..models.listing import with_ratings
-
     whole = among is None
     rows = with_ratings(
         Member.objects.published(day, among=among), ranked=whole, time_class=time_class
@@ -353,8 +346,6 @@ def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
     table itself (``_standings_place``). After a day of payments and a rating run, most
     rows' keys hold: writing the whole table afresh (its seven indexes) held SQLite's one
     writer's lock 4.5-20 s at 60,000 members."""
-    from ..models.listing import with_ratings
-
     rows = _with_standing_keys(
         with_ratings(Member.objects.published(day), ranked=False, time_class=time_class)
     )

@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from ..api import api
+
 
 def _type_of(schema: dict[str, Any]) -> str:
     """A schema in a few words: "integer", "string (date)", "PublicationList", "a | b"."""
@@ -30,8 +32,6 @@ def _plain(text: str) -> str:
 
 
 def api_docs(request: HttpRequest) -> HttpResponse:
-    from ..api import api
-
     spec = api.get_openapi_schema()
     base = reverse("api:api-root")
     operations = []

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from ..formats.csvsafe import csv_safe_row
-from ..models import Member, listing
+from ..models import Event, Member, listing
 from ..pages import events as event_pages
 from ..pages import members as pages
 from ..pages import reports
@@ -66,8 +66,6 @@ def member_history_csv(request: HttpRequest, number: str) -> HttpResponse:
 
 def event_crosstable_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The crosstable as the page shows it to this reader, withheld ratings left empty."""
-    from ..models import Event
-
     event = get_object_or_404(Event, pk=pk)
     officer = is_officer(request)
     table = event_pages.event_crosstable(event=event, viewer=request.user)

@@ -44,6 +44,7 @@ from ..presentation.tables import (
     OfficerEventTable,
 )
 from ..rules import access
+from ..services import event_stages
 from ..words.counts import count_phrase
 from .common import (
     PER_PAGE,
@@ -209,12 +210,12 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def event_submit(request: HttpRequest, pk: int) -> HttpResponse:
     """Its director (or the officer) says the event's results are in: the officers are told."""
-    from ..services.event_stages import StageRefused, event_submit
-
     event = get_object_or_404(Event, pk=pk)
     try:
-        event_submit(event=event, user=request.user, base_url=request.build_absolute_uri("/"))
-    except StageRefused as refused:
+        event_stages.event_submit(
+            event=event, user=request.user, base_url=request.build_absolute_uri("/")
+        )
+    except event_stages.StageRefused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(request, f"{event.name} is submitted: the ratings officer is told.")

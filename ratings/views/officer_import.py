@@ -15,6 +15,7 @@ from .. import services
 from ..engine.codec import TITLES
 from ..formats import trf, trf_export
 from ..formats.pgn import pgn_tournaments
+from ..forms import TrfConfirmForm, TrfUploadForm
 from ..models import (
     Event,
     Member,
@@ -32,8 +33,6 @@ SESSION_KEY = "officer-trf-import"
 
 @officer_required
 def trf_upload(request: HttpRequest) -> HttpResponse:
-    from ..forms import TrfUploadForm
-
     form = TrfUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         request.session[SESSION_KEY] = {
@@ -50,8 +49,6 @@ def trf_upload(request: HttpRequest) -> HttpResponse:
 
 @officer_required
 def trf_preview(request: HttpRequest) -> HttpResponse:
-    from ..forms import TrfConfirmForm
-
     stored = request.session.get(SESSION_KEY)
     if not stored:
         messages.info(request, "Upload a tournament report file first.")

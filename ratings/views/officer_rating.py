@@ -28,6 +28,7 @@ from ..models.rating_lists import event_list_system, on_list
 from ..pages import events as pages
 from ..rules.rating_lists import list_query
 from ..rules.time_classes import STANDARD
+from ..services import event_stages
 from ..services.duplicates import duplicates_of_event
 from ..words.counts import count_phrase
 from .common import officer_required, rating_list_of
@@ -92,8 +93,6 @@ def event_complete(request: HttpRequest, pk: int) -> HttpResponse:
 @officer_required
 def event_send_back(request: HttpRequest, pk: int) -> HttpResponse:
     """A submitted event returned to its director, unrated, with the officer's note."""
-    from ..services.event_stages import StageRefused, event_send_back
-
     event = get_object_or_404(Event, pk=pk)
     if event.stage != Event.SUBMITTED:
         messages.info(request, f"{event.name} is not waiting for rating: nothing to send back.")
@@ -101,13 +100,13 @@ def event_send_back(request: HttpRequest, pk: int) -> HttpResponse:
     form = SendBackForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            event_send_back(
+            event_stages.event_send_back(
                 event=event,
                 user=request.user,
                 note=form.cleaned_data["note"],
                 base_url=request.build_absolute_uri("/"),
             )
-        except StageRefused as refused:
+        except event_stages.StageRefused as refused:
             form.add_error("note", str(refused))
         else:
             messages.success(request, f"{event.name} is sent back to its director.")

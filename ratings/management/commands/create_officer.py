@@ -6,6 +6,7 @@ import getpass
 import os
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -33,8 +34,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from django.contrib.auth.models import User
-
         username: str = options["username"]
         existing = User.objects.filter(username=username).first()
         if options["noinput"]:
