@@ -35,6 +35,7 @@ from .members import (
     member_names,
     name_search,
     published_condition,
+    register_size,
     seasons_covering,
 )
 from .merges import MemberMerge
@@ -91,6 +92,7 @@ __all__ = [
     "next_member_numbers",
     "number_taken",
     "published_condition",
+    "register_size",
     "rules",
     "seasons_covering",
     "suggested_member_number",

@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import (
     Case,
+    Count,
     Exists,
     ExpressionWrapper,
     FilteredRelation,
@@ -219,6 +220,26 @@ def published_condition(day: dt.date | None = None, *, among: Any = None, each: 
     return Q(merged_into__isnull=True, is_guest=False) & financial_condition(
         day, among=among, each=each
     )
+
+
+def register_size(
+    found: Any = None, *, day: dt.date | None = None, among: Any = None
+) -> tuple[int, int, int]:
+    """The officer's register counted, as its membership filters narrow it: the current
+    members of ``found`` (default every one), the guests of them, and the financial
+    members who are not guests on ``day`` (``financial_condition``; the rest are in
+    arrears). One query, the paid-up members listed once. ``among``: these members
+    alone (a member's share of the kept counts, ``services.list_figures``)."""
+    if found is None:
+        found = Member.objects.in_order()
+    if among is not None:
+        found = found.filter(pk__in=among)
+    counted = found.aggregate(
+        everyone=Count("pk"),
+        guests=Count("pk", filter=Q(is_guest=True)),
+        financial=Count("pk", filter=financial_condition(day, among=among) & Q(is_guest=False)),
+    )
+    return counted["everyone"], counted["guests"], counted["financial"]
 
 
 #: The highest initial rating a member may be given (``rules.MAX_RATING``).

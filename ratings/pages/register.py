@@ -1,6 +1,7 @@
 """The officer's register (the members page) read a page at a time, whatever the club's
 size: the members matching the search and the membership filter, in the table's order,
-the page's rows' standing today asked of those rows alone; the filters' counts in one query.
+the page's rows' standing today asked of those rows alone; the filters' counts kept
+with the published lists' figures (or, for a search, counted in one query).
 
 Nothing here reads every member into Python: the page's rows come back (their order down
 the name index), its count comes with the filters' counts, and the possible duplicates
@@ -13,10 +14,10 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 
 from .. import services
-from ..models import Member, Membership, financial_condition, name_search
+from ..models import Member, Membership, financial_condition, name_search, register_size
 
 #: The register's count of every member the search finds (no filter chosen).
 EVERYONE = ""
@@ -52,7 +53,8 @@ def register(*, query: str = "", status: str = "", day: dt.date | None = None) -
         day=day,
         each=True,
     )
-    return Register(members=members, counts=register_counts(found, day=day), status=status)
+    counts = register_counts(found, day=day, searched=bool(query))
+    return Register(members=members, counts=counts, status=status)
 
 
 def register_rows_marked(members: Iterable[Member], *, day: dt.date | None = None) -> None:
@@ -70,19 +72,23 @@ def register_rows_marked(members: Iterable[Member], *, day: dt.date | None = Non
         member.is_financial = member.pk in paid  # type: ignore[attr-defined]  # as with_financial's
 
 
-def register_counts(found: QuerySet[Member], *, day: dt.date | None = None) -> dict[str, int]:
+def register_counts(
+    found: QuerySet[Member], *, day: dt.date | None = None, searched: bool = True
+) -> dict[str, int]:
     """How many of ``found`` each filter shows, as ``services.members_with_membership``
-    narrows them, and all of them (``EVERYONE``): one query, the paid-up members listed
-    once (``financial_condition``), the members never read into Python."""
-    paid = financial_condition(day)
-    counted = found.aggregate(
-        everyone=Count("pk"),
-        guests=Count("pk", filter=Q(is_guest=True)),
-        financial=Count("pk", filter=paid & Q(is_guest=False)),
-    )
+    narrows them, and all of them (``EVERYONE``). The whole register today (not
+    ``searched``, no ``day``) as kept with the published lists' figures
+    (``services.list_figures_kept``: one row read, whatever the club's size); else, or
+    where they are not kept, counted (``register_size``: one query, the paid-up members
+    listed once, the members never read into Python)."""
+    kept = None if searched or day is not None else services.list_figures_kept()
+    if kept is not None and "register" in kept:
+        everyone, guests, financial = kept["register"]
+    else:
+        everyone, guests, financial = register_size(found, day=day)
     return {
-        EVERYONE: counted["everyone"],
-        Membership.FINANCIAL.value: counted["financial"],
-        Membership.ARREARS.value: counted["everyone"] - counted["guests"] - counted["financial"],
-        Membership.GUEST.value: counted["guests"],
+        EVERYONE: everyone,
+        Membership.FINANCIAL.value: financial,
+        Membership.ARREARS.value: everyone - guests - financial,
+        Membership.GUEST.value: guests,
     }

@@ -7,11 +7,22 @@ import math
 from datetime import date, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ratings.engine import SYSTEMS, EngineError, Event, Game, get_system, rate
 from ratings.engine import GlickoState as PlayerState  # this file's states are glicko-2's
 from ratings.engine.codec import state_from_dict, state_to_dict
-from ratings.engine.glicko_2 import SCALE, E, deviation_of, g, mu, phi, rating_of
+from ratings.engine.glicko_2 import (
+    SCALE,
+    E,
+    deviation_of,
+    g,
+    mu,
+    phi,
+    rating_of,
+    volatility_after,
+)
 
 #: The document's player and the three opponents of its one rating period.
 PLAYER = PlayerState("player", 1500.0, deviation=200.0, volatility=0.06)
@@ -190,3 +201,37 @@ def test_glicko_2_names_its_figures_with_glickmans_letters() -> None:
     labels = SYSTEMS["glicko-2"].detail_labels
     assert "(RD)" in labels["deviation_before"] and "(σ′)" in labels["volatility_after"]
     assert SYSTEMS["glicko-2"].line_labels["g"] == "g(φj)"
+
+
+# -- step 5 at the edges: σ′ is always a number ----------------------------------------
+
+
+def test_a_player_beating_one_a_world_away_is_rated_not_an_overflow() -> None:
+    """A win over a player 58,500 points above (a state the engine reads from a file): v
+    and Δ are some 10⁸⁰, and step 5's f read eˣ at x = ln(Δ² − φ² − v) squared (an
+    OverflowError that ended the whole run). Now σ′ and the new figures are numbers."""
+    far = PlayerState("far", 60_000.0, deviation=350.0, volatility=0.06)
+    near = PlayerState("near", 1500.0, deviation=350.0, volatility=0.06)
+    upset = Event("upset", date(2026, 3, 5), (Game("near", "far", 1.0),))
+    result = rate("glicko-2", players=[near, far], events=[upset], params={"tau": 1.2})
+    after = {s.id: s for s in result.players}["near"]
+    assert after.volatility is not None and math.isfinite(after.volatility)
+    assert after.volatility > near.volatility  # a surprise: the volatility grows
+    assert after.rating is not None and math.isfinite(after.rating) and after.rating > 1500
+
+
+@given(
+    sigma=st.floats(0.001, 10.0),
+    phi_=st.floats(0.01, 500 / SCALE),
+    v_=st.floats(0.01, 1e300),
+    surprise=st.floats(-50.0, 50.0),
+    tau=st.floats(0.2, 1.2),
+)
+@settings(max_examples=300, deadline=None)
+def test_step_5_gives_a_volatility_for_any_period_a_float_holds(
+    sigma: float, phi_: float, v_: float, surprise: float, tau: float
+) -> None:
+    """Whatever v and Δ = v Σ g(φj)(sj − E) a period gives (τ anywhere in its bounds),
+    σ′ is a positive number: never an OverflowError."""
+    new = volatility_after(sigma, v_ * surprise, phi_, v_, tau)
+    assert math.isfinite(new) and new > 0

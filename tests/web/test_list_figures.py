@@ -29,6 +29,7 @@ from ratings.models import (
     Season,
     Subscription,
     listing,
+    register_size,
 )
 from ratings.models.listing import published_list_size, published_regions
 from ratings.models.rating_lists import lists_kept
@@ -91,11 +92,13 @@ def kept() -> dict | None:
 
 
 def as_counted() -> dict:
-    """The figures a count of every published member gives today."""
+    """The figures a count of every published member gives today (and of the officer's
+    register: every current member, the guests, the financial)."""
     return {
         "day": timezone.localdate().isoformat(),
         "lists": {tc: list(published_list_size(time_class=tc)) for tc in lists_kept()},
         "regions": published_regions(),
+        "register": list(register_size()),
         "seasons": sorted(
             Season.objects.filter(
                 start__lte=timezone.localdate(), end__gte=timezone.localdate()

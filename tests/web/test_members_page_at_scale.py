@@ -4,10 +4,12 @@ the filters' counts in one query, and the possible duplicates no further than it
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import Member
+from ratings.models import Member, name_search
 from ratings.services import members as member_services
 from ratings.views import officer_members
 
@@ -105,3 +107,59 @@ def test_a_few_possible_duplicates_are_all_shown(officer_client, current_season)
     assert page.context["possible_duplicates"] == services.members_possible_duplicates()
     assert len(page.context["possible_duplicates"]) == 6  # two names, three pairs each
     assert not page.context["more_duplicates"]
+
+
+@pytest.fixture
+def instructions(db):
+    """SQLite's virtual machine instructions (in hundreds) while ``of`` renders a page: what
+    the database does for it, rows the page never reads back included, whatever the load."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's own count of its work")
+    ticks = [0]
+
+    def tick() -> int:
+        ticks[0] += 1
+        return 0
+
+    def of(client, url: str, **query: object) -> int:
+        cache.clear()
+        connection.ensure_connection()
+        connection.connection.set_progress_handler(tick, 100)
+        ticks[0] = 0
+        try:
+            assert client.get(url, query).status_code == 200
+        finally:
+            connection.connection.set_progress_handler(None, 0)
+        return ticks[0]
+
+    return of
+
+
+def test_the_filters_counts_do_not_count_the_members_as_the_club_grows(
+    officer_client, current_season, few_shown, instructions
+):
+    """The counts are kept with the published lists' figures and moved by each member's
+    and payment's write: the page does the same work with three times the members (it
+    counted every member, and listed every paid-up one, on each view)."""
+    services.list_figures_keep()
+    register_of(60, current_season)
+    few = instructions(officer_client, MEMBERS, per_page=5)
+    register_of(120, current_season, start=60)
+    assert instructions(officer_client, MEMBERS, per_page=5) == few
+
+
+def test_the_kept_counts_are_the_counted_ones_and_a_search_is_counted(
+    officer_client, current_season
+):
+    """Kept before the members came, moved by each of their writes: the same counts as
+    the filters' own queries give, and a search's counted among the members it finds."""
+    services.list_figures_keep()
+    register_of(30, current_season)
+    for query in ({}, {"q": "ann player0001"}):
+        page = officer_client.get(MEMBERS, query)
+        shown = {key: count for key, _, count in page.context["filters"]}
+        found = Member.objects.active().filter(name_search(query.get("q", "")))
+        assert shown == {
+            key: services.members_with_membership(found, status=key).count()
+            for key in services.MEMBERSHIP_FILTERS
+        }
