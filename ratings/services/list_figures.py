@@ -280,6 +280,8 @@ _STANDING = {
     "region": "s_region",
     "last_change": "s_last_change",
     "last_played": "s_last_played",
+    "born": "s_born",
+    "gender": "s_gender",
 }
 
 
@@ -325,6 +327,8 @@ def _with_standing_keys(rows: Any) -> Any:
         s_region=F("region"),
         s_last_change=F("rating_state__last_change"),
         s_last_played=F("rating_state__last_played"),
+        s_born=F("born"),
+        s_gender=F("gender"),
     )
 
 
@@ -373,7 +377,7 @@ def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
             f"CREATE TEMPORARY TABLE {listed} ({member} integer PRIMARY KEY, "
             '"unrated" integer, "rating_value" double precision, "name" varchar(120), '
             '"games" integer, "region" varchar(40), "last_change" double precision, '
-            '"last_played" date)'
+            '"last_played" date, "born" date, "gender" varchar(1))'
         )
         try:
             chosen = ", ".join(quote(a) for a in _STANDING.values())
