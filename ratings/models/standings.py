@@ -1,17 +1,18 @@
 """Each published member's standing on a rating list, kept: their place on the whole
-published list and the list's sortable figures, one narrow row a member a list.
+published list, the list's sortable figures and what its filters ask, one narrow row a
+member a list.
 
 The whole list sorted by name, games, region, last change or last played is a read down
 one of this table's (list, column) indexes, and a list filtered by region, age group or
-women (``pages.lists.FilteredStandings``) a read of the filter's range of another: the page's fifty rows and their places, not
-every published member sorted and ranked (six million SQLite instructions at 60,000
-members). They are kept with the list's figures (``services.list_figures``): the
-worker keeps them again (writing only the rows that moved, then the places by one UPDATE
-over a window of the table) when a rating run has left them not holding; a member's
-write writes that member's rows again, and the places below theirs where theirs moved.
-On PostgreSQL the table's pages are kept half full (migration 0049), so that a place set
-again is written beside its row, not into the seven indexes.
-They are read only while the figures they were kept with hold and say so
+women (``pages.lists.FilteredStandings``) a read of the filter's range of another: the
+page's fifty rows and their places, not every published member sorted and ranked (six
+million SQLite instructions at 60,000 members). They are kept with the list's figures
+(``services.list_figures``): the worker keeps them again (writing only the rows that
+moved, then the places by one UPDATE over a window of the table) when a rating run has
+left them not holding; a member's write writes that member's rows again, and the places
+below theirs where theirs moved. On PostgreSQL the table's pages are kept half full
+(migration 0049), so that a place set again is written beside its row, not into the
+indexes. They are read only while the figures they were kept with hold and say so
 (``PublishedListFigures``, its ``standings``).
 """
 

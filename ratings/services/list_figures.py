@@ -10,15 +10,16 @@ They are kept exact by every write that moves them, in that write's own transact
   (``list_figures_before`` and ``list_figures_after``, from ``ratings.signals``): the
   member's share of each list and their region, read by the list's own count among them
   before the write and after it, so that the rule is written once (``published_list_size``);
-- each published member's standing (``ListStanding``: their place on the whole list and
-  the list's sort keys) is kept with them, and read only while they hold and say so
-  (``standings``): kept again by the worker (``list_figures_refresh``: the list read once,
-  only the rows that moved written, the places set by one UPDATE over a window of the
-  table; 0.3-0.6 s at 60,000 members, never inside a rating run); a member's write moves
-  that member's rows, and where their place moves, every place below theirs by that one
-  UPDATE in the write's own transaction (a list of up to ``PLACES_MOVED_NOW`` usable
-  ratings; a longer one is left to the worker); any other count of the figures (a rating
-  run's) leaves them not holding until the worker keeps them again;
+- each published member's standing (``ListStanding``: their place on the whole list, the
+  list's sort keys and what its filters ask: region, date of birth, gender) is kept with
+  them, and read only while they hold and say so (``standings``): kept again by the
+  worker (``list_figures_refresh``: the list read once, only the rows that moved written,
+  the places set by one UPDATE over a window of the table; 0.3-0.6 s at 60,000 members,
+  never inside a rating run); a member's write moves that member's rows, and where their
+  place moves, every place below theirs by that one UPDATE in the write's own transaction
+  (a list of up to ``PLACES_MOVED_NOW`` usable ratings; a longer one is left to the
+  worker); any other count of the figures (a rating run's) leaves them not holding until
+  the worker keeps them again;
 - any other write that may move them (a season's dates, the club's settings or lists, the
   bulk writes of imports and renewals, a run's states written past the model layer)
   forgets them (``list_figures_forget``), and they are counted afresh once it commits.
