@@ -1,16 +1,18 @@
 """Each published member's standing on a rating list, kept: their place on the whole
-published list and the list's sortable figures, one narrow row a member a list.
+published list, the list's sortable figures and what its filters ask, one narrow row a
+member a list.
 
 The whole list sorted by name, games, region, last change or last played is a read down
-one of this table's (list, column) indexes: the page's fifty rows and their places, not
-every published member sorted and ranked (six million SQLite instructions at 60,000
-members). They are kept with the list's figures (``services.list_figures``): the
-worker keeps them again (writing only the rows that moved, then the places by one UPDATE
-over a window of the table) when a rating run has left them not holding; a member's
-write writes that member's rows again, and the places below theirs where theirs moved.
-On PostgreSQL the table's pages are kept half full (migration 0049), so that a place set
-again is written beside its row, not into the seven indexes.
-They are read only while the figures they were kept with hold and say so
+one of this table's (list, column) indexes, and a list filtered by region, age group or
+women (``pages.lists.FilteredStandings``) a read of the filter's range of another: the
+page's fifty rows and their places, not every published member sorted and ranked (six
+million SQLite instructions at 60,000 members). They are kept with the list's figures
+(``services.list_figures``): the worker keeps them again (writing only the rows that
+moved, then the places by one UPDATE over a window of the table) when a rating run has
+left them not holding; a member's write writes that member's rows again, and the places
+below theirs where theirs moved. On PostgreSQL the table's pages are kept half full
+(migration 0049), so that a place set again is written beside its row, not into the
+indexes. They are read only while the figures they were kept with hold and say so
 (``PublishedListFigures``, its ``standings``).
 """
 
@@ -37,6 +39,11 @@ class ListStanding(models.Model):
     region = models.CharField(max_length=40, blank=True)
     last_change = models.FloatField(null=True, blank=True)
     last_played = models.DateField(null=True, blank=True)
+    #: What the list's filters ask besides the region: the member's date of birth (an
+    #: age group is "born after 1 January, N years before this year's", decided on the
+    #: day of reading, so a kept date stays right as the years turn) and gender.
+    born = models.DateField(null=True, blank=True)
+    gender = models.CharField(max_length=1, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -55,6 +62,19 @@ class ListStanding(models.Model):
             models.Index(
                 fields=["time_class", "last_played", "member"], name="standing_last_played"
             ),
+            # A region's or the women's page in the list's own order (the usable ratings
+            # first, strongest first, then by name) is a range of these, read in order:
+            # its first page reads its fifty rows, its count the range alone.
+            models.Index(
+                fields=["time_class", "region", "unrated", "-rating_value", "name", "member"],
+                name="standing_region_rating",
+            ),
+            models.Index(
+                fields=["time_class", "gender", "unrated", "-rating_value", "name", "member"],
+                name="standing_gender_rating",
+            ),
+            # An age group is a range of birth dates: read (and counted) alone, then sorted.
+            models.Index(fields=["time_class", "born"], name="standing_born"),
         ]
 
     def __str__(self) -> str:

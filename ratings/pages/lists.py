@@ -19,7 +19,8 @@ from django_tables2 import RequestConfig, Table
 from .. import services
 from ..formats.list_csv import list_csv_header, list_csv_rows, list_csv_writer
 from ..formats.list_row import ListShown, hidden_columns
-from ..models import ClubSettings, Member, listing
+from ..models import ClubSettings, ListStanding, Member, listing
+from ..models.listing import born_after_for
 from ..models.ranking import PublishedRanking
 from ..presentation.filters import RatingListFilter
 from ..presentation.list_paginator import ListPaginator
@@ -119,12 +120,15 @@ def rating_list_page(
     usable = size[1] if size else None
     table.ranking = PublishedRanking(time_class=rating_list, usable=usable)
     table.time_class = rating_list
+    standings = bool(size and kept and kept.get("standings"))
     if not (everyone or filtered):
         table.whole_list = WholeList(
-            time_class=rating_list,
-            kept=tuple(size) if size else None,
-            standings=bool(size and kept and kept.get("standings")),
+            time_class=rating_list, kept=tuple(size) if size else None, standings=standings
         )
+    elif standings and not everyone:
+        # A region's, an age group's or the women's list: counted and read a page at a
+        # time among the kept standings, each placed by their kept place.
+        table.filtered_standings = FilteredStandings.of(filters, time_class=rating_list)
     if not filtered:
         table.empty_text = _empty_list(system, officer=everyone)
     table_paginate(request, table, per_page=PER_PAGE, paginator_class=ListPaginator)
@@ -172,6 +176,42 @@ class WholeList:
         the list of every paid-up member)."""
         members = Member.objects.published(among=members)
         return listing.with_ratings(members, ranked=False, time_class=self.time_class)
+
+
+@dataclass(frozen=True)
+class FilteredStandings:
+    """The published list of ``time_class`` filtered as the kept standings can answer
+    (``ListStanding``: region, age group, women), as ``ListPaginator`` counts it and reads
+    its pages: down the filter's range of their indexes, never among every published
+    member, each row placed by its kept place."""
+
+    time_class: str
+    #: The filters asked, as conditions on the standings.
+    only: tuple[tuple[str, Any], ...]
+
+    @classmethod
+    def of(cls, filters: RatingListFilter, *, time_class: str) -> FilteredStandings | None:
+        """The list as ``filters`` filter it (those the form found valid, as its own
+        query filters by), or None where one of them is not kept (a name searched,
+        the active members)."""
+        only: dict[str, Any] = {}
+        for name, value in filters.form.cleaned_data.items():
+            if value in (None, "", False):
+                continue  # not asked
+            if name == "region":
+                only["region"] = value
+            elif name == "age":
+                # The age group on the day read, as ``RatingListFilter.filter_age``.
+                only["born__gt"] = born_after_for(value)
+            elif name == "women":
+                only["gender"] = Member.Gender.FEMALE
+            else:
+                return None
+        return cls(time_class=time_class, only=tuple(sorted(only.items())))
+
+    def rows(self) -> QuerySet[ListStanding]:
+        """Its members' standings, unordered."""
+        return ListStanding.objects.filter(time_class=self.time_class, **dict(self.only))
 
 
 def _empty_list(system: Any, *, officer: bool) -> str:

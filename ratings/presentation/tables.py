@@ -131,6 +131,10 @@ class RatingListTable(tables.Table):
     #: among a few members (``pages.lists.WholeList``), which ``ListPaginator`` reads its
     #: pages in the rating order from; None for any other list.
     whole_list: Any = None
+    #: For the published list filtered as its kept standings answer (region, age group,
+    #: women: ``pages.lists.FilteredStandings``), which ``ListPaginator`` counts and reads
+    #: its pages from; None for any other list.
+    filtered_standings: Any = None
 
     class Meta:
         template_name = "ratings/public/_list_table.html"

@@ -13,15 +13,16 @@ They are kept exact by every write that moves them, in that write's own transact
   (``list_figures_before`` and ``list_figures_after``, from ``ratings.signals``): the
   member's share of each list and their region, read by the list's own count among them
   before the write and after it, so that the rule is written once (``published_list_size``);
-- each published member's standing (``ListStanding``: their place on the whole list and
-  the list's sort keys) is kept with them, and read only while they hold and say so
-  (``standings``): kept again by the worker (``list_figures_refresh``: the list read once,
-  only the rows that moved written, the places set by one UPDATE over a window of the
-  table; 0.3-0.6 s at 60,000 members, never inside a rating run); a member's write moves
-  that member's rows, and where their place moves, every place below theirs by that one
-  UPDATE in the write's own transaction (a list of up to ``PLACES_MOVED_NOW`` usable
-  ratings; a longer one is left to the worker); any other count of the figures (a rating
-  run's) leaves them not holding until the worker keeps them again;
+- each published member's standing (``ListStanding``: their place on the whole list, the
+  list's sort keys and what its filters ask: region, date of birth, gender) is kept with
+  them, and read only while they hold and say so (``standings``): kept again by the
+  worker (``list_figures_refresh``: the list read once, only the rows that moved written,
+  the places set by one UPDATE over a window of the table; 0.3-0.6 s at 60,000 members,
+  never inside a rating run); a member's write moves that member's rows, and where their
+  place moves, every place below theirs by that one UPDATE in the write's own transaction
+  (a list of up to ``PLACES_MOVED_NOW`` usable ratings; a longer one is left to the
+  worker); any other count of the figures (a rating run's) leaves them not holding until
+  the worker keeps them again;
 - any other write that may move them (a season's dates, the club's settings or lists, the
   bulk writes of imports and renewals, a run's states written past the model layer)
   forgets them (``list_figures_forget``), and they are counted afresh once it commits.
@@ -288,6 +289,8 @@ _STANDING = {
     "region": "s_region",
     "last_change": "s_last_change",
     "last_played": "s_last_played",
+    "born": "s_born",
+    "gender": "s_gender",
 }
 
 
@@ -331,6 +334,8 @@ def _with_standing_keys(rows: Any) -> Any:
         s_region=F("region"),
         s_last_change=F("rating_state__last_change"),
         s_last_played=F("rating_state__last_played"),
+        s_born=F("born"),
+        s_gender=F("gender"),
     )
 
 
@@ -377,7 +382,7 @@ def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
             f"CREATE TEMPORARY TABLE {listed} ({member} integer PRIMARY KEY, "
             '"unrated" integer, "rating_value" double precision, "name" varchar(120), '
             '"games" integer, "region" varchar(40), "last_change" double precision, '
-            '"last_played" date)'
+            '"last_played" date, "born" date, "gender" varchar(1))'
         )
         try:
             chosen = ", ".join(quote(a) for a in _STANDING.values())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 
 import pytest
@@ -12,6 +13,7 @@ from django.db.backends.utils import CursorWrapper
 from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings import services
 from ratings.models import Member, PublishedListFigures, listing
@@ -34,11 +36,19 @@ def _too_long_to_carry_for_print(settings):
     settings.PRINT_WHOLE_LIST_ROWS = 0
 
 
-def club_of(count: int, season, start: int = 0) -> None:
+def club_of(count: int, season, start: int = 0, regions: tuple[str, ...] = ("North",)) -> None:
     """Members rated in steps of 10 with ties (three to a rating), some unrated ("Unr"),
-    some in arrears, one a guest."""
+    some in arrears, one a guest; a fifth of them women, a third under 16 this year, a
+    few with no date of birth (in no age group)."""
+    year = timezone.localdate().year
     for n in range(start, start + count):
-        member = MemberFactory(member_number=f"S{n:04d}", name=f"Player {n:04d}", region="North")
+        member = MemberFactory(
+            member_number=f"S{n:04d}",
+            name=f"Player {n:04d}",
+            region=regions[n % len(regions)],
+            gender="F" if n % 5 == 1 else "M",
+            born=None if n % 13 == 6 else dt.date(year - (14 if n % 3 == 0 else 40), 3, 1),
+        )
         if n % 7 != 3:
             paid_up(member, season)
         if n % 11 == 5:
@@ -255,11 +265,52 @@ def test_the_whole_list_sorted_another_way_reads_a_page_of_its_kept_standings(
     assert rows < 40  # of 180 members, some 110 of them listed
 
 
-@pytest.mark.parametrize("query", STANDING_SORTS)
+#: The list's filters the kept standings answer (region, age group, women), alone and
+#: together, in the list's order and sorted another way.
+FILTERED = [
+    {"region": "South"},
+    {"region": "South", "page": 2},
+    {"region": "South", "sort": "name", "page": 2},
+    {"region": "South", "sort": "-rating"},
+    {"age": "U16"},
+    {"age": "U16", "page": 2},
+    {"age": "U16", "sort": "-games"},
+    {"women": "on"},
+    {"women": "on", "sort": "-last_played", "page": 2},
+    {"women": "on", "region": "South", "sort": "-name"},
+    {"age": "U20", "women": "on", "sort": "-rank"},
+]
+
+
+@pytest.mark.parametrize("query", FILTERED)
+def test_a_filtered_page_reads_its_own_kept_standings_whatever_the_club_s_size(
+    officer_client, current_season, monkeypatch, query
+):
+    """With each member's standing kept: a region's, the juniors' or the women's page (any
+    order) counts and reads its page among the kept standings, and places each row by its
+    kept place: the same rows read and queries with three times the members, and never
+    the published list ranked or its ratings read."""
+    club_of(60, current_season, regions=("North", "South"))
+    services.list_figures_keep(standings=True)
+    rows_read = RowsRead(monkeypatch)
+    few_rows, few_queries = rows_read.of(officer_client, LIST, per_page=2, **query)
+    club_of(120, current_season, start=60, regions=("North", "South"))
+    services.list_figures_keep(standings=True)
+    with CaptureQueriesContext(connection) as captured:
+        rows, queries = rows_read.of(officer_client, LIST, per_page=2, **query)
+    assert (rows, queries) == (few_rows, few_queries)
+    # The members are read by primary key alone, the page's: never filtered, counted or
+    # placed among every published member (the publication rule, a window over them).
+    read = [q["sql"] for q in captured.captured_queries if 'FROM "ratings_member"' in q["sql"]]
+    assert len(read) == 1
+    assert "ratings_subscription" not in read[0] and " OVER (" not in read[0], read[0]
+
+
+@pytest.mark.parametrize("query", STANDING_SORTS + FILTERED)
 def test_a_page_of_the_kept_standings_is_the_page_the_list_reads_without_them(
     client, current_season, query
 ):
-    club_of(90, current_season)
+    club_of(90, current_season, regions=("North", "South", "North"))
     services.list_figures_keep(standings=True)
     kept = ranks_on(client, LIST, **query)
     PublishedListFigures.objects.update(figures=None)  # nothing kept: the list read

@@ -112,7 +112,17 @@ def standings_kept() -> set[tuple]:
     return set(ListStanding.objects.values_list("time_class", "member_id", *STANDING_KEYS))
 
 
-STANDING_KEYS = ("place", "unrated", "rating_value", "name", "games", "region", "last_played")
+STANDING_KEYS = (
+    "place",
+    "unrated",
+    "rating_value",
+    "name",
+    "games",
+    "region",
+    "last_played",
+    "born",
+    "gender",
+)
 
 
 def standings_ranked() -> set[tuple]:
@@ -123,7 +133,7 @@ def standings_ranked() -> set[tuple]:
             state = m.rating_state
             place = None if m.unrated else m.rank
             keys = (place, m.unrated, m.rating_value, m.name, state.games, m.region)
-            rows.add((tc, m.pk, *keys, state.last_played))
+            rows.add((tc, m.pk, *keys, state.last_played, m.born, m.gender))
     return rows
 
 
@@ -442,6 +452,7 @@ def test_a_payment_never_waits_for_a_system_switch_rating_in_the_background(
 # -- whatever the writes: the kept figures are the count ------------------------------------
 
 REGIONS = ["North", "South", "East", ""]
+BORN = [None, dt.date(1970, 5, 1), dt.date(2015, 2, 3)]
 writes = st.lists(
     st.one_of(
         st.tuples(st.just("pay"), st.integers(0, 4), st.booleans()),
@@ -456,6 +467,8 @@ writes = st.lists(
         st.tuples(st.just("merge"), st.integers(0, 4), st.integers(0, 4)),
         st.tuples(st.just("rename"), st.integers(0, 4), st.sampled_from(["Aa", "Zz"])),
         st.tuples(st.just("erase"), st.integers(0, 4), st.none()),
+        st.tuples(st.just("born"), st.integers(0, 4), st.sampled_from(BORN)),
+        st.tuples(st.just("gender"), st.integers(0, 4), st.sampled_from(["F", "M", ""])),
     ),
     min_size=1,
     max_size=8,
@@ -513,6 +526,12 @@ def _write(write: tuple, members: list[Member], season: Season, past: Season) ->
         services.subscription_remove(subscription=payment)
     elif kind == "region":
         member.region = b
+        member.save()
+    elif kind == "born":
+        member.born = b
+        member.save()
+    elif kind == "gender":
+        member.gender = b
         member.save()
     elif kind == "rename":
         member.name = f"{b} {member.pk}"
