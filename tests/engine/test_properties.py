@@ -12,6 +12,7 @@ them true, reading the limits from the parameters in effect.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -149,6 +150,14 @@ NON_DEFAULT: dict[str, dict[str, list[Any]]] = {
 INPUT_FLOORED = ("nz-club-elo", "st-charles")
 
 
+# The strategies below are made once and drawn from many times: Hypothesis checks a
+# strategy each time one is made, and a sampled_from a list, a .map or a .filter is made
+# anew at each call. Made afresh for each player and game, they cost four fifths of an
+# example's time (the rating itself a fifth). Each is the strategy it was, so the same
+# choices draw the same histories.
+
+
+@functools.cache
 def system_params(system_id: str) -> st.SearchStrategy[dict[str, Any]]:
     """The defaults, or a random selection of non-default parameters."""
     optional = {name: st.sampled_from(values) for name, values in NON_DEFAULT[system_id].items()}
@@ -171,24 +180,34 @@ def test_the_documented_limits_are_the_defaults(system_id: str) -> None:
 # -- random histories ---------------------------------------------------------------------
 
 
+KINDS = st.sampled_from(("absent", "new", "rated", "rated"))
+GENDERS = st.sampled_from(("M", "F"))
+ANY_TITLE = st.sampled_from(TITLES)
+
+
+@functools.cache
+def ratings_from(low: float) -> st.SearchStrategy[float]:
+    """A rating from ``low`` up, whole or in hundredths, or under ``low`` (a floor)."""
+    return st.one_of(
+        st.integers(int(low), int(low) + 1500).map(float),
+        st.decimals(low, low + 1500, places=2).map(float),
+        st.integers(max(0, int(low) - 400), int(low)).map(float),  # under a floor
+    )
+
+
+@functools.cache
 @st.composite
 def players(draw: st.DrawFn, system_id: str, *, guests: bool = True) -> list[PlayerState]:
     """The listed players' states; the rest of IDS turn up as new players."""
     low = floor_of(system_id) or 100.0
     listed = []
     for pid in IDS:
-        kind = draw(st.sampled_from(["absent", "new", "rated", "rated"]))
+        kind = draw(KINDS)
         if kind == "absent":
             continue
         fields: dict[str, Any] = {"id": pid}
         if kind == "rated":
-            fields["rating"] = draw(
-                st.one_of(
-                    st.integers(int(low), int(low) + 1500).map(float),
-                    st.decimals(low, low + 1500, places=2).map(float),
-                    st.integers(max(0, int(low) - 400), int(low)).map(float),  # under a floor
-                )
-            )
+            fields["rating"] = draw(ratings_from(low))
             fields["games"] = draw(st.integers(0, 60))
         if system_id == "acf-1993":
             fields.update(draw(acf_state(fields.get("rating"))))
@@ -196,25 +215,30 @@ def players(draw: st.DrawFn, system_id: str, *, guests: bool = True) -> list[Pla
             fields.update(draw(ecf_state(fields.get("rating"))))
         if draw(st.booleans()):
             fields["born"] = date(draw(st.integers(1940, 2016)), draw(st.integers(1, 12)), 1)
-            fields["gender"] = draw(st.sampled_from(["M", "F"]))
+            fields["gender"] = draw(GENDERS)
         if draw(st.integers(0, 5)) == 0:
-            fields["title"] = draw(st.sampled_from(TITLES))
+            fields["title"] = draw(ANY_TITLE)
         if guests and draw(st.integers(0, 7)) == 0:
             fields["guest"] = True
         listed.append(SYSTEMS[system_id].state_type(**fields))
     return listed
 
 
+@functools.cache
 def half_points(games: int, low: float = 0, high: float | None = None) -> st.SearchStrategy[float]:
     """A score out of ``games`` games, in half points, from ``low`` to ``high``."""
     top = games if high is None else high
     return st.integers(int(low * 2), int(top * 2)).map(lambda halves: halves / 2)
 
 
+ACF_STATUSES = st.sampled_from((None, "confirmed", "provisional", "unrated", "zero"))
+ACF_AVERAGE_OPPONENT = st.decimals(600, 2200, places=2).map(float)
+
+
 @st.composite
 def acf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
     """acf-1993's own fields: a status with its history, or none (worked out from a rating)."""
-    status = draw(st.sampled_from([None, "confirmed", "provisional", "unrated", "zero"]))
+    status = draw(ACF_STATUSES)
     if status is None:
         return {}
     if status == "confirmed":
@@ -227,24 +251,29 @@ def acf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
     if status == "zero":  # reset to new at the start of the next period
         score = 0.0
     elif status == "unrated":
-        score = draw(st.sampled_from([0.0, float(games)]))
+        score = draw(st.sampled_from((0.0, float(games))))
     else:
         score = draw(half_points(games, 0.5, games - 0.5)) if games > 1 else 0.5
-    avg_opp = draw(st.decimals(600, 2200, places=2).map(float))
+    avg_opp = draw(ACF_AVERAGE_OPPONENT)
     status = "unrated" if status == "zero" else status
     return {"status": status, "rating": None, "games": games, "avg_opp": avg_opp, "score": score}
+
+
+ECF_CATEGORIES = st.sampled_from((None, "full", "full", "partial"))
+ECF_RAPID_CATEGORIES = st.sampled_from(("full", "full", "partial"))
+ECF_AVERAGE_OPPONENT = st.decimals(800, 2400, places=2).map(float)
 
 
 @st.composite
 def ecf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
     """ecf-2020's own fields: a category (full or partial, current or lapsed) or a rapid
     rating (full or partial, current or lapsed)."""
-    category = draw(st.sampled_from([None, "full", "full", "partial"]))
+    category = draw(ECF_CATEGORIES)
     if category is None:
         if rating is None and draw(st.booleans()):
             return {
                 "rapid_rating": float(draw(st.integers(1000, 2400))),
-                "rapid_category": draw(st.sampled_from(["full", "full", "partial"])),
+                "rapid_category": draw(ECF_RAPID_CATEGORIES),
                 "rapid_last_played": START - timedelta(days=draw(st.integers(0, 6 * 365))),
             }
         return {}
@@ -255,30 +284,29 @@ def ecf_state(draw: st.DrawFn, rating: float | None) -> dict[str, Any]:
     if draw(st.integers(0, 5)):
         fields["last_played"] = START - timedelta(days=draw(st.integers(0, 6 * 365)))
     if draw(st.booleans()):
-        fields["avg_opp"] = draw(st.decimals(800, 2400, places=2).map(float))
+        fields["avg_opp"] = draw(ECF_AVERAGE_OPPONENT)
         fields["points"] = draw(half_points(games))
     return fields
 
 
+EVENT_DAYS = st.lists(st.integers(0, 4 * 365), min_size=1, max_size=7)
+PAIRINGS = st.lists(
+    st.tuples(st.sampled_from(IDS), st.sampled_from(IDS)).filter(lambda pair: pair[0] != pair[1]),
+    min_size=1,
+    max_size=8,
+)
+SCORES = st.sampled_from((1.0, 0.5, 0.0))
+
+
+@functools.cache
 @st.composite
 def events(draw: st.DrawFn) -> list[Event]:
     """Events by date (ties in list order), each game in its own round."""
     out = []
-    days = sorted(draw(st.lists(st.integers(0, 4 * 365), min_size=1, max_size=7)))
+    days = sorted(draw(EVENT_DAYS))
     for n, day in enumerate(days):
-        pairs = draw(
-            st.lists(
-                st.tuples(st.sampled_from(IDS), st.sampled_from(IDS)).filter(
-                    lambda pair: pair[0] != pair[1]
-                ),
-                min_size=1,
-                max_size=8,
-            )
-        )
-        games = tuple(
-            Game(a, b, draw(st.sampled_from([1.0, 0.5, 0.0])), round_)
-            for round_, (a, b) in enumerate(pairs, 1)
-        )
+        pairs = draw(PAIRINGS)
+        games = tuple(Game(a, b, draw(SCORES), round_) for round_, (a, b) in enumerate(pairs, 1))
         out.append(Event(id=f"e{n}", date=START + timedelta(days=day), games=games))
     return out
 
