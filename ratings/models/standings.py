@@ -6,7 +6,8 @@ one of this table's (list, column) indexes: the page's fifty rows and their plac
 every published member sorted and ranked (six million SQLite instructions at 60,000
 members). They are kept with the list's figures (``services.list_figures``): the
 worker keeps them again (writing only the rows that moved, then the places by one UPDATE
-over a window of the table) when a rating run has left them not holding; a member's
+over a window of the table, without holding the figures' row, marked holding only if no
+write came meanwhile) when a rating run has left them not holding; a member's
 write writes that member's rows again, and the places below theirs where theirs moved.
 On PostgreSQL the table's pages are kept half full (migration 0049), so that a place set
 again is written beside its row, not into the seven indexes.

@@ -352,6 +352,12 @@ def _with_standing_keys(rows: Any) -> Any:
     )
 
 
+#: The span of member ids whose rows one transaction of the worker's look writes again:
+#: SQLite's one writer is held for no longer (a whole re-rate moved every row: 5.1 M
+#: instructions, 3.7 s at 60,000 members and load 5, in one transaction). Nobody reads the
+#: standings while they are written (they do not hold), so they may be written in parts.
+STANDINGS_BATCH = 10_000
+
 #: The scratch table a list's rows are read into once, to be compared with those kept.
 _LISTED = "ratings_standing_listed"
 
@@ -437,13 +443,14 @@ def _distinct(connection: Any) -> str:
 def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
     """The published list of ``time_class`` kept again in ``ListStanding``, writing only
     what moved: the list's rows read once (its own query, unranked) into a scratch table,
-    then, in one transaction, the kept rows of members gone from it deleted, those whose
-    keys changed updated, the newcomers' inserted, and the places set again by one UPDATE
-    over a window of the table itself (``_standings_place``). After a day of payments and
+    then those whose keys changed updated (``STANDINGS_BATCH`` members a transaction),
+    and, in one transaction, the kept rows of members gone from it deleted, the
+    newcomers' inserted, and the places set again by one UPDATE over a window of the
+    table itself (``_standings_place``). After a day of payments and
     a rating run, most rows' keys hold: writing the whole table afresh (its seven indexes)
     held SQLite's one writer's lock 4.5-20 s at 60,000 members. The list is read before
-    that transaction (a connection's own scratch table needs no writer's lock on SQLite),
-    so that the writer's lock is held only while the rows are written."""
+    those transactions (a connection's own scratch table needs no writer's lock on
+    SQLite), so that the writer's lock is held only while the rows are written."""
     rows = _with_standing_keys(
         with_ratings(Member.objects.published(day), ranked=False, time_class=time_class)
     )
@@ -471,25 +478,34 @@ def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
                 f"SELECT {chosen} FROM ({sql}) rows",
                 params,
             )
+            assigned = ", ".join(f"{quote(c)} = {listed}.{quote(c)}" for c in keys)
+            cursor.execute(f"SELECT MIN({member}), MAX({member}) FROM {listed}")
+            first, last = cursor.fetchone()
+            for low in range(first or 0, (last or -1) + 1, STANDINGS_BATCH):
+                with transaction.atomic(using=using):
+                    cursor.execute(
+                        f"UPDATE {table} SET {assigned} FROM {listed} "
+                        f'WHERE {table}."time_class" = %s '
+                        f"AND {table}.{member} = {listed}.{member} "
+                        f"AND {listed}.{member} >= %s AND {listed}.{member} < %s AND ({differs})",
+                        [time_class, low, low + STANDINGS_BATCH],
+                    )
+            members = quote(Member._meta.db_table)
             with transaction.atomic(using=using):
                 cursor.execute(
                     f'DELETE FROM {table} WHERE {table}."time_class" = %s AND NOT EXISTS '
                     f"(SELECT 1 FROM {listed} WHERE {listed}.{member} = {table}.{member})",
                     [time_class],
                 )
-                assigned = ", ".join(f"{quote(c)} = {listed}.{quote(c)}" for c in keys)
-                cursor.execute(
-                    f"UPDATE {table} SET {assigned} FROM {listed} "
-                    f'WHERE {table}."time_class" = %s AND {table}.{member} = {listed}.{member} '
-                    f"AND ({differs})",
-                    [time_class],
-                )
                 columns = ", ".join(quote(c) for c in _STANDING)
+                # A member deleted since the list was read has no row to stand for.
                 cursor.execute(
                     f'INSERT INTO {table} ("time_class", {columns}) '
                     f"SELECT %s, {', '.join(f'{listed}.{quote(c)}' for c in _STANDING)} "
                     f"FROM {listed} WHERE NOT EXISTS (SELECT 1 FROM {table} "
-                    f'WHERE {table}."time_class" = %s AND {table}.{member} = {listed}.{member})',
+                    f'WHERE {table}."time_class" = %s AND {table}.{member} = {listed}.{member}) '
+                    f'AND EXISTS (SELECT 1 FROM {members} WHERE {members}."id" = '
+                    f"{listed}.{member})",
                     [time_class, time_class],
                 )
                 _standings_place(time_class, using=using)

@@ -320,6 +320,20 @@ def test_the_worker_keeps_the_rows_of_members_whose_standing_held(
     assert ListStanding.objects.get(member=carol).pk == rows[carol.pk]
 
 
+def test_the_worker_writes_the_standings_a_few_members_at_a_time(
+    rated, current_season, alice, monkeypatch
+):
+    """Each transaction writes the rows of a span of members (SQLite's one writer is held
+    no longer); together they are the list's."""
+    monkeypatch.setattr(list_figures, "STANDINGS_BATCH", 1)
+    paid_up(MemberFactory(initial_rating=1200, initial_games=30), current_season)
+    services.list_figures_refresh()
+    RatingState.objects.filter(member=alice).update(rating=F("rating") - 500)
+    services.list_figures_keep()
+    assert services.list_figures_refresh()
+    assert standings_kept() == standings_ranked()
+
+
 @pytest.mark.django_db(transaction=True)  # the look closes its connection
 def test_the_worker_looks_every_heartbeat(rated):
     from ratings.management.commands.db_worker import _watch
