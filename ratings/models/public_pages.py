@@ -58,6 +58,9 @@ class PublishedListFigures(models.Model):
     """
 
     figures = models.JSONField(null=True, blank=True)
+    #: One more at every write of ``figures``: the worker writes the standings without
+    #: the row's lock, then marks them holding only if no write came meanwhile.
+    generation = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         verbose_name = "published lists' figures"

@@ -8,7 +8,8 @@ women (``pages.lists.FilteredStandings``) a read of the filter's range of anothe
 page's fifty rows and their places, not every published member sorted and ranked (six
 million SQLite instructions at 60,000 members). They are kept with the list's figures
 (``services.list_figures``): the worker keeps them again (writing only the rows that
-moved, then the places by one UPDATE over a window of the table) when a rating run has
+moved, then the places by one UPDATE over a window of the table, without holding the
+figures' row, marked holding only if no write came meanwhile) when a rating run has
 left them not holding; a member's write writes that member's rows again, and the places
 below theirs where theirs moved. On PostgreSQL the table's pages are kept half full
 (migration 0049), so that a place set again is written beside its row, not into the

@@ -18,7 +18,8 @@ They are kept exact by every write that moves them, in that write's own transact
   them, and read only while they hold and say so (``standings``): kept again by the
   worker (``list_figures_refresh``: the list read once, only the rows that moved written,
   the places set by one UPDATE over a window of the table; 0.3-0.6 s at 60,000 members,
-  never inside a rating run); a member's write moves that member's rows, and where their
+  1.9-3.3 s after a full re-rate, never inside a rating run, and never holding the
+  figures' row: see below); a member's write moves that member's rows, and where their
   place moves, every place below theirs by that one UPDATE in the write's own transaction
   (a list of up to ``PLACES_MOVED_NOW`` usable ratings; a longer one is left to the
   worker); any other count of the figures (a rating run's) leaves them not holding until
@@ -35,6 +36,18 @@ never waits for a long re-rate.
 
 A save outside any transaction (Django's own saves are not atomic) cannot hold the row
 from before the write to after it: it forgets the figures, and they are counted afresh.
+
+The worker writes the standings without the row (``_standings_keep``): an officer's
+event completion ended behind 6.7 s of it under load (60,000 members). Every write of
+the figures numbers them one more (``generation``), and no write moves the list without
+writing them (or forgetting them). So the worker reads the number, writes the standings
+(a list at a time, each in its own short transaction: nobody reads them while they do
+not hold, so a half-written list is never shown), and only then takes the row, for a
+moment: if the number is the one it read, nothing moved the list since it was read, and
+the standings are marked holding; else they are left not holding, and written again
+(only the rows the write moved) at once or at the next heartbeat. On SQLite, with one
+writer at a time, an officer's write waits at most for one list's rows being written,
+never for the list's read or the other lists.
 """
 
 from __future__ import annotations
@@ -92,13 +105,45 @@ def _figures(*, lock: bool) -> dict[str, Any] | None:
 
 
 def _write(figures: dict[str, Any] | None) -> None:
-    if PublishedListFigures.objects.filter(pk=_ROW).update(figures=figures):
+    """Keep ``figures``, numbered one more than the last (``generation``): whoever read
+    the number before a write can tell that it came."""
+    rows = PublishedListFigures.objects.filter(pk=_ROW)
+    if rows.update(figures=figures, generation=F("generation") + 1):
         return
     try:
         with transaction.atomic():
-            PublishedListFigures.objects.create(pk=_ROW, figures=figures)
+            PublishedListFigures.objects.create(pk=_ROW, figures=figures, generation=1)
     except IntegrityError:  # another process made the row meanwhile
-        PublishedListFigures.objects.filter(pk=_ROW).update(figures=figures)
+        rows.update(figures=figures, generation=F("generation") + 1)
+
+
+def _generation() -> int | None:
+    """The number of the figures' last write (None: never written)."""
+    rows = PublishedListFigures.objects.filter(pk=_ROW)
+    return rows.values_list("generation", flat=True).first()
+
+
+def _taken(*, using: str, wait: bool) -> bool:
+    """The figures' row taken for this transaction. With ``wait`` false, taking nothing
+    while another transaction holds it (PostgreSQL): False."""
+    if not wait and connections[using].features.has_select_for_update_skip_locked:
+        rows = PublishedListFigures.objects.filter(pk=_ROW)
+        held = rows.select_for_update(skip_locked=True).values_list("pk", flat=True)
+        return held.first() is not None or not rows.exists()
+    _figures(lock=True)
+    return True
+
+
+def _counted(kept: list[str], *, day: dt.date, standings: bool) -> dict[str, Any]:
+    """The figures, counted as this transaction sees the published lists on ``day``."""
+    return {
+        "day": day.isoformat(),
+        "lists": {tc: list(published_list_size(time_class=tc, day=day)) for tc in kept},
+        "regions": published_regions(day=day),
+        "register": list(register_size(day=day)),
+        "seasons": _seasons(day),
+        "standings": standings,
+    }
 
 
 def _seasons(day: dt.date) -> list[int]:
@@ -124,33 +169,19 @@ def list_figures_keep(
     member. Takes the row first: the count sees every write that moved the figures
     before it, and none moves them until it commits. With ``wait`` false, counts nothing
     while another transaction holds the row (PostgreSQL): that write counts them as it
-    commits. ``standings``: each member's standing kept again with them (``ListStanding``,
-    the rows that moved: 0.3-0.6 s at 60,000 members, the worker's, ``list_figures_refresh``);
-    without it they no longer hold (a rating run moves most places) until the worker
-    keeps them.
+    commits. Without ``standings`` the members' standings no longer hold (a rating run
+    moves most places) until the worker keeps them. ``standings``: the worker's
+    (``list_figures_refresh``): each member's standing kept again first, without the row
+    (``_standings_keep``: the rows that moved, 0.3-0.6 s at 60,000 members, 1.9-3.3 s
+    after a full re-rate), then the figures, holding the row only for that moment.
     Whether it kept them."""
+    if standings:
+        return _standings_keep(using=using)
     with transaction.atomic(using=using):
-        if not wait and connections[using].features.has_select_for_update_skip_locked:
-            rows = PublishedListFigures.objects.filter(pk=_ROW)
-            held = rows.select_for_update(skip_locked=True).values_list("pk", flat=True)
-            if held.first() is None and rows.exists():
-                return False
-        else:
-            _figures(lock=True)
+        if not _taken(using=using, wait=wait):
+            return False
         day = timezone.localdate()
-        kept = lists_kept()
-        if standings:
-            _standings_write(kept, day=day, using=using)
-        _write(
-            {
-                "day": day.isoformat(),
-                "lists": {tc: list(published_list_size(time_class=tc, day=day)) for tc in kept},
-                "regions": published_regions(day=day),
-                "register": list(register_size(day=day)),
-                "seasons": _seasons(day),
-                "standings": standings,
-            }
-        )
+        _write(_counted(lists_kept(), day=day, standings=False))
     return True
 
 
@@ -339,13 +370,84 @@ def _with_standing_keys(rows: Any) -> Any:
     )
 
 
+#: The span of member ids whose rows one transaction of the worker's look writes again:
+#: SQLite's one writer is held for no longer (a whole re-rate moved every row: 5.1 M
+#: instructions, 3.7 s at 60,000 members and load 5, in one transaction). Nobody reads the
+#: standings while they are written (they do not hold), so they may be written in parts.
+STANDINGS_BATCH = 10_000
+
 #: The scratch table a list's rows are read into once, to be compared with those kept.
 _LISTED = "ratings_standing_listed"
 
 
+#: How many times one look of the worker writes the standings again when writes moved
+#: the list as it wrote them (each time after the first writes only what they moved).
+STANDINGS_TRIES = 3
+
+#: PostgreSQL's advisory lock held by the one worker writing the standings.
+_STANDINGS_WRITER = 0x5354414E  # "STAN"
+
+
+def _standings_keep(*, using: str) -> bool:
+    """Each member's standing kept again and marked holding with the figures, holding
+    the figures' row only to mark them (see the module's docstring): an officer's rating
+    run, a payment, anything that keeps the figures never waits for the rows' writing.
+    Whether they were marked holding."""
+    with _the_one_standings_writer(using) as alone:
+        if not alone:
+            return False  # another worker writes them
+        for _ in range(STANDINGS_TRIES):
+            day = timezone.localdate()
+            generation = _generation()
+            kept = lists_kept()
+            _standings_write(kept, day=day, using=using)
+            if _standings_mark(kept, generation=generation, day=day, using=using):
+                return True
+    return False
+
+
+@contextmanager
+def _the_one_standings_writer(using: str) -> Iterator[bool]:
+    """Whether this is the one process writing the standings: two workers writing the
+    same rows at once, without the figures' row between them, would each insert the
+    list's newcomers (PostgreSQL; SQLite writes one transaction at a time, and each list's
+    rows are compared and written in one)."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        yield True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [_STANDINGS_WRITER])
+        (alone,) = cursor.fetchone()
+    try:
+        yield alone
+    finally:
+        if alone:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [_STANDINGS_WRITER])
+
+
+def _standings_mark(kept: list[str], *, generation: int | None, day: dt.date, using: str) -> bool:
+    """The standings just written from the lists of ``day`` marked holding with the
+    figures, if no write of the figures came since their number was ``generation`` (read
+    before the lists were): else a write moved the list meanwhile, and they do not hold.
+    Takes the figures' row only if free at once (PostgreSQL): whoever holds it writes
+    the figures. Whether they were marked."""
+    with transaction.atomic(using=using):
+        if not _taken(using=using, wait=False) or _generation() != generation:
+            return False
+        figures = _figures(lock=False)
+        if _current(figures, day) and figures is not None and set(figures["lists"]) == set(kept):
+            # The figures hold (nothing moved them since): no count needed.
+            _write({**figures, "standings": True})
+        else:
+            _write(_counted(kept, day=day, standings=True))
+    return True
+
+
 def _standings_write(kept: list[str], *, day: dt.date, using: str) -> None:
-    """Every list's standings kept again (``_standings_refresh``), those of lists no
-    longer kept deleted."""
+    """Every list's standings kept again (``_standings_refresh``, a list at a time), those
+    of lists no longer kept deleted."""
     ListStanding.objects.using(using).exclude(time_class__in=kept).delete()
     for time_class in kept:
         _standings_refresh(time_class, day=day, using=using)
@@ -359,11 +461,14 @@ def _distinct(connection: Any) -> str:
 def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
     """The published list of ``time_class`` kept again in ``ListStanding``, writing only
     what moved: the list's rows read once (its own query, unranked) into a scratch table,
-    then the kept rows of members gone from it deleted, those whose keys changed updated,
-    the newcomers' inserted, and the places set again by one UPDATE over a window of the
-    table itself (``_standings_place``). After a day of payments and a rating run, most
-    rows' keys hold: writing the whole table afresh (its seven indexes) held SQLite's one
-    writer's lock 4.5-20 s at 60,000 members."""
+    then those whose keys changed updated (``STANDINGS_BATCH`` members a transaction),
+    and, in one transaction, the kept rows of members gone from it deleted, the
+    newcomers' inserted, and the places set again by one UPDATE over a window of the
+    table itself (``_standings_place``). After a day of payments and
+    a rating run, most rows' keys hold: writing the whole table afresh (its seven indexes)
+    held SQLite's one writer's lock 4.5-20 s at 60,000 members. The list is read before
+    those transactions (a connection's own scratch table needs no writer's lock on
+    SQLite), so that the writer's lock is held only while the rows are written."""
     rows = _with_standing_keys(
         with_ratings(Member.objects.published(day), ranked=False, time_class=time_class)
     )
@@ -391,29 +496,39 @@ def _standings_refresh(time_class: str, *, day: dt.date, using: str) -> None:
                 f"SELECT {chosen} FROM ({sql}) rows",
                 params,
             )
-            cursor.execute(
-                f'DELETE FROM {table} WHERE {table}."time_class" = %s AND NOT EXISTS '
-                f"(SELECT 1 FROM {listed} WHERE {listed}.{member} = {table}.{member})",
-                [time_class],
-            )
             assigned = ", ".join(f"{quote(c)} = {listed}.{quote(c)}" for c in keys)
-            cursor.execute(
-                f"UPDATE {table} SET {assigned} FROM {listed} "
-                f'WHERE {table}."time_class" = %s AND {table}.{member} = {listed}.{member} '
-                f"AND ({differs})",
-                [time_class],
-            )
-            columns = ", ".join(quote(c) for c in _STANDING)
-            cursor.execute(
-                f'INSERT INTO {table} ("time_class", {columns}) '
-                f"SELECT %s, {', '.join(f'{listed}.{quote(c)}' for c in _STANDING)} "
-                f"FROM {listed} WHERE NOT EXISTS (SELECT 1 FROM {table} "
-                f'WHERE {table}."time_class" = %s AND {table}.{member} = {listed}.{member})',
-                [time_class, time_class],
-            )
+            cursor.execute(f"SELECT MIN({member}), MAX({member}) FROM {listed}")
+            first, last = cursor.fetchone()
+            for low in range(first or 0, (last or -1) + 1, STANDINGS_BATCH):
+                with transaction.atomic(using=using):
+                    cursor.execute(
+                        f"UPDATE {table} SET {assigned} FROM {listed} "
+                        f'WHERE {table}."time_class" = %s '
+                        f"AND {table}.{member} = {listed}.{member} "
+                        f"AND {listed}.{member} >= %s AND {listed}.{member} < %s AND ({differs})",
+                        [time_class, low, low + STANDINGS_BATCH],
+                    )
+            members = quote(Member._meta.db_table)
+            with transaction.atomic(using=using):
+                cursor.execute(
+                    f'DELETE FROM {table} WHERE {table}."time_class" = %s AND NOT EXISTS '
+                    f"(SELECT 1 FROM {listed} WHERE {listed}.{member} = {table}.{member})",
+                    [time_class],
+                )
+                columns = ", ".join(quote(c) for c in _STANDING)
+                # A member deleted since the list was read has no row to stand for.
+                cursor.execute(
+                    f'INSERT INTO {table} ("time_class", {columns}) '
+                    f"SELECT %s, {', '.join(f'{listed}.{quote(c)}' for c in _STANDING)} "
+                    f"FROM {listed} WHERE NOT EXISTS (SELECT 1 FROM {table} "
+                    f'WHERE {table}."time_class" = %s AND {table}.{member} = {listed}.{member}) '
+                    f'AND EXISTS (SELECT 1 FROM {members} WHERE {members}."id" = '
+                    f"{listed}.{member})",
+                    [time_class, time_class],
+                )
+                _standings_place(time_class, using=using)
         finally:
             cursor.execute(f"DROP TABLE IF EXISTS {listed}")
-    _standings_place(time_class, using=using)
 
 
 def _standings_place(time_class: str, *, using: str) -> None:

@@ -333,6 +333,20 @@ def test_the_worker_keeps_the_rows_of_members_whose_standing_held(
     assert ListStanding.objects.get(member=carol).pk == rows[carol.pk]
 
 
+def test_the_worker_writes_the_standings_a_few_members_at_a_time(
+    rated, current_season, alice, monkeypatch
+):
+    """Each transaction writes the rows of a span of members (SQLite's one writer is held
+    no longer); together they are the list's."""
+    monkeypatch.setattr(list_figures, "STANDINGS_BATCH", 1)
+    paid_up(MemberFactory(initial_rating=1200, initial_games=30), current_season)
+    services.list_figures_refresh()
+    RatingState.objects.filter(member=alice).update(rating=F("rating") - 500)
+    services.list_figures_keep()
+    assert services.list_figures_refresh()
+    assert standings_kept() == standings_ranked()
+
+
 @pytest.mark.django_db(transaction=True)  # the look closes its connection
 def test_the_worker_looks_every_heartbeat(rated):
     from ratings.management.commands.db_worker import _watch
@@ -562,3 +576,80 @@ def _write(write: tuple, members: list[Member], season: Season, past: Season) ->
         if services.merge_problem([other, member]):
             return
         services.members_merge(sources=[member], target=other)
+
+
+def a_run_counts_as_the_worker_writes(monkeypatch, alice) -> None:
+    """Once the worker has written the standings (before it marks them holding), a rating
+    run moves Alice up and counts the figures."""
+    write = list_figures._standings_write
+    moved: list[bool] = []
+
+    def written_then_rated(*args, **kwargs) -> None:
+        write(*args, **kwargs)
+        if not moved:
+            moved.append(True)
+            RatingState.objects.filter(member=alice).update(rating=F("rating") + 500)
+            services.list_figures_keep()
+
+    monkeypatch.setattr(list_figures, "_standings_write", written_then_rated)
+
+
+def test_standings_written_as_a_run_moved_the_list_are_not_marked_holding(
+    rated, alice, monkeypatch
+):
+    monkeypatch.setattr(list_figures, "STANDINGS_TRIES", 1)
+    a_run_counts_as_the_worker_writes(monkeypatch, alice)
+    assert not services.list_figures_refresh()
+    assert not services.list_figures_kept()["standings"]
+    assert kept() == as_counted()
+
+
+def test_the_worker_writes_again_what_a_run_moved_as_it_wrote(rated, alice, monkeypatch):
+    a_run_counts_as_the_worker_writes(monkeypatch, alice)
+    assert services.list_figures_refresh()
+    assert services.list_figures_kept()["standings"]
+    assert standings_kept() == standings_ranked()
+
+
+#: Where the worker is held as it writes the standings: PostgreSQL, inside the transaction
+#: writing a list's rows (placed, not committed); SQLite, whose one writer a transaction
+#: holds from its BEGIN, once the rows are written and before they are marked holding.
+HELD_IN = "_standings_place" if connection.vendor == "postgresql" else "_standings_write"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_rated_while_the_worker_writes_the_standings_never_waits_for_it(
+    rated, rated_event, alice, bob, monkeypatch
+):
+    """The worker's standings write (60,000 members: seconds) holds nothing a rating run's
+    count needs: the run ends while it writes, and the standings the worker marks holding
+    are the list as the run left it."""
+    writing, written = threading.Event(), threading.Event()
+    write = getattr(list_figures, HELD_IN)
+
+    def written_then_held(*args, **kwargs) -> None:
+        write(*args, **kwargs)
+        writing.set()
+        written.wait(timeout=30)
+
+    monkeypatch.setattr(list_figures, HELD_IN, written_then_held)
+    failures: list[BaseException] = []
+    worker = started(services.list_figures_refresh, failures)
+    try:
+        assert writing.wait(timeout=30)
+        rating = started(
+            lambda: rated_event([(1, bob, alice, Game.Result.WHITE_WIN)], name="Rapid night"),
+            failures,
+        )
+        rating.join(timeout=15)
+        rated_meanwhile = not rating.is_alive()
+    finally:
+        written.set()
+        worker.join(timeout=60)
+        rating.join(timeout=60)
+    assert rated_meanwhile, "the event's rating waited for the worker's standings"
+    assert failures == []
+    assert kept() == as_counted()
+    if not services.list_figures_kept()["standings"]:
+        services.list_figures_refresh()  # the worker's next look
+    assert standings_kept() == standings_ranked()
