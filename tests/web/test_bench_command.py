@@ -51,6 +51,9 @@ REQUIRED = {
     "live_sort_desc_rating_ms",
     "live_recounted_ms",
     "calculator_ms",
+    "officer_members_ms",
+    "officer_members_arrears_ms",
+    "officer_members_search_ms",
     "trf_import_s",
 }
 

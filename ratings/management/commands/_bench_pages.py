@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from ratings import services
 from ratings.models import Game, Member, PublishedListFigures, Season, Subscription
+from ratings.services.accounts import officer_create
 
 
 class PageTimings:
@@ -135,6 +136,22 @@ class PageTimings:
         self.figure("member_page_ms", seconds * 1000, "ms")
         seconds, _ = self.timed(reverse("ratings:calculator"))
         self.figure("calculator_ms", seconds * 1000, "ms")
+        self.officer_members()
+
+    #: The officer's members page as they read it: the first page, a membership filter
+    #: (its counts are kept with the list's figures), a name search.
+    OFFICER_MEMBERS = {"": "", "arrears": "status=arrears", "search": "q=smith"}
+
+    def officer_members(self) -> None:
+        """The officer's members page (``pages.register``), signed in as an officer: the
+        page of a club of any size an officer opens most."""
+        officer = officer_create(username="bench-officer", password=None)
+        self.client.force_login(officer)
+        members = reverse("ratings:officer-members")
+        for name, query in self.OFFICER_MEMBERS.items():
+            seconds, _ = self.timed(f"{members}?{query}" if query else members)
+            self.figure(f"officer_members{'_' + name if name else ''}_ms", seconds * 1000, "ms")
+        self.client.logout()
 
     #: The live list's columns a reader sorts by, each way (``RatingListTable``).
     LIVE_SORTS = ("rank", "name", "rating", "games", "last_change", "region", "last_played")
