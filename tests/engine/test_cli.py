@@ -3,21 +3,27 @@
 ``python -m ratings.engine [FILE]``: FILE, standard input, or ``-``; exit 0 and JSON on
 standard output; on bad input exit 2, nothing on standard output and one line per problem
 on standard error naming the field by its path; never a traceback.
+
+Most cases call the command line in the test's own process (``main`` with byte streams:
+the same bytes and exit status, without a Python start each). A few run it as a process,
+so reading a file, standard input and ``-``, the exit status and the UTF-8 on the way out
+are checked across the process boundary too, and give the same bytes as in-process.
 """
 
 from __future__ import annotations
 
+import gc
+import io
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ratings.engine import SYSTEMS
+from ratings.engine.__main__ import main
 from ratings.engine.base import EngineError
 from ratings.engine.io import parse_input
 
@@ -37,13 +43,24 @@ EXAMPLE: dict[str, Any] = {
 }
 
 
-def engine(
+def _bytes(stdin: bytes | str | None) -> bytes:
+    return stdin.encode() if isinstance(stdin, str) else (stdin or b"")
+
+
+def engine(*args: str, stdin: bytes | str | None = None) -> subprocess.CompletedProcess[bytes]:
+    """The command line run in this process: its exit status and the bytes it wrote."""
+    out, err = io.BytesIO(), io.BytesIO()
+    status = main(list(args), io.BytesIO(_bytes(stdin)), out, err)
+    return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
+
+
+def engine_process(
     *args: str, stdin: bytes | str | None = None, cwd: Path = ROOT
 ) -> subprocess.CompletedProcess[bytes]:
-    data = stdin.encode() if isinstance(stdin, str) else stdin
+    """``python -m ratings.engine`` as a process (a Python start: kept for a few cases)."""
     return subprocess.run(
         [sys.executable, "-m", "ratings.engine", *args],
-        input=data if data is not None else b"",
+        input=_bytes(stdin),
         capture_output=True,
         cwd=cwd,
         timeout=120,
@@ -68,18 +85,18 @@ def by_id(output: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_reads_a_file_named_on_the_command_line(tmp_path: Path) -> None:
     path = tmp_path / "in.json"
     path.write_text(json.dumps(EXAMPLE))
-    ann = by_id(ok(engine(str(path))))["ann"]
+    ann = by_id(ok(engine_process(str(path))))["ann"]
     assert (ann["rating"], ann["display"], ann["games"]) == (1605.76, "1606", 41)
 
 
 def test_reads_standard_input_without_a_file() -> None:
-    assert ok(engine(stdin=json.dumps(EXAMPLE)))["system"] == "nz-club-elo"
+    assert ok(engine_process(stdin=json.dumps(EXAMPLE)))["system"] == "nz-club-elo"
 
 
 def test_reads_standard_input_for_a_dash(tmp_path: Path) -> None:
     path = tmp_path / "in.json"
     path.write_text(json.dumps(EXAMPLE))
-    assert ok(engine("-", stdin=json.dumps(EXAMPLE))) == ok(engine(str(path)))
+    assert ok(engine_process("-", stdin=json.dumps(EXAMPLE))) == ok(engine(str(path)))
 
 
 def test_the_contract_example_gives_the_documented_output() -> None:
@@ -96,9 +113,10 @@ def test_the_contract_example_gives_the_documented_output() -> None:
 
 def test_output_is_utf8_json_and_keeps_non_ascii_names() -> None:
     doc = {"system": "nz-club-elo", "events": [_event("e1", "2024-01-01", ("Zoë", "Đorđe", 1))]}
-    run = engine(stdin=json.dumps(doc, ensure_ascii=False))
+    run = engine_process(stdin=json.dumps(doc, ensure_ascii=False))
     assert "Zoë".encode() in run.stdout
     assert set(by_id(ok(run))) == {"Zoë", "Đorđe"}
+    assert run.stdout == engine(stdin=json.dumps(doc, ensure_ascii=False)).stdout
 
 
 def test_a_lone_surrogate_in_an_id_still_gives_valid_utf8_json() -> None:
@@ -106,8 +124,10 @@ def test_a_lone_surrogate_in_an_id_still_gives_valid_utf8_json() -> None:
         {"system": "nz-club-elo", "events": [_event("e1", "2024-01-01", ("x", "y"))]}
     )
     text = text.replace('"x"', '"\\ud800x"')
-    out = ok(engine(stdin=text))
+    run = engine_process(stdin=text)
+    out = ok(run)
     assert "\ud800x" in by_id(out)
+    assert run.stdout == engine(stdin=text).stdout
 
 
 @pytest.mark.parametrize("system", list(SYSTEMS))
@@ -349,20 +369,10 @@ BAD: dict[str, tuple[str | bytes, str]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def bad_runs() -> Iterator[dict[str, subprocess.CompletedProcess[bytes]]]:
-    """Every bad input run once, a few at a time (each is a whole Python start)."""
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {case: pool.submit(engine, stdin=stdin) for case, (stdin, _) in BAD.items()}
-        yield {case: future.result() for case, future in futures.items()}
-
-
 @pytest.mark.parametrize("case", list(BAD))
-def test_bad_input_exits_2_with_one_line_per_problem_naming_the_field(
-    case: str, bad_runs: dict[str, subprocess.CompletedProcess[bytes]]
-) -> None:
-    run = bad_runs[case]
-    _, expected = BAD[case]
+def test_bad_input_exits_2_with_one_line_per_problem_naming_the_field(case: str) -> None:
+    stdin, expected = BAD[case]
+    run = engine(stdin=stdin)
     assert run.returncode == 2, run.stderr.decode()
     assert run.stdout == b""
     err = run.stderr.decode()
@@ -370,6 +380,33 @@ def test_bad_input_exits_2_with_one_line_per_problem_naming_the_field(
     lines = err.splitlines()
     assert lines and all(line.strip() for line in lines)
     assert any(expected in line for line in lines), err
+
+
+NAMED_TWICE = json.dumps(
+    {"system": "nz-club-elo", "players": [{"id": "Zoë\ud800"}, {"id": "Zoë\ud800"}], "events": []}
+)
+PROCESS_BAD = {
+    # A fresh process's stack, not the test's, meets the recursion limit.
+    "nested too deeply": BAD["nested too deeply"],
+    # Standard error in UTF-8, the lone surrogate written as \ud800.
+    "a non-ASCII id twice": (NAMED_TWICE, "players[1].id: 'Zoë\\ud800' appears twice"),
+}
+
+
+@pytest.mark.parametrize("case", list(PROCESS_BAD))
+def test_a_process_given_bad_input_exits_2_writing_what_the_command_line_writes(
+    case: str,
+) -> None:
+    stdin, expected = PROCESS_BAD[case]
+    run = engine_process(stdin=stdin)
+    assert (run.returncode, run.stdout) == (2, b"")
+    assert any(expected in line for line in run.stderr.decode().splitlines()), run.stderr
+    in_process = engine(stdin=stdin)
+    assert (run.returncode, run.stdout, run.stderr) == (
+        in_process.returncode,
+        in_process.stdout,
+        in_process.stderr,
+    )
 
 
 def test_every_problem_is_reported_at_once_one_line_each() -> None:
@@ -409,3 +446,27 @@ def test_a_directory_exits_2(tmp_path: Path) -> None:
     run = engine(str(tmp_path))
     assert (run.returncode, run.stdout) == (2, b"")
     assert run.stderr.decode().startswith("(file): cannot read")
+
+
+# -- the command line itself ---------------------------------------------------------------
+
+
+def test_help_goes_to_standard_output_with_exit_0() -> None:
+    run = engine("--help")
+    assert (run.returncode, run.stderr) == (0, b"")
+    assert run.stdout.startswith(b"usage: python -m ratings.engine")
+    assert b"--no-explain" in run.stdout
+
+
+def test_an_unknown_option_exits_2_with_the_usage_on_standard_error() -> None:
+    run = engine("--colour")
+    assert (run.returncode, run.stdout) == (2, b"")
+    assert run.stderr.decode().splitlines()[-1] == (
+        "python -m ratings.engine: error: unrecognized arguments: --colour"
+    )
+
+
+def test_a_run_in_the_callers_process_leaves_its_garbage_collector_on() -> None:
+    # The command line turns the cycle collector off for its own run, not for its caller.
+    ok(engine(stdin=json.dumps(EXAMPLE)))
+    assert gc.isenabled()
