@@ -166,7 +166,6 @@ def test_the_kept_counts_are_the_counted_ones_and_a_search_is_counted(
         }
 
 
-
 def club_of(count: int, start: int = 0) -> None:
     """``count`` more members, written at once (a members file's worth) with their name
     keys, and the table's statistics brought up to date, as autovacuum keeps them."""
