@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from ratings import services
 from ratings.models import Member, name_search
+from ratings.pages.register import EVERYONE, register
 from ratings.services import members as member_services
 from ratings.views import officer_members
 
@@ -163,3 +164,56 @@ def test_the_kept_counts_are_the_counted_ones_and_a_search_is_counted(
             key: services.members_with_membership(found, status=key).count()
             for key in services.MEMBERSHIP_FILTERS
         }
+
+
+def club_of(count: int, start: int = 0) -> None:
+    """``count`` more members, written at once (a members file's worth) with their name
+    keys, and the table's statistics brought up to date, as autovacuum keeps them."""
+    Member.objects.bulk_create(
+        Member(member_number=f"B{n:05d}", name=f"Ann Player{n:05d}", name_key=f"ann player{n:05d}")
+        for n in range(start, start + count)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {Member._meta.db_table}")
+
+
+@pytest.fixture
+def members_read(db):
+    """The members PostgreSQL reads while ``of`` runs (its own count for this
+    transaction: the table's rows scanned and fetched, its indexes' entries read): what a
+    query costs inside the database, whatever the load."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's own count of the rows it reads")
+
+    def read() -> int:
+        # Index scans count the entries they read on the index, not on the table.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_stat_get_xact_tuples_returned(%s::regclass)"
+                " + pg_stat_get_xact_tuples_fetched(%s::regclass)"
+                " + (SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0)"
+                "    FROM pg_index WHERE indrelid = %s::regclass)",
+                [Member._meta.db_table] * 3,
+            )
+            return int(cursor.fetchone()[0])
+
+    def of(counted) -> int:
+        before = read()
+        counted()
+        return read() - before
+
+    return of
+
+
+def test_a_name_search_reads_the_members_it_finds_not_every_member(members_read):
+    """A search's counts (``pages.register``: one query) read the members whose name
+    holds the word, down the name keys' trigrams, and the one whose number it is: a club
+    three times the size, with the same Smith in it, costs the same (it read every
+    member's name key, ``LIKE '%smith%'``). SQLite has no such index (skipped there)."""
+    MemberFactory(member_number="S1", name="Rosa Smith")
+    club_of(1000)
+    few = members_read(lambda: register(query="smith"))
+    club_of(2000, start=1000)
+    assert members_read(lambda: register(query="smith")) == few
+    assert few < 10
+    assert register(query="smith").counts[EVERYONE] == 1
