@@ -146,7 +146,10 @@ def test_the_filters_counts_do_not_count_the_members_as_the_club_grows(
     register_of(60, current_season)
     few = instructions(officer_client, MEMBERS, per_page=5)
     register_of(120, current_season, start=60)
-    assert instructions(officer_client, MEMBERS, per_page=5) == few
+    # The same work give or take a tick of SQLite's progress handler (a hundred
+    # instructions: the session's and the figures' rows read a little differently in a
+    # long run, 12 against 11); counting the members doubled it (49 against 23).
+    assert instructions(officer_client, MEMBERS, per_page=5) <= few + 2
 
 
 def test_the_kept_counts_are_the_counted_ones_and_a_search_is_counted(
