@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ratings.engine import SYSTEMS, EngineError, Event, Game, get_system, rate
 from ratings.engine import GlickoState as PlayerState  # this file's states are glicko-2's
 from ratings.engine.codec import state_from_dict, state_to_dict
-from ratings.engine.glicko_2 import (
+from ratings.engine.glicko_2_formulas import (
     SCALE,
     E,
     deviation_of,
