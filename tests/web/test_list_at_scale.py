@@ -16,11 +16,18 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings import services
-from ratings.models import Member, PublishedListFigures, listing
+from ratings.models import (
+    Member,
+    PublishedListFigures,
+    RatingState,
+    Subscription,
+    listing,
+)
 from ratings.models.ranking import PublishedRanking
 from ratings.presentation.list_paginator import ListPaginator
+from ratings.rules.names import name_key
 
-from ..factories import MemberFactory, paid_up, rating_state
+from ..factories import MemberFactory, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -39,29 +46,41 @@ def _too_long_to_carry_for_print(settings):
 def club_of(count: int, season, start: int = 0, regions: tuple[str, ...] = ("North",)) -> None:
     """Members rated in steps of 10 with ties (three to a rating), some unrated ("Unr"),
     some in arrears, one a guest; a fifth of them women, a third under 16 this year, a
-    few with no date of birth (in no age group)."""
+    few with no date of birth (in no age group). Made in a few statements, as a members
+    file's import makes them (its bulk writes forget the list's figures): a member at a
+    time cost 10 ms each, a third of this file's time."""
     year = timezone.localdate().year
-    for n in range(start, start + count):
-        member = MemberFactory(
+    numbers = range(start, start + count)
+    members = Member.objects.bulk_create(
+        Member(
             member_number=f"S{n:04d}",
             name=f"Player {n:04d}",
+            name_key=name_key(f"Player {n:04d}"),
             region=regions[n % len(regions)],
             gender="F" if n % 5 == 1 else "M",
             born=None if n % 13 == 6 else dt.date(year - (14 if n % 3 == 0 else 40), 3, 1),
+            is_guest=n % 11 == 5,
         )
-        if n % 7 != 3:
-            paid_up(member, season)
-        if n % 11 == 5:
-            member.is_guest = True
-            member.save()
-        usable = n % 9 != 4
-        rating = 2000 - 10 * (n // 3)
-        rating_state(
-            member,
-            rating=rating,
-            display=str(rating) if usable else "Unr",
-            games=20,
-        )
+        for n in numbers
+    )
+    services.member_states_create(members=members)
+    Subscription.objects.bulk_create(
+        Subscription(member=member, season=season)
+        for n, member in zip(numbers, members, strict=True)
+        if n % 7 != 3
+    )
+    states = {
+        state.member_id: state
+        for state in RatingState.objects.filter(member__in=members, time_class="standard")
+    }
+    for n, member in zip(numbers, members, strict=True):
+        state = states[member.pk]
+        state.rating = 2000 - 10 * (n // 3)
+        state.usable = n % 9 != 4
+        state.display = str(int(state.rating)) if state.usable else "Unr"
+        state.games = 20
+    RatingState.objects.bulk_update(states.values(), ["rating", "usable", "display", "games"])
+    services.list_figures_forget()
 
 
 def ranks_on(client, url: str, **query: object) -> list[tuple[str, str]]:
