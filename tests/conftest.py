@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -81,11 +83,34 @@ def django_db_modify_db_settings(
     if own_way or not migrated_once.applies(connection):
         yield
         return
-    folder = Path(str(cache.mkdir("migrated-test-database")))
+    folder = Path(str(cache.mkdir(migrated_once.FOLDER)))
     create = migrated_once.create_from_copy(connection, connection.creation.create_test_db, folder)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(connection.creation, "create_test_db", create)
         yield
+
+
+@pytest.fixture
+def migrated_sqlite_file(request, tmp_path) -> Path:
+    """A SQLite club file of its own, migrated, for a test whose child processes (a
+    server, a worker, a command) open it by its URL: a copy of the migrated test database
+    the run keeps (tests/migrated_once.py), else ``manage.py migrate`` on an empty file
+    (7 s of CPU or more, what each such test spent before)."""
+    from . import migrated_once
+
+    path = tmp_path / "club.sqlite3"
+    cache = getattr(request.config, "cache", None)
+    if cache is not None and migrated_once.kept_copy(
+        Path(str(cache.mkdir(migrated_once.FOLDER))), path
+    ):
+        return path
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{path}"},
+        check=True,
+    )
+    return path
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,10 @@ is never used.
 
 PostgreSQL (and a file named in TEST["NAME"], and --reuse-db, --nomigrations) keep
 Django's own way: each worker migrates its own database.
+
+The same copy serves the tests whose child processes (a server, a worker, a command)
+open a SQLite club file of their own by its URL (``kept_copy``): each ran
+``manage.py migrate`` on an empty file, 7 s of CPU or more a test.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import shutil
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -48,6 +53,28 @@ def digest_of_the_migrations() -> str:
     return digest.hexdigest()[:16]
 
 
+#: The folder in pytest's cache that keeps the migrated database.
+FOLDER = "migrated-test-database"
+
+
+def kept(folder: Path) -> Path:
+    """The migrated database for the migrations as they stand, in ``folder``."""
+    return folder / f"migrated-{digest_of_the_migrations()}.sqlite3"
+
+
+def kept_copy(folder: Path, target: Path) -> bool:
+    """Copy the migrated database kept in ``folder`` to the file ``target``; whether
+    there was one (a run that has not yet built its test database has none). The copy
+    is the whole file, as ``manage.py migrate`` leaves it but for the migrations'
+    timestamps; the app's connections turn it to WAL, as they do a migrated file."""
+    try:
+        # The kept file is put in place whole (os.replace) and never written again.
+        shutil.copyfile(kept(folder), target)
+    except FileNotFoundError:
+        return False
+    return True
+
+
 def create_from_copy(
     connection: Any, create_test_db: Callable[..., str], folder: Path
 ) -> Callable[..., str]:
@@ -58,19 +85,19 @@ def create_from_copy(
         from django.contrib.contenttypes.models import ContentType
 
         folder.mkdir(parents=True, exist_ok=True)
-        kept = folder / f"migrated-{digest_of_the_migrations()}.sqlite3"
+        kept_file = kept(folder)
         # One process migrates while the others wait for its copy, rather than all
         # migrating at once on a fresh clone.
         with open(folder / "migrating.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            if not kept.exists():
+            if not kept_file.exists():
                 name = create_test_db(*args, **kwargs)
-                partial = kept.with_name(f"{kept.name}.{os.getpid()}.partial")
+                partial = kept_file.with_name(f"{kept_file.name}.{os.getpid()}.partial")
                 with closing(sqlite3.connect(partial)) as target:
                     connection.connection.backup(target)
-                os.replace(partial, kept)
+                os.replace(partial, kept_file)
                 for older in folder.glob("migrated-*.sqlite3"):
-                    if older != kept:  # made by migrations since changed
+                    if older != kept_file:  # made by migrations since changed
                         older.unlink(missing_ok=True)
                 return name
             # The tables made from the models without migrations (a fraction of a
@@ -83,7 +110,7 @@ def create_from_copy(
                 name = create_test_db(*args, **kwargs)
             finally:
                 test_settings["MIGRATE"] = migrate
-            with closing(sqlite3.connect(kept)) as source:
+            with closing(sqlite3.connect(kept_file)) as source:
                 source.backup(connection.connection)
         # The content types cached while the throwaway tables were made have other ids.
         ContentType.objects.clear_cache()

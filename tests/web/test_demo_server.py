@@ -52,11 +52,10 @@ def get(url: str) -> tuple[int, str]:
 
 
 @contextlib.contextmanager
-def demo_server(tmp_path):
+def demo_server(database: Path):
+    """The server `make run` starts, on the migrated SQLite file ``database``."""
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "LOCAL_DEMO")}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "-v0"], env=env, cwd=ROOT, check=True)
+    env["DATABASE_URL"] = f"sqlite:///{database}"
     port = free_port()
     server = subprocess.Popen(
         make_runs_the_server_with(port, env["DATABASE_URL"]),
@@ -81,9 +80,9 @@ def demo_server(tmp_path):
 
 
 def test_the_demo_shows_the_sites_own_not_found_page_and_still_serves_its_static_files(
-    tmp_path,
+    migrated_sqlite_file,
 ):
-    with demo_server(tmp_path) as base:
+    with demo_server(migrated_sqlite_file) as base:
         assert get(base + "/")[0] == 200
         status, page = get(base + "/no-such-page/")
         assert status == 404

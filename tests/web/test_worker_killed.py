@@ -170,10 +170,11 @@ print("stored:", same, ClubSettings.load().system_params)
     connection.vendor != "sqlite",
     reason="its club is a SQLite file whatever the tests' database: CI's SQLite run ran it",
 )
-def test_on_sqlite_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(tmp_path):
-    path = tmp_path / "club.sqlite3"
+def test_on_sqlite_a_run_whose_worker_is_killed_is_finished_by_the_next_worker(
+    migrated_sqlite_file,
+):
+    path = migrated_sqlite_file
     url = f"sqlite:///{path}"
-    _manage(url, "migrate", "--noinput", "-v0")
     # A history whose re-rate lasts seconds even on a quiet machine, so the kill lands mid-run.
     _manage(url, "generate_history", "--members", "1000", "--games", "100000", "--seed", "5")
     switch = (  # as the admin's page switches it: a run too long for the page is queued

@@ -24,10 +24,11 @@ from ratings.services.accounts import officer_create
 
 class PageTimings:
     """The page figures of ``bench.Bench``, which gives ``client`` (a test client),
-    ``repeat`` (GETs a figure), ``say`` and ``figure``."""
+    ``repeat`` (GETs a figure), ``warm_up`` (one GET untimed first), ``say`` and ``figure``."""
 
     client: Any
     repeat: int
+    warm_up: bool
 
     def say(self, message: str) -> None:
         raise NotImplementedError
@@ -55,8 +56,10 @@ class PageTimings:
         cache is emptied before it), and the run's own count of the lists stands
         (``services.list_figures``). ``before``: a change made before each GET (a
         payment, say), as for the first reader after it. ``kept``: the copy the cache
-        keeps once the page is rendered, as every later reader gets it."""
-        self.get(url)
+        keeps once the page is rendered, as every later reader gets it. ``warm_up``
+        False (``--no-warm-up``): no GET untimed."""
+        if self.warm_up:
+            self.get(url)
         times, body = [], b""
         for _ in range(self.repeat):
             if before is not None:

@@ -16,6 +16,7 @@ the order docs/performance.md lists them.
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import os
 import random
@@ -113,6 +114,13 @@ class Command(BaseCommand):
             "--repeat", type=int, default=5, help="Runs of each page, the median kept (5)."
         )
         parser.add_argument(
+            "--warm-up",
+            action=argparse.BooleanOptionalAction,
+            default=True,
+            help="GET each page once, untimed, before its timed GETs (default); the tests "
+            "pass --no-warm-up where their subject is the figures' names, not their values.",
+        )
+        parser.add_argument(
             "--trf-players",
             type=int,
             default=TRF_PLAYERS,
@@ -143,6 +151,7 @@ class Bench(PageTimings):
         self.command = command
         self.options = options
         self.repeat = max(1, options["repeat"])
+        self.warm_up = options.get("warm_up", True)
         self.rng = random.Random(options["seed"])
         self.client = Client()
         #: Before each figure's name: "ecf-2020." when measuring a system by --system.
