@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, transaction
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -653,3 +654,39 @@ def test_an_event_rated_while_the_worker_writes_the_standings_never_waits_for_it
     if not services.list_figures_kept()["standings"]:
         services.list_figures_refresh()  # the worker's next look
     assert standings_kept() == standings_ranked()
+
+
+# -- what a count of the list costs, whatever the club's size ----------------------------
+
+
+def sqlite_plan(counted: Callable[[], object]) -> list[str]:
+    """SQLite's plan for each query ``counted`` makes, step by step."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's own plan")
+    with CaptureQueriesContext(connection) as made:
+        counted()
+    with connection.cursor() as cursor:
+        return [
+            step
+            for query in made.captured_queries
+            for *_, step in cursor.execute(f"EXPLAIN QUERY PLAN {query['sql']}").fetchall()
+        ]
+
+
+@pytest.mark.parametrize(
+    "counted",
+    [
+        lambda: published_list_size(time_class="standard"),
+        lambda: Member.objects.published().count(),
+    ],
+    ids=["the list's size", "the published members"],
+)
+def test_the_published_members_are_read_by_their_own_keys_not_down_the_merged_index(
+    rated, counted
+):
+    """Nearly every member is not merged: ``merged_into IS NULL`` sent SQLite (no
+    statistics on the members) down that index, a seek in it before each member's row
+    (the list's size at 60,000 members 93 ms against 56 by the members' own keys)."""
+    plan = sqlite_plan(counted)
+    assert not [step for step in plan if "merged_into" in step], plan
+    assert any("INTEGER PRIMARY KEY" in step for step in plan), plan
