@@ -216,9 +216,17 @@ def financial_condition(day: dt.date | None = None, *, among: Any = None, each: 
 def published_condition(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
     """Who is published, as a condition on members: not a guest, not merged, financial on
     ``day`` (``among``, ``each``: as ``financial_condition``'s). Every public page reads
-    it through ``MemberQuerySet.published``, ``with_published`` or ``published_pks``."""
-    return Q(merged_into__isnull=True, is_guest=False) & financial_condition(
-        day, among=among, each=each
+    it through ``MemberQuerySet.published``, ``with_published`` or ``published_pks``.
+
+    Not merged is said as ``NOT (merged_into IS NOT NULL)`` (``MemberQuerySet.in_order``'s
+    reason): ``merged_into IS NULL``, true of nearly every member, sent SQLite (which keeps
+    no statistics on them) down the merged_into index, a seek in it before each paid-up
+    member's own row (the list's count at 60,000 members: 93 ms, 56 without). PostgreSQL
+    reads either as ``IS NULL``."""
+    return (
+        ~Q(merged_into__isnull=False)
+        & Q(is_guest=False)
+        & financial_condition(day, among=among, each=each)
     )
 
 
