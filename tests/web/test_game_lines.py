@@ -28,7 +28,8 @@ from ratings.pages import game_lines
 from ratings.pages.events import change_rows, preview_changes, saved_changes
 
 from ..factories import MemberFactory
-from .test_rerate_property import _correct, _record, _reset, edits, event_rows
+from .each_example import rolled_back
+from .test_rerate_property import _correct, _record, club_of, edits, event_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -336,6 +337,12 @@ def test_migration_0019_leaves_a_breakdown_it_cannot_pack_and_going_back_empties
     ]
 
 
+@pytest.fixture
+def members(db, system_id: str) -> list[Member]:
+    """The property test's club (``test_rerate_property``), made once a test."""
+    return club_of(system_id)
+
+
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
 @settings(
     max_examples=15,
@@ -344,21 +351,21 @@ def test_migration_0019_leaves_a_breakdown_it_cannot_pack_and_going_back_empties
 )
 @given(history=st.lists(event_rows, min_size=2, max_size=6), corrections=edits)
 def test_after_any_corrections_the_report_shows_what_a_full_run_of_the_engine_gives(
-    db, system_id, history, corrections
+    members, system_id, history, corrections
 ):
-    _reset()
-    events = _record(history, system_id)
-    for edit in corrections:
-        _correct(events, edit)
-    system = ClubSettings.load().engine()
-    rated = list(services.rateable_events(system))
-    engine = _engine_results(rated)
-    for event in rated:
-        # These events have no entries, so rows tie on their names: put in one order.
-        saved = change_rows(saved_changes(event, system=system), system=system)
-        previewed = change_rows(preview_changes(engine[event.pk]), system=system)
-        shown, given = sorted(saved, key=_canonical), sorted(previewed, key=_canonical)
-        assert shown == given, event.name
+    with rolled_back():
+        events = _record(history, members, system_id)
+        for edit in corrections:
+            _correct(events, edit)
+        system = ClubSettings.load().engine()
+        rated = list(services.rateable_events(system))
+        engine = _engine_results(rated)
+        for event in rated:
+            # These events have no entries, so rows tie on their names: put in one order.
+            saved = change_rows(saved_changes(event, system=system), system=system)
+            previewed = change_rows(preview_changes(engine[event.pk]), system=system)
+            shown, given = sorted(saved, key=_canonical), sorted(previewed, key=_canonical)
+            assert shown == given, event.name
 
 
 def _canonical(row: dict) -> str:

@@ -22,18 +22,17 @@ from hypothesis import strategies as st
 from ratings import services
 from ratings.models import (
     ClubSettings,
-    Entry,
     Event,
     Game,
     Member,
     RatingChange,
     RatingList,
-    RatingPeriod,
-    RatingRun,
     RatingState,
 )
 from ratings.models.rating_lists import list_of
 from ratings.rules.time_classes import RAPID, STANDARD
+
+from .each_example import rolled_back
 
 pytestmark = pytest.mark.django_db
 
@@ -68,13 +67,6 @@ edits = st.lists(
     min_size=1,
     max_size=3,
 )
-
-
-def _reset() -> None:
-    for model in (RatingChange, RatingState, RatingRun, Game, Entry, Event, RatingPeriod):
-        model.objects.all().delete()
-    RatingList.objects.all().delete()
-    Member.objects.all().delete()
 
 
 def _members() -> list[Member]:
@@ -127,7 +119,10 @@ def _complete(event: Event) -> None:
         )
 
 
-def _record(history: list, club: str) -> tuple[list[Member], list[Event]]:
+@pytest.fixture
+def members(db, club: str) -> list[Member]:
+    """The club's system (and its rapid list) and its members: made once a test, each
+    example rolled back to them (``rolled_back``)."""
     system_id, params, rapid = CLUBS[club]
     services.rating_system_set(system_id=system_id, params=params)
     if rapid:
@@ -139,11 +134,14 @@ def _record(history: list, club: str) -> tuple[list[Member], list[Event]]:
                 system_params=params,
             )
         )
-    members = _members()
+    return _members()
+
+
+def _record(history: list, members: list[Member], rapid: bool) -> list[Event]:
     events = [_event(members, row, n, rapid) for n, row in enumerate(history)]
     for event in sorted(events, key=services.rating_key):
         _complete(event)
-    return members, events
+    return events
 
 
 def _correct(members: list[Member], events: list[Event], edit: tuple, rapid: bool) -> None:
@@ -244,12 +242,14 @@ def everything_stored() -> dict[str, Any]:
     history=[(10, [(0, 1, "0-1", 1)], False), (300, [(0, 2, "1-0", 1)], False)],
     corrections=[("late", 0, (150, [(3, 4, "1-0", 1)], False))],
 )
-def test_a_period_systems_ripple_stores_what_a_full_re_rate_stores(db, club, history, corrections):
-    _reset()
+def test_a_period_systems_ripple_stores_what_a_full_re_rate_stores(
+    members, club, history, corrections
+):
     rapid = CLUBS[club][2]
-    members, events = _record(history, club)
-    for edit in corrections:
-        _correct(members, events, edit, rapid)
-    rippled = everything_stored()
-    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
-    assert everything_stored() == rippled
+    with rolled_back():
+        events = _record(history, members, rapid)
+        for edit in corrections:
+            _correct(members, events, edit, rapid)
+        rippled = everything_stored()
+        services.ratings_rerate(services.RerateRequest(reason="from scratch"))
+        assert everything_stored() == rippled

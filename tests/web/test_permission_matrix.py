@@ -16,6 +16,7 @@ no published member comes near).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -418,15 +419,25 @@ def _outcome(response: Any) -> str:
     return "ok" if 200 <= code < 300 else str(code)
 
 
-def _request(club: Club, role: str, method: str, url: str) -> str:
+def _client(club: Club, role: str) -> Client:
+    """The role's client, logged in once a test: a log in for each request (a session
+    written, axes' log of it, the middleware made again) was a third of the matrix's time."""
     client = Client()
     user = club.users[role]
     if user is not None:
         client.force_login(user)
-    # In a savepoint rolled back: one request's effect never reaches the next.
+    return client
+
+
+def _request(client: Client, method: str, url: str) -> str:
+    """The outcome of one request, which leaves no trace for the next: it runs in a
+    savepoint rolled back (its session's row too), and the client's cookies are put back
+    as they were (a log-out ends the session, a message waits in a cookie)."""
+    cookies = copy.deepcopy(client.cookies)
     with transaction.atomic():
         response = client.get(url) if method == "GET" else client.post(url, {})
         transaction.set_rollback(True)
+    client.cookies = cookies
     return _outcome(response)
 
 
@@ -449,11 +460,12 @@ def test_every_url_pattern_has_a_decision_in_the_table() -> None:
 @pytest.mark.parametrize("role", ROLES)
 def test_each_role_gets_what_the_table_says_on_every_url(role: str, production_tasks) -> None:  # type: ignore[no-untyped-def]
     club = build_club()
+    client = _client(club, role)
     wrong = []
     for pattern in every_pattern():
         url = url_for(pattern, club)
         expected = TABLE[pattern.key][role].split()
-        got = [_request(club, role, method, url) for method in METHODS]
+        got = [_request(client, method, url) for method in METHODS]
         if got != expected:
             wrong.append(f"{pattern.key} {url}: expected {expected}, got {got}")
     assert not wrong, "\n".join(wrong)
@@ -462,13 +474,14 @@ def test_each_role_gets_what_the_table_says_on_every_url(role: str, production_t
 def test_a_director_is_refused_every_page_of_an_event_they_do_not_direct() -> None:
     club = build_club()
     other = {"pk": club.event.pk}  # rated, and not theirs: they direct the draft
+    client = _client(club, "director")
     wrong = []
     for key in DIRECTED_PAGES:
         kwargs = {"ratings:officer-round": {"number": 1}}.get(key, {})
         if key == "ratings:officer-event-player-remove":
             kwargs = {"member": club.published[0].pk}
         url = reverse(key, kwargs={**other, **kwargs})
-        got = [_request(club, "director", method, url) for method in METHODS]
+        got = [_request(client, method, url) for method in METHODS]
         if got != ["403", "403"]:
             wrong.append(f"{key} {url}: {got}")
     assert DIRECTED_PAGES and not wrong, "\n".join(wrong)

@@ -15,18 +15,9 @@ from hypothesis import strategies as st
 
 from ratings import services
 from ratings.engine import SYSTEMS
-from ratings.models import (
-    ClubSettings,
-    Entry,
-    Event,
-    Game,
-    Member,
-    RatingChange,
-    RatingPeriod,
-    RatingRun,
-    RatingState,
-)
+from ratings.models import ClubSettings, Event, Game, Member
 
+from .each_example import rolled_back
 from .test_rerate import ratings_now
 
 pytestmark = pytest.mark.django_db
@@ -51,17 +42,13 @@ edits = st.lists(
 )
 
 
-def _reset() -> None:
-    for model in (RatingChange, RatingState, RatingRun, Game, Entry, Event, RatingPeriod):
-        model.objects.all().delete()
-    Member.objects.all().delete()
-
-
-def _record(history: list, system_id: str) -> list[Event]:
+def club_of(system_id: str) -> list[Member]:
+    """The club rating with ``system_id``, and its six players: made once a test, each
+    example rolled back to it (``rolled_back``)."""
     services.rating_system_set(system_id=system_id, params={})
     # Ratings brought in with their games: established (acf-1993 rates a new player's
     # games only against rated opponents), provisional, and new players.
-    members = [
+    return [
         Member.objects.create(
             member_number=f"P{i}", name=f"Player {i}", initial_rating=r, initial_games=g
         )
@@ -69,6 +56,14 @@ def _record(history: list, system_id: str) -> list[Event]:
             [(None, 0), (1600, 40), (None, 0), (1400, 12), (1900, 60), (None, 0)]
         )
     ]
+
+
+@pytest.fixture
+def members(db, system_id: str) -> list[Member]:
+    return club_of(system_id)
+
+
+def _record(history: list, members: list[Member], system_id: str) -> list[Event]:
     events = []
     for day, games in history:
         date = FIRST_DAY + dt.timedelta(days=day)
@@ -150,20 +145,21 @@ def _correct(events: list[Event], edit: tuple) -> None:
     corrections=[("unrate", 1, None)],
 )
 def test_re_rating_from_the_earliest_correction_equals_a_full_re_rate(
-    db, system_id, history, corrections
+    members, system_id, history, corrections
 ):
-    _reset()
-    events = _record(history, system_id)
-    for edit in corrections:
-        _correct(events, edit)
-    incremental = ratings_now()
-    services.ratings_rerate(services.RerateRequest(reason="from scratch"))
-    assert ratings_now() == incremental
+    with rolled_back():
+        events = _record(history, members, system_id)
+        for edit in corrections:
+            _correct(events, edit)
+        incremental = ratings_now()
+        services.ratings_rerate(services.RerateRequest(reason="from scratch"))
+        assert ratings_now() == incremental
 
 
 @pytest.mark.parametrize("system_id", sorted(SYSTEMS))
-def test_a_full_re_rate_reports_its_progress_rising_to_the_end(db, system_id, monkeypatch):
-    _record([(d * 9, [(d % 6, (d + 1) % 6, RESULTS[d % 4], 1)]) for d in range(30)], system_id)
+def test_a_full_re_rate_reports_its_progress_rising_to_the_end(members, system_id, monkeypatch):
+    history = [(d * 9, [(d % 6, (d + 1) % 6, RESULTS[d % 4], 1)]) for d in range(30)]
+    _record(history, members, system_id)
     monkeypatch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 4)  # many batches
     reports: list[int] = []
     before = ratings_now()
@@ -185,15 +181,15 @@ def test_a_full_re_rate_reports_its_progress_rising_to_the_end(db, system_id, mo
     history=[(0, [(0, 1, "0-1", 1), (0, 4, "0-1", 2)]), (200, [(1, 3, "1-0", 1)])]
 )
 def test_a_full_re_rate_in_batches_equals_one_in_a_single_batch(
-    db, system_id, history, monkeypatch
+    members, system_id, history, monkeypatch
 ):
     """Each batch is rated from the states it can change (its players', and those a period's
     opening changes): a member out of a batch comes out of the whole as in one batch."""
-    _reset()
-    _record(history, system_id)
-    services.ratings_rerate(services.RerateRequest(reason="one batch"))
-    whole = ratings_now()
-    with monkeypatch.context() as patch:
-        patch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 1)  # a batch an event
-        services.ratings_rerate(services.RerateRequest(reason="in batches"))
-    assert ratings_now() == whole
+    with rolled_back():
+        _record(history, members, system_id)
+        services.ratings_rerate(services.RerateRequest(reason="one batch"))
+        whole = ratings_now()
+        with monkeypatch.context() as patch:
+            patch.setattr("ratings.services.rerate_chain.BATCH_GAMES", 1)  # a batch an event
+            services.ratings_rerate(services.RerateRequest(reason="in batches"))
+        assert ratings_now() == whole
