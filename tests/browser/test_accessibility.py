@@ -412,9 +412,11 @@ def test_the_csrf_failure_page_passes_axe_at_both_widths(browser, live_server) -
 
 
 #: Where the focus is, if on a control of the page's form that asks for something, and the
-#: outline drawn around it.
+#: outline drawn around it; 'left' once the focus has left the page's last control (one
+#: call a Tab, not two: 560 Tabs over the officer's forms).
 FOCUSED_CONTROL = """() => {
   const e = document.activeElement;
+  if (e === document.body) return 'left';
   if (!e.closest('form[method=post i]') || !e.matches('input, select, textarea, button')) {
     return null;
   }
@@ -446,6 +448,10 @@ def test_in_forced_colours_every_control_of_the_officers_forms_shows_its_focus(
         if not theirs(pattern.key, "officer") or pattern.key == "ratings:home":
             continue
         url = url_for(pattern, club)
+        # Known by its address without loading it (83 of the 121 pages, 15 s of the test's
+        # 23 s of loading); an address that leads into the admin is still left out below.
+        if "/admin/" in url:
+            continue
         if not is_html(goto(page, url)) or "/admin/" in page.url:
             continue
         if not takes_input(page, pattern.key):
@@ -454,9 +460,9 @@ def test_in_forced_colours_every_control_of_the_officers_forms_shows_its_focus(
         seen: set[str] = set()
         for _ in range(150):
             page.keyboard.press("Tab")
-            if page.evaluate("() => document.activeElement === document.body"):
-                break
             focused = page.evaluate(FOCUSED_CONTROL)
+            if focused == "left":
+                break
             if focused is None:
                 continue
             if focused["control"] in seen:
