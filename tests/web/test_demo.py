@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.utils import timezone
 
 from ratings.management.commands import load_demo
@@ -142,14 +143,23 @@ def test_make_run_serves_the_demo_from_a_database_of_its_own():
     assert all("$(RUN_ENV)" in line for line in run.splitlines()[1:] if "manage.py" in line)
 
 
-def test_the_demo_is_the_same_club_every_time(demo):
-    first = list(Game.objects.order_by("pk").values_list("white__name", "black__name", "result"))
-    Publication.objects.all().delete()  # a publication keeps its members: it goes first
-    Event.objects.all().delete()
-    Member.objects.all().delete()
+def test_the_demo_is_the_same_club_every_time():
+    def games() -> list[tuple[str, str, str]]:
+        return list(
+            Game.objects.order_by("pk").values_list("white__name", "black__name", "result")
+        )
+
+    # The first load is undone by rolling its savepoint back, so the second starts from
+    # the same empty club. (Deleting the club instead ran the figures' signals for each
+    # of its 117 members: 3.5 s of the test's 4.3.)
+    with transaction.atomic():
+        call_command("load_demo", "--force", stdout=io.StringIO())
+        first = games()
+        assert first
+        transaction.set_rollback(True)
+    assert not Game.objects.exists()
     call_command("load_demo", "--force", stdout=io.StringIO())
-    again = list(Game.objects.order_by("pk").values_list("white__name", "black__name", "result"))
-    assert again == first
+    assert games() == first
 
 
 def test_the_demo_club_can_be_loaded_on_a_period_system():
