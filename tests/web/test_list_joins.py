@@ -10,12 +10,14 @@ from collections.abc import Iterator
 
 import pytest
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Member, RatingState, Season, Subscription, listing
+
+from ..conftest import made_once_for_the_class
 
 pytestmark = pytest.mark.django_db
 
@@ -104,14 +106,11 @@ OFFICER_PAGES = [
 
 @pytest.fixture(scope="class")
 def big_club(django_db_setup, django_db_blocker) -> Iterator[None]:
-    """The club of ``MEMBERS`` made once for the pages of the class, as Django's
-    ``setUpTestData`` does: inside a transaction rolled back after the class's last test.
-    Each test's own transaction is a savepoint inside it, so what a page writes is still
-    undone after it. (Made for each page, the club was 14 times 1 to 3.5 s of set-up.)"""
-    with django_db_blocker.unblock(), transaction.atomic():
+    """The club of ``MEMBERS``, made once for the pages of the class (made for each
+    page, it was 14 times 1 to 3.5 s of set-up)."""
+    with made_once_for_the_class(django_db_blocker):
         a_club_of(MEMBERS, Season.for_day(timezone.localdate()))
         yield
-        transaction.set_rollback(True)
 
 
 @pytest.mark.usefixtures("big_club")
