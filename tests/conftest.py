@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import subprocess
@@ -113,11 +114,22 @@ def migrated_sqlite_file(request, tmp_path) -> Path:
     return path
 
 
+#: What every test runs under (``_fast_and_in_process``).
+FAST_AND_IN_PROCESS = {
+    "TASKS": {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}},
+    "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+}
+
+
+def _quiet_load() -> tuple[float, float, float]:
+    return (0.0, 0.0, 0.0)
+
+
 @pytest.fixture(autouse=True)
 def _fast_and_in_process(settings):
     """Background runs execute at once (no worker in tests); passwords hash cheaply."""
-    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    for name, value in FAST_AND_IN_PROCESS.items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture(autouse=True)
@@ -127,7 +139,31 @@ def _a_quiet_machine(monkeypatch):
     would go to the background by chance. A test of the policy sets the load it means."""
     from ratings.services import runs
 
-    monkeypatch.setattr(runs.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(runs.os, "getloadavg", _quiet_load)
+
+
+@contextlib.contextmanager
+def made_once_for_the_class(django_db_blocker) -> Iterator[None]:
+    """For a class-scoped fixture making data its tests only read (Django's
+    ``setUpTestData``): what is made in the block stays for the class's tests and is
+    rolled back after the last. Each test's own transaction is a savepoint inside it, so
+    what a test writes is still undone after that test. The block runs as a test does
+    (``_fast_and_in_process``, ``_a_quiet_machine``): those autouse fixtures are a
+    test's, made after a class's fixtures."""
+    from django.db import transaction
+    from django.test import override_settings
+
+    from ratings.services import runs
+
+    with (
+        django_db_blocker.unblock(),
+        override_settings(**FAST_AND_IN_PROCESS),
+        pytest.MonkeyPatch.context() as patch,
+        transaction.atomic(),
+    ):
+        patch.setattr(runs.os, "getloadavg", _quiet_load)
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,7 @@
 """Officer pages are behind the login and the officer permission; reports are public."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
@@ -41,6 +43,11 @@ def test_every_officer_page_sends_a_visitor_to_the_login_page(client, rated_even
         response = client.get(url)
         assert response.status_code == 302, url
         assert response["Location"] == f"/accounts/login/?next={url}", url
+        # Where it sends them is the login page, its heading the page's own (the menu's
+        # link is named the same), as tests/browser/test_officer_login.py sees it.
+        login = client.get(response["Location"])
+        assert login.status_code == 200, url
+        assert re.search(r"<h1[^>]*>Officer log in</h1>", login.content.decode()), url
 
 
 def test_a_logged_in_member_without_the_officer_permission_is_refused(
