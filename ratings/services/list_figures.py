@@ -27,9 +27,6 @@ They are kept exact by every write that moves them, in that write's own transact
 - any other write that may move them (a season's dates, the club's settings or lists, the
   bulk writes of imports and renewals, a run's states written past the model layer)
   forgets them (``list_figures_forget``), and they are counted afresh once it commits.
-  A reader finding them forgotten while that count (or any count) is under way waits
-  for it, ``COUNT_WAIT`` at most, rather than counting them too (PostgreSQL: the count
-  says so by an advisory lock, ``_counting``); else it counts them itself, exactly.
 
 Each of these takes the row's lock first (on PostgreSQL; SQLite has one writer at a time),
 so that a count and a difference never cross: a payment made as a run counts waits for the
@@ -183,7 +180,6 @@ def list_figures_keep(
     with transaction.atomic(using=using):
         if not _taken(using=using, wait=wait):
             return False
-        _counting(using)
         day = timezone.localdate()
         _write(_counted(lists_kept(), day=day, standings=False))
     return True
@@ -193,64 +189,9 @@ def list_figures_kept() -> dict[str, Any] | None:
     """The published lists' figures as kept (``list_figures_keep``): ``lists``, each
     list's size by its time class (its members, and those of them with a usable rating),
     and ``regions``, those with a published member. None when a write forgot them, or
-    they were kept on a day other seasons covered (``_current``), and no count under way
-    kept them within ``COUNT_WAIT`` (``_count_awaited``): count them."""
+    they were kept on a day other seasons covered (``_current``): count them."""
     figures = _figures(lock=False)
-    if not _current(figures, timezone.localdate()):
-        # As a count under way keeps them, or one that ended since they were read.
-        _count_awaited()
-        figures = _figures(lock=False)
     return figures if _current(figures, timezone.localdate()) else None
-
-
-#: PostgreSQL's advisory lock a count of the figures holds until its transaction ends.
-_COUNTING = 0x434F554E  # "COUN"
-
-#: The longest a reader that finds the figures forgotten waits for a count under way
-#: (``_count_awaited``), in seconds, before it counts them itself. A count at 60,000
-#: members takes 0.1-0.5 s (the load); a reader waits no longer than one of its own.
-COUNT_WAIT = 1.0
-
-
-def _counting(using: str) -> None:
-    """Say that this transaction counts the figures, until it ends: a reader finding
-    them forgotten meanwhile waits for it (``_count_awaited``) rather than counting them
-    too (PostgreSQL; SQLite's readers cannot see a write under way)."""
-    connection = connections[using]
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_COUNTING])
-
-
-def _count_awaited(using: str = DEFAULT_DB_ALIAS) -> bool:
-    """The figures were found forgotten (or kept under other seasons): wait for a count
-    under way (``_counting``: a forgetting write's after its commit, a rating run's last
-    step, the worker's), ``COUNT_WAIT`` at most. Whether one was under way and has ended
-    (its figures then read). Every reader counting them at once, as a write commits,
-    would count them as many times: the first reader waits for the rest of the one
-    count instead. Never a lock held after it (a reader in a long transaction would
-    hold every later count)."""
-    connection = connections[using]
-    if connection.vendor != "postgresql":
-        return False
-    try:
-        with transaction.atomic(using=using), connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock_shared(%s)", [_COUNTING])
-            (free,) = cursor.fetchone()
-            if not free:
-                # The transaction's own setting, put back after: a savepoint released
-                # keeps it for the rest of a caller's transaction.
-                cursor.execute(
-                    "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
-                    [f"{int(COUNT_WAIT * 1000)}ms"],
-                )
-                (timeout, _) = cursor.fetchone()
-                cursor.execute("SELECT pg_advisory_lock_shared(%s)", [_COUNTING])
-                cursor.execute("SELECT set_config('lock_timeout', %s, true)", [timeout])
-            cursor.execute("SELECT pg_advisory_unlock_shared(%s)", [_COUNTING])
-    except DatabaseError:  # waited COUNT_WAIT: the reader counts them itself
-        return False
-    return not free
 
 
 def list_figures_refresh() -> bool:
@@ -500,7 +441,6 @@ def _standings_mark(kept: list[str], *, generation: int | None, day: dt.date, us
             # The figures hold (nothing moved them since): no count needed.
             _write({**figures, "standings": True})
         else:
-            _counting(using)
             _write(_counted(kept, day=day, standings=True))
     return True
 
