@@ -17,6 +17,7 @@ from ratings import services
 from ratings.models import ClubSettings, Event, Game, Member
 
 from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, officer_user
+from .savepoints import rolled_back
 
 #: Real files written by pairing programs (tests/data/trf/README.md says where each is from).
 TRF_FILES = __import__("pathlib").Path(__file__).resolve().parent / "data" / "trf"
@@ -150,7 +151,6 @@ def made_once_for_the_class(django_db_blocker) -> Iterator[None]:
     what a test writes is still undone after that test. The block runs as a test does
     (``_fast_and_in_process``, ``_a_quiet_machine``): those autouse fixtures are a
     test's, made after a class's fixtures."""
-    from django.db import transaction
     from django.test import override_settings
 
     from ratings.services import runs
@@ -159,11 +159,10 @@ def made_once_for_the_class(django_db_blocker) -> Iterator[None]:
         django_db_blocker.unblock(),
         override_settings(**FAST_AND_IN_PROCESS),
         pytest.MonkeyPatch.context() as patch,
-        transaction.atomic(),
+        rolled_back(),
     ):
         patch.setattr(runs.os, "getloadavg", _quiet_load)
         yield
-        transaction.set_rollback(True)
 
 
 @pytest.fixture(autouse=True)

@@ -32,7 +32,7 @@ from ratings.models import (
 from ratings.models.rating_lists import list_of
 from ratings.rules.time_classes import RAPID, STANDARD
 
-from .each_example import rolled_back
+from ..savepoints import rolled_back
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from ratings import services
 from ratings.engine import SYSTEMS
 from ratings.models import ClubSettings, Event, Game, Member
 
-from .each_example import rolled_back
+from ..savepoints import rolled_back
 from .test_rerate import ratings_now
 
 pytestmark = pytest.mark.django_db
