@@ -28,7 +28,7 @@ from ratings.pages import game_lines
 from ratings.pages.events import change_rows, preview_changes, saved_changes
 
 from ..factories import MemberFactory
-from .each_example import rolled_back
+from ..savepoints import rolled_back
 from .test_rerate_property import _correct, _record, club_of, edits, event_rows
 
 pytestmark = pytest.mark.django_db
