@@ -54,6 +54,14 @@ class ListStanding(models.Model):
         ]
         indexes = [
             models.Index(fields=["time_class", "unrated", "rating_value"], name="standing_rating"),
+            # The whole list in its own order (usable ratings first, strongest first, then
+            # by name), read forward; and backward for its last pages or "#" reversed:
+            # mixed directions down ``standing_rating`` sorted every listed member (600 ms
+            # at 170,000 on SQLite).
+            models.Index(
+                fields=["time_class", "unrated", "-rating_value", "name", "member"],
+                name="standing_list_order",
+            ),
             models.Index(fields=["time_class", "name", "member"], name="standing_name"),
             models.Index(fields=["time_class", "games", "member"], name="standing_games"),
             models.Index(fields=["time_class", "region", "member"], name="standing_region"),

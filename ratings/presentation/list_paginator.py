@@ -118,7 +118,8 @@ class ListPaginator(Paginator):
         top = bottom + self.per_page
         if top + self.orphans >= self.count:
             top = self.count
-        if self._strongest_first is not None:
+        if self._strongest_first is not None and not self._by_standings(bottom, top):
+            # The rating order without standings that hold: down the rating index.
             return self._rating_page(number, bottom, top, strongest_first=self._strongest_first)
         if self._whole_list is not None:
             # The whole list in another order than the rating's (name, games, region...):
@@ -165,7 +166,7 @@ class ListPaginator(Paginator):
         a second pass, each as costly as this one (2.4 times the work at 20,000 members).
         """
         standing = self._standing_order()
-        if standing is not None and top - bottom <= self.MAX_BY_KEY:
+        if standing is not None and self._by_standings(bottom, top):
             standings = ListStanding.objects.filter(time_class=self._time_class)
             return self._standing_rows(standings, standing, bottom, top)
         keys = self._ordered().values_list("pk", "unrated", "rating_value")
@@ -189,6 +190,14 @@ class ListPaginator(Paginator):
             above = len(better) - bisect_right(better, record.rating_value)
             record.rank = None if record.unrated else 1 + above
         return rows
+
+    def _by_standings(self, bottom: int, top: int) -> bool:
+        """Whether rows ``bottom`` to ``top`` of the whole list are read from its kept
+        standings: they hold, they keep its order, and the page is no longer than
+        ``MAX_BY_KEY``. In any order, the rating's too: its weak end and "#" reversed were
+        read down the rating index only where few unpublished or unusable ratings lay
+        there, else at an offset through every listed member (150-600 ms at 170,000)."""
+        return self._standing_order() is not None and top - bottom <= self.MAX_BY_KEY
 
     def _standing_order(self) -> list[str] | None:
         """The list's order on the kept standings (``ListStanding``'s columns), or None:

@@ -432,3 +432,23 @@ def test_the_first_page_reads_deeper_when_the_highest_rated_are_not_published(
     first = ranks_on(client, LIST, per_page=7)
     assert first == whole_list()[:7]
     assert first[0] == ("Player 0000", "1")
+
+
+@pytest.mark.parametrize("sort", ["", "-rating", "rank", "-rank"])
+def test_the_rating_orders_pages_read_from_the_kept_standings_are_the_whole_lists_rows(
+    client, current_season, sort
+):
+    """With each member's standing kept, the whole list in the rating order (either way,
+    and "#" either way) reads each page among them, from the nearer end: the rows and
+    places of the list read whole, ties running over the pages' edges."""
+    club_of(130, current_season)
+    services.list_figures_keep(standings=True)
+    query = {"sort": sort} if sort else {}
+    with CaptureQueriesContext(connection) as captured:
+        pages = every_page(client, 7, **query)
+    expected = whole_list(strongest_first=sort != "-rating")
+    assert pages == (expected[::-1] if sort == "-rank" else expected)
+    read = [q["sql"] for q in captured.captured_queries]
+    standings = [sql for sql in read if 'FROM "ratings_liststanding"' in sql]
+    assert len(standings) >= len(pages) // 7  # one a page at least
+    assert not [sql for sql in read if 'FROM "ratings_ratingstate"' in sql]
