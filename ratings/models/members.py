@@ -231,13 +231,17 @@ def published_condition(day: dt.date | None = None, *, among: Any = None, each: 
 
 
 def register_size(
-    found: Any = None, *, day: dt.date | None = None, among: Any = None
+    found: Any = None, *, day: dt.date | None = None, among: Any = None, each: bool = False
 ) -> tuple[int, int, int]:
     """The officer's register counted, as its membership filters narrow it: the current
     members of ``found`` (default every one), the guests of them, and the financial
     members who are not guests on ``day`` (``financial_condition``; the rest are in
     arrears). One query, the paid-up members listed once. ``among``: these members
-    alone (a member's share of the kept counts, ``services.list_figures``)."""
+    alone (a member's share of the kept counts, ``services.list_figures``). ``each``: a
+    few of the register (a name searched), each asked down the (member, season) index
+    rather than the list of every paid-up member made (``financial_condition``'s): at
+    200,000 members a search's counts took 150 ms on SQLite, 83 on PostgreSQL, and 94
+    and 33 so."""
     if found is None:
         found = Member.objects.in_order()
     if among is not None:
@@ -245,7 +249,9 @@ def register_size(
     counted = found.aggregate(
         everyone=Count("pk"),
         guests=Count("pk", filter=Q(is_guest=True)),
-        financial=Count("pk", filter=financial_condition(day, among=among) & Q(is_guest=False)),
+        financial=Count(
+            "pk", filter=financial_condition(day, among=among, each=each) & Q(is_guest=False)
+        ),
     )
     return counted["everyone"], counted["guests"], counted["financial"]
 

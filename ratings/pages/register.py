@@ -31,6 +31,9 @@ class Register:
     members: QuerySet[Member]
     counts: dict[str, int]
     status: str
+    #: The same members with nothing joined: a page's keys are read from these
+    #: (``presentation.paging.CountedPaginator``), then its rows whole.
+    keys: QuerySet[Member]
 
     @property
     def count(self) -> int:
@@ -53,8 +56,9 @@ def register(*, query: str = "", status: str = "", day: dt.date | None = None) -
         day=day,
         each=True,
     )
+    keys = services.members_with_membership(found, status=status, day=day, each=True)
     counts = register_counts(found, day=day, searched=bool(query))
-    return Register(members=members, counts=counts, status=status)
+    return Register(members=members, counts=counts, status=status, keys=keys)
 
 
 def register_rows_marked(members: Iterable[Member], *, day: dt.date | None = None) -> None:
@@ -85,7 +89,7 @@ def register_counts(
     if kept is not None and "register" in kept:
         everyone, guests, financial = kept["register"]
     else:
-        everyone, guests, financial = register_size(found, day=day)
+        everyone, guests, financial = register_size(found, day=day, each=searched)
     return {
         EVERYONE: everyone,
         Membership.FINANCIAL.value: financial,

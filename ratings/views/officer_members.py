@@ -154,7 +154,7 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "No members yet: add one (Add a member), or bring them all in from a members CSV "
             "file (Import)."
         )
-    table_paginate(request, table, per_page=PER_PAGE, count=found.count)
+    table_paginate(request, table, per_page=PER_PAGE, count=found.count, keys=found.keys)
     register_rows_marked(row.record for row in table.page.object_list)
     filters = [
         (key, label, found.counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()

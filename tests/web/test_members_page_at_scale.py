@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings import services
@@ -218,9 +219,47 @@ def test_a_name_search_reads_the_members_it_finds_not_every_member(members_read)
     until VACUUM, and the bitmap scan reads those too (CI read 39 entries for "smith"
     after the tests of name matching had run on the same worker)."""
     MemberFactory(member_number="S1", name="Rosa Wexcombe")
-    club_of(1000)
+    club_of(2000)
     few = members_read(lambda: register(query="wexcombe"))
-    club_of(2000, start=1000)
+    club_of(4000, start=2000)
     assert members_read(lambda: register(query="wexcombe")) == few
     assert few < 10
     assert register(query="wexcombe").counts[EVERYONE] == 1
+
+
+@pytest.mark.parametrize("query", [{}, {"status": "arrears"}, {"q": "ann", "page": 2}])
+def test_a_page_s_keys_are_read_with_nothing_joined_then_its_rows_whole(
+    officer_client, current_season, query
+):
+    """The page's members are found in the table's order with no rating state joined (SQLite
+    built a Bloom filter over every member's state to join them, for fifty rows), and
+    only those members are read whole; the rows shown are the same."""
+    register_of(30, current_season)
+    with CaptureQueriesContext(connection) as captured:
+        page = officer_client.get(MEMBERS, {**query, "per_page": 4})
+    keys = [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].startswith('SELECT "ratings_member"."id" AS "pk" FROM "ratings_member"')
+        and "LIMIT" in q["sql"]
+    ]
+    assert len(keys) == 1
+    assert "ratings_ratingstate" not in keys[0]
+    shown = [row.record.member_number for row in page.context["table"].page]
+    found = register(query=query.get("q", ""), status=query.get("status", "")).members
+    start = 4 * (int(query.get("page", 1)) - 1)
+    ordered = found.order_by("name", "pk")
+    assert shown == [m.member_number for m in ordered[start : start + 4]]
+
+
+def test_a_search_s_counts_ask_each_member_found_whether_they_paid(current_season):
+    """Not the list of every paid-up member made for the few a name finds."""
+    register_of(12, current_season)
+    with CaptureQueriesContext(connection) as captured:
+        counts = register(query="ann").counts
+    counting = [q["sql"] for q in captured.captured_queries if "COUNT(" in q["sql"]]
+    assert len(counting) == 1 and "EXISTS" in counting[0]
+    assert counts == {
+        key: services.members_with_membership(Member.objects.active(), status=key).count()
+        for key in services.MEMBERSHIP_FILTERS
+    } | {EVERYONE: 12}
