@@ -69,6 +69,7 @@ from .events import (
 from .list_figures import (
     list_figures_after,
     list_figures_before,
+    list_figures_being_counted,
     list_figures_forget,
     list_figures_keep,
     list_figures_kept,
@@ -204,6 +205,7 @@ __all__ = [
     "games_replace",
     "list_figures_after",
     "list_figures_before",
+    "list_figures_being_counted",
     "list_figures_forget",
     "list_figures_keep",
     "list_figures_kept",

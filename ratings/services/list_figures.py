@@ -26,7 +26,10 @@ They are kept exact by every write that moves them, in that write's own transact
   the worker keeps them again;
 - any other write that may move them (a season's dates, the club's settings or lists, the
   bulk writes of imports and renewals, a run's states written past the model layer)
-  forgets them (``list_figures_forget``), and they are counted afresh once it commits.
+  forgets them (``list_figures_forget``), and they are counted afresh once it commits;
+  while that count runs (a few hundred ms at 200,000 members), marked in the cache
+  (``list_figures_being_counted``), the public's readers are served each page's previous
+  copy rather than each counting every published member too (``clubratings.cache``).
 
 Each of these takes the row's lock first (on PostgreSQL; SQLite has one writer at a time),
 so that a count and a difference never cross: a payment made as a run counts waits for the
@@ -60,6 +63,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
 from django.db.models import Case, F, When
 from django.utils import timezone
@@ -194,6 +198,39 @@ def list_figures_kept() -> dict[str, Any] | None:
     return figures if _current(figures, timezone.localdate()) else None
 
 
+#: The cache's mark, in every process, of a count of forgotten figures under way (a
+#: forgetting write's own count once it commits, the worker's), and the most seconds it
+#: stands (a process killed mid-count).
+COUNTING_KEY = "published-list-figures-counting"
+COUNTING_MARK = 60
+
+
+@contextmanager
+def _counting_marked() -> Iterator[None]:
+    """While forgotten figures are counted, say so (``list_figures_being_counted``): the
+    public pages' readers meanwhile are served each page's previous copy rather than
+    each counting every published member too (``clubratings.cache``)."""
+    try:
+        cache.set(COUNTING_KEY, True, COUNTING_MARK)
+    except Exception:  # a cache that cannot be reached: the readers count, as before
+        log.warning("the figures' count under way could not be marked")
+    try:
+        yield
+    finally:
+        try:
+            cache.delete(COUNTING_KEY)
+        except Exception:
+            log.warning("the figures' count under way could not be unmarked")
+
+
+def list_figures_being_counted() -> bool:
+    """Whether forgotten figures are being counted now, by whichever process."""
+    try:
+        return bool(cache.get(COUNTING_KEY))
+    except Exception:
+        return False
+
+
 def list_figures_refresh() -> bool:
     """Count the figures if they are not current: kept before a season began or ended
     (its subscriptions lapse or count at midnight), or forgotten by a write whose count
@@ -204,12 +241,16 @@ def list_figures_refresh() -> bool:
     kept = list_figures_kept()
     if kept is not None and kept.get("standings"):
         return False
+    if kept is None:
+        with _counting_marked():
+            return list_figures_keep(wait=False, standings=True)
     return list_figures_keep(wait=False, standings=True)
 
 
 def _count_after_commit() -> None:
     try:
-        list_figures_keep()
+        with _counting_marked():
+            list_figures_keep()
     except DatabaseError:  # SQLite busy with a long writer: the readers count meanwhile
         log.warning("the published lists' figures were not counted after a write")
 

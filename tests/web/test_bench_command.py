@@ -40,6 +40,7 @@ REQUIRED = {
     "payment_ms",
     "list_page_recounted_ms",
     "list_figures_count_ms",
+    "list_page_while_counted_ms",
     "list_standings_write_ms",
     "list_last_page_ms",
     "list_csv_s",
