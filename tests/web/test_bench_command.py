@@ -98,6 +98,13 @@ def test_every_figure_is_printed_as_name_value_unit():
     assert RatingChange.objects.filter(time_class=RAPID).exists()
     assert RatingChange.objects.filter(time_class=STANDARD).exists()
 
+    # The pages alone, on the history as it is rated: no re-rate, event or import.
+    out = io.StringIO()
+    call_command("bench", *again[:-2], "--pages-only", stdout=out, stderr=err)
+    names = {FIGURE.match(line).group(1) for line in out.getvalue().splitlines()}  # type: ignore[union-attr]
+    assert {"list_page_ms", "list_page_recounted_ms", "officer_members_search_ms"} <= names
+    assert not names & {"full_rerate_1m_s", "new_event_s", "correction_s", "trf_import_s"}
+
 
 @pytest.mark.django_db
 def test_a_club_the_generator_did_not_make_is_not_wiped():

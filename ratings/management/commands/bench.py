@@ -106,6 +106,13 @@ class Command(BaseCommand):
             help="Measure the history the database holds, whatever its size or origin.",
         )
         parser.add_argument(
+            "--pages-only",
+            action="store_true",
+            help="Time the pages alone, on the history as it is rated (no re-rate, event, "
+            "correction or import): the pages of a large history (ten million games) "
+            "without its long runs.",
+        )
+        parser.add_argument(
             "--no-memory",
             action="store_true",
             help="Skip the peak memory of a re-rate (a child process; tests use this).",
@@ -167,6 +174,9 @@ class Bench(PageTimings):
 
     def run(self) -> None:
         self.history()
+        if self.options.get("pages_only"):
+            self.pages()
+            return
         chosen = self.options.get("system")
         systems = sorted(SYSTEMS) if chosen == "all" else [chosen] if chosen else [None]
         for system_id in systems:
