@@ -29,11 +29,14 @@ class Person:
     born: dt.date | None = None
     fide_id: str = ""
     where: str = ""  # how the officer finds it: "line 4", "member R1003"
+    #: The name's key where the record keeps it (a member's ``name_key``): not worked out
+    #: again (the members page's hundred pairs: 538 names, a fifth of its time).
+    known_key: str = ""
 
     @cached_property
     def key(self) -> str:
         # Kept once worked out: the comparison asks for it several times a person.
-        return name_key(self.name)
+        return self.known_key or name_key(self.name)
 
 
 @dataclass(frozen=True)

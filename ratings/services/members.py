@@ -333,11 +333,11 @@ def members_possible_duplicates(*, most: int | None = None) -> list[PossibleDupl
             Member.objects.in_order()
             .filter(name_key__in=keys)
             .order_by("name_key", "member_number")
-            .values_list("pk", "name", "born", "fide_id", "member_number")
+            .values_list("pk", "name", "born", "fide_id", "member_number", "name_key")
         )
         found += possible_duplicates(
-            Person(ref=pk, name=name, born=born, fide_id=fide_id, where=number)
-            for pk, name, born, fide_id, number in rows
+            Person(ref=pk, name=name, born=born, fide_id=fide_id, where=number, known_key=key)
+            for pk, name, born, fide_id, number, key in rows
         )
         if most is None or len(found) > most or len(keys) < NAMES_A_BATCH:
             break

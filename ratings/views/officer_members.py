@@ -13,6 +13,7 @@ from django.db.models import (
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -173,6 +174,8 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "possible_duplicates": possible[:DUPLICATES_SHOWN],
             "more_duplicates": len(possible) > DUPLICATES_SHOWN,
             "can_merge": request.user.has_perm("ratings.change_member"),
+            # The admin's merge, each pair's form's action (reversed once, not a pair).
+            "merge_url": reverse("admin:ratings_member_changelist"),
             # The ratings' markers ("4 R", "Unr"), as the published list explains them.
             "legend": rating_legend(club_of(request).engine()),
         },
