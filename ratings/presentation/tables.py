@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import django_tables2 as tables
 from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.urls import reverse
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -358,11 +359,39 @@ class OfficerMemberTable(tables.Table):
     today = tables.Column("Today", empty_values=(), orderable=False)
 
     class Meta:
-        template_name = "django_tables2/bootstrap5-responsive.html"
+        template_name = "ratings/officer/_members_table.html"
         attrs = {"class": "table table-sm table-hover align-middle officer-members"}
         order_by = ("name",)
         orderable = True
         empty_text = "No member matches."
+
+    def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The page's rows as the template writes them (``rows_html``): the cells
+        django-tables2 renders, worked out here directly (its per-cell path took 23-38 ms
+        of CPU for fifty rows, more than the page's queries)."""
+        columns = [(bound.name, mark_safe(bound.attrs["td"].as_html())) for bound in self.columns]
+        rows = []
+        for row in self.paginated_rows:
+            record = row.record
+            cells: list[tuple[str, Any]] = []
+            for name, td in columns:
+                if name == "name":
+                    url = reverse("ratings:officer-member", kwargs={"pk": record.pk})
+                    cell: Any = format_html('<a href="{}">{}</a>', url, record.name)
+                elif name == "member_number":
+                    cell = record.member_number
+                elif name == "rating":
+                    state = getattr(record, "rating_state", None)
+                    display = None if state is None else state.display
+                    cell = "–" if display in (None, "") else self.render_rating(record, display)
+                else:
+                    cell = self.render_today(record)
+                cells.append((td, cell))
+            rows.append((row.get_even_odd_css_class(), cells))
+        return rows
+
+    def page_body(self) -> SafeString:
+        return rows_html(self.page_cells())
 
     def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
         # By the number (strongest first), never the text; the unrated, and new members
