@@ -286,8 +286,14 @@ class PeriodRipple(RippleWalk):
             EventResult(r.id, r.period, [c for c in r.changes if int(c.player) in reached])
             for r in results
         ]
+        # Each event's stored rows met with those reached, not every member reached
+        # looked up in every event (a period's sixty events by thousands reached).
         ids = self.row_ids
-        doomed = [ids[e.pk, pk] for e in events for pk in reached if (e.pk, pk) in ids]
+        doomed = [
+            ids[event.pk, pk]
+            for event in events
+            for pk in self.stored_rows[event.pk].keys() & reached
+        ]
         self.rows_replace(doomed, self.walk.change_rows(events, kept))
 
     def current_standings(
