@@ -359,7 +359,8 @@ class OfficerMemberTable(tables.Table):
     today = tables.Column("Today", empty_values=(), orderable=False)
 
     class Meta:
-        template_name = "ratings/officer/_members_table.html"
+        # Its rows from ``page_cells`` in one join, as the published list writes its own.
+        template_name = "ratings/public/_list_table.html"
         attrs = {"class": "table table-sm table-hover align-middle officer-members"}
         order_by = ("name",)
         orderable = True

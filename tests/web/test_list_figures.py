@@ -34,7 +34,7 @@ from ratings.models import (
 )
 from ratings.models.listing import published_list_size, published_regions
 from ratings.models.rating_lists import lists_kept
-from ratings.services import list_figures
+from ratings.services import list_figures, list_standings
 
 from ..factories import MemberFactory, paid_up
 
@@ -313,7 +313,7 @@ def test_a_list_too_long_to_place_in_a_payment_is_left_to_the_worker(
     rated, current_season, bob, monkeypatch
 ):
     services.list_figures_refresh()
-    monkeypatch.setattr(list_figures, "PLACES_MOVED_NOW", 0)
+    monkeypatch.setattr(list_standings, "PLACES_MOVED_NOW", 0)
     services.subscription_record(member=bob, season=current_season)
     assert not services.list_figures_kept()["standings"]
     services.list_figures_refresh()
@@ -339,7 +339,7 @@ def test_the_worker_writes_the_standings_a_few_members_at_a_time(
 ):
     """Each transaction writes the rows of a span of members (SQLite's one writer is held
     no longer); together they are the list's."""
-    monkeypatch.setattr(list_figures, "STANDINGS_BATCH", 1)
+    monkeypatch.setattr(list_standings, "STANDINGS_BATCH", 1)
     paid_up(MemberFactory(initial_rating=1200, initial_games=30), current_season)
     services.list_figures_refresh()
     RatingState.objects.filter(member=alice).update(rating=F("rating") - 500)
@@ -582,7 +582,7 @@ def _write(write: tuple, members: list[Member], season: Season, past: Season) ->
 def a_run_counts_as_the_worker_writes(monkeypatch, alice) -> None:
     """Once the worker has written the standings (before it marks them holding), a rating
     run moves Alice up and counts the figures."""
-    write = list_figures._standings_write
+    write = list_standings.standings_write
     moved: list[bool] = []
 
     def written_then_rated(*args, **kwargs) -> None:
@@ -592,7 +592,7 @@ def a_run_counts_as_the_worker_writes(monkeypatch, alice) -> None:
             RatingState.objects.filter(member=alice).update(rating=F("rating") + 500)
             services.list_figures_keep()
 
-    monkeypatch.setattr(list_figures, "_standings_write", written_then_rated)
+    monkeypatch.setattr(list_standings, "standings_write", written_then_rated)
 
 
 def test_standings_written_as_a_run_moved_the_list_are_not_marked_holding(
@@ -615,7 +615,7 @@ def test_the_worker_writes_again_what_a_run_moved_as_it_wrote(rated, alice, monk
 #: Where the worker is held as it writes the standings: PostgreSQL, inside the transaction
 #: writing a list's rows (placed, not committed); SQLite, whose one writer a transaction
 #: holds from its BEGIN, once the rows are written and before they are marked holding.
-HELD_IN = "_standings_place" if connection.vendor == "postgresql" else "_standings_write"
+HELD_IN = "standings_place" if connection.vendor == "postgresql" else "standings_write"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -626,14 +626,14 @@ def test_an_event_rated_while_the_worker_writes_the_standings_never_waits_for_it
     count needs: the run ends while it writes, and the standings the worker marks holding
     are the list as the run left it."""
     writing, written = threading.Event(), threading.Event()
-    write = getattr(list_figures, HELD_IN)
+    write = getattr(list_standings, HELD_IN)
 
     def written_then_held(*args, **kwargs) -> None:
         write(*args, **kwargs)
         writing.set()
         written.wait(timeout=30)
 
-    monkeypatch.setattr(list_figures, HELD_IN, written_then_held)
+    monkeypatch.setattr(list_standings, HELD_IN, written_then_held)
     failures: list[BaseException] = []
     worker = started(services.list_figures_refresh, failures)
     try:
