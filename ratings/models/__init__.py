@@ -30,14 +30,11 @@ from .members import (
     MailConsent,
     Member,
     MemberQuerySet,
-    Subscription,
-    financial_condition,
     member_names,
     name_search,
-    published_condition,
     register_size,
-    seasons_covering,
 )
+from .membership import Subscription, financial_condition, published_condition, seasons_covering
 from .merges import MemberMerge
 from .public_pages import PublicPagesVersion, PublicPagesWithdrawal, PublishedListFigures
 from .publications import Publication, PublicationEntry

@@ -1,5 +1,5 @@
-"""Members and their subscriptions: who is rated, and who is published (the rule as a
-query: ``published_condition``; in words, ``ratings.rules.publication``)."""
+"""Members: who is rated, found and counted. Who of them is financial and published, and
+their subscriptions, are ``membership``'s."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ from django.db import models
 from django.db.models import (
     Case,
     Count,
-    Exists,
     ExpressionWrapper,
     FilteredRelation,
-    OuterRef,
     Q,
     Value,
     When,
@@ -33,7 +31,7 @@ from ..rules.names import fide_name, given_surname, name_key, name_words
 from ..rules.publication import Membership
 from ..rules.time_classes import STANDARD
 from . import rules
-from .club import Season
+from .membership import financial_condition, published_condition
 from .rules import EARLIEST_DATE
 
 
@@ -179,55 +177,6 @@ def newcomer_condition(time_class: str = STANDARD) -> Q:
     if time_class == STANDARD:
         quiet &= Q(initial_rating__isnull=True)
     return quiet
-
-
-def seasons_covering(day: dt.date) -> Any:
-    """The seasons covering ``day`` (their pks): a subscription to one of them makes a
-    member financial that day. Two days covered by the same seasons have the same
-    financial members."""
-    return Season.objects.filter(start__lte=day, end__gte=day).values("pk")
-
-
-def financial_condition(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
-    """Financial on ``day`` (default today), as a condition on members: a subscription's
-    season covers it.
-
-    The paid-up members are one list the database makes once (``pk IN (...)``): the
-    seasons covering the day first (a handful), then their members down the
-    (season, member) index, not every subscription ever paid.
-
-    ``among``: the members asked about, where a page asks about a few (a member's page,
-    their opponents): their pks or a query of them. The list is then made of their
-    subscriptions alone, down the (member, season) index, rather than of every paid-up
-    member's (some 17,600 rows hashed at 20,000 members, for one member's answer).
-
-    ``each``: asked of each member in turn, down the (member, season) index, for a query
-    that stops at its first published member (whether a region has one): the list of
-    every paid-up member is not made for it.
-    """
-    paid = Subscription.objects.filter(season__in=seasons_covering(day or timezone.localdate()))
-    if each:
-        return Q(Exists(paid.filter(member=OuterRef("pk"))))
-    if among is not None:
-        paid = paid.filter(member__in=among)
-    return Q(pk__in=paid.values("member_id"))
-
-
-def published_condition(day: dt.date | None = None, *, among: Any = None, each: bool = False) -> Q:
-    """Who is published, as a condition on members: not a guest, not merged, financial on
-    ``day`` (``among``, ``each``: as ``financial_condition``'s). Every public page reads
-    it through ``MemberQuerySet.published``, ``with_published`` or ``published_pks``.
-
-    Not merged is said as ``NOT (merged_into IS NOT NULL)`` (``MemberQuerySet.in_order``'s
-    reason): ``merged_into IS NULL``, true of nearly every member, sent SQLite (which keeps
-    no statistics on them) down the merged_into index, a seek in it before each paid-up
-    member's own row (the list's count at 60,000 members: 93 ms, 56 without). PostgreSQL
-    reads either as ``IS NULL``."""
-    return (
-        ~Q(merged_into__isnull=False)
-        & Q(is_guest=False)
-        & financial_condition(day, among=among, each=each)
-    )
 
 
 def register_size(
@@ -565,42 +514,3 @@ def age_on(born: dt.date | None, day: dt.date) -> int | None:
     if born is None:
         return None
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
-
-
-class Subscription(models.Model):
-    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="subscriptions")
-    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="subscriptions")
-    paid_on = models.DateField(default=timezone.localdate)
-    amount = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True)
-    history = HistoricalRecords()
-
-    class Meta:
-        ordering = ["-season__start"]
-        constraints = [
-            models.UniqueConstraint(fields=["member", "season"], name="one_subscription_a_season"),
-            models.CheckConstraint(
-                condition=Q(amount__gte=0, amount__lte=rules.MAX_AMOUNT) | Q(amount__isnull=True),
-                name="subscription_amount_in_bounds",
-                violation_error_message="An amount cannot be negative.",
-            ),
-            models.CheckConstraint(
-                condition=Q(paid_on__gte=rules.EARLIEST_DATE),
-                name="subscription_paid_since_1900",
-                violation_error_message=f"A payment is dated {rules.EARLIEST_DATE.year} or later.",
-            ),
-        ]
-        #: A season's members in one index: the published list reads who has paid for
-        #: today's season without touching the subscriptions themselves.
-        indexes = [models.Index(fields=["season", "member"], name="subscription_season_member")]
-
-    def __str__(self) -> str:
-        return f"{self.member} — {self.season}"
-
-    def clean(self) -> None:
-        errors = {}
-        if problem := rules.paid_on_problem(self.paid_on):
-            errors["paid_on"] = problem
-        if problem := rules.amount_problem(self.amount):
-            errors["amount"] = problem
-        if errors:
-            raise ValidationError(errors)

@@ -12,7 +12,8 @@ from ..rules.text import text_problem
 from . import rules
 from .club import ClubSettings
 from .events import Entry, Event, Game, nothing_to_rate_problem
-from .members import Member, Subscription, member_names
+from .members import Member, member_names
+from .membership import Subscription
 from .publications import Publication
 
 
