@@ -80,6 +80,37 @@ def rows_html(page_cells: list[tuple[str, list[tuple[str, Any]]]]) -> SafeString
     )
 
 
+class RowsInOneJoin:
+    """A table whose page's rows the template writes in one join (``rows_html``, through
+    ``_list_table.html``): each cell worked out by ``cell``, not through django-tables2's
+    per-cell path (an accessor, a signature inspected for every call), which took as long
+    as a page's queries."""
+
+    columns: Any
+    paginated_rows: Any
+
+    def cell(self, name: str, record: Any, bound: Any) -> Any:
+        """The content of column ``name``'s cell of ``record``'s row."""
+        raise NotImplementedError
+
+    def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The page's rows as the template writes them: each row's class and its cells, each
+        cell's ``<td>`` attributes and content."""
+        columns = [
+            (bound.name, mark_safe(bound.attrs["td"].as_html()), bound) for bound in self.columns
+        ]
+        return [
+            (
+                row.get_even_odd_css_class(),
+                [(td, self.cell(name, row.record, bound)) for name, td, bound in columns],
+            )
+            for row in self.paginated_rows
+        ]
+
+    def page_body(self) -> SafeString:
+        return rows_html(self.page_cells())
+
+
 #: Each look a column of the list may take (``ListColumn.tables``'s ``cell``).
 CELLS: dict[str, dict[str, Any]] = {
     "text": {},
@@ -114,7 +145,7 @@ def list_table_columns(
     return columns
 
 
-class RatingListTable(tables.Table):
+class RatingListTable(RowsInOneJoin, tables.Table):
     """The live list: ``LIST_ROW``'s columns, its cells as the page shows them. The FIDE
     column only where the club chooses (``ClubSettings.fide_on_list``):
     ``rating_list_page`` excludes it otherwise, and reads the page's FIDE ratings into
@@ -151,32 +182,16 @@ class RatingListTable(tables.Table):
         self.defined = {column.key: column for column in table_row(LIVE)}
         super().__init__(*args, **kwargs)
 
-    def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
-        """The page's rows as the template writes them: each row's class and its cells, each
-        cell's ``<td>`` attributes and content. The same cells django-tables2 renders, but
-        with the render methods called directly: its per-cell path (an accessor, a
-        signature inspected for every call) took as long as the page's queries."""
-        columns = [
-            (bound.name, mark_safe(bound.attrs["td"].as_html()), bound) for bound in self.columns
-        ]
-        rows = []
-        for row in self.paginated_rows:
-            record = row.record
-            cells = []
-            for name, td, bound in columns:
-                value = self._cell_value(name, record)
-                if value in bound.column.empty_values:
-                    cell: Any = bound.default
-                else:
-                    cell = self._render_cell(name, record, value)
-                if name == "name":
-                    cell = format_html('<a href="{}">{}</a>', record.get_absolute_url(), cell)
-                cells.append((td, cell))
-            rows.append((row.get_even_odd_css_class(), cells))
-        return rows
-
-    def page_body(self) -> SafeString:
-        return rows_html(self.page_cells())
+    def cell(self, name: str, record: Any, bound: Any) -> Any:
+        """The same cell django-tables2 renders, with the render methods called directly."""
+        value = self._cell_value(name, record)
+        if value in bound.column.empty_values:
+            cell: Any = bound.default
+        else:
+            cell = self._render_cell(name, record, value)
+        if name == "name":
+            cell = format_html('<a href="{}">{}</a>', record.get_absolute_url(), cell)
+        return cell
 
     def _cell_value(self, name: str, record: Member) -> Any:
         if name == "age":
@@ -348,7 +363,7 @@ class ActiveTable(tables.Table):
 # -- the officer's lists ------------------------------------------------------------------
 
 
-class OfficerMemberTable(tables.Table):
+class OfficerMemberTable(RowsInOneJoin, tables.Table):
     """Every member (guests too) with today's financial status; a name opens its record."""
 
     name = tables.Column("Name", linkify=("ratings:officer-member", {"pk": tables.A("pk")}))
@@ -366,33 +381,19 @@ class OfficerMemberTable(tables.Table):
         orderable = True
         empty_text = "No member matches."
 
-    def page_cells(self) -> list[tuple[str, list[tuple[str, Any]]]]:
-        """The page's rows as the template writes them (``rows_html``): the cells
-        django-tables2 renders, worked out here directly (its per-cell path took 23-38 ms
-        of CPU for fifty rows, more than the page's queries)."""
-        columns = [(bound.name, mark_safe(bound.attrs["td"].as_html())) for bound in self.columns]
-        rows = []
-        for row in self.paginated_rows:
-            record = row.record
-            cells: list[tuple[str, Any]] = []
-            for name, td in columns:
-                if name == "name":
-                    url = reverse("ratings:officer-member", kwargs={"pk": record.pk})
-                    cell: Any = format_html('<a href="{}">{}</a>', url, record.name)
-                elif name == "member_number":
-                    cell = record.member_number
-                elif name == "rating":
-                    state = getattr(record, "rating_state", None)
-                    display = None if state is None else state.display
-                    cell = "–" if display in (None, "") else self.render_rating(record, display)
-                else:
-                    cell = self.render_today(record)
-                cells.append((td, cell))
-            rows.append((row.get_even_odd_css_class(), cells))
-        return rows
-
-    def page_body(self) -> SafeString:
-        return rows_html(self.page_cells())
+    def cell(self, name: str, record: Any, bound: Any) -> Any:
+        """The cell django-tables2 renders, worked out directly (its per-cell path took
+        23-38 ms of CPU for fifty rows, more than the page's queries)."""
+        if name == "name":
+            url = reverse("ratings:officer-member", kwargs={"pk": record.pk})
+            return format_html('<a href="{}">{}</a>', url, record.name)
+        if name == "member_number":
+            return record.member_number
+        if name == "rating":
+            state = getattr(record, "rating_state", None)
+            display = None if state is None else state.display
+            return "–" if display in (None, "") else self.render_rating(record, display)
+        return self.render_today(record)
 
     def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
         # By the number (strongest first), never the text; the unrated, and new members
