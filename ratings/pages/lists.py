@@ -101,8 +101,13 @@ def rating_list_page(
     whatever is filtered (``ratings.models.ranking``)."""
     system = club.engine(rating_list)
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
-    # The public list's figures as the last rating run counted them, if they still hold.
+    # The public list's figures as the last rating run counted them, if they still hold;
+    # else, for the moments until they are counted again, as they were last counted
+    # (``services.list_figures_last``: the page then is this reader's own, never kept).
     kept = None if everyone else services.list_figures_kept()
+    last_count = None
+    if kept is None and not everyone:
+        kept = last_count = services.list_figures_last()
     regions = None if kept is None else kept["regions"]
     filters = list_members(query=query, everyone=everyone, regions=regions)
     filtered = any(v for k, v in query.items() if k in filters.filters)
@@ -117,7 +122,9 @@ def rating_list_page(
     # ratings as the last rating run counted them where they still hold. The whole list
     # unfiltered is read a page at a time by its kept size (``WholeList``).
     size = None if kept is None else kept["lists"].get(rating_list)
-    usable = size[1] if size else None
+    # Places counted from the bottom count the usable ratings afresh while the figures
+    # are the last count's: a filtered page's "#" is exact whatever the figures.
+    usable = size[1] if size and last_count is None else None
     table.ranking = PublishedRanking(time_class=rating_list, usable=usable)
     table.time_class = rating_list
     standings = bool(size and kept and kept.get("standings"))
@@ -147,6 +154,7 @@ def rating_list_page(
         "export_query": export.urlencode(),
         "filtered": filtered,
         "rating_list": rating_list,
+        "last_count": last_count is not None,
         **(extra or {}),
     }
 

@@ -73,6 +73,7 @@ from .list_figures import (
     list_figures_forget,
     list_figures_keep,
     list_figures_kept,
+    list_figures_last,
     list_figures_refresh,
 )
 from .member_mail import (
@@ -209,6 +210,7 @@ __all__ = [
     "list_figures_forget",
     "list_figures_keep",
     "list_figures_kept",
+    "list_figures_last",
     "list_figures_refresh",
     "list_publish",
     "list_publish_telling_members",

@@ -30,7 +30,10 @@ They are kept exact by every write that moves them, in that write's own transact
   forgets them (``list_figures_forget``), and they are counted afresh once it commits;
   while that count runs (a few hundred ms at 200,000 members), marked in the cache
   (``list_figures_being_counted``), the public's readers are served each page's previous
-  copy rather than each counting every published member too (``clubratings.cache``).
+  copy rather than each counting every published member too (``clubratings.cache``), and
+  a reader with no copy of the page (or before the count marks itself, or after it
+  failed, until the worker's look) is given the last count's figures, kept beside the
+  forgetting's mark (``list_figures_last``), never counting them either.
 
 Each of these takes the row's lock first (on PostgreSQL; SQLite has one writer at a time),
 so that a count and a difference never cross: a payment made as a run counts waits for the
@@ -159,8 +162,9 @@ def _seasons(day: dt.date) -> list[int]:
 def _current(figures: dict[str, Any] | None, day: dt.date) -> bool:
     """Whether ``figures`` hold on ``day``: kept that day, or on a day the same seasons
     covered (a member is financial by a season covering the day, so the lists change
-    from one day to the next only where a season starts or ends)."""
-    if not figures:
+    from one day to the next only where a season starts or ends), and no write forgot
+    them since (``FORGOTTEN``)."""
+    if not figures or FORGOTTEN in figures:
         return False
     if figures.get("day") == day.isoformat():
         return True
@@ -195,9 +199,56 @@ def list_figures_kept() -> dict[str, Any] | None:
     """The published lists' figures as kept (``list_figures_keep``): ``lists``, each
     list's size by its time class (its members, and those of them with a usable rating),
     and ``regions``, those with a published member. None when a write forgot them, or
-    they were kept on a day other seasons covered (``_current``): count them."""
+    they were kept on a day other seasons covered (``_current``): count them, or read
+    ``list_figures_last``."""
     figures = _figures(lock=False)
     return figures if _current(figures, timezone.localdate()) else None
+
+
+#: The key a write that forgets the figures leaves on them: when it did (the last count's
+#: figures stay beside it, ``list_figures_last``).
+FORGOTTEN = "forgotten"
+#: The most seconds a public reader is given the last count's figures once they stop
+#: holding (``list_figures_last``): the forgetting write's own count after it commits, or
+#: the worker's look (every heartbeat, ``list_figures_refresh``), counts them well within
+#: it. Past it, nothing is counting them (no worker running): the reader counts.
+LAST_COUNT_SERVED = 60
+#: The fewest members on a list (as last counted) whose readers are given the last
+#: count's figures: a smaller club's count costs less than its page (a few ms at 10,000),
+#: so its readers count, and their pages are exact to the member at once.
+LAST_COUNT_FROM = 10_000
+
+
+def list_figures_last() -> dict[str, Any] | None:
+    """The figures as last counted, where they stopped holding moments ago (a write forgot
+    them, or a season began or ended at midnight) and their count is due any moment (see
+    ``LAST_COUNT_SERVED``); else None. A public reader who finds them not holding reads the
+    list's size, the usable ratings' and the regions from these rather than count every
+    published member (200-530 ms at 200,000) while the count that keeps them again runs,
+    as the readers of a page with a previous copy are served that meanwhile
+    (``clubratings.cache``). What the reader is given is not kept: the next reader's page
+    has the figures counted. The rows themselves are read as ever, the publication rule
+    asked of each: only the figures are the last count's (the pager's size, the whole
+    list's usable ratings: its last page may end a few rows early or late, for those
+    moments). Only for lists of ``LAST_COUNT_FROM`` members or more."""
+    figures = _figures(lock=False)
+    now = timezone.now()
+    if not figures or _current(figures, timezone.localdate(now)):
+        return None
+    if max((listed for listed, _ in figures["lists"].values()), default=0) < LAST_COUNT_FROM:
+        return None
+    if FORGOTTEN in figures:
+        since = dt.datetime.fromisoformat(figures[FORGOTTEN])
+    else:
+        today = timezone.localdate(now)
+        yesterday = today - dt.timedelta(days=1)
+        if "seasons" not in figures or figures["seasons"] != _seasons(yesterday):
+            return None  # out of date since before today: nothing is counting them
+        # A season began or ended at midnight.
+        since = timezone.make_aware(dt.datetime.combine(today, dt.time()))
+    if (now - since).total_seconds() > LAST_COUNT_SERVED:
+        return None
+    return {**figures, "standings": False}
 
 
 #: The cache's mark, in every process, of a count of forgotten figures under way (a
@@ -288,9 +339,18 @@ def list_figures_forget(*, using: str = DEFAULT_DB_ALIAS) -> None:
     if _COUNTED_BY_THE_RUN.get():
         return
     with transaction.atomic(using=using):
-        _figures(lock=True)
-        _write(None)
+        _write(_forgotten(_figures(lock=True)))
     _count_once_committed(using)
+
+
+def _forgotten(figures: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``figures`` marked forgotten now, the last count's kept beside the mark for the
+    moments until they are counted (``list_figures_last``); already forgotten, still when
+    they were first (how long they have not held)."""
+    if not figures:
+        return None
+    forgotten = figures.get(FORGOTTEN) or timezone.now().isoformat()
+    return {**figures, FORGOTTEN: forgotten, "standings": False}
 
 
 # -- a member's difference, around each save or delete that may move it -------------------

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
 
 from ..models import Comparison, listing
 from ..pages import lists as pages
@@ -62,7 +63,12 @@ def _list_page(request: HttpRequest, *, everyone: bool, template: str, **extra: 
         extra=extra,
     )
     rows_for_print(context["table"])
-    return render(request, template, context)
+    response = render(request, template, context)
+    if context["last_count"]:
+        # Its figures are the last count's, while they are counted again: this reader's
+        # page alone, kept by no cache (``pages.lists.rating_list_page``).
+        patch_cache_control(response, no_store=True)
+    return response
 
 
 def published_list(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:

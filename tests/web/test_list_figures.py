@@ -209,10 +209,76 @@ def test_a_payment_rolled_back_with_its_savepoint_moves_nothing(rated, current_s
     assert kept()["lists"]["standard"] == [1, 1]
 
 
-def test_renewals_forget_the_figures_and_the_reader_counts(client, rated, current_season, bob):
+def test_renewals_forget_the_figures(rated, current_season, bob):
     services.subscriptions_renew(members=[bob], season=current_season)
     assert kept() is None
+
+
+@pytest.fixture
+def large(monkeypatch):
+    """Lists as large as those whose readers are given the last count's figures while
+    they are counted again (some 10,000 members and more): here, every list."""
+    monkeypatch.setattr(list_figures, "LAST_COUNT_FROM", 0)
+
+
+def test_the_reader_moments_after_a_forgetting_write_reads_the_last_count(
+    client, rated, large, current_season, bob, counted
+):
+    services.subscriptions_renew(members=[bob], season=current_season)  # its count to come
+    assert list_read(client) == (1, ["North"])
+    assert counted == []
+
+
+def test_the_page_with_the_last_count_s_figures_is_kept_by_no_cache(
+    client, rated, large, current_season, bob
+):
+    services.subscriptions_renew(members=[bob], season=current_season)
+    assert "no-store" in client.get(LIST)["Cache-Control"]
+
+
+def test_a_smaller_club_s_reader_counts_them_the_moment_after(client, rated, current_season, bob):
+    services.subscriptions_renew(members=[bob], season=current_season)
     assert list_read(client) == (2, ["North", "South"])
+
+
+def test_its_rows_are_today_s_published_members_whatever_the_figures(
+    client, rated, large, current_season, alice, bob
+):
+    PublishedListFigures.objects.update(
+        figures={**kept(), "lists": {"standard": [5, 5]}, "forgotten": timezone.now().isoformat()}
+    )
+    Subscription.objects.filter(member=alice).delete()  # out of the list, unfollowed
+    rows = client.get(LIST).context["table"].page.object_list
+    assert [row.record.pk for row in rows] == []
+
+
+def test_figures_forgotten_longer_than_a_count_takes_are_counted_by_the_reader(
+    client, rated, large, current_season, bob, counted
+):
+    services.subscriptions_renew(members=[bob], season=current_season)
+    long_ago = timezone.now() - dt.timedelta(seconds=list_figures.LAST_COUNT_SERVED + 1)
+    figures = {**PublishedListFigures.objects.get().figures, "forgotten": long_ago.isoformat()}
+    PublishedListFigures.objects.update(figures=figures)
+    assert list_read(client) == (2, ["North", "South"])
+    response = client.get(LIST)
+    assert "no-store" not in response.get("Cache-Control", "")
+
+
+def test_a_second_forgetting_write_keeps_when_they_were_first_forgotten(
+    rated, current_season, bob
+):
+    services.subscriptions_renew(members=[bob], season=current_season)
+    first = PublishedListFigures.objects.get().figures["forgotten"]
+    current_season.save()  # forgets them again
+    assert PublishedListFigures.objects.get().figures["forgotten"] == first
+
+
+def test_the_officer_s_list_never_reads_the_last_count(
+    officer_client, rated, large, current_season, bob
+):
+    services.subscriptions_renew(members=[bob], season=current_season)
+    response = officer_client.get(reverse("ratings:officer-ratings"))
+    assert response.context["last_count"] is False
 
 
 @pytest.mark.django_db(transaction=True)
@@ -242,6 +308,25 @@ def test_figures_kept_yesterday_hold_today_under_the_same_seasons(client, rated,
     )
     assert list_read(client)[0] == 7
     assert counted == []
+
+
+def test_figures_out_of_date_since_a_season_ended_at_midnight_are_read_as_last_counted(
+    client, rated, large, current_season, monkeypatch
+):
+    # The figures' seasons covered yesterday; today the season covering it has ended.
+    today = timezone.localdate()
+    current_season.end = today - dt.timedelta(days=1)
+    current_season.save()
+    list_figures.list_figures_keep()
+    yesterday = (today - dt.timedelta(days=1)).isoformat()
+    PublishedListFigures.objects.update(
+        figures={**as_counted(), "day": yesterday, "seasons": [current_season.pk]}
+    )
+    monkeypatch.setattr(list_figures, "LAST_COUNT_SERVED", 24 * 60 * 60)  # since midnight
+    last = services.list_figures_last()
+    assert last is not None and last["seasons"] == [current_season.pk]
+    monkeypatch.setattr(list_figures, "LAST_COUNT_SERVED", 0)
+    assert services.list_figures_last() is None
 
 
 def test_figures_kept_before_a_season_began_are_counted_again(client, rated, current_season):

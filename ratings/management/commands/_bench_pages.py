@@ -93,11 +93,13 @@ class PageTimings:
         return pay
 
     def forgotten(self) -> None:
-        """The lists' figures forgotten and not yet counted again, the public pages'
-        version moved: as the first reader after a write nobody follows member by member
-        (a season's dates, an import) finds them before its count commits, or the first
-        reader of a new day before anyone writes."""
-        PublishedListFigures.objects.update(figures=None)
+        """The lists' figures forgotten a moment ago and not yet counted again, the public
+        pages' version moved: as the first reader after a write nobody follows member by
+        member (a season's dates, an import) finds them before its count marks itself
+        under way, or after that count failed, before the worker's next look."""
+        row = PublishedListFigures.objects.get()
+        figures = {**(row.figures or {}), list_figures.FORGOTTEN: timezone.now().isoformat()}
+        PublishedListFigures.objects.update(figures=figures)
         services.public_pages_changed()
 
     def forgotten_while_counted(self) -> None:
