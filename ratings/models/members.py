@@ -96,12 +96,15 @@ class MemberQuerySet(models.QuerySet["Member"]):
         the merged_into index and then sorts every one. PostgreSQL reads either alike."""
         return self.exclude(merged_into__isnull=False)
 
-    def with_financial(self, day: dt.date | None = None, *, among: Any = None) -> MemberQuerySet:
+    def with_financial(
+        self, day: dt.date | None = None, *, among: Any = None, each: bool = False
+    ) -> MemberQuerySet:
         """Annotate ``is_financial``: a subscription covers ``day`` (default today), by
-        ``financial_condition``, the one definition (``among``: as its)."""
+        ``financial_condition``, the one definition (``among``, ``each``: as its)."""
         return self.annotate(
             is_financial=ExpressionWrapper(
-                financial_condition(day, among=among), output_field=models.BooleanField()
+                financial_condition(day, among=among, each=each),
+                output_field=models.BooleanField(),
             )
         )
 

@@ -1,6 +1,6 @@
 """The officer's register (the members page) read a page at a time, whatever the club's
 size: the members matching the search and the membership filter, in the table's order,
-the page's rows' standing today asked of those rows alone; the filters' counts kept
+the page's rows' standing today asked of each as they are read; the filters' counts kept
 with the published lists' figures (or, for a search, counted in one query).
 
 Nothing here reads every member into Python: the page's rows come back (their order down
@@ -11,13 +11,12 @@ are read a batch of names at a time (``services.members_possible_duplicates``).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
 from .. import services
-from ..models import Member, Membership, financial_condition, name_search, register_size
+from ..models import Member, Membership, name_search, register_size
 
 #: The register's count of every member the search finds (no filter chosen).
 EVERYONE = ""
@@ -50,30 +49,14 @@ def register(*, query: str = "", status: str = "", day: dt.date | None = None) -
     found = Member.objects.in_order()
     if query:
         found = found.filter(name_search(query))
-    members = services.members_with_membership(
-        found.with_newcomer().select_related("rating_state"),  # type: ignore[misc]  # with_state's FilteredRelation
-        status=status,
-        day=day,
-        each=True,
-    )
+    # Each row's standing on the day asked of that row as the page's rows are read
+    # (``each``: down the (member, season) index, a page's fifty probes), not in a query
+    # of its own after them; the page's keys are read without it.
+    shown = found.with_newcomer().select_related("rating_state").with_financial(day, each=True)  # type: ignore[misc]  # with_state's FilteredRelation
+    members = services.members_with_membership(shown, status=status, day=day, each=True)
     keys = services.members_with_membership(found, status=status, day=day, each=True)
     counts = register_counts(found, day=day, searched=bool(query))
     return Register(members=members, counts=counts, status=status, keys=keys)
-
-
-def register_rows_marked(members: Iterable[Member], *, day: dt.date | None = None) -> None:
-    """Each of a page's ``members`` marked ``is_financial`` on ``day`` (what
-    ``Member.membership_on`` reads): one query among them. Not a column of the page's
-    query: PostgreSQL would list every paid-up member to answer it for a page's rows."""
-    members = list(members)
-    pks = [member.pk for member in members]
-    paid = set(
-        Member.objects.filter(pk__in=pks)
-        .filter(financial_condition(day, among=pks))
-        .values_list("pk", flat=True)
-    )
-    for member in members:
-        member.is_financial = member.pk in paid  # type: ignore[attr-defined]  # as with_financial's
 
 
 def register_counts(

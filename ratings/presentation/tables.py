@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import django_tables2 as tables
 from django.db.models import Case, F, Q, QuerySet, Value, When
-from django.urls import reverse
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -19,6 +19,7 @@ from ..models.listing import age_group, is_inactive, year_start
 from ..models.members import newcomer_condition
 from ..rules import publication
 from ..templatetags.membership import membership_badge
+from .links import officer_member_urls
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -385,8 +386,7 @@ class OfficerMemberTable(RowsInOneJoin, tables.Table):
         """The cell django-tables2 renders, worked out directly (its per-cell path took
         23-38 ms of CPU for fifty rows, more than the page's queries)."""
         if name == "name":
-            url = reverse("ratings:officer-member", kwargs={"pk": record.pk})
-            return format_html('<a href="{}">{}</a>', url, record.name)
+            return format_html('<a href="{}">{}</a>', self.member_url(record.pk), record.name)
         if name == "member_number":
             return record.member_number
         if name == "rating":
@@ -394,6 +394,11 @@ class OfficerMemberTable(RowsInOneJoin, tables.Table):
             display = None if state is None else state.display
             return "–" if display in (None, "") else self.render_rating(record, display)
         return self.render_today(record)
+
+    @cached_property
+    def member_url(self) -> Callable[[object], str]:
+        """Each row's record's address, reversed once for the page (``officer_member_urls``)."""
+        return officer_member_urls()
 
     def order_rating(self, queryset: QuerySet[Member], is_descending: bool) -> tuple[Any, bool]:
         # By the number (strongest first), never the text; the unrated, and new members

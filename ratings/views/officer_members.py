@@ -33,7 +33,7 @@ from ..models import (
     Season,
 )
 from ..pages import member_record
-from ..pages.register import register, register_rows_marked
+from ..pages.register import register
 from ..pages.reports import legend as rating_legend
 from ..presentation.paging import table_paginate
 from ..presentation.tables import (
@@ -156,7 +156,6 @@ def member_list(request: HttpRequest) -> HttpResponse:
             "file (Import)."
         )
     table_paginate(request, table, per_page=PER_PAGE, count=found.count, keys=found.keys)
-    register_rows_marked(row.record for row in table.page.object_list)
     filters = [
         (key, label, found.counts[key]) for key, label in services.MEMBERSHIP_FILTERS.items()
     ]

@@ -7,7 +7,8 @@ import datetime as dt
 import re
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -525,3 +526,37 @@ def test_the_member_list_writes_the_rows_django_tables2_would(
 
     assert squeezed(written) == squeezed(by_cell)
     assert "1812" in written and "Gus Guest" in written and "Sam Stateless" in written
+
+
+def test_a_searchs_rows_are_striped_as_django_tables2_stripes_them(
+    officer_client, alice, current_season
+):
+    """A page of an odd number of rows (a search finding three) is written as
+    django-tables2 writes the table: its first row "even". A first pass over the rows
+    (each one's standing, asked after them) once moved each row's stripe along by the
+    page's size."""
+    paid_up(alice, current_season)
+    MemberFactory(name="Alice Archer", is_guest=True)
+    MemberFactory(name="Alicia Alder")
+    response = officer_client.get(reverse("ratings:officer-members"), {"q": "ali"})
+    table = response.context["table"]
+    served = re.findall(r'<tr class="(\w+)">', response.content.decode())
+    table.template_name = "django_tables2/bootstrap5-responsive.html"
+    by_cell = re.findall(r'<tr class="(\w+)"', table.as_html(response.wsgi_request))
+    assert served == by_cell == ["even", "odd", "even"]
+
+
+def test_each_rows_standing_today_is_read_with_the_rows(
+    officer_client, alice, bob, current_season
+):
+    """The page's rows come with their standing today (financial, in arrears), asked of
+    each row as the rows are read: no query of its own after them."""
+    paid_up(alice, current_season)
+    with CaptureQueriesContext(connection) as queries:
+        page = officer_client.get(reverse("ratings:officer-members"), {"q": "b"})
+    sql = [query["sql"] for query in queries]
+    whole = 'SELECT "ratings_member"."id", "ratings_member"."member_number"'
+    rows = next(i for i, text in enumerate(sql) if text.startswith(whole))
+    assert '"is_financial"' in sql[rows]
+    assert not [text for text in sql[rows + 1 :] if "ratings_subscription" in text]
+    assert page.content.decode().count('text-bg-warning">In arrears') == 1

@@ -9,6 +9,7 @@ import html
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.template import Context, Template
 from django.urls import reverse
 
 from ratings import services
@@ -123,3 +124,41 @@ def test_a_file_of_thousands_of_fide_ids_is_compared_in_one_query(django_assert_
     assert [(d.first.ref, d.second.name, d.why) for d in found] == [
         (700, "Kept Member", "the same FIDE id")
     ]
+
+
+#: The members page's loop over its pairs, as the template wrote them before
+#: ``{% possible_duplicates_items %}`` wrote them in one join.
+PAIRS_LOOP = """{% for pair in possible_duplicates %}
+    <li class="mb-1">
+      <a href="{% url 'ratings:officer-member' pair.first.ref %}">{{ pair.first.name }} ({{ pair.first.where }})</a> and
+      <a href="{% url 'ratings:officer-member' pair.second.ref %}">{{ pair.second.name }} ({{ pair.second.where }})</a>: {{ pair.why }}
+      {% if can_merge %}<form method="post" action="{{ merge_url }}" class="d-inline">{% csrf_token %}<input type="hidden" name="action" value="merge_members"><input type="hidden" name="_selected_action" value="{{ pair.first.ref }}"><input type="hidden" name="_selected_action" value="{{ pair.second.ref }}"><button class="btn btn-link btn-sm p-0 align-baseline" type="submit">Merge…</button></form>{% endif %}
+    </li>
+  {% endfor %}"""  # noqa: E501
+
+
+@pytest.mark.parametrize("can_merge", [True, False])
+def test_the_members_pages_pairs_are_written_as_its_loop_wrote_them(can_merge):
+    """Each pair's links, why, and (for an officer who may merge) its merge form, escaped
+    as the template escapes them."""
+    pairs = possible_duplicates(
+        [
+            Person(7, "Ann <b>O'Hara</b> & Co", where="R&7"),
+            Person(12, "O'HARA, Ann <b></b> & Co", where="R12"),
+            Person(30, "Sam Ng", fide_id="123", where="S30"),
+            Person(31, "Samuel Ng", fide_id="0123", where="S31"),
+        ]
+    )
+    assert len(pairs) == 2
+    context = {
+        "possible_duplicates": pairs,
+        "can_merge": can_merge,
+        "merge_url": "/admin/ratings/member/?a=1&b=2",
+        "csrf_token": "a-token",
+    }
+    loop = Template(PAIRS_LOOP).render(Context(context))
+    one_join = Template(
+        "{% load possible_duplicates %}{% possible_duplicates_items possible_duplicates %}"
+    ).render(Context(context))
+    assert one_join == loop
+    assert ("a-token" in one_join) is can_merge

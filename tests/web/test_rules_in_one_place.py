@@ -132,8 +132,11 @@ def register(db, alice, bob, carol):  # type: ignore[no-untyped-def]
     return {"alice": alice, "bob": bob, "carol": carol}
 
 
-def test_financial_is_the_same_per_member_and_for_the_register(register):
-    annotated = {m.pk: m.is_financial for m in Member.objects.with_financial()}
+@pytest.mark.parametrize("each", [False, True])
+def test_financial_is_the_same_per_member_and_for_the_register(register, each):
+    """The paid-up members listed once (``each`` False), or each member asked in turn (the
+    register's page: its rows and a search's counts)."""
+    annotated = {m.pk: m.is_financial for m in Member.objects.with_financial(each=each)}
     for member in register.values():
         assert member.is_financial_on() == annotated[member.pk]
     assert annotated[register["alice"].pk] and not annotated[register["bob"].pk]
