@@ -66,13 +66,15 @@ def register_counts(
     narrows them, and all of them (``EVERYONE``). The whole register today (not
     ``searched``, no ``day``) as kept with the published lists' figures
     (``services.list_figures_kept``: one row read, whatever the club's size); else, or
-    where they are not kept, counted (``register_size``: one query, the paid-up members
-    listed once, the members never read into Python)."""
+    where they are not kept, counted (``register_size``: the members never read into
+    Python)."""
     kept = None if searched or day is not None else services.list_figures_kept()
     if kept is not None and "register" in kept:
         everyone, guests, financial = kept["register"]
-    else:
-        everyone, guests, financial = register_size(found, day=day, each=searched)
+    elif searched:
+        everyone, guests, financial = register_size(found, day=day, each=True)
+    else:  # the whole register, counted its own way (``register_size``)
+        everyone, guests, financial = register_size(day=day)
     return {
         EVERYONE: everyone,
         Membership.FINANCIAL.value: financial,

@@ -55,6 +55,7 @@ REQUIRED = {
     "officer_members_ms",
     "officer_members_arrears_ms",
     "officer_members_search_ms",
+    "officer_members_recounted_ms",
     "trf_import_s",
 }
 
