@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.paginator import Paginator
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, OuterRef, Subquery, Value, When
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -135,7 +135,9 @@ def member_page(
     state = getattr(member, "rating_state", None)
     event_ids = list(
         Entry.objects.filter(member=member)
-        .order_by("-event__end_date", "-event__start_date", "-event_id")
+        .order_by(
+            _event_column("end_date").desc(), _event_column("start_date").desc(), "-event_id"
+        )
         .values_list("event_id", flat=True)
     )
     page = Paginator(event_ids, MEMBER_EVENTS_PER_PAGE).get_page(page_number)
@@ -187,6 +189,17 @@ def member_page(
     return data
 
 
+def _event_column(name: str) -> Subquery:
+    """The column ``name`` of a row's event (an entry's, a change's), read by the event's
+    key for each of the member's rows.
+
+    Not a join: joined, PostgreSQL hashed every event of the club to sort a member's few
+    hundred (a seq scan of 79,000 events at ten million games: 11-14 ms for the entries,
+    20-40 ms for the changes), where each of theirs by its key is an index probe (2-4 ms
+    for 840). SQLite walks either the same way."""
+    return Subquery(Event.objects.filter(pk=OuterRef("event_id")).values(name))
+
+
 def _changes(
     member: Member, rating_list: str, on_page: list[int], page_events: dict[int, Event]
 ) -> tuple[list[_ChartChange], dict[int, RatingChange]]:
@@ -196,16 +209,17 @@ def _changes(
         RatingChange.objects.filter(member=member)
         .order_by("event_end", "event_start", "event_id")
         .annotate(
+            event_name=_event_column("name"),
             page_breakdown=Case(
                 When(event_id__in=on_page, then=F("breakdown")),
                 default=None,
                 output_field=JSONText(),
-            )
+            ),
         )
         .values_list(
             "time_class",
             "event_id",
-            "event__name",
+            "event_name",
             "event_start",
             "event_end",
             "period",
