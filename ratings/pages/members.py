@@ -24,6 +24,7 @@ from .. import services
 from ..engine import rated_games
 from ..models import ClubSettings, Entry, Event, JSONText, Member, RatingChange
 from ..presentation.charts import Point, day_before, period_points, rating_history_svg
+from ..presentation.member_games import games_body
 from ..presentation.tables import change_html
 from ..rules import publication
 from ..rules.period_names import label_name, period_name
@@ -174,6 +175,7 @@ def member_page(
             status_changes=member_status_changes(state, system, today=timezone.localdate()),
             rating_is_figure=figures.is_figure(state.display),
             games=(games := game_lines(page_changes, viewer=viewer, club=club)),
+            games_body=games_body(games, member_pk=member.pk),
             figures_used=list(
                 dict.fromkeys(g["figure_used"].why for g in games if g["figure_used"])
             ),

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import ClubSettings, Game
+from ratings.presentation.member_games import member_page_urls
 
 from ..factories import EventFactory, MemberFactory, paid_up, rating_state
 
@@ -87,6 +88,11 @@ def test_events_of_one_day_are_listed_by_their_start_then_the_later_entered_firs
         "Sunday rapid",
         "Weekend",
     ]
+
+
+@pytest.mark.parametrize("number", ["M0042", "a.b-c_d", "Zoë", "日本", "x y", "%41", "ß1"])
+def test_an_opponents_link_is_the_url_reverse_gives_their_page(number):
+    assert member_page_urls()(number) == reverse("ratings:member", args=[number])
 
 
 def test_a_member_in_arrears_shows_no_rating_to_the_public(client, rated_event, alice, bob):
