@@ -160,7 +160,11 @@ def member_page(
         "events": events,
         "event_groups": event_groups(events, system),
         "page": page,
-        "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1),
+        # A list: the pager under the events and the one under the games each read it (a
+        # generator, the second read nothing and showed no page numbers).
+        "page_range": list(
+            page.paginator.get_elided_page_range(page.number, on_each_side=1, on_ends=1)
+        ),
         "system": system,
         "officer": officer,
         "rating_list": rating_list,

@@ -194,6 +194,18 @@ def test_a_members_page_pages_its_events_and_charts_the_whole_history(client, bu
     assert chart == str(first.context["chart"])
 
 
+def test_the_pager_under_the_games_lists_the_pages_as_the_one_under_the_events(client, busy):
+    member, opponents = busy
+    history(member, opponents, 60)
+    text = client.get(member.get_absolute_url(), {"page": 2}).content.decode()
+    events, games = (
+        re.findall(r'class="page-link"[^>]*>([^<]+)<', nav)
+        for nav in re.findall(r'aria-label="Pages of (?:events|games)">(.*?)</nav>', text, re.S)
+    )
+    # Once the games' pager listed no page: the first pager had read them all.
+    assert games == events == ["Newer", "1", "2", "3", "Older"]
+
+
 def test_a_members_page_reads_its_events_by_key_not_joined_with_every_event(client, busy):
     """Joined, PostgreSQL hashed every event of the club to sort a member's few hundred, in
     two of the page's statements (22-40 ms each at ten million games); read by key, each of

@@ -90,6 +90,12 @@ def test_events_of_one_day_are_listed_by_their_start_then_the_later_entered_firs
     ]
 
 
+def test_the_page_prints_none_of_its_templates_comments(client, alices_season):
+    # The chart's comment once ran over two lines, which Django's {# #} does not take:
+    # the page printed it beside the chart.
+    assert "{#" not in page_of(client, alices_season).content.decode()
+
+
 @pytest.mark.parametrize("number", ["M0042", "a.b-c_d", "Zoë", "日本", "x y", "%41", "ß1"])
 def test_an_opponents_link_is_the_url_reverse_gives_their_page(number):
     assert member_page_urls()(number) == reverse("ratings:member", args=[number])
