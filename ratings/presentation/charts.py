@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from ..words.counts import count_phrase
@@ -170,13 +170,14 @@ def rating_history_svg(
         ),
     )
     line = " ".join(f"{x(p.day):.1f},{y(p.rating):.1f}" for p in _thin(points, MAX_LINE))
-    dots = format_html_join(
-        "",
-        '<circle class="point" cx="{}" cy="{}" r="3.5"><title>{}: {} ({})</title></circle>',
-        (
-            (_n(x(p.day)), _n(y(p.rating)), p.label, round(p.rating), p.day.isoformat())
+    # Written with f-strings, the label alone escaped (the rest are numbers and a date):
+    # format_html escaped each of a dot's five parts, 120 dots a long history.
+    dots = mark_safe(
+        "".join(
+            f'<circle class="point" cx="{x(p.day):.1f}" cy="{y(p.rating):.1f}" r="3.5">'
+            f"<title>{escape(p.label)}: {round(p.rating)} ({p.day.isoformat()})</title></circle>"
             for p in _thin(points, MAX_DOTS)
-        ),
+        )
     )
     desc = (
         f"{count_phrase(len(points), 'point')} from {first:%-d %b %Y} ({round(points[0].rating)}) "

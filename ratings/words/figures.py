@@ -6,6 +6,7 @@ adds up ("2303 → 2304" is +1, whatever the unrounded ratings were)."""
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 #: A rating as shown: its number (group "number") and at most a one-letter marker.
 _FIGURE = re.compile(r"(?P<number>-?\d+(?:\.\d+)?)[A-Za-z*]?")
@@ -50,3 +51,19 @@ def signed_part(value: float | None, places: int = 2) -> str:
         return ""
     text = f"{value:+.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("+0", "-0") else text
+
+
+def rounded(value: float, places: int) -> str:
+    """A figure to ``places`` decimals as a page prints it, the same text as Django's
+    ``floatformat`` filter gives in the club's language: the number as written (``str``:
+    2.675 is 2.68, where ``f"{2.675:.2f}"`` reads the float's binary value, 2.67), halves
+    away from zero, never "-0". ``places`` below zero keeps a
+    whole number whole ("12", but "12.5"). Written once a game of a member's page, where
+    the filter's own path (a locale looked up each time) took longer than the rows."""
+    exact = Decimal(str(value))
+    if not exact.is_finite():
+        return str(value)
+    if places <= 0 and exact == exact.to_integral_value():
+        return str(int(exact))
+    shown = exact.quantize(Decimal(1).scaleb(-abs(places)), ROUND_HALF_UP)
+    return f"{shown if shown else abs(shown):f}"

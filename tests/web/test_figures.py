@@ -4,8 +4,11 @@ shown figures, which is what every page, download and the list's last change rep
 from __future__ import annotations
 
 import pytest
+from django.template.defaultfilters import floatformat
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ratings.words.figures import is_figure, rating_and_marker, shown_change
+from ratings.words.figures import is_figure, rating_and_marker, rounded, shown_change
 
 
 @pytest.mark.parametrize(
@@ -47,3 +50,17 @@ def test_the_change_shown_is_the_difference_of_the_figures_shown(before, after, 
 )
 def test_a_figure_splits_into_a_number_and_its_marker(display, parts):
     assert rating_and_marker(display) == parts
+
+
+@given(
+    # A rating, an expected score or a change (the filter gives a float of over 200
+    # digits, 1e-200 say, back as it is).
+    value=st.floats(min_value=-1e6, max_value=1e6).filter(lambda x: x == 0 or abs(x) > 1e-100)
+    | st.integers(min_value=-5000, max_value=5000)
+    | st.sampled_from([0.5, -0.5, 2.5, 2.675, 0.125, -0.04, 11.96, 12.0, -0.0]),
+    places=st.sampled_from([-1, 0, 1, 2]),
+)
+def test_a_figure_rounded_reads_as_the_templates_floatformat_prints_it(value, places):
+    """A member page's games are written in Python, their templates' filter no more: the
+    same text, halves away from zero on the number as written (2.675 is 2.68)."""
+    assert rounded(value, places) == floatformat(value, places)

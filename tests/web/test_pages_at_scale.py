@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.core.cache import cache
@@ -191,6 +192,31 @@ def test_a_members_page_pages_its_events_and_charts_the_whole_history(client, bu
     # The start, then one point after each of the 60 events: on every page alike.
     assert chart.count('<circle class="point"') == 61
     assert chart == str(first.context["chart"])
+
+
+def test_the_pager_under_the_games_lists_the_pages_as_the_one_under_the_events(client, busy):
+    member, opponents = busy
+    history(member, opponents, 60)
+    text = client.get(member.get_absolute_url(), {"page": 2}).content.decode()
+    events, games = (
+        re.findall(r'class="page-link"[^>]*>([^<]+)<', nav)
+        for nav in re.findall(r'aria-label="Pages of (?:events|games)">(.*?)</nav>', text, re.S)
+    )
+    # Once the games' pager listed no page: the first pager had read them all.
+    assert games == events == ["Newer", "1", "2", "3", "Older"]
+
+
+def test_a_members_page_reads_its_events_by_key_not_joined_with_every_event(client, busy):
+    """Joined, PostgreSQL hashed every event of the club to sort a member's few hundred, in
+    two of the page's statements (22-40 ms each at ten million games); read by key, each of
+    theirs is an index probe."""
+    member, opponents = busy
+    history(member, opponents, 30)
+    cache.clear()
+    with CaptureQueriesContext(connection) as captured:
+        client.get(member.get_absolute_url())
+    joined = [q["sql"] for q in captured if re.search(r'JOIN "?ratings_event"? ', q["sql"])]
+    assert joined == []
 
 
 def test_a_long_history_charts_a_bounded_number_of_points(client, busy):

@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import ClubSettings, Game
+from ratings.presentation.member_games import member_page_urls
 
-from ..factories import MemberFactory, paid_up, rating_state
+from ..factories import EventFactory, MemberFactory, paid_up, rating_state
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +66,39 @@ def test_every_rated_game_shows_the_opponent_result_and_change(client, alices_se
 def test_the_events_played_are_listed_newest_first(client, alices_season):
     events = page_of(client, alices_season).context["events"]
     assert [event.name for event, change in events] == ["April night", "March night"]
+
+
+def test_events_of_one_day_are_listed_by_their_start_then_the_later_entered_first(
+    client, rated_event, current_season, alice, bob
+):
+    """Newest first by the day each ended, then the day each started, then the later
+    entered: rated or not (an event not rated yet has no rating change to sort by)."""
+    paid_up(alice, current_season)
+    last_day = dt.date(2026, 3, 8)
+    weekend = EventFactory(name="Weekend", start_date=dt.date(2026, 3, 6), end_date=last_day)
+    april = EventFactory(name="April night", start_date=dt.date(2026, 4, 1))
+    rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], name="Sunday rapid", date=last_day)
+    blitz = EventFactory(name="Sunday blitz", start_date=last_day)  # entered last
+    for event in (weekend, april, blitz):
+        event.entries.create(member=alice)
+    events = page_of(client, alice).context["events"]
+    assert [event.name for event, change in events] == [
+        "April night",
+        "Sunday blitz",
+        "Sunday rapid",
+        "Weekend",
+    ]
+
+
+def test_the_page_prints_none_of_its_templates_comments(client, alices_season):
+    # The chart's comment once ran over two lines, which Django's {# #} does not take:
+    # the page printed it beside the chart.
+    assert "{#" not in page_of(client, alices_season).content.decode()
+
+
+@pytest.mark.parametrize("number", ["M0042", "a.b-c_d", "Zoë", "日本", "x y", "%41", "ß1"])
+def test_an_opponents_link_is_the_url_reverse_gives_their_page(number):
+    assert member_page_urls()(number) == reverse("ratings:member", args=[number])
 
 
 def test_a_member_in_arrears_shows_no_rating_to_the_public(client, rated_event, alice, bob):
