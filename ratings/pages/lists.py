@@ -104,10 +104,10 @@ def rating_list_page(
     # The public list's figures as the last rating run counted them, if they still hold;
     # else, for the moments until they are counted again, as they were last counted
     # (``services.list_figures_last``: the page then is this reader's own, never kept).
-    kept = None if everyone else services.list_figures_kept()
-    last_count = None
-    if kept is None and not everyone:
-        kept = last_count = services.list_figures_last()
+    kept, last_count = None, None
+    if not everyone:
+        kept, holding = services.list_figures_read()
+        last_count = None if holding else kept
     regions = None if kept is None else kept["regions"]
     filters = list_members(query=query, everyone=everyone, regions=regions)
     filtered = any(v for k, v in query.items() if k in filters.filters)

@@ -74,6 +74,7 @@ from .list_figures import (
     list_figures_keep,
     list_figures_kept,
     list_figures_last,
+    list_figures_read,
     list_figures_refresh,
 )
 from .member_mail import (
@@ -211,6 +212,7 @@ __all__ = [
     "list_figures_keep",
     "list_figures_kept",
     "list_figures_last",
+    "list_figures_read",
     "list_figures_refresh",
     "list_publish",
     "list_publish_telling_members",

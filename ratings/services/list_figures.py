@@ -219,6 +219,16 @@ LAST_COUNT_SERVED = 60
 LAST_COUNT_FROM = 10_000
 
 
+def list_figures_read() -> tuple[dict[str, Any] | None, bool]:
+    """For a public reader, the figures row read once: the figures as kept and whether
+    they hold (``list_figures_kept``), else the last count's while their count is due
+    (``list_figures_last``) and False, else (None, False): count them."""
+    figures = _figures(lock=False)
+    if _current(figures, timezone.localdate()):
+        return figures, True
+    return _last_count(figures), False
+
+
 def list_figures_last() -> dict[str, Any] | None:
     """The figures as last counted, where they stopped holding moments ago (a write forgot
     them, or a season began or ended at midnight) and their count is due any moment (see
@@ -232,8 +242,13 @@ def list_figures_last() -> dict[str, Any] | None:
     list's usable ratings: its last page may end a few rows early or late, for those
     moments). Only for lists of ``LAST_COUNT_FROM`` members or more."""
     figures = _figures(lock=False)
+    return None if _current(figures, timezone.localdate()) else _last_count(figures)
+
+
+def _last_count(figures: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``list_figures_last`` of ``figures``, read as not holding."""
     now = timezone.now()
-    if not figures or _current(figures, timezone.localdate(now)):
+    if not figures:
         return None
     if max((listed for listed, _ in figures["lists"].values()), default=0) < LAST_COUNT_FROM:
         return None
