@@ -103,7 +103,7 @@ def rating_list_page(
     table_class: type[Table] = OfficerRatingTable if everyone else RatingListTable
     # The public list's figures as the last rating run counted them, if they still hold;
     # else, for the moments until they are counted again, as they were last counted
-    # (``services.list_figures_last``: the page then is this reader's own, never kept).
+    # (``services.list_figures_read``: the page then is this reader's own, never kept).
     kept, last_count = None, None
     if not everyone:
         kept, holding = services.list_figures_read()

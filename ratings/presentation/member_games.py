@@ -5,20 +5,18 @@ page's 17 ms of rendering; written here, about 2."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from itertools import groupby
 from typing import Any
-from urllib.parse import quote
 
 from django.template.defaultfilters import date as day_shown
 from django.urls import reverse
 from django.utils.html import escape
-from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.safestring import SafeString, mark_safe
 
 from ..models import Member
 from ..words.figures import rounded
+from .links import member_page_urls
 
 #: The games' columns as the table's head names them, each cell's ``<td>`` attributes.
 ROUND = '<td class="rating d-none d-md-table-cell">'
@@ -41,28 +39,6 @@ def games_body(games: Sequence[dict[str, Any]], *, member_pk: int) -> SafeString
             for event, lines in _by_event(games)
         )
     )
-
-
-#: A member number as the record allows it (``Member.member_number``'s validator).
-_NUMBER = re.compile(r"[\w.-]+")
-#: What stands for the number while the URL is reversed: no number is written so.
-_STAND_IN = "number.stand-in"
-
-
-def member_page_urls() -> Callable[[str], str]:
-    """Each member's page URL by number, as ``reverse`` gives it, reversed once for many
-    members: a page's 125 opponents reversed one by one took 2 ms of CPU. The URL of a
-    stand-in number, each number put in its place quoted as ``reverse`` quotes it (a
-    number the record would refuse is reversed on its own)."""
-    head, _, tail = reverse("ratings:member", args=[_STAND_IN]).rpartition(_STAND_IN)
-    safe = RFC3986_SUBDELIMS + "/~:@"
-
-    def url_of(number: str) -> str:
-        if not _NUMBER.fullmatch(number):
-            return reverse("ratings:member", args=[number])
-        return head + quote(number, safe=safe) + tail
-
-    return url_of
 
 
 def _by_event(games: Sequence[dict[str, Any]]) -> Iterator[tuple[Any, list[dict[str, Any]]]]:

@@ -73,7 +73,6 @@ from .list_figures import (
     list_figures_forget,
     list_figures_keep,
     list_figures_kept,
-    list_figures_last,
     list_figures_read,
     list_figures_refresh,
 )
@@ -211,7 +210,6 @@ __all__ = [
     "list_figures_forget",
     "list_figures_keep",
     "list_figures_kept",
-    "list_figures_last",
     "list_figures_read",
     "list_figures_refresh",
     "list_publish",

@@ -33,7 +33,7 @@ They are kept exact by every write that moves them, in that write's own transact
   copy rather than each counting every published member too (``clubratings.cache``), and
   a reader with no copy of the page (or before the count marks itself, or after it
   failed, until the worker's look) is given the last count's figures, kept beside the
-  forgetting's mark (``list_figures_last``), never counting them either.
+  forgetting's mark (``list_figures_read``), never counting them either.
 
 Each of these takes the row's lock first (on PostgreSQL; SQLite has one writer at a time),
 so that a count and a difference never cross: a payment made as a run counts waits for the
@@ -200,16 +200,16 @@ def list_figures_kept() -> dict[str, Any] | None:
     list's size by its time class (its members, and those of them with a usable rating),
     and ``regions``, those with a published member. None when a write forgot them, or
     they were kept on a day other seasons covered (``_current``): count them, or read
-    ``list_figures_last``."""
+    ``list_figures_read``."""
     figures = _figures(lock=False)
     return figures if _current(figures, timezone.localdate()) else None
 
 
 #: The key a write that forgets the figures leaves on them: when it did (the last count's
-#: figures stay beside it, ``list_figures_last``).
+#: figures stay beside it, ``list_figures_read``).
 FORGOTTEN = "forgotten"
 #: The most seconds a public reader is given the last count's figures once they stop
-#: holding (``list_figures_last``): the forgetting write's own count after it commits, or
+#: holding (``list_figures_read``): the forgetting write's own count after it commits, or
 #: the worker's look (every heartbeat, ``list_figures_refresh``), counts them well within
 #: it. Past it, nothing is counting them (no worker running): the reader counts.
 LAST_COUNT_SERVED = 60
@@ -221,37 +221,33 @@ LAST_COUNT_FROM = 10_000
 
 def list_figures_read() -> tuple[dict[str, Any] | None, bool]:
     """For a public reader, the figures row read once: the figures as kept and whether
-    they hold (``list_figures_kept``), else the last count's while their count is due
-    (``list_figures_last``) and False, else (None, False): count them."""
+    they hold (as ``list_figures_kept``); else the last count's and False, where they
+    stopped holding moments ago (a write forgot them, or a season began or ended at
+    midnight) and their count is due any moment (``LAST_COUNT_SERVED``); else (None,
+    False): count them.
+
+    The reader given the last count's reads the list's size, its usable ratings and the
+    regions from them rather than count every published member (200-530 ms at 200,000)
+    while the count that keeps them again runs, as the readers of a page with a previous
+    copy are served that meanwhile (``clubratings.cache``). What that reader is given is
+    not kept: the next reader's page has the figures counted. The rows themselves are
+    read as ever, the publication rule asked of each: only the figures are the last
+    count's (the pager's size, the whole list's usable ratings: its last page may end a
+    few rows early or late, for those moments). Only for lists of ``LAST_COUNT_FROM``
+    members or more."""
     figures = _figures(lock=False)
     if _current(figures, timezone.localdate()):
         return figures, True
     return _last_count(figures), False
 
 
-def list_figures_last() -> dict[str, Any] | None:
-    """The figures as last counted, where they stopped holding moments ago (a write forgot
-    them, or a season began or ended at midnight) and their count is due any moment (see
-    ``LAST_COUNT_SERVED``); else None. A public reader who finds them not holding reads the
-    list's size, the usable ratings' and the regions from these rather than count every
-    published member (200-530 ms at 200,000) while the count that keeps them again runs,
-    as the readers of a page with a previous copy are served that meanwhile
-    (``clubratings.cache``). What the reader is given is not kept: the next reader's page
-    has the figures counted. The rows themselves are read as ever, the publication rule
-    asked of each: only the figures are the last count's (the pager's size, the whole
-    list's usable ratings: its last page may end a few rows early or late, for those
-    moments). Only for lists of ``LAST_COUNT_FROM`` members or more."""
-    figures = _figures(lock=False)
-    return None if _current(figures, timezone.localdate()) else _last_count(figures)
-
-
 def _last_count(figures: dict[str, Any] | None) -> dict[str, Any] | None:
-    """``list_figures_last`` of ``figures``, read as not holding."""
-    now = timezone.now()
+    """``figures``, which do not hold, as the last count's a reader may be given, or None."""
     if not figures:
         return None
     if max((listed for listed, _ in figures["lists"].values()), default=0) < LAST_COUNT_FROM:
         return None
+    now = timezone.now()
     if FORGOTTEN in figures:
         since = dt.datetime.fromisoformat(figures[FORGOTTEN])
     else:
@@ -360,7 +356,7 @@ def list_figures_forget(*, using: str = DEFAULT_DB_ALIAS) -> None:
 
 def _forgotten(figures: dict[str, Any] | None) -> dict[str, Any] | None:
     """``figures`` marked forgotten now, the last count's kept beside the mark for the
-    moments until they are counted (``list_figures_last``); already forgotten, still when
+    moments until they are counted (``list_figures_read``); already forgotten, still when
     they were first (how long they have not held)."""
     if not figures:
         return None

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import ClubSettings, Game
-from ratings.presentation.member_games import member_page_urls
+from ratings.presentation.links import member_page_urls
 
 from ..factories import EventFactory, MemberFactory, paid_up, rating_state
 
