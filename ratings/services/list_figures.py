@@ -52,7 +52,7 @@ writing them (or forgetting them). So the worker reads the number, writes the st
 not hold, so a half-written list is never shown), and only then takes the row, for a
 moment: if the number is the one it read, nothing moved the list since it was read, and
 the standings are marked holding; else they are left not holding, and written again
-(only the rows the write moved) at once or at the next heartbeat. On SQLite, with one
+(only the rows the write moved) at once or at the next look (every second). On SQLite, with one
 writer at a time, an officer's write waits at most for one list's rows being written,
 never for the list's read or the other lists.
 """
@@ -210,7 +210,7 @@ def list_figures_kept() -> dict[str, Any] | None:
 FORGOTTEN = "forgotten"
 #: The most seconds a public reader is given the last count's figures once they stop
 #: holding (``list_figures_read``): the forgetting write's own count after it commits, or
-#: the worker's look (every heartbeat, ``list_figures_refresh``), counts them well within
+#: the worker's look (every second, ``list_figures_refresh``), counts them well within
 #: it. Past it, nothing is counting them (no worker running): the reader counts.
 LAST_COUNT_SERVED = 60
 #: The fewest members on a list (as last counted) whose readers are given the last
@@ -298,7 +298,7 @@ def list_figures_being_counted() -> bool:
 def list_figures_refresh() -> bool:
     """Count the figures if they are not current: kept before a season began or ended
     (its subscriptions lapse or count at midnight), or forgotten by a write whose count
-    after it failed. The worker's look every heartbeat, so that the list's readers that
+    after it failed. The worker's look every second, so that the list's readers that
     morning find them counted rather than each counting them; and each member's standing
     written where a rating run (or anything that counted the figures) left it not holding,
     so the list's pages read their own rows again. Whether it counted."""

@@ -445,6 +445,41 @@ def test_the_worker_looks_every_heartbeat(rated):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_worker_writes_a_runs_standings_within_a_look_not_a_heartbeat(
+    rated, settings, monkeypatch
+):
+    """A rating run leaves the standings not holding; the worker's next look at the
+    figures (every second) writes them, while dead runs are looked for every heartbeat."""
+    from ratings.management.commands import db_worker
+
+    settings.RERATE_HEARTBEAT_SECONDS = 600
+    monkeypatch.setattr(db_worker, "FIGURES_LOOK_SECONDS", 0.05)
+    looked_for_dead_runs = []
+    monkeypatch.setattr(db_worker, "runs_take_over", lambda: looked_for_dead_runs.append(1))
+    stop = threading.Event()
+    watcher = threading.Thread(target=db_worker._watch, args=(stop,))
+
+    def written_by_a_look() -> bool:
+        deadline = timezone.now() + dt.timedelta(seconds=20)
+        while not services.list_figures_kept()["standings"] and timezone.now() < deadline:
+            stop.wait(0.05)
+        return services.list_figures_kept()["standings"]
+
+    services.list_figures_keep()  # as a run's last step: the standings do not hold
+    watcher.start()
+    try:
+        assert written_by_a_look()  # the worker's first look, as it starts
+        services.list_figures_keep()  # the next run, a moment later
+        assert not services.list_figures_kept()["standings"]
+        assert written_by_a_look()  # long before the next heartbeat
+    finally:
+        stop.set()
+        watcher.join()
+    assert standings_kept() == standings_ranked()
+    assert looked_for_dead_runs == [1]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_first_payment_on_a_new_day_has_them_counted_once_it_commits(
     rated, current_season, bob
 ):
