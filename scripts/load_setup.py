@@ -32,6 +32,37 @@ from ratings.models import Entry, Event, Game, Member  # noqa: E402
 from ratings.services.accounts import officer_create  # noqa: E402
 
 
+def night_copied(latest: Event, *, name: str) -> Event:
+    """A new event dated today, with ``latest``'s entries, pairings and results, not yet
+    complete: marking it complete rates it."""
+    today = timezone.localdate()
+    with transaction.atomic():
+        event = Event.objects.create(
+            name=f"{name} {Event.objects.count() + 1}",
+            kind=latest.kind,
+            start_date=today,
+            end_date=today,
+            rounds=latest.rounds,
+            status=Event.Status.DRAFT,
+        )
+        Entry.objects.bulk_create(
+            Entry(event=event, member_id=m)
+            for m in latest.entries.values_list("member_id", flat=True)
+        )
+        Game.objects.bulk_create(
+            Game(
+                event=event,
+                round=g.round,
+                board=g.board,
+                white_id=g.white_id,
+                black_id=g.black_id,
+                result=g.result,
+            )
+            for g in latest.games.all()
+        )
+    return event
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--officer", default="olivia")
@@ -43,33 +74,9 @@ def main() -> None:
     if not User.objects.filter(username=args.officer).exists():  # a second run: made
         officer_create(username=args.officer, password=args.password)
     latest = Event.objects.filter(status=Event.Status.COMPLETE).order_by("-end_date", "-pk")[0]
-    today = timezone.localdate()
     events = []
     for _ in range(args.events):
-        with transaction.atomic():
-            event = Event.objects.create(
-                name=f"Load test night {Event.objects.count() + 1}",
-                kind=latest.kind,
-                start_date=today,
-                end_date=today,
-                rounds=latest.rounds,
-                status=Event.Status.DRAFT,
-            )
-            Entry.objects.bulk_create(
-                Entry(event=event, member_id=m)
-                for m in latest.entries.values_list("member_id", flat=True)
-            )
-            Game.objects.bulk_create(
-                Game(
-                    event=event,
-                    round=g.round,
-                    board=g.board,
-                    white_id=g.white_id,
-                    black_id=g.black_id,
-                    result=g.result,
-                )
-                for g in latest.games.all()
-            )
+        event = night_copied(latest, name="Load test night")
         events.append(event)
         print(f"event {event.pk}: {event.games.count()} games, {event.entries.count()} players")
     print(f"events: {' '.join(str(e.pk) for e in events)}")

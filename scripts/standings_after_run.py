@@ -32,11 +32,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import transaction  # noqa: E402
-from django.utils import timezone  # noqa: E402
+from load_setup import night_copied  # noqa: E402
 
 from ratings import services  # noqa: E402
-from ratings.models import Entry, Event, Game  # noqa: E402
+from ratings.models import Event  # noqa: E402
 
 
 def holding() -> bool:
@@ -55,32 +54,7 @@ def wait_for_holding(limit: float) -> float:
 
 def event_copied() -> Event:
     latest = Event.objects.filter(status=Event.Status.COMPLETE).order_by("-end_date", "-pk")[0]
-    today = timezone.localdate()
-    with transaction.atomic():
-        event = Event.objects.create(
-            name=f"Standings timing night {Event.objects.count() + 1}",
-            kind=latest.kind,
-            start_date=today,
-            end_date=today,
-            rounds=latest.rounds,
-            status=Event.Status.DRAFT,
-        )
-        Entry.objects.bulk_create(
-            Entry(event=event, member_id=m)
-            for m in latest.entries.values_list("member_id", flat=True)
-        )
-        Game.objects.bulk_create(
-            Game(
-                event=event,
-                round=g.round,
-                board=g.board,
-                white_id=g.white_id,
-                black_id=g.black_id,
-                result=g.result,
-            )
-            for g in latest.games.all()
-        )
-    return event
+    return night_copied(latest, name="Standings timing night")
 
 
 def main() -> int:
