@@ -161,6 +161,29 @@ def test_the_directors_home_shows_each_events_stage_and_who_took_it(
     assert "Submitted by Dora" in page
 
 
+def test_a_submitted_events_page_no_longer_says_its_results_are_being_entered(
+    client, dora, olivia, night, django_capture_on_commit_callbacks
+):
+    client.force_login(dora)
+    post(client, django_capture_on_commit_callbacks, "officer-event-submit", night)
+    for login in (dora, olivia):
+        client.force_login(login)
+        page = client.get(reverse("ratings:officer-event", args=[night.pk])).content.decode()
+        assert "Submitted for rating" in page
+        assert "Entering results" not in page
+
+
+def test_an_event_completed_unrated_is_not_called_rated(client, olivia, night):
+    night.rated = False
+    night.status = Event.Status.COMPLETE
+    night.save()
+    client.force_login(olivia)
+    page = client.get(reverse("ratings:officer-event", args=[night.pk])).content.decode()
+    stage = page.split('class="event-stage')[1].split("</div>")[0]
+    assert "Complete, not rated" in stage
+    assert "Rated" not in stage
+
+
 def test_a_submitted_event_is_read_only_to_its_director_until_sent_back(
     client, dora, olivia, night, carol, django_capture_on_commit_callbacks
 ):
