@@ -161,6 +161,15 @@ def test_the_directors_home_shows_each_events_stage_and_who_took_it(
     assert "Submitted by Dora" in page
 
 
+def test_a_director_is_told_of_rounds_without_results_before_submitting(client, dora, night):
+    # The officer's rating preview says so too; the director reads it before submitting.
+    night.rounds = 3
+    night.save()
+    client.force_login(dora)
+    page = client.get(reverse("ratings:officer-event", args=[night.pk])).content.decode()
+    assert "No results entered for rounds 2, 3 yet." in page
+
+
 def test_a_submitted_events_page_no_longer_says_its_results_are_being_entered(
     client, dora, olivia, night, django_capture_on_commit_callbacks
 ):
