@@ -4,7 +4,7 @@ from django.urls import include, path, re_path, reverse_lazy
 from django.views.generic import RedirectView
 
 from ratings.api import api, not_found
-from ratings.forms.accounts import ClubPasswordResetForm
+from ratings.forms.accounts import ClubPasswordResetForm, ClubSetPasswordForm
 
 urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
@@ -24,7 +24,7 @@ urlpatterns = [
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        auth_views.PasswordResetConfirmView.as_view(form_class=ClubSetPasswordForm),
         name="password_reset_confirm",
     ),
     path(
@@ -38,6 +38,7 @@ urlpatterns = [
         "accounts/invitation/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
             template_name="registration/invitation_accept.html",
+            form_class=ClubSetPasswordForm,
             success_url=reverse_lazy("password_reset_complete"),
         ),
         name="invitation_accept",

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.urls import reverse
 
 from ..services.notifications import mail_send
@@ -61,6 +61,17 @@ class ClubPasswordResetForm(PasswordResetForm):
                 "timeout_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
             },
         )
+
+
+class ClubSetPasswordForm(SetPasswordForm):
+    """Django's form to choose a password (a reset, an invitation), its rules' refusals
+    ("too similar to the username", "too short") told at the new password, the field they
+    are about: Django's own puts them at the confirmation, which only has to match."""
+
+    def clean(self) -> dict[str, Any] | None:
+        self.validate_passwords("new_password1", "new_password2")
+        self.validate_password_for_user(self.user, "new_password1")
+        return super(SetPasswordForm, self).clean()
 
 
 def _folded(address: str) -> str:

@@ -357,6 +357,9 @@ class Event(models.Model):
 
     @property
     def stage_word(self) -> str:
+        # A friendly completed is at the stage a rated event reaches, but was never rated.
+        if self.stage == self.RATED and not self.rated:
+            return "Complete, not rated"
         return self.STAGE_WORDS[self.stage]
 
     @property

@@ -228,7 +228,11 @@ def person_invite(
             "username": user.get_username(),
             "invited_by": invited_by.get_full_name() or invited_by.get_username(),
             "roles": [ROLES[role].title for role in ROLES if role in set(roles)],
+            "events": [event.name for event in user.directed_events.order_by("start_date")],
             "invitation_url": link,
+            # A lapsed link is renewed there ("Forgotten your password?"): the people page
+            # refuses to invite an address that has a login.
+            "login_url": base_url.rstrip("/") + reverse("login"),
             "timeout_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
         },
     )

@@ -121,13 +121,18 @@ def _not_for_this_login(request: HttpRequest, roles: tuple[str, ...]) -> str:
     named = sorted(roles, key=lambda role: role != OFFICER)
     if len(named) > 1:
         named = [role for role in named if role != ADMINISTRATOR]
-    first, *others = [f"{ROLES[role].title.lower()}'s" for role in named]
-    nor = f", nor a {' or a '.join(others)}" if others else ""
+    first, *others = [_with_article(f"{ROLES[role].title.lower()}'s") for role in named]
+    nor = f", nor {' or '.join(others)}" if others else ""
     return (
-        f"You are logged in as {request.user.get_username()}, which is not a {first} "
+        f"You are logged in as {request.user.get_username()}, which is not {first} "
         f"login{nor}. "
         "Ask the club's administrator for the role, or log in as someone who holds it."
     )
+
+
+def _with_article(words: str) -> str:
+    """ "an administrator's", "a treasurer's": the roles' titles read in a sentence."""
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
 
 
 #: The ratings officer's pages: rating, periods, publishing, imports, members' records.

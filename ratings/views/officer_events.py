@@ -202,6 +202,8 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "results_refused": rules.results_too_early_problem(event)
             or access.results_closed_to(request.user, event),
             "may_submit": event.stage == Event.DRAFT,
+            # Said before submitting, as the officer's rating preview says it.
+            "missing_rounds": [number for number, count in rounds if not count],
         },
     )
 

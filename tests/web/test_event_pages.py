@@ -105,6 +105,20 @@ def test_an_unrated_event_shows_the_points_from_its_games(rated_event, client, a
     assert '<th class="rating">Change</th>' not in html
 
 
+def test_an_event_with_no_ratings_yet_offers_no_rating_report(rated_event, client, alice, bob):
+    # Its report would only say it has not been rated: the crosstable is its page.
+    in_progress = rated_event([(1, alice, bob, R.DRAW)], rate=False)
+    html = page_of(client, in_progress).content.decode()
+    assert reverse("ratings:event-report", args=[in_progress.pk]) not in html
+    assert reverse("ratings:event-crosstable", args=[in_progress.pk]) in html
+
+
+def test_a_rated_events_page_links_its_rating_report(client, night):
+    assert (
+        reverse("ratings:event-report", args=[night.pk]) in page_of(client, night).content.decode()
+    )
+
+
 # -- Event reports and crosstables are public: everyone who played is named, but only the ----
 
 

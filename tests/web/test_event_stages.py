@@ -161,6 +161,38 @@ def test_the_directors_home_shows_each_events_stage_and_who_took_it(
     assert "Submitted by Dora" in page
 
 
+def test_a_director_is_told_of_rounds_without_results_before_submitting(client, dora, night):
+    # The officer's rating preview says so too; the director reads it before submitting.
+    night.rounds = 3
+    night.save()
+    client.force_login(dora)
+    page = client.get(reverse("ratings:officer-event", args=[night.pk])).content.decode()
+    assert "No results entered for rounds 2, 3 yet." in page
+
+
+def test_a_submitted_events_page_no_longer_says_its_results_are_being_entered(
+    client, dora, olivia, night, django_capture_on_commit_callbacks
+):
+    client.force_login(dora)
+    post(client, django_capture_on_commit_callbacks, "officer-event-submit", night)
+    for login in (dora, olivia):
+        client.force_login(login)
+        page = client.get(reverse("ratings:officer-event", args=[night.pk])).content.decode()
+        assert "Submitted for rating" in page
+        assert "Entering results" not in page
+
+
+def test_an_event_completed_unrated_is_not_called_rated(client, olivia, night):
+    night.rated = False
+    night.status = Event.Status.COMPLETE
+    night.save()
+    client.force_login(olivia)
+    page = client.get(reverse("ratings:officer-event", args=[night.pk])).content.decode()
+    stage = page.split('class="event-stage')[1].split("</div>")[0]
+    assert "Complete, not rated" in stage
+    assert "Rated" not in stage
+
+
 def test_a_submitted_event_is_read_only_to_its_director_until_sent_back(
     client, dora, olivia, night, carol, django_capture_on_commit_callbacks
 ):

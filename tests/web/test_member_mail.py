@@ -154,7 +154,7 @@ def test_the_officer_sees_how_many_messages_publishing_sends_before_publishing(
     page = officer_client.get(reverse("ratings:officer-publish"))
     body = page.content.decode()
     assert "2 messages" in body
-    assert "1 to member listed" in body and "1 to member rated but withheld" in body
+    assert "1 to a member listed" in body and "1 to a member rated but withheld" in body
     assert "Alice Archer" in body and "Carol Chen" in body
     assert "Bob Brown" not in body.split("mail-preview")[1].split("</section>")[0]
     assert not MailMessage.objects.exists()

@@ -120,6 +120,13 @@ def ask(client, email: str, capture):
         return client.post(reverse("ratings:my-page-ask"), {"email": email}, follow=True)
 
 
+def test_the_home_page_leads_a_member_to_ask_for_their_link(client, officer):
+    # Their own page opens only from a link: without this a member who lost the mail
+    # had to know the address /me/. (The officer's login: a club started.)
+    page = client.get(reverse("ratings:home")).content.decode()
+    assert f'href="{reverse("ratings:my-page-ask")}"' in page
+
+
 def test_send_me_my_link_answers_alike_for_a_known_and_an_unknown_address(
     client, carol_in_arrears, django_capture_on_commit_callbacks
 ):

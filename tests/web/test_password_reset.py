@@ -73,6 +73,25 @@ def test_a_reset_sends_one_mail_whose_link_sets_the_new_password(
     assert client.get(reverse("ratings:officer-home")).status_code == 200
 
 
+def test_a_password_the_rules_refuse_is_told_at_the_new_passwords_field(
+    client, olivia, django_capture_on_commit_callbacks
+):
+    ask_for_a_reset(client, django_capture_on_commit_callbacks, "olivia@example.org")
+    form = client.get(the_link_in(mail.outbox[0]), follow=True)
+    refused = client.post(
+        form.redirect_chain[-1][0], {"new_password1": "olivia", "new_password2": "olivia"}
+    )
+    errors = refused.context["form"].errors
+    assert "too similar to the username" in " ".join(errors["new_password1"])
+    assert "new_password2" not in errors
+
+
+def test_the_login_and_reset_pages_send_a_member_to_the_link_to_their_own_page(client):
+    # Members have no login: their own page opens from a link mailed to them.
+    for page in (reverse("login"), reverse("password_reset"), reverse("password_reset_done")):
+        assert f'href="{reverse("ratings:my-page-ask")}"' in client.get(page).content.decode()
+
+
 def test_a_reset_link_works_once(client, olivia, django_capture_on_commit_callbacks):
     ask_for_a_reset(client, django_capture_on_commit_callbacks, "olivia@example.org")
     link = the_link_in(mail.outbox[0])

@@ -52,7 +52,7 @@ def logs_in(client, username: str, password: str) -> bool:
 
 
 def the_link_in(message) -> str:
-    (link,) = re.findall(r"https?://\S+", message.body)
+    (link,) = re.findall(r"https?://\S+/accounts/invitation/\S+", message.body)
     return link.split("testserver", 1)[1]
 
 
@@ -89,6 +89,41 @@ def test_an_invitation_link_works_once(client, ada, django_capture_on_commit_cal
     client.post(form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD})
     again = client.get(link, follow=True)
     assert "This invitation no longer works" in again.content.decode()
+
+
+def test_an_invitation_mail_says_a_lapsed_link_is_renewed_from_the_login_page(
+    admin_client, django_capture_on_commit_callbacks
+):
+    # The people page refuses an address with a login, so "invite me again" cannot be done:
+    # the login page's reset finds a login invited but without a password.
+    invite(admin_client, django_capture_on_commit_callbacks)
+    (message,) = mail.outbox
+    ((html, _),) = message.alternatives
+    for text in (message.body, html):
+        assert "invite you again" not in text
+        assert "Forgotten your password?" in text
+        assert "/accounts/login/" in text
+
+
+def test_an_invitation_mail_names_the_events_a_director_is_given(
+    admin_client, django_capture_on_commit_callbacks
+):
+    night = EventFactory(name="Club Cup")
+    invite(admin_client, django_capture_on_commit_callbacks, events=[night.pk])
+    (message,) = mail.outbox
+    assert "You direct Club Cup." in message.body
+
+
+def test_a_lapsed_invitation_offers_a_new_link(client, ada, django_capture_on_commit_callbacks):
+    client.force_login(ada)
+    invite(client, django_capture_on_commit_callbacks)
+    link = the_link_in(mail.outbox[0])
+    client.logout()
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    page = client.get(link, follow=True).content.decode()
+    assert "invite you again" not in page
+    assert f'href="{reverse("password_reset")}"' in page
 
 
 def test_an_invited_person_cannot_log_in_before_choosing_a_password(

@@ -13,6 +13,7 @@ from ratings.models import Event, Subscription
 from ratings.rules.roles import ROLES
 from ratings.services.accounts import (
     DIRECTOR,
+    OFFICER,
     TREASURER,
     administrator_create,
     event_directors_set,
@@ -85,6 +86,22 @@ def test_a_director_and_a_treasurer_never_open_the_admin(client):
     assert client.get("/admin/")["Location"].startswith("/admin/login/")
 
 
+def test_a_page_refused_names_the_role_it_needs_with_its_article(client):
+    client.force_login(
+        role_give(user=User.objects.create_user("otto", password="x"), role=OFFICER)
+    )
+    page = client.get(reverse("ratings:officer-people")).content.decode()
+    assert "which is not an administrator&#x27;s login" in page
+
+
+def test_a_login_sent_to_the_admin_without_its_rights_is_told_so_on_the_login_page(client):
+    dora = role_give(user=User.objects.create_user("dora", password="x"), role=DIRECTOR)
+    client.force_login(dora)
+    page = client.get("/admin/", follow=True).content.decode()
+    assert "You are logged in as <strong>dora</strong>, whose roles do not open that page" in page
+    assert f'href="{reverse("ratings:officer-home")}"' in page
+
+
 # -- a tournament director ------------------------------------------------------------------
 
 
@@ -132,6 +149,13 @@ def test_a_director_enters_a_newcomer_at_the_door_but_records_no_payment(
 def test_a_directors_home_lists_their_events_only(director_client, club_night, other_night):
     page = director_client.get(reverse("ratings:officer-home")).content.decode()
     assert "Club night" in page and "Other night" not in page
+
+
+def test_a_director_without_events_is_told_who_gives_them(client):
+    dora = role_give(user=User.objects.create_user("dora", password="x"), role=DIRECTOR)
+    client.force_login(dora)
+    page = client.get(reverse("ratings:officer-home")).content.decode()
+    assert "No event is yours yet: the club's administrator gives a director their events" in page
 
 
 # -- a treasurer ----------------------------------------------------------------------------
