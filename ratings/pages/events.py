@@ -468,6 +468,8 @@ def event_players(
         "event": event,
         "players": players,
         "has_ratings": bool(changes),
+        # The page's note that some ratings are not published, said only where one is not.
+        "ratings_withheld": any(row["unpublished"] for row in players),
         # A period system's: the rating period whose change each row's rating is.
         "whole_period": period,
         "period_events": period_events,

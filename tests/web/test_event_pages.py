@@ -76,6 +76,19 @@ def test_an_unpublished_player_shows_score_and_games_but_no_rating(client, night
     assert before not in bobs_row
 
 
+def test_the_page_says_some_ratings_are_not_published_when_one_is_not(client, night):
+    assert "Some players' ratings are not published." in page_of(client, night).content.decode()
+
+
+def test_the_page_says_nothing_of_unpublished_ratings_when_every_one_is(
+    client, rated_event, current_season, alice, carol
+):
+    for member in (alice, carol):
+        paid_up(member, current_season)
+    everyone_paid = rated_event([(1, alice, carol, R.DRAW)], name="Paid-up night")
+    assert "not published" not in page_of(client, everyone_paid).content.decode()
+
+
 def test_an_officer_sees_an_unpublished_players_rating_marked(officer_client, night, bob):
     html = page_of(officer_client, night).content.decode()
     bobs_row = html[html.index("Bob Brown") :].split("</tr>")[0]
