@@ -3,6 +3,8 @@ sheets' spacing), a round robin's grid."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
 
@@ -130,10 +132,23 @@ def test_a_round_robin_round_page_offers_the_schedules_pairings(officer_client, 
 def test_saving_a_result_of_a_rated_event_re_rates_it(officer_client, rated_event, alice, bob):
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
     page = officer_client.get(reverse("ratings:officer-round", args=[event.pk, 1]))
-    assert "saving re-rates 1 event" in page.content.decode()
+    assert "saving re-rates 1 event (this one alone: none is rated after it)." in (
+        page.content.decode()
+    )
     data = {**_round([(alice, bob, "0-1")]), "change_reason": "result misread"}
     officer_client.post(reverse("ratings:officer-round", args=[event.pk, 1]), data)
     assert RatingChange.objects.get(event=event, member=bob).after > 1500
+
+
+def test_a_rated_events_round_says_it_re_rates_every_event_rated_after_it(
+    officer_client, rated_event, alice, bob, carol
+):
+    first = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], date=dt.date(2026, 3, 2))
+    rated_event([(1, bob, carol, Game.Result.DRAW)], date=dt.date(2026, 3, 9))
+    page = officer_client.get(reverse("ratings:officer-round", args=[first.pk, 1]))
+    assert "saving re-rates 2 events (this one and every one rated after it)." in (
+        page.content.decode()
+    )
 
 
 def test_an_empty_round_says_nothing_was_entered(officer_client, club_night):
