@@ -74,15 +74,18 @@ class MemberPickField(forms.CharField):
         )
 
 
-def rating_field(label: str) -> forms.FloatField:
-    """A typed rating, the player's or an opponent's."""
-    return forms.FloatField(
+def rating_field(label: str, *, summary_label: str = "") -> forms.FloatField:
+    """A typed rating, the player's or an opponent's (``summary_label``: its name in the
+    form's error summary, where its label reads only beside the field before it)."""
+    field = forms.FloatField(
         required=False,
         min_value=0,
         max_value=4000,
         label=label,
         error_messages={"invalid": "A rating is a number, e.g. 1450."},
     )
+    field.summary_label = summary_label or label  # type: ignore[attr-defined]
+    return field
 
 
 class PicksMembers(forms.Form):
@@ -104,7 +107,7 @@ class CalculatorPlayerForm(PicksMembers):
         label="Member",
         help_text="Type two letters of a name and pick from the list, or a member number.",
     )
-    rating = rating_field("or a rating")
+    rating = rating_field("or a rating", summary_label="Rating")
     games = forms.IntegerField(
         required=False,
         min_value=0,
@@ -137,7 +140,7 @@ class CalculatorGameForm(PicksMembers):
 
     picks = "opponent"
     opponent = MemberPickField(required=False, label="Opponent")
-    rating = rating_field("or their rating")
+    rating = rating_field("or their rating", summary_label="opponent's rating")
     result = KeyedResultField(
         values=CALCULATOR_SCORES,
         choices=[("", "—"), *CALCULATOR_RESULTS],

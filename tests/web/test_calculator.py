@@ -73,6 +73,16 @@ def test_a_rating_must_be_a_number(client, club):
     assert response.context["player_form"].errors["rating"] == ["A rating is a number, e.g. 1450."]
 
 
+def test_the_error_summary_names_an_opponents_rating_as_such(client, club):
+    response = ask(
+        client, {"rating": "x", "games": 40}, [{"rating": "1500"}, {"rating": "y", "result": "1"}]
+    )
+    summary = response.content.decode().split("data-error-summary")[1].split("</div>")[0]
+    assert "Rating</a>: A rating is a number" in summary
+    assert "Game 2 opponent&#x27;s rating</a>: A rating is a number" in summary
+    assert "or their rating" not in summary and "or a rating" not in summary
+
+
 def test_a_game_needs_an_opponent_and_a_result(client, club):
     response = ask(client, {"rating": 1500, "games": 10}, [{"rating": 1500}])
     assert response.context["formset"].forms[0].errors["result"] == ["A result is 1, ½ or 0."]
