@@ -87,6 +87,11 @@ def test_every_admin_page_describes_by_ids_it_has(admin_client, record):
     assert not dangling, "\n".join(f"{page}: {sorted(ids)}" for page, ids in dangling.items())
 
 
+def test_the_admin_names_the_sites_empty_icon_so_no_page_asks_for_favicon_ico(admin_client):
+    page = admin_client.get(reverse("admin:index")).content.decode()
+    assert '<link rel="icon" href="data:,">' in page
+
+
 def test_every_model_of_the_club_is_registered():
     from django.apps import apps
 
