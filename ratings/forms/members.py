@@ -45,7 +45,11 @@ def change_reason_field(example: str) -> forms.CharField:
         max_length=REASON_LENGTH,
         required=False,
         validators=[rules.validate_text],
-        help_text=f"Kept in the history with the change, who made it and when (e.g. “{example}”).",
+        # Asked of any change (``reason_required``): said before the officer meets the error.
+        help_text=(
+            "Needed with any change: kept in the history with it, who made it and when "
+            f"(e.g. “{example}”)."
+        ),
     )
 
 

@@ -144,6 +144,11 @@ def test_an_officer_edits_a_member(officer_client, alice):
     assert alice.name == "Alice Archer-Smith"
 
 
+def test_a_members_page_says_before_any_change_that_a_reason_is_needed(officer_client, alice):
+    page = officer_client.get(reverse("ratings:officer-member", args=[alice.pk]))
+    assert "Needed with any change: kept in the history" in page.content.decode()
+
+
 def test_recording_a_paid_season_makes_the_member_financial(officer_client, alice, current_season):
     page = officer_client.get(reverse("ratings:officer-member", args=[alice.pk]))
     assert "In arrears" in page.content.decode()
