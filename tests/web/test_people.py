@@ -65,7 +65,7 @@ def test_an_invitation_mails_a_link_that_sets_the_password_and_logs_in_with_the_
 
     (message,) = mail.outbox
     assert message.to == ["dora@example.org"]
-    assert "Tournament director" in message.body
+    assert "as tournament director. You direct Club night." in message.body
     admin_client.logout()
     form = admin_client.get(the_link_in(message), follow=True)
     assert "choose your password" in form.content.decode()
