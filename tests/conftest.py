@@ -204,6 +204,22 @@ def seasons_2026_and_today(season, current_season) -> tuple[Season, ...]:
 
 
 @pytest.fixture
+def seasons_of_the_last(current_season) -> Callable[[int], tuple[Season, ...]]:
+    """For a test that published a list ``days`` ago (a month ago, say) and another today:
+    the seasons covering that day and today, for its members to be paid up on both. One
+    season most of the year; two in the first ``days`` days of the club's season (1 to 30
+    January for a month), when members paid for today's alone were on no earlier list."""
+
+    def seasons(days: int) -> tuple[Season, ...]:
+        from django.utils import timezone
+
+        then = Season.for_day(timezone.localdate() - dt.timedelta(days=days))
+        return (current_season,) if then == current_season else (then, current_season)
+
+    return seasons
+
+
+@pytest.fixture
 def alice() -> Member:
     return MemberFactory(member_number="A1", name="Alice Archer", gender="F", region="North")
 
