@@ -14,7 +14,7 @@ import hypothesis
 import pytest
 
 from ratings import services
-from ratings.models import ClubSettings, Event, Game, Member
+from ratings.models import ClubSettings, Event, Game, Member, Season
 
 from .factories import EventFactory, GameFactory, MemberFactory, SeasonFactory, officer_user
 from .savepoints import rolled_back
@@ -192,6 +192,31 @@ def current_season():
     from ratings.models import Season
 
     return Season.for_day(timezone.localdate())
+
+
+@pytest.fixture
+def seasons_2026_and_today(season, current_season) -> tuple[Season, ...]:
+    """For a test that publishes lists on days of 2026 (a March list, an April one) and
+    reads today's too: a member paid up for these is on both. One season while the tests
+    run in 2026; from 1 January 2027 two, 2026's for the lists of its spring (paid up for
+    today's alone, no one was on them) and today's for the live list."""
+    return (season,) if season == current_season else (season, current_season)
+
+
+@pytest.fixture
+def seasons_of_the_last(current_season) -> Callable[[int], tuple[Season, ...]]:
+    """For a test that published a list ``days`` ago (a month ago, say) and another today:
+    the seasons covering that day and today, for its members to be paid up on both. One
+    season most of the year; two in the first ``days`` days of the club's season (1 to 30
+    January for a month), when members paid for today's alone were on no earlier list."""
+
+    def seasons(days: int) -> tuple[Season, ...]:
+        from django.utils import timezone
+
+        then = Season.for_day(timezone.localdate() - dt.timedelta(days=days))
+        return (current_season,) if then == current_season else (then, current_season)
+
+    return seasons
 
 
 @pytest.fixture

@@ -72,12 +72,12 @@ def paid_up(member: Member, *seasons: Season) -> Member:
     return member
 
 
-def brought_in(member: Member, rating: float, season: Season, games: int = 30) -> Member:
-    """A paid-up member who brought a rating from ``games`` games (30: settled in every
-    system)."""
+def brought_in(member: Member, rating: float, *seasons: Season, games: int = 30) -> Member:
+    """A member paid up for ``seasons`` who brought a rating from ``games`` games (30:
+    settled in every system)."""
     member.initial_rating, member.initial_games = rating, games
     member.save()
-    return paid_up(member, season)
+    return paid_up(member, *seasons)
 
 
 def pat_provisional(season: Season) -> Member:

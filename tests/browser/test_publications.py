@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def club(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
-    for member in (alice, bob, carol, dave):
-        paid_up(member, current_season)
+def club(rated_event, seasons_of_the_last, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+    for member in (alice, bob, carol, dave):  # on last month's list and today's
+        paid_up(member, *seasons_of_the_last(30))
     return rated_event(
         [(1, alice, bob, Game.Result.WHITE_WIN), (1, carol, dave, Game.Result.DRAW)],
         date=timezone.localdate() - dt.timedelta(days=10),

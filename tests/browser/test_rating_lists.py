@@ -65,11 +65,11 @@ def test_rapid_kept_apart_gets_its_own_list_tab_and_chart(
 
 
 def test_an_event_moved_to_rapid_on_the_officers_form_reaches_the_rapid_lists_publication(
-    page, rated_event, current_season, alice, bob, carol
+    page, rated_event, seasons_of_the_last, alice, bob, carol
 ):
     officer_user()
-    for member in (alice, bob, carol):
-        paid_up(member, current_season)
+    for member in (alice, bob, carol):  # on the list of 15 days ago and today's
+        paid_up(member, *seasons_of_the_last(15))
     services.rating_list_set(rating_list=RatingList(time_class="rapid", kept=RatingList.Kept.OWN))
     day = timezone.localdate() - dt.timedelta(days=20)
     rated_event(

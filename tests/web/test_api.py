@@ -50,10 +50,10 @@ def checked(client, spec, path: str, template: str, **query: object) -> Any:  # 
 
 
 @pytest.fixture
-def club(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def club(rated_event, seasons_2026_and_today, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
     """Alice, Bob and Carol paid up; Dave in arrears; one rated event of all four."""
     for member in (alice, bob, carol):
-        paid_up(member, current_season)
+        paid_up(member, *seasons_2026_and_today)
     event = rated_event(
         [(1, alice, bob, Game.Result.WHITE_WIN), (1, carol, dave, Game.Result.BLACK_WIN)]
     )
@@ -194,11 +194,11 @@ def test_an_event_gives_results_and_the_published_players_changes(client, spec, 
 
 
 def test_a_change_is_the_difference_of_the_figures_given(
-    client, spec, rated_event, current_season, alice, bob
+    client, spec, rated_event, seasons_2026_and_today, alice, bob
 ):
     """As on the pages: 1400.4 (given as "1400") to 1410.63 ("1411") is +11, not the
     unrounded +10.23, in the member's history and in the event's answer."""
-    paid_up(alice, current_season)
+    paid_up(alice, *seasons_2026_and_today)
     Member.objects.filter(pk=alice.pk).update(initial_rating=1400.4, initial_games=40)
     services.ratings_rerate(services.RerateRequest(reason="a rating brought in"))
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)])
@@ -219,14 +219,14 @@ def test_a_change_is_the_difference_of_the_figures_given(
 
 
 @pytest.fixture
-def rapid_club(rated_event, current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def rapid_club(rated_event, seasons_2026_and_today, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
     """Rapid kept on a list of its own. A standard night (Alice beats Bob) and a rapid
     afternoon of five: Alice, Bob and Carol paid up, Dave in arrears, Gus a paid-up guest.
     Returns the rapid event."""
     for member in (alice, bob, carol):
-        paid_up(member, current_season)
+        paid_up(member, *seasons_2026_and_today)
     gus = paid_up(
-        MemberFactory(member_number="G1", name="Gus Guest", is_guest=True), current_season
+        MemberFactory(member_number="G1", name="Gus Guest", is_guest=True), *seasons_2026_and_today
     )
     services.rating_list_set(rating_list=RatingList(time_class="rapid", kept=RatingList.Kept.OWN))
     rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], name="Club night")
@@ -414,9 +414,9 @@ def test_answers_carry_an_etag_and_a_304_spares_the_body(client, club):
     assert since.status_code == 304
 
 
-def test_a_change_to_the_record_gives_a_new_etag(client, club, current_season):
+def test_a_change_to_the_record_gives_a_new_etag(client, club, seasons_2026_and_today):
     first = client.get(f"{API}/list")["ETag"]
-    paid_up(MemberFactory(member_number="E5", name="Eve"), current_season)
+    paid_up(MemberFactory(member_number="E5", name="Eve"), *seasons_2026_and_today)
     assert client.get(f"{API}/list", HTTP_IF_NONE_MATCH=first).status_code == 200
 
 

@@ -12,8 +12,9 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
-from .test_bad_inputs import CONTROL, HUGE, TODAY, TRF_GOOD, ZERO_WIDTH, club, counts
+from .test_bad_inputs import CONTROL, HUGE, TRF_GOOD, ZERO_WIDTH, club, counts
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,7 @@ def test_import_members_refuses_a_bad_row_at_its_line(case, write, club) -> None
 
 
 RESULTS_HEADER = "event,date,round,white,black,result\n"
-DAY = (TODAY - dt.timedelta(days=5)).isoformat()
+DAY = (timezone.localdate() - dt.timedelta(days=5)).isoformat()
 
 RESULTS_CSV_CASES = {
     "self-pairing": (f"Autumn,{DAY},1,A1,A1,1-0\n", "line 2"),

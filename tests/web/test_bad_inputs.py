@@ -9,6 +9,7 @@ the years 1 and 9999, a player twice, a player against themselves...
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,7 +35,21 @@ pytestmark = pytest.mark.django_db
 
 MODELS = (Member, Subscription, Season, Event, Entry, Game, RatingChange, RatingState, RatingRun)
 
-TODAY = dt.date.today()
+
+def days_from_today(days: int) -> Callable[[], str]:
+    """A date field's value, read as the test posts it: ``days`` from the club's today
+    (Django's time zone, the forms' own). A date read as the module is imported is
+    yesterday's for a test that runs after midnight, and the machine's date
+    (``dt.date.today()``) is not the club's for hours of each day where its zone is not
+    the club's: "born tomorrow" was then born today, and allowed."""
+    return lambda: (timezone.localdate() + dt.timedelta(days=days)).isoformat()
+
+
+def posted(data: dict[str, Any]) -> dict[str, Any]:
+    """The form's data with each date worked out now (``days_from_today``)."""
+    return {key: value() if callable(value) else value for key, value in data.items()}
+
+
 HUGE = "9" * 40
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 CONTROL = "\x07\x08\x1b\x7f"
@@ -104,7 +119,7 @@ MEMBER_CASES = {
     "number with a NUL": ({"member_number": "E\x005"}, "member_number", "Null characters"),
     "number empty": ({"member_number": ""}, "member_number", "required"),
     "born in the future": (
-        {"born": (TODAY + dt.timedelta(days=1)).isoformat()},
+        {"born": days_from_today(1)},
         "born",
         "future",
     ),
@@ -130,7 +145,9 @@ MEMBER_CASES = {
 def test_the_member_form_refuses_a_bad_input_at_its_field(case, officer_client, club) -> None:  # type: ignore[no-untyped-def]
     changes, field, message = MEMBER_CASES[case]
     before = counts()
-    response = officer_client.post(reverse("ratings:officer-member-add"), {**MEMBER, **changes})
+    response = officer_client.post(
+        reverse("ratings:officer-member-add"), posted({**MEMBER, **changes})
+    )
     refused(response, field, message)
     assert counts() == before
 
@@ -140,8 +157,8 @@ def test_the_member_form_refuses_a_bad_input_at_its_field(case, officer_client, 
 EVENT = {
     "name": "Autumn rapid",
     "kind": "swiss",
-    "start_date": TODAY.isoformat(),
-    "end_date": TODAY.isoformat(),
+    "start_date": days_from_today(0),
+    "end_date": days_from_today(0),
     "rounds": "5",
     "time_control": "G/15",
     "rated": "on",
@@ -156,7 +173,7 @@ EVENT_CASES = {
     "start in year 1": ({"start_date": "0001-01-01"}, "start_date", "before 1900"),
     "end in 9999": ({"end_date": "9999-12-31"}, "end_date", "more than a year ahead"),
     "end before start": (
-        {"end_date": (TODAY - dt.timedelta(days=1)).isoformat()},
+        {"end_date": days_from_today(-1)},
         "end_date",
         "cannot end before",
     ),
@@ -183,7 +200,9 @@ EVENT_CASES = {
 def test_the_event_form_refuses_a_bad_input_at_its_field(case, officer_client, club) -> None:  # type: ignore[no-untyped-def]
     changes, field, message = EVENT_CASES[case]
     before = counts()
-    response = officer_client.post(reverse("ratings:officer-event-add"), {**EVENT, **changes})
+    response = officer_client.post(
+        reverse("ratings:officer-event-add"), posted({**EVENT, **changes})
+    )
     refused(response, field, message)
     assert counts() == before
 

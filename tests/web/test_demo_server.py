@@ -68,11 +68,19 @@ def demo_server(database: Path):
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            with contextlib.suppress(OSError):
+        # Waited for until it answers, a minute at most: ``runserver`` checks the project
+        # and starts its reloader's child before it listens, 3 s on a quiet machine and
+        # several times that beside the other tests' worker. Ten seconds of tries, then
+        # the test went on regardless, and failed at its first page.
+        deadline = time.monotonic() + 60
+        while True:
+            try:
                 get(base + "/")
                 break
-            time.sleep(0.1)
+            except OSError:
+                assert server.poll() is None, "the demo server stopped before it answered"
+                assert time.monotonic() < deadline, "the demo server did not answer in 60 s"
+                time.sleep(0.1)
         yield base
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -314,13 +314,15 @@ def test_figures_out_of_date_since_a_season_ended_at_midnight_are_read_as_last_c
     client, rated, large, current_season, monkeypatch
 ):
     # The figures' seasons covered yesterday; today the season covering it has ended.
-    today = timezone.localdate()
-    current_season.end = today - dt.timedelta(days=1)
+    # On a season's first day (1 January, for this club) it begins yesterday too: else it
+    # would end before it began, and have covered no day at all.
+    yesterday = timezone.localdate() - dt.timedelta(days=1)
+    current_season.start = min(current_season.start, yesterday)
+    current_season.end = yesterday
     current_season.save()
     list_figures.list_figures_keep()
-    yesterday = (today - dt.timedelta(days=1)).isoformat()
     PublishedListFigures.objects.update(
-        figures={**as_counted(), "day": yesterday, "seasons": [current_season.pk]}
+        figures={**as_counted(), "day": yesterday.isoformat(), "seasons": [current_season.pk]}
     )
     monkeypatch.setattr(list_figures, "LAST_COUNT_SERVED", 24 * 60 * 60)  # since midnight
     last = services.list_figures_read()[0]

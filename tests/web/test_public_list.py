@@ -332,7 +332,12 @@ def test_the_list_takes_the_same_few_queries_however_many_members(
     client, current_season, rated_event, django_assert_max_num_queries, size
 ):
     members = [paid_up(MemberFactory(region=f"R{n % 3}"), current_season) for n in range(size)]
-    rated_event([(1, members[i], members[i + 1], Game.Result.DRAW) for i in range(0, size - 1, 2)])
+    # Played this week, so active under the filter whatever day the test runs (the
+    # events' day of 2026 was more than a year gone from March 2027).
+    rated_event(
+        [(1, members[i], members[i + 1], Game.Result.DRAW) for i in range(0, size - 1, 2)],
+        date=timezone.localdate() - dt.timedelta(days=1),
+    )
     # 7, and the public pages' version; a filtered page reads its rows with its count,
     # and places them in one query after asking how far down the ratings they reach.
     # The same on both databases: no longer a PostgreSQL-only way of placing a page.

@@ -35,10 +35,10 @@ def text_of(response) -> str:
 
 
 @pytest.fixture
-def alice_and_bob(current_season, alice, bob):
+def alice_and_bob(seasons_2026_and_today, alice, bob):
     """Alice (1600) and Bob (1500), each brought in from 30 games, paid up."""
-    brought_in(alice, 1600, current_season)
-    brought_in(bob, 1500, current_season)
+    brought_in(alice, 1600, *seasons_2026_and_today)
+    brought_in(bob, 1500, *seasons_2026_and_today)
     return alice, bob
 
 
@@ -84,10 +84,10 @@ def test_no_games_count_between_two_lists_is_negative(client, across_a_switch):
 
 
 def test_the_games_between_leave_out_the_games_the_older_list_counted_already(
-    client, alice_and_bob, rated_event, dave, current_season
+    client, alice_and_bob, rated_event, dave, seasons_2026_and_today
 ):
     alice, bob = alice_and_bob
-    brought_in(dave, 1550, current_season)
+    brought_in(dave, 1550, *seasons_2026_and_today)
     rated_event([(1, alice, bob, WIN)], name="March night", date=dt.date(2026, 3, 2))
     march = services.list_publish(now=MARCH)
     rated_event([(1, alice, dave, WIN)], name="Late March night", date=dt.date(2026, 3, 20))

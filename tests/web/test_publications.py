@@ -42,10 +42,10 @@ def csv_rows(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def club_of_four(current_season, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
+def club_of_four(seasons_2026_and_today, alice, bob, carol, dave):  # type: ignore[no-untyped-def]
     """Alice, Bob and Carol paid up; Dave in arrears; all four rated."""
     for member in (alice, bob, carol):
-        paid_up(member, current_season)
+        paid_up(member, *seasons_2026_and_today)
     rating_state(alice, rating=1600, display="1600", games=30)
     rating_state(bob, rating=1500, display="1500", games=20)
     rating_state(carol, rating=1400, display="1400p", games=3)
@@ -73,8 +73,10 @@ def test_a_publication_freezes_who_rating_mark_games_and_place(club_of_four):
     )
 
 
-def test_members_in_arrears_and_guests_are_left_off_a_publication(club_of_four, current_season):
-    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), current_season)
+def test_members_in_arrears_and_guests_are_left_off_a_publication(
+    club_of_four, seasons_2026_and_today
+):
+    guest = paid_up(MemberFactory(name="Gus Guest", is_guest=True), *seasons_2026_and_today)
     rating_state(guest, rating=1800, display="1800", games=10)
     publication = services.list_publish(now=MARCH)
     names = set(publication.entries.values_list("member__name", flat=True))
@@ -157,10 +159,10 @@ def summary(html: str) -> dict[str, int]:
 
 
 def test_publish_twice_with_a_correction_between_and_read_both_and_the_changes(
-    client, rated_event, current_season, alice, bob, carol, dave
+    client, rated_event, seasons_2026_and_today, alice, bob, carol, dave
 ):
     for member in (alice, bob, carol):
-        paid_up(member, current_season)
+        paid_up(member, *seasons_2026_and_today)
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN), (1, carol, dave, "1-0")])
     march = services.list_publish(note="March", now=MARCH)
     # A correction as the officer makes it: the result was the other way round. Live
@@ -171,7 +173,7 @@ def test_publish_twice_with_a_correction_between_and_read_both_and_the_changes(
         event=event, games=games, rounds=None, reason="Result entered the wrong way round"
     )
     assert run is not None and run.events_rated == 1
-    dave_paid = paid_up(dave, current_season)  # Dave pays: he enters the April list
+    dave_paid = paid_up(dave, *seasons_2026_and_today)  # Dave pays: he enters the April list
     assert dave_paid in Member.objects.published()
     Member.objects.filter(pk=carol.pk).update(is_guest=True)  # Carol leaves it
     april = services.list_publish(note="April", now=APRIL)
@@ -209,12 +211,12 @@ def test_publish_twice_with_a_correction_between_and_read_both_and_the_changes(
     assert '<svg class="changes-chart"' in html
 
 
-def test_who_left_the_list_is_listed_with_no_reason(client, club_of_four, current_season):
+def test_who_left_the_list_is_listed_with_no_reason(client, club_of_four, seasons_2026_and_today):
     services.list_publish(now=MARCH)
     dave = club_of_four[3]
     bob = club_of_four[1]
     bob.subscriptions.all().delete()  # Bob falls into arrears
-    paid_up(dave, current_season)
+    paid_up(dave, *seasons_2026_and_today)
     april = services.list_publish(now=APRIL)
     page = client.get(reverse("ratings:publication-changes", args=[april.slug]))
     text = page.content.decode()
@@ -293,10 +295,10 @@ def test_changes_since_a_publication_of_another_list_are_refused(client, club_of
     assert _changes_page(client, later, since=standard.slug).status_code == 200
 
 
-def _risers(count: int, season, *, display: str) -> list[Member]:  # type: ignore[no-untyped-def]
+def _risers(count: int, seasons, *, display: str) -> list[Member]:  # type: ignore[no-untyped-def]
     return [
         rating_state(
-            paid_up(MemberFactory(name=f"Riser {n:02d}"), season),
+            paid_up(MemberFactory(name=f"Riser {n:02d}"), *seasons),
             rating=1200,
             display=display.format(1200),
             games=5,
@@ -306,10 +308,10 @@ def _risers(count: int, season, *, display: str) -> list[Member]:  # type: ignor
 
 
 def test_the_improvers_have_a_chart_where_the_rises_chart_leaves_them_out(
-    client, club_of_four, current_season
+    client, club_of_four, seasons_2026_and_today
 ):
     alice = club_of_four[0]
-    provisional = _risers(10, current_season, display="{}p")
+    provisional = _risers(10, seasons_2026_and_today, display="{}p")
     services.list_publish(now=MARCH)
     for member in provisional:  # ten provisional ratings rise 200: they fill the rises' chart
         rating_state(member, rating=1400, display="1400p", games=8)
@@ -420,9 +422,11 @@ def test_only_an_officer_publishes(client, club_of_four):
 # -- at a federation's size ------------------------------------------------------------
 
 
-def _club(count: int, season, start: int = 0) -> None:  # type: ignore[no-untyped-def]
+def _club(count: int, seasons, start: int = 0) -> None:  # type: ignore[no-untyped-def]
     for n in range(start, start + count):
-        member = paid_up(MemberFactory(member_number=f"S{n:04d}", name=f"Player {n:04d}"), season)
+        member = paid_up(
+            MemberFactory(member_number=f"S{n:04d}", name=f"Player {n:04d}"), *seasons
+        )
         rating_state(member, rating=2000 - n, display=str(2000 - n), games=10)
 
 
@@ -446,15 +450,15 @@ def _queries(client, url: str, **query: object) -> int:  # type: ignore[no-untyp
     ],
 )
 def test_publication_pages_take_the_same_queries_with_twice_the_members(
-    client, current_season, view, query
+    client, seasons_2026_and_today, view, query
 ):
-    _club(60, current_season)
+    _club(60, seasons_2026_and_today)
     services.list_publish(now=MARCH)
     first = services.list_publish(now=APRIL)
     url = reverse(f"ratings:{view}", args=[first.slug] if view != "list" else [])
     few = _queries(client, url, **query)
     Publication.objects.all().delete()
-    _club(60, current_season, start=60)
+    _club(60, seasons_2026_and_today, start=60)
     services.list_publish(now=MARCH)
     second = services.list_publish(now=APRIL)
     url = reverse(f"ratings:{view}", args=[second.slug] if view != "list" else [])
@@ -462,13 +466,13 @@ def test_publication_pages_take_the_same_queries_with_twice_the_members(
 
 
 def test_closing_a_rating_period_publishes_the_list_it_leaves_in_one_confirmation(
-    officer_client, current_season, rated_event, alice, bob
+    officer_client, seasons_2026_and_today, rated_event, alice, bob
 ):
     services.rating_system_set(system_id="acf-1993")
     for member in (alice, bob):
         member.initial_rating, member.initial_games = 1800, 30
         member.save()
-        paid_up(member, current_season)
+        paid_up(member, *seasons_2026_and_today)
     event = rated_event([(1, alice, bob, Game.Result.WHITE_WIN)], rate=False)
     system = ClubSettings.load().engine()
     period = services.period_for(event, system)

@@ -45,10 +45,16 @@ def keep(time_class: str, kept: str = RatingList.Kept.OWN, system: str = "nz-clu
 
 
 @pytest.fixture
-def alice_and_bob():
+def alice_and_bob(seasons_2026_and_today):
     return (
-        paid_up(MemberFactory(name="Alice Archer", initial_rating=1600, initial_games=30)),
-        paid_up(MemberFactory(name="Bob Brown", initial_rating=1500, initial_games=30)),
+        paid_up(
+            MemberFactory(name="Alice Archer", initial_rating=1600, initial_games=30),
+            *seasons_2026_and_today,
+        ),
+        paid_up(
+            MemberFactory(name="Bob Brown", initial_rating=1500, initial_games=30),
+            *seasons_2026_and_today,
+        ),
     )
 
 
