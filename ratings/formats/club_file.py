@@ -67,7 +67,9 @@ def club_read(*, source: IO[str]) -> dict[str, Any]:
     """The document, checked to be one: its format, version and tables."""
     try:
         document = json.load(source)
-    except (json.JSONDecodeError, UnicodeDecodeError, EOFError, OSError) as error:
+    # ValueError: bad JSON, bad UTF-8, and a whole number past Python's 4,300 digits;
+    # RecursionError: brackets nested thousands deep.
+    except (ValueError, RecursionError, EOFError, OSError) as error:
         raise ClubFileRefused(f"Not a club document: the JSON cannot be read ({error}).") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ClubFileRefused(f'Not a club document: its "format" is not "{FORMAT}".')

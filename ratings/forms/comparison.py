@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from ..engine import SYSTEMS
-from ..formats.jsontext import TooDeep, json_read
+from ..formats.jsontext import NotParameters, json_read
 
 
 def _field_name(system_id: str) -> str:
@@ -45,7 +45,7 @@ class ComparisonForm(forms.Form):
             except json.JSONDecodeError as error:
                 self.add_error(name, f"Not JSON: {error.msg} (line {error.lineno}).")
                 continue
-            except TooDeep as error:
+            except NotParameters as error:
                 self.add_error(name, f"Not parameters: {error}.")
                 continue
             if not isinstance(value, dict):

@@ -113,6 +113,15 @@ def test_a_file_that_is_not_a_club_document_is_refused(tmp_path):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("text", ['{"version": ' + "9" * 5000 + "}", "[" * 100_000])
+def test_a_document_past_what_the_json_reader_takes_is_refused_with_a_message(tmp_path, text):
+    path = tmp_path / "club.json"
+    path.write_text(text)
+    with pytest.raises(CommandError, match="the JSON cannot be read"):
+        import_(path)
+
+
+@pytest.mark.django_db
 def test_a_document_of_another_version_of_the_app_is_refused(tmp_path):
     path = tmp_path / "club.json"
     export(path)

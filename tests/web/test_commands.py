@@ -448,6 +448,12 @@ def test_set_rating_system_refuses_params_that_are_not_json(club):
     assert "--params is not JSON" in refused("set_rating_system", "nz-club-elo", "--params", "{")
 
 
+def test_set_rating_system_refuses_a_parameter_of_thousands_of_digits_with_a_message(club):
+    huge = '{"floor": ' + "9" * 5000 + "}"
+    error = refused("set_rating_system", "nz-club-elo", "--params", huge)
+    assert "a number of more than 30 digits" in error
+
+
 def test_set_rating_system_refuses_an_unknown_system(club):
     assert "invalid choice" in refused("set_rating_system", "elo-2000")
 

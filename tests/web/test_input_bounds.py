@@ -64,6 +64,44 @@ def test_parameters_nested_thousands_deep_are_refused_at_their_field(officer_cli
     assert not Comparison.objects.exists()
 
 
+A_NUMBER_OF_5000_DIGITS = '{"floor": ' + "9" * 5000 + "}"  # Python's int() refuses 4,300
+
+
+def test_a_parameter_of_thousands_of_digits_is_refused_at_its_field(officer_client) -> None:
+    response = officer_client.post(
+        reverse("ratings:compare"), {"params_nz_club_elo": A_NUMBER_OF_5000_DIGITS}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["params_nz_club_elo"] == [
+        "Not parameters: a number of more than 30 digits."
+    ]
+    assert not Comparison.objects.exists()
+
+
+def test_the_settings_page_refuses_a_parameter_of_thousands_of_digits_at_its_field(
+    client,
+) -> None:
+    from ratings.models import ClubSettings
+    from ratings.services.accounts import administrator_create
+
+    client.force_login(administrator_create(username="root", password="root-pass-42"))
+    club = ClubSettings.load()
+    form = {
+        "name": club.name,
+        "rating_system": club.rating_system,
+        "system_params": A_NUMBER_OF_5000_DIGITS,
+        "season_start_month": str(club.season_start_month),
+        "time_zone": club.time_zone,
+        "unpublished_members": club.unpublished_members,
+    }
+    response = client.post(reverse("ratings:officer-settings"), form)
+    assert response.status_code == 200
+    assert response.context["form"].errors["system_params"] == [
+        "Not parameters: a number of more than 30 digits."
+    ]
+    assert ClubSettings.load().system_params == club.system_params
+
+
 @pytest.mark.parametrize(
     "url",
     [

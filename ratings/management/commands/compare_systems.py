@@ -7,12 +7,12 @@ so its results can be read (and published) there.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.engine import SYSTEMS
+from ratings.formats.jsontext import json_read
 from ratings.models import Comparison
 from ratings.pages import comparisons
 from ratings.services import compare
@@ -31,8 +31,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            params = json.loads(options["params"])
-        except ValueError as error:
+            params = json_read(options["params"])
+        except ValueError as error:  # bad JSON, or past what parameters are (NotParameters)
             raise CommandError(f"--params: not JSON ({error})") from None
         if not isinstance(params, dict):
             raise CommandError("--params: must be a JSON object of systems")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -10,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings import services
 from ratings.engine import SYSTEMS
+from ratings.formats.jsontext import json_read
 from ratings.words.counts import count_phrase
 
 
@@ -26,8 +26,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            params = json.loads(options["params"])
-        except json.JSONDecodeError as error:
+            params = json_read(options["params"])
+        except ValueError as error:  # bad JSON, or past what parameters are (NotParameters)
             raise CommandError(f"--params is not JSON: {error}") from None
         if not isinstance(params, dict):
             raise CommandError("--params must be a JSON object, e.g. '{\"floor\": 900}'")
