@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from .. import services
 from ..engine.codec import TITLES
@@ -159,7 +160,7 @@ def file_member_fields(*, name: str, federation: str = "", born: str = "") -> di
     found = _BORN.match(born.strip())
     if found is None:
         return fields
-    today = dt.date.today()
+    today = timezone.localdate()  # the club's day, as the member form reads it
     year, month, day = (int(part) if part else 0 for part in found.groups())
     if not rules.EARLIEST_DATE.year <= year <= today.year:
         return fields
