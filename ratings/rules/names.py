@@ -130,8 +130,10 @@ def read_name(name: str, *, fide_order: bool = False) -> PersonName:
                 suffix = found
                 continue
             given_words.append(word)
-        if surname_words and surname_words[-1:] and _suffix(surname_words[-1]):
-            suffix = _suffix(surname_words.pop()) or suffix  # "Smith Jr., John"
+        # "Smith Jr., John"; a surname of one word is that surname, even "Jr" ("Jr, Aa,
+        # Jr." is Aa Jr, junior: the club's "Aa Jr Jr." written as a file writes it).
+        if len(surname_words) > 1 and _suffix(surname_words[-1]):
+            suffix = _suffix(surname_words.pop()) or suffix
         surname, given = " ".join(surname_words), " ".join(given_words)
         if not surname or not given:
             return PersonName(surname or given, "", suffix)

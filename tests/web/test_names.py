@@ -73,6 +73,7 @@ _WORD = st.builds(
 
 @given(st.lists(_WORD, min_size=1, max_size=4), st.sampled_from(["", "Jr.", "III"]))
 @example(["Iv", "Aa"], "")
+@example(["Aa", "Jr"], "Jr.")  # a surname that is a suffix's word, and a suffix
 def test_any_club_name_comes_back_from_a_file_unchanged(words, suffix):
     club = read_name(given_surname(" ".join([*words, suffix]))).club
     assert given_surname(fide_name(club)) == club
