@@ -74,7 +74,7 @@ class MemberPickField(forms.CharField):
         )
 
 
-def rating_field(label: str, *, summary_label: str = "") -> forms.FloatField:
+def rating_field(label: str, *, summary_label: str) -> forms.FloatField:
     """A typed rating, the player's or an opponent's (``summary_label``: its name in the
     form's error summary, where its label reads only beside the field before it)."""
     field = forms.FloatField(
@@ -84,7 +84,7 @@ def rating_field(label: str, *, summary_label: str = "") -> forms.FloatField:
         label=label,
         error_messages={"invalid": "A rating is a number, e.g. 1450."},
     )
-    field.summary_label = summary_label or label  # type: ignore[attr-defined]
+    field.summary_label = summary_label  # type: ignore[attr-defined]
     return field
 
 

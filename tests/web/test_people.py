@@ -80,13 +80,19 @@ def test_an_invitation_mails_a_link_that_sets_the_password_and_logs_in_with_the_
     assert access.can_direct(dora, night)
 
 
-def test_an_invitation_link_works_once(client, ada, django_capture_on_commit_callbacks):
+def an_invitation_accepted(client, ada, capture) -> str:
+    """Ada invites Dora, who chooses her password by the mailed link: the link."""
     client.force_login(ada)
-    invite(client, django_capture_on_commit_callbacks)
+    invite(client, capture)
     link = the_link_in(mail.outbox[0])
     client.logout()
     form = client.get(link, follow=True)
     client.post(form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    return link
+
+
+def test_an_invitation_link_works_once(client, ada, django_capture_on_commit_callbacks):
+    link = an_invitation_accepted(client, ada, django_capture_on_commit_callbacks)
     again = client.get(link, follow=True)
     assert "This invitation no longer works" in again.content.decode()
 
@@ -115,12 +121,7 @@ def test_an_invitation_mail_names_the_events_a_director_is_given(
 
 
 def test_a_lapsed_invitation_offers_a_new_link(client, ada, django_capture_on_commit_callbacks):
-    client.force_login(ada)
-    invite(client, django_capture_on_commit_callbacks)
-    link = the_link_in(mail.outbox[0])
-    client.logout()
-    form = client.get(link, follow=True)
-    client.post(form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    link = an_invitation_accepted(client, ada, django_capture_on_commit_callbacks)
     page = client.get(link, follow=True).content.decode()
     assert "invite you again" not in page
     assert f'href="{reverse("password_reset")}"' in page
